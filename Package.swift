@@ -3,9 +3,16 @@ import PackageDescription
 
 let package = Package(
     name: "TransferKit",
-    products: [],
+    products: [
+        .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
+        .executable(name: "transferkit", targets: ["transferkit"]),
+    ],
     dependencies: [],
-    targets: []
+    targets: [
+        .target(name: "TransferKitCLI"),
+        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
+    ]
 )
 
 // Upcoming language features, enabled for every target.

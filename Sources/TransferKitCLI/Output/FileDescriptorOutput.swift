@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An ``OutputSink`` that writes straight to a POSIX file descriptor, unbuffered.
+///
+/// Writes retry on `EINTR` and after short writes. A closed pipe (`EPIPE`, as when output is
+/// piped into `head`) surfaces as ``OutputError`` rather than killing the process, because the
+/// tool ignores `SIGPIPE`.
+public struct FileDescriptorOutput: OutputSink {
+    /// The descriptor written to.
+    public let fileDescriptor: Int32
+
+    /// Creates a sink over an open descriptor; the sink does not close it.
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// The process's standard output.
+    public static let standardOutput = FileDescriptorOutput(fileDescriptor: 1)
+    /// The process's standard error.
+    public static let standardError = FileDescriptorOutput(fileDescriptor: 2)
+
+    /// Whether the descriptor is a terminal.
+    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+
+    /// Writes all of `bytes`, retrying after interrupts and short writes.
+    /// - Throws: ``OutputError`` with the `errno` of a failed write.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard var next = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = systemWrite(fileDescriptor, next, remaining)
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw OutputError(errorNumber: code)
+            }
+            next += written
+            remaining -= written
+        }
+    }
+}
+
+/// A failed write to an output file descriptor.
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The `errno` value of the failed `write(2)`.
+    public var errorNumber: Int32
+
+    /// Creates an error for `errno` value `errorNumber`.
+    public init(errorNumber: Int32) { self.errorNumber = errorNumber }
+
+    /// The system's description of the error.
+    public var description: String {
+        "cannot write output: " + String(cString: strerror(errorNumber))
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A command-line tool made of ``Command``s: the `transferkit` executable is one, and an
+/// adopter can build another with their own model types registered.
+///
+/// ```swift
+/// import TransferKitCLI
+///
+/// let tool = TransferKitTool(name: "cards", commands: TransferKitTool.standardCommands())
+/// await tool.main()
+/// ```
+///
+/// The tool handles `--help` for itself and every command, reports usage errors as one line
+/// with a hint and exit code 2, and reports any other error a command throws as an input
+/// error with exit code 2.
+public struct TransferKitTool: Sendable {
+    /// The program name used in usage lines and messages.
+    public var name: String
+    /// One line that says what the tool does.
+    public var abstract: String
+    /// The subcommands, in the order `--help` lists them.
+    public var commands: [any Command]
+
+    /// Creates a tool.
+    /// - Parameters:
+    ///   - name: The program name used in messages.
+    ///   - abstract: One line for the top-level help.
+    ///   - commands: The subcommands.
+    public init(
+        name: String = "transferkit",
+        abstract: String = "Inspect, build and check TransferKit archives and uniform types.",
+        commands: [any Command]
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.commands = commands
+    }
+
+    /// Runs the tool on `arguments` (without the program name) and returns the exit code.
+    ///
+    /// Never throws and never exits the process, so tests can call it in-process.
+    public func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
+        var context = context
+        context.toolName = name
+        guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+            if arguments.count > 1, arguments[0] == "help", let command = command(named: arguments[1]) {
+                return report(HelpText.render(command, toolName: name), to: context.standardOutput)
+            }
+            return report(HelpText.render(self), to: context.standardOutput)
+        }
+        guard let command = command(named: first) else {
+            return usageError(UsageError("unknown command '\(first)'"), in: name, context: context)
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
+            return report(HelpText.render(command, toolName: name), to: context.standardOutput)
+        }
+        do {
+            let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
+            return try await command.run(parsed, in: context)
+        } catch let error as UsageError {
+            return usageError(error, in: "\(name) \(command.name)", context: context)
+        } catch {
+            try? context.standardError.writeLine("\(name) \(command.name): error: \(error)")
+            return .usageError
+        }
+    }
+
+    /// Runs the tool on the process's command line and exits with the command's exit code.
+    ///
+    /// Ignores `SIGPIPE` so that a closed output pipe is an error the command reports, not a
+    /// silent death, and removes half-written output files on SIGINT and SIGTERM.
+    public func main() async -> Never {
+        signal(SIGPIPE, SIG_IGN)
+        AtomicFile.installInterruptCleanup()
+        let context = CommandContext(
+            standardOutput: FileDescriptorOutput.standardOutput,
+            standardError: FileDescriptorOutput.standardError,
+            standardErrorIsTerminal: FileDescriptorOutput.standardError.isTerminal,
+            toolName: name,
+            executablePath: ExecutablePath.current()
+        )
+        let code = await run(Array(CommandLine.arguments.dropFirst()), in: context)
+        exit(code.rawValue)
+    }
+
+    /// The command called `name`, if the tool has one.
+    public func command(named name: String) -> (any Command)? {
+        commands.first { $0.name == name }
+    }
+
+    private func report(_ text: String, to output: any OutputSink) -> ExitCode {
+        (try? output.write(text)) == nil ? .failure : .success
+    }
+
+    /// Prints `error` as one line, with the `--help` of `invocation` as the hint.
+    private func usageError(_ error: UsageError, in invocation: String, context: CommandContext) -> ExitCode {
+        try? context.standardError.writeLine("\(invocation): \(error.message) (see '\(invocation) --help')")
+        return .usageError
+    }
+}

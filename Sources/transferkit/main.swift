@@ -1,0 +1,3 @@
+import TransferKitCLI
+
+await TransferKitTool(commands: TransferKitTool.standardCommands()).main()
