@@ -4,11 +4,16 @@ import PackageDescription
 let package = Package(
     name: "TransferKit",
     products: [
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
     dependencies: [],
     targets: [
+        .target(name: "UniformTypes"),
+        .target(name: "TransferKit", dependencies: ["UniformTypes"]),
+        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
