@@ -3,9 +3,21 @@ import PackageDescription
 
 let package = Package(
     name: "TransferKit",
-    products: [],
+    products: [
+        .library(name: "TransferKit", targets: ["TransferKit"])
+    ],
     dependencies: [],
-    targets: []
+    targets: [
+        .target(
+            name: "TransferKit",
+            path: "Sources/TransferKit"
+        ),
+        .testTarget(
+            name: "TransferKitTests",
+            dependencies: ["TransferKit"],
+            path: "Tests/TransferKitTests"
+        ),
+    ]
 )
 
 // Upcoming language features, enabled for every target.
