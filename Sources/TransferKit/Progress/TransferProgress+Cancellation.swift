@@ -1,5 +1,3 @@
-import Synchronization
-
 extension TransferProgress {
     /// Whether ``cancel()`` was called on this progress or on an ancestor.
     public var isCancelled: Bool {

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension TransferProgress {
     /// Makes `child` part of this progress, standing for `units` of this progress's total.
     ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension TransferProgress {
     /// The state of a progress at one moment, as observers receive it.
     ///
@@ -47,7 +45,8 @@ extension TransferProgress {
 
         /// A short summary such as `3/10 (0.3)` or `indeterminate, cancelled`.
         public var description: String {
-            var text = isIndeterminate ? "indeterminate" : "\(completedUnitCount)/\(totalUnitCount) (\(fractionCompleted))"
+            var text =
+                isIndeterminate ? "indeterminate" : "\(completedUnitCount)/\(totalUnitCount) (\(fractionCompleted))"
             if isFinished {
                 text += ", finished"
             }

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension TransferProgress {
     /// The changes of this progress, as an asynchronous sequence of snapshots.
     ///
