@@ -4,13 +4,16 @@ import PackageDescription
 let package = Package(
     name: "TransferKit",
     products: [
+        .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
     dependencies: [],
     targets: [
+        .target(name: "TransferKit"),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
 )
