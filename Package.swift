@@ -3,9 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "TransferKit",
-    products: [],
+    products: [
+        .library(name: "CBOR", targets: ["CBOR"])
+    ],
     dependencies: [],
-    targets: []
+    targets: [
+        .target(name: "CBOR"),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+    ]
 )
 
 // Upcoming language features, enabled for every target.
