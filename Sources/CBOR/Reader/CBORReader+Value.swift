@@ -77,18 +77,15 @@ extension CBORReader {
         }
     }
 
-    /// The declared count of a definite array (`itemsPerEntry` 1) or map (2), checked against
-    /// the bytes left and the limits before anything is allocated for it.
-    private func checkedCount(_ head: CBORHead, itemsPerEntry: UInt64, at itemOffset: Int) throws(CBORError) -> Int {
-        if let known = knownRemainingByteCount, head.argument > UInt64(known) / itemsPerEntry {
-            throw CBORError(
-                .truncated, "\(head.majorType) declares \(head.argument) entries but only \(known) bytes are left",
-                offset: itemOffset)
-        }
-        guard let count = Int(exactly: head.argument), count <= limits.maxCollectionCount else {
+    /// The declared count of a definite array or map, within the limits when building.
+    ///
+    /// Nothing is allocated by it: entries are appended as they are read, each taking at least
+    /// one byte of input, so a count larger than the input ends in `.truncated`.
+    private func checkedCount(_ head: CBORHead, at itemOffset: Int, building: Bool) throws(CBORError) -> UInt64 {
+        if building && head.argument > UInt64(max(0, limits.maxCollectionCount)) {
             throw collectionTooLarge(at: itemOffset)
         }
-        return count
+        return head.argument
     }
 
     private func collectionTooLarge(at itemOffset: Int) -> CBORError {
@@ -103,7 +100,7 @@ extension CBORReader {
     ) throws(CBORError) -> CBORValue {
         var items: [CBORValue] = []
         if !head.isIndefiniteLength {
-            let count = try checkedCount(head, itemsPerEntry: 1, at: itemOffset)
+            let count = try checkedCount(head, at: itemOffset, building: building)
             for _ in 0..<count {
                 let item = try readItem(depth: depth, building: building)
                 if building { items.append(item) }
@@ -126,14 +123,14 @@ extension CBORReader {
     private mutating func readMap(
         after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
     ) throws(CBORError) -> CBORValue {
-        var keys = MapKeyChecker(deterministic: requiresDeterministicEncoding)
         var entries: [CBORValue.MapEntry] = []
-        var count = 0
-        var declared: Int?
+        var keyOffsets: [Int] = []
+        var count: UInt64 = 0
+        var declared: UInt64?
         if !head.isIndefiniteLength {
-            declared = try checkedCount(head, itemsPerEntry: 2, at: itemOffset)
+            declared = try checkedCount(head, at: itemOffset, building: building)
         }
-        while count < declared ?? Int.max {
+        while count < declared ?? .max {
             let keyOffset = offset
             let keyHead = try readHead()
             if keyHead.isBreak {
@@ -144,19 +141,30 @@ extension CBORReader {
                 break
             }
             count += 1
-            if building && count > limits.maxCollectionCount { throw collectionTooLarge(at: itemOffset) }
+            if building && count > UInt64(max(0, limits.maxCollectionCount)) {
+                throw collectionTooLarge(at: itemOffset)
+            }
             let key = try readItem(after: keyHead, at: keyOffset, depth: depth, building: building)
             let valueOffset = offset
             let valueHead = try readHead()
+            if valueHead.isBreak && declared != nil {
+                throw CBORError(
+                    .unexpectedBreak, "a break (0xff) stands where a map value was expected", offset: valueOffset)
+            }
             if valueHead.isBreak {
                 throw CBORError(
                     .oddMapItemCount, "the map ends after a key, without its value", offset: valueOffset)
             }
             let value = try readItem(after: valueHead, at: valueOffset, depth: depth, building: building)
             if building {
-                try keys.check(key, at: keyOffset)
+                keyOffsets.append(keyOffset)
                 entries.append(CBORValue.MapEntry(key: key, value: value))
             }
+        }
+        // Keys are checked once the map is well-formed, so a truncated map reports `.truncated`.
+        var keys = MapKeyChecker(deterministic: requiresDeterministicEncoding)
+        for (entry, keyOffset) in zip(entries, keyOffsets) {
+            try keys.check(entry.key, at: keyOffset)
         }
         return building ? .map(entries) : .null
     }
