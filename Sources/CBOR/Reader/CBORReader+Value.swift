@@ -13,7 +13,8 @@ extension CBORReader {
     }
 
     /// Reads past the next data item without building it, with the same structural checks as
-    /// ``readValue()`` but no string-length limit, UTF-8 check or duplicate-key check.
+    /// ``readValue()`` but no collection or string limits, UTF-8 check, duplicate-key check or
+    /// (in deterministic mode) key-order check, since nothing is built to check them on.
     public mutating func skipValue() throws(CBORError) {
         _ = try readItem(depth: 0, building: false)
     }
