@@ -4,15 +4,18 @@ import PackageDescription
 let package = Package(
     name: "TransferKit",
     products: [
+        .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
     dependencies: [],
     targets: [
+        .target(name: "CBOR"),
         .target(name: "TransferKit"),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(name: "TransferKitTests", dependencies: ["TransferKit"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
