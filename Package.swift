@@ -4,13 +4,16 @@ import PackageDescription
 let package = Package(
     name: "TransferKit",
     products: [
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
     dependencies: [],
     targets: [
+        .target(name: "UniformTypes"),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
 )
