@@ -25,8 +25,8 @@ extension MIMEDatabase {
             result.append(typeSpellings[Self.textPlain] ?? Self.textPlain)
             reachable.insert(Self.textPlain)
         }
-        if !key.hasPrefix("inode/"), key != Self.octetStream, !reachable.contains(where: { !$0.hasPrefix("inode/") })
-        {
+        let reachesStream = reachable.contains { !$0.hasPrefix("inode/") }
+        if !key.hasPrefix("inode/"), key != Self.octetStream, !reachesStream {
             result.append(typeSpellings[Self.octetStream] ?? Self.octetStream)
         }
         return result

@@ -64,7 +64,10 @@ struct MIMEDatabaseBuilder {
             byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
         }
         for (type, indices) in byType {
-            byType[type] = indices.sorted { globs[$0].weight != globs[$1].weight ? globs[$0].weight > globs[$1].weight : $0 < $1 }
+            byType[type] = indices.sorted { left, right in
+                let (leftWeight, rightWeight) = (globs[left].weight, globs[right].weight)
+                return leftWeight != rightWeight ? leftWeight > rightWeight : left < right
+            }
         }
 
         return MIMEDatabase(
