@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
     name: "TransferKit",
     products: [
+        .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
@@ -11,10 +12,12 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
+        .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit"),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(name: "TransferKitTests", dependencies: ["TransferKit"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
