@@ -3,9 +3,14 @@ import PackageDescription
 
 let package = Package(
     name: "TransferKit",
-    products: [],
+    products: [
+        .library(name: "UniformTypes", targets: ["UniformTypes"])
+    ],
     dependencies: [],
-    targets: []
+    targets: [
+        .target(name: "UniformTypes"),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"]),
+    ]
 )
 
 // Upcoming language features, enabled for every target.
