@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The home of type declarations: answers what a type conforms to, what its tags are, and which
 /// type a filename extension or MIME type names.
 ///
@@ -25,16 +23,16 @@ public final class TypeCatalog: Sendable {
     /// The process-wide catalog: the built-in system types plus everything registered in it.
     public static let shared = TypeCatalog()
 
-    private let current: Mutex<CatalogSnapshot>
+    private let current: SanitizedMutex<CatalogSnapshot>
     /// Serializes registrations, so a batch is validated against the snapshot it replaces
     /// without holding up readers.
-    private let registration = Mutex(())
+    private let registration = SanitizedMutex(())
 
     /// Creates a catalog.
     /// - Parameter includingSystemTypes: Whether to start with the built-in system types
     ///   (see ``UniformType/systemDeclarations``); otherwise the catalog starts empty.
     public init(includingSystemTypes: Bool = true) {
-        current = Mutex(CatalogSnapshot())
+        current = SanitizedMutex(CatalogSnapshot())
         if includingSystemTypes {
             // The built-in table is constant and a test registers it the same way, so this
             // cannot fail in a shipped build; if it ever did, the catalog would start empty.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Gives every distinct canonical identifier a small process-wide number, its key.
 ///
 /// Keys let a catalog answer "which declaration is this?" with one array access instead of
@@ -18,7 +16,7 @@ final class IdentifierTable: Sendable {
         var keys: [String: Int32] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = SanitizedMutex(State())
 
     /// The key of `canonical`, assigning a new one when there is room or when `force` is set;
     /// ``UniformType/unkeyed`` when the table is full.
