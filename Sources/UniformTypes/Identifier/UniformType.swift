@@ -22,24 +22,41 @@ public struct UniformType: Sendable {
     /// The key of an identifier that the process-wide identifier table had no room for.
     static let unkeyed: Int32 = -1
 
-    /// The identifier as it was written, e.g. `com.Example.Note`.
-    public let identifier: String
-    /// The identifier with ASCII letters lowercased: the form that equality and hashing use.
-    let canonical: String
-    /// `canonical.hashValue`, computed once.
-    let canonicalHash: Int
-    /// The identifier's process-wide key (see `IdentifierTable`), or `unkeyed`.
+    /// The identifier's process-wide key (see `IdentifierTable`), or `unkeyed`. Kept inline so
+    /// that equality and catalog lookups need not follow the storage reference.
     let key: Int32
+    /// Everything else, behind one reference, so copying a type costs a single retain.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let identifier: String
+        let canonical: String
+        let canonicalHash: Int
+        let dynamic: DynamicTypeName.Decoded?
+
+        init(identifier: String, canonical: String, dynamic: DynamicTypeName.Decoded?) {
+            self.identifier = identifier
+            self.canonical = canonical
+            canonicalHash = canonical.hashValue
+            self.dynamic = dynamic
+        }
+    }
+
+    /// The identifier as it was written, e.g. `com.Example.Note`.
+    public var identifier: String { storage.identifier }
+    /// The identifier with ASCII letters lowercased: the form that equality and hashing use.
+    var canonical: String { storage.canonical }
+    /// `canonical.hashValue`, computed once.
+    var canonicalHash: Int { storage.canonicalHash }
     /// What a `dyn.` identifier encodes; `nil` for other identifiers.
-    let dynamic: DynamicTypeName.Decoded?
+    var dynamic: DynamicTypeName.Decoded? { storage.dynamic }
 
     /// Creates a type from an identifier already known to be valid.
     init(trusted identifier: String) {
-        self.identifier = identifier
-        canonical = TextRules.asciiLowercased(identifier)
-        canonicalHash = canonical.hashValue
+        let canonical = TextRules.asciiLowercased(identifier)
         key = IdentifierTable.shared.key(for: canonical, force: false)
-        dynamic = DynamicTypeName.isDynamic(canonical) ? DynamicTypeName.decode(canonical) : nil
+        let dynamic = DynamicTypeName.isDynamic(canonical) ? DynamicTypeName.decode(canonical) : nil
+        storage = Storage(identifier: identifier, canonical: canonical, dynamic: dynamic)
     }
 
     /// Creates a type from an identifier, or returns `nil` when the identifier is not valid.
