@@ -13,8 +13,9 @@ extension UniformType {
     /// already declared there as exported or system; an imported declaration is replaced.
     ///
     /// This initializer never fails, so it can back a `static let`:
-    /// - When `identifier` is not a valid identifier, the result is a dynamic type (``isDynamic``)
-    ///   whose identifier encodes that string (`dyn.id.…`) and that conforms to `parent`.
+    /// - When `identifier` is not a valid identifier, or uses the `dyn.` prefix reserved for
+    ///   dynamic types, the result is a dynamic type (``isDynamic``) whose identifier encodes that
+    ///   string (`dyn.id.…`) and that conforms to `parent`.
     /// - When the catalog rejects the declaration (because `parent` is not declared, or it would
     ///   make a cycle), the type is returned undeclared and conforms only to itself.
     ///
