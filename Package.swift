@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit"),
-        .target(name: "TransferKitCLI"),
+        .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
