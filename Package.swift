@@ -5,6 +5,7 @@ let package = Package(
     name: "TransferKit",
     products: [
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
+        .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
@@ -12,10 +13,12 @@ let package = Package(
     dependencies: [],
     targets: [
         .target(name: "UniformTypes"),
+        .target(name: "CBOR"),
         .target(name: "TransferKit", dependencies: ["UniformTypes"]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
+        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
 )

@@ -1,0 +1,257 @@
+extension CBORReader {
+    /// Reads the next data item whole, checking it fully.
+    ///
+    /// Besides the head checks of ``readHead()``, this rejects a "break" outside an
+    /// indefinite-length item, bad string chunks, invalid UTF-8, duplicate map keys, maps that
+    /// end after a key, nesting and sizes beyond ``limits``, and in deterministic mode map keys
+    /// that are not in ascending order of their encoded bytes.
+    ///
+    /// - Returns: The item; indefinite-length strings come back joined.
+    /// - Throws: ``CBORError`` with the code of the first problem and its byte offset.
+    public mutating func readValue() throws(CBORError) -> CBORValue {
+        try readItem(depth: 0, building: true)
+    }
+
+    /// Reads past the next data item without building it, with the same structural checks as
+    /// ``readValue()`` but no collection or string limits, UTF-8 check, duplicate-key check or
+    /// (in deterministic mode) key-order check, since nothing is built to check them on.
+    public mutating func skipValue() throws(CBORError) {
+        _ = try readItem(depth: 0, building: false)
+    }
+
+    /// Reads one item that must not be a "break". When not `building`, returns `.null`.
+    private mutating func readItem(depth: Int, building: Bool) throws(CBORError) -> CBORValue {
+        let itemOffset = offset
+        let head = try readHead()
+        if head.isBreak {
+            throw CBORError(
+                .unexpectedBreak, "a break (0xff) stands where a data item was expected", offset: itemOffset)
+        }
+        return try readItem(after: head, at: itemOffset, depth: depth, building: building)
+    }
+
+    private mutating func readItem(
+        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+    ) throws(CBORError) -> CBORValue {
+        switch head.majorType {
+        case .unsignedInteger:
+            return .unsigned(head.argument)
+        case .negativeInteger:
+            return .negative(head.argument)
+        case .byteString:
+            return .bytes(try readString(after: head, at: itemOffset, building: building))
+        case .textString:
+            return .text(
+                String(decoding: try readString(after: head, at: itemOffset, building: building), as: UTF8.self))
+        case .array:
+            try checkDepth(depth + 1, at: itemOffset)
+            return try readArray(after: head, at: itemOffset, depth: depth + 1, building: building)
+        case .map:
+            try checkDepth(depth + 1, at: itemOffset)
+            return try readMap(after: head, at: itemOffset, depth: depth + 1, building: building)
+        case .tag:
+            try checkDepth(depth + 1, at: itemOffset)
+            return .tagged(head.argument, try readItem(depth: depth + 1, building: building))
+        case .simpleOrFloat:
+            return Self.simpleOrFloat(head)
+        }
+    }
+
+    private static func simpleOrFloat(_ head: CBORHead) -> CBORValue {
+        switch head.additionalInformation {
+        case 20: .bool(false)
+        case 21: .bool(true)
+        case 22: .null
+        case 23: .undefined
+        case 25: .float(FloatBits.double(fromHalf: UInt16(truncatingIfNeeded: head.argument)))
+        case 26: .float(Double(Float(bitPattern: UInt32(truncatingIfNeeded: head.argument))))
+        case 27: .float(Double(bitPattern: head.argument))
+        default: .simple(UInt8(truncatingIfNeeded: head.argument))
+        }
+    }
+
+    private func checkDepth(_ depth: Int, at itemOffset: Int) throws(CBORError) {
+        if depth > limits.maxNestingDepth {
+            throw CBORError(
+                .nestingTooDeep,
+                "arrays, maps and tags nest deeper than the limit of \(limits.maxNestingDepth)", offset: itemOffset)
+        }
+    }
+
+    /// The declared count of a definite array or map, within the limits when building.
+    ///
+    /// Nothing is allocated by it: entries are appended as they are read, each taking at least
+    /// one byte of input, so a count larger than the input ends in `.truncated`.
+    private func checkedCount(_ head: CBORHead, at itemOffset: Int, building: Bool) throws(CBORError) -> UInt64 {
+        if building && head.argument > UInt64(max(0, limits.maxCollectionCount)) {
+            throw collectionTooLarge(at: itemOffset)
+        }
+        return head.argument
+    }
+
+    private func collectionTooLarge(at itemOffset: Int) -> CBORError {
+        CBORError(
+            .limitExceeded,
+            "a collection has more than \(limits.maxCollectionCount) entries (Limits.maxCollectionCount)",
+            offset: itemOffset)
+    }
+
+    private mutating func readArray(
+        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+    ) throws(CBORError) -> CBORValue {
+        var items: [CBORValue] = []
+        if !head.isIndefiniteLength {
+            let count = try checkedCount(head, at: itemOffset, building: building)
+            for _ in 0..<count {
+                let item = try readItem(depth: depth, building: building)
+                if building { items.append(item) }
+            }
+        } else {
+            var count = 0
+            while true {
+                let childOffset = offset
+                let child = try readHead()
+                if child.isBreak { break }
+                count += 1
+                if building && count > limits.maxCollectionCount { throw collectionTooLarge(at: itemOffset) }
+                let item = try readItem(after: child, at: childOffset, depth: depth, building: building)
+                if building { items.append(item) }
+            }
+        }
+        return building ? .array(items) : .null
+    }
+
+    private mutating func readMap(
+        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+    ) throws(CBORError) -> CBORValue {
+        var entries: [CBORValue.MapEntry] = []
+        var keyOffsets: [Int] = []
+        var count: UInt64 = 0
+        var declared: UInt64?
+        if !head.isIndefiniteLength {
+            declared = try checkedCount(head, at: itemOffset, building: building)
+        }
+        while count < declared ?? .max {
+            let keyOffset = offset
+            let keyHead = try readHead()
+            if keyHead.isBreak {
+                if declared != nil {
+                    throw CBORError(
+                        .unexpectedBreak, "a break (0xff) stands where a map key was expected", offset: keyOffset)
+                }
+                break
+            }
+            count += 1
+            if building && count > UInt64(max(0, limits.maxCollectionCount)) {
+                throw collectionTooLarge(at: itemOffset)
+            }
+            let key = try readItem(after: keyHead, at: keyOffset, depth: depth, building: building)
+            let valueOffset = offset
+            let valueHead = try readHead()
+            if valueHead.isBreak && declared != nil {
+                throw CBORError(
+                    .unexpectedBreak, "a break (0xff) stands where a map value was expected", offset: valueOffset)
+            }
+            if valueHead.isBreak {
+                throw CBORError(
+                    .oddMapItemCount, "the map ends after a key, without its value", offset: valueOffset)
+            }
+            let value = try readItem(after: valueHead, at: valueOffset, depth: depth, building: building)
+            if building {
+                keyOffsets.append(keyOffset)
+                entries.append(CBORValue.MapEntry(key: key, value: value))
+            }
+        }
+        // Keys are checked once the map is well-formed, so a truncated map reports `.truncated`.
+        var keys = MapKeyChecker(deterministic: requiresDeterministicEncoding)
+        for (entry, keyOffset) in zip(entries, keyOffsets) {
+            try keys.check(entry.key, at: keyOffset)
+        }
+        return building ? .map(entries) : .null
+    }
+
+    /// Reads a whole string payload, joining indefinite-length chunks.
+    private mutating func readString(
+        after head: CBORHead, at itemOffset: Int, building: Bool
+    ) throws(CBORError) -> [UInt8] {
+        var payload: [UInt8] = []
+        guard head.isIndefiniteLength else {
+            try readChunk(length: head.argument, of: head.majorType, into: &payload, at: itemOffset, building: building)
+            return payload
+        }
+        while true {
+            let chunkOffset = offset
+            let chunk = try readHead()
+            if chunk.isBreak { break }
+            guard chunk.majorType == head.majorType, !chunk.isIndefiniteLength else {
+                throw CBORError(
+                    .invalidChunk,
+                    "a chunk of an indefinite-length \(head.majorType) must be a definite-length \(head.majorType), "
+                        + "not \(chunk.isIndefiniteLength ? "indefinite " : "")\(chunk.majorType)",
+                    offset: chunkOffset)
+            }
+            try readChunk(
+                length: chunk.argument, of: head.majorType, into: &payload, at: chunkOffset, building: building)
+        }
+        return payload
+    }
+
+    /// Reads one definite-length payload, appending it when `building`; text chunks must be
+    /// valid UTF-8 on their own (RFC 8949 §3.2.3).
+    private mutating func readChunk(
+        length: UInt64, of majorType: CBORMajorType, into payload: inout [UInt8], at chunkOffset: Int, building: Bool
+    ) throws(CBORError) {
+        if let known = knownRemainingByteCount, length > UInt64(known) {
+            throw CBORError(
+                .truncated, "a \(majorType) declares \(length) bytes but only \(known) are left", offset: chunkOffset)
+        }
+        guard building else {
+            guard let count = Int(exactly: length) else {
+                throw CBORError(.limitExceeded, "a \(majorType) of \(length) bytes is too long", offset: chunkOffset)
+            }
+            try skip(count: count)
+            return
+        }
+        guard let count = Int(exactly: length), count <= limits.maxStringLength - payload.count else {
+            throw CBORError(
+                .limitExceeded,
+                "a \(majorType) is longer than \(limits.maxStringLength) bytes (Limits.maxStringLength); "
+                    + "stream it with readHead() and readBytes(count:into:)",
+                offset: chunkOffset)
+        }
+        let chunkStart = payload.count
+        try appendBytes(count: count, to: &payload)
+        if majorType == .textString {
+            let chunk = payload[chunkStart...]
+            guard String(decoding: chunk, as: UTF8.self).utf8.elementsEqual(chunk) else {
+                throw CBORError(.invalidUTF8, "a text string is not valid UTF-8", offset: chunkOffset)
+            }
+        }
+    }
+}
+
+/// Finds duplicate keys, and in deterministic mode keys out of order, as a map is read.
+private struct MapKeyChecker {
+    let deterministic: Bool
+    var seen: Set<CBORValue> = []
+    var previousEncoding: [UInt8]?
+
+    init(deterministic: Bool) {
+        self.deterministic = deterministic
+    }
+
+    mutating func check(_ key: CBORValue, at keyOffset: Int) throws(CBORError) {
+        guard seen.insert(key).inserted else {
+            throw CBORError(.duplicateMapKey, "the map has the key \(key) twice", offset: keyOffset)
+        }
+        guard deterministic else { return }
+        // In deterministic mode the key was read in its deterministic encoding, so encoding it
+        // again gives back the input bytes.
+        let encoding = try key.encoded()
+        if let previousEncoding, !previousEncoding.lexicographicallyPrecedes(encoding) {
+            throw CBORError(
+                .notDeterministic, "map keys must be in ascending order of their encoded bytes", offset: keyOffset)
+        }
+        previousEncoding = encoding
+    }
+}

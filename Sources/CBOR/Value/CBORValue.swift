@@ -1,0 +1,75 @@
+/// A CBOR data item (RFC 8949), held in memory.
+///
+/// Use it for the small, structured parts of a document; stream large strings with
+/// ``CBORReader/readHead()`` and ``CBORReader/readBytes(count:into:)`` instead.
+///
+/// ```swift
+/// let value: CBORValue = ["name": "photo.png", "size": 1_048_576, "tags": ["a", "b"]]
+/// let bytes = try value.encoded()            // deterministic encoding, keys sorted
+/// let back = try CBORValue(decoding: bytes)
+/// print(back["name"]?.textString ?? "")      // photo.png
+/// ```
+///
+/// Equality and hashing follow the CBOR data model, not Swift's: text strings compare by their
+/// UTF-8 bytes (Swift's `String` would call "é" and "e\u{301}" equal), floats compare by bit
+/// pattern (so `0.0 != -0.0`), all NaNs are equal to each other, and maps are equal when they
+/// hold the same pairs in any order (their deterministic encodings are the same).
+public indirect enum CBORValue: Sendable {
+    /// An unsigned integer (major type 0).
+    case unsigned(UInt64)
+    /// A negative integer (major type 1) holding the RFC's argument `n` of the value −1−n, so
+    /// −2⁶⁴ (`.negative(.max)`) round-trips. Use ``integer`` or ``init(_:)`` for `Int64` values.
+    case negative(UInt64)
+    /// A byte string (major type 2).
+    case bytes([UInt8])
+    /// A text string (major type 3).
+    case text(String)
+    /// An array (major type 4).
+    case array([CBORValue])
+    /// A map (major type 5) as key/value pairs in the order they were read or given.
+    ///
+    /// The writer sorts keys for deterministic output; the reader rejects duplicate keys.
+    case map([MapEntry])
+    /// A tag number and its content (major type 6).
+    case tagged(UInt64, CBORValue)
+    /// A simple value other than false, true, null and undefined: 0...19 or 32...255.
+    case simple(UInt8)
+    /// The simple values false and true.
+    case bool(Bool)
+    /// The simple value null.
+    case null
+    /// The simple value undefined.
+    case undefined
+    /// A floating-point number, whatever width it was read in. The writer picks the shortest
+    /// of half, single and double precision that keeps the value exactly.
+    case float(Double)
+
+    /// One key/value pair of a ``CBORValue/map(_:)``.
+    public struct MapEntry: Sendable, Hashable {
+        /// The key; any data item, though text and integers are the norm.
+        public var key: CBORValue
+        /// The value.
+        public var value: CBORValue
+
+        /// Creates a pair.
+        public init(key: CBORValue, value: CBORValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+}
+
+extension CBORValue {
+    /// An integer as `.unsigned` or `.negative`, whichever its sign calls for.
+    public init(_ integer: Int64) {
+        if integer >= 0 {
+            self = .unsigned(UInt64(integer))
+        } else {
+            // −1−n = integer, so n = −1−integer = ~integer, which never overflows.
+            self = .negative(UInt64(~integer))
+        }
+    }
+
+    /// The tag 55799 ("self-described CBOR") that marks bytes as CBOR (RFC 8949 §3.4.6).
+    public static let selfDescribedTag: UInt64 = 55799
+}

@@ -1,0 +1,123 @@
+extension TransferProgress {
+    /// Whether ``cancel()`` was called on this progress or on an ancestor.
+    public var isCancelled: Bool {
+        state.withLock { $0.isCancelled }
+    }
+
+    /// Cancels the work: marks this progress and all its children cancelled and runs the cancellation handlers.
+    ///
+    /// Only the first call does anything. Handlers registered with ``onCancel(_:)`` run once each, synchronously on
+    /// the calling thread, after the lock is released (so they may use the progress). Observers see a cancelled
+    /// snapshot and their sequences end. A loader sees the cancellation through ``checkCancellation()``, its handlers,
+    /// or — inside ``withCancellation(_:)`` — through the cancellation of its task.
+    public func cancel() {
+        guard let action = state.withLock({ $0.cancel() }) else { return }
+        for handler in action.handlers {
+            handler.body()
+        }
+        for child in action.children {
+            child.progress.cancel()
+        }
+        perform(action.change)
+    }
+
+    /// Throws `CancellationError` if the progress is cancelled.
+    ///
+    /// A loader calls it between chunks. The provider layer maps the error to its own.
+    ///
+    /// ```swift
+    /// for chunk in chunks {
+    ///     try progress.checkCancellation()
+    ///     try await write(chunk)
+    ///     progress.advance()
+    /// }
+    /// ```
+    ///
+    /// - Throws: `CancellationError` when ``isCancelled`` is `true`.
+    public func checkCancellation() throws {
+        if isCancelled {
+            throw CancellationError()
+        }
+    }
+
+    /// Registers a closure to run when the progress is cancelled; runs it at once if it already is.
+    ///
+    /// The handler runs at most once, synchronously on the thread that calls ``cancel()`` (or on the calling thread,
+    /// before this method returns, if the progress is already cancelled). It must not block. Remove it with the
+    /// returned registration when the work it guards is over, so that a long-lived progress does not keep its
+    /// captures alive:
+    ///
+    /// ```swift
+    /// let registration = progress.onCancel { connection.close() }
+    /// defer { registration.remove() }
+    /// try await connection.download(into: file)
+    /// ```
+    ///
+    /// - Parameter handler: The closure to run on cancellation.
+    /// - Returns: A registration whose ``CancellationRegistration/remove()`` unregisters the handler.
+    @discardableResult
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) -> CancellationRegistration {
+        guard let id = state.withLock({ $0.addHandler(handler) }) else {
+            handler()
+            return CancellationRegistration(progress: nil, id: 0)
+        }
+        return CancellationRegistration(progress: self, id: id)
+    }
+
+    /// A cancellation handler registered with ``TransferProgress/onCancel(_:)``, which can be removed.
+    ///
+    /// It refers to its progress weakly: holding it keeps nothing alive.
+    public struct CancellationRegistration: Sendable {
+        weak let progress: TransferProgress?
+        let id: UInt64
+
+        /// Unregisters the handler unless it has already run; does nothing the second time.
+        ///
+        /// - Returns: `true` if the handler was still registered and now never runs; `false` if it ran (or is
+        ///   running) or was removed before.
+        @discardableResult
+        public func remove() -> Bool {
+            guard let progress else { return false }
+            // The handler, and what it captures, is released after the lock.
+            let removed = progress.state.withLock { $0.removeHandler(id: id) }
+            return removed != nil
+        }
+    }
+
+    /// Runs `body` in a task linked to this progress both ways.
+    ///
+    /// Cancelling the calling task cancels this progress; cancelling this progress cancels the task that runs
+    /// `body`, so `Task.isCancelled`, `Task.checkCancellation()` and cancellation-aware awaits inside `body` see it.
+    /// If this progress is cancelled when `body` ends (or before it starts), the caller gets `CancellationError`,
+    /// whatever `body` returned or threw, so a cancelled load always fails the same way.
+    ///
+    /// `body` runs in a new task (it inherits the caller's priority and task-local values) because a task can be
+    /// cancelled from outside only through its handle; that is why it is escaping. The call costs one task creation,
+    /// once per load rather than per chunk.
+    ///
+    /// ```swift
+    /// let data = try await progress.withCancellation {
+    ///     try await loader.loadData(reportingTo: progress)
+    /// }
+    /// ```
+    ///
+    /// - Parameter body: The work to run.
+    /// - Returns: What `body` returned.
+    /// - Throws: `CancellationError` if this progress or the calling task was cancelled; otherwise what `body` threw.
+    public func withCancellation<R: Sendable>(_ body: @escaping @Sendable () async throws -> R) async throws -> R {
+        if Task.isCancelled {
+            cancel()
+        }
+        try checkCancellation()
+        let task = Task { try await body() }
+        let registration = onCancel { task.cancel() }
+        defer { registration.remove() }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            self.cancel()
+        }
+        try checkCancellation()
+        return try result.get()
+    }
+}
