@@ -62,7 +62,8 @@ struct CompatibilityTests {
         #expect(type == .button)
     }
 
-    @Test("registerDataRepresentation(forTypeIdentifier:visibility:loadHandler:) takes the NSItemProvider handler shape")
+    @Test(
+        "registerDataRepresentation(forTypeIdentifier:visibility:loadHandler:) takes the NSItemProvider handler shape")
     func registerWithHandler() async throws {
         let provider = TransferProvider()
         #expect(
