@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "TransferKit", dependencies: ["UniformTypes"]),
         .target(name: "TransferKitCLI"),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
