@@ -14,12 +14,12 @@ let package = Package(
     targets: [
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
-        .target(name: "TransferKit"),
+        .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
         .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit"]),
+        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
 )

@@ -1,0 +1,95 @@
+public import Foundation
+public import UniformTypes
+
+/// A `Codable` type that gets ``TransferProviderWriting`` and ``TransferProviderReading`` for free.
+///
+/// Declare the type's ``contentType``; values are written and read as that type through ``transferCoding``
+/// (JSON with sorted keys unless you say otherwise).
+///
+/// ```swift
+/// struct Card: TransferCodable {
+///     var title: String
+///     static var contentType: UniformType { UniformType(exportedAs: "com.example.card", conformingTo: .json) }
+/// }
+/// ```
+///
+/// To offer more representations, override ``TransferProviderWriting/writableTypes-swift.type.property`` and
+/// `loadData(for:progress:)`, and call ``transferEncodedData()`` for the content type:
+///
+/// ```swift
+/// extension Card {
+///     static var writableTypes: [UniformType] { [contentType, .utf8PlainText] }
+///     func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
+///         type == .utf8PlainText ? Data(title.utf8) : try transferEncodedData()
+///     }
+/// }
+/// ```
+public protocol TransferCodable: Codable, TransferProviderWriting, TransferProviderReading {
+    /// The uniform type of the encoded form, for example `UniformType(exportedAs: "com.example.card", conformingTo: .json)`.
+    static var contentType: UniformType { get }
+
+    /// How values become bytes and back; by default ``TransferCoding/json``.
+    static var transferCoding: TransferCoding<Self> { get }
+}
+
+extension TransferCodable {
+    /// ``TransferCoding/json``: JSON with sorted keys.
+    public static var transferCoding: TransferCoding<Self> { .json }
+
+    /// Only ``contentType``.
+    public static var writableTypes: [UniformType] { [contentType] }
+
+    /// Only ``contentType``.
+    public static var readableTypes: [UniformType] { [contentType] }
+
+    /// The value encoded with ``transferCoding``.
+    ///
+    /// - Returns: The encoded bytes.
+    /// - Throws: ``TransferError`` with ``TransferError/Code/encodingFailed`` and the encoder's error as cause.
+    public func transferEncodedData() throws -> Data {
+        do {
+            return try Self.transferCoding.encode(self)
+        } catch {
+            throw TransferError.wrapping(
+                error, as: .encodingFailed,
+                message: "Could not encode \(Self.self) as \(Self.contentType): \(error). "
+                    + "Check the type's encode(to:) and its transferCoding.",
+                source: Self.contentType.identifier)
+        }
+    }
+
+    /// A value decoded from `data` with ``transferCoding``.
+    ///
+    /// - Parameter data: Bytes written by ``transferEncodedData()``.
+    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed``, carrying the `DecodingError` (whose
+    ///   coding path the message names).
+    public init(transferEncodedData data: Data) throws {
+        do {
+            self = try Self.transferCoding.decode(data)
+        } catch {
+            throw TransferError.decodingFailed(error, reader: Self.self, type: Self.contentType, byteCount: data.count)
+        }
+    }
+
+    /// The value encoded as ``contentType``, for any requested type that the content type conforms to.
+    ///
+    /// - Throws: ``TransferError/Code/unavailableRepresentation`` for other types;
+    ///   ``TransferError/Code/encodingFailed`` when encoding fails.
+    public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
+        guard Self.contentType.conforms(to: type) else {
+            throw TransferError(
+                code: .unavailableRepresentation,
+                message: "\(Self.self) writes only \(Self.contentType), not \(type); "
+                    + "override writableTypes and loadData(for:progress:) to offer more.",
+                source: type.identifier)
+        }
+        return try transferEncodedData()
+    }
+
+    /// Decodes with ``init(transferEncodedData:)`` whatever the type (every readable type shares one coding).
+    ///
+    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed``.
+    public static func object(from data: Data, type: UniformType) throws -> Self {
+        try Self(transferEncodedData: data)
+    }
+}

@@ -1,0 +1,93 @@
+public import Foundation
+
+/// How a ``TransferCodable`` type turns its values into bytes and back.
+///
+/// Use ``json`` (the default: deterministic, sorted keys), ``propertyList`` (binary), or name any encoder and
+/// decoder pair with ``init(encode:decode:)``:
+///
+/// ```swift
+/// struct Settings: TransferCodable {
+///     var volume: Int
+///     static var contentType: UniformType { UniformType(exportedAs: "com.example.settings", conformingTo: .propertyList) }
+///     static var transferCoding: TransferCoding<Settings> { .propertyList }
+/// }
+/// ```
+public struct TransferCoding<Value>: Sendable {
+    private let encoder: @Sendable (Value) throws -> Data
+    private let decoder: @Sendable (Data) throws -> Value
+
+    /// A coding from an encoding and a decoding closure.
+    ///
+    /// Errors thrown by the closures are wrapped in ``TransferError`` with ``TransferError/Code/encodingFailed``
+    /// or ``TransferError/Code/decodingFailed`` by the callers.
+    ///
+    /// - Parameters:
+    ///   - encode: Turns a value into bytes.
+    ///   - decode: Turns bytes into a value.
+    public init(
+        encode: @escaping @Sendable (Value) throws -> Data,
+        decode: @escaping @Sendable (Data) throws -> Value
+    ) {
+        self.encoder = encode
+        self.decoder = decode
+    }
+
+    /// Encodes `value`.
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Returns: The bytes.
+    /// - Throws: What the encoding closure throws.
+    public func encode(_ value: Value) throws -> Data {
+        try encoder(value)
+    }
+
+    /// Decodes a value from `data`.
+    ///
+    /// - Parameter data: The bytes.
+    /// - Returns: The value.
+    /// - Throws: What the decoding closure throws.
+    public func decode(_ data: Data) throws -> Value {
+        try decoder(data)
+    }
+}
+
+extension TransferCoding where Value: Codable & SendableMetatype {
+    /// JSON with sorted keys, so equal values always give equal bytes (golden files and content hashes rely on it).
+    public static var json: Self {
+        json(outputFormatting: [.sortedKeys])
+    }
+
+    /// JSON with the given output formatting; `.sortedKeys` is always added.
+    ///
+    /// - Parameter outputFormatting: Extra formatting such as `.prettyPrinted`.
+    /// - Returns: The coding.
+    public static func json(outputFormatting: JSONEncoder.OutputFormatting) -> Self {
+        let formatting = outputFormatting.union(.sortedKeys)
+        return Self(
+            encode: { value in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = formatting
+                return try encoder.encode(value)
+            },
+            decode: { data in try JSONDecoder().decode(Value.self, from: data) })
+    }
+
+    /// A binary property list.
+    public static var propertyList: Self {
+        propertyList(format: .binary)
+    }
+
+    /// A property list in the given format (`.binary` or `.xml`).
+    ///
+    /// - Parameter format: The property list format to write; reading accepts every format.
+    /// - Returns: The coding.
+    public static func propertyList(format: PropertyListSerialization.PropertyListFormat) -> Self {
+        Self(
+            encode: { value in
+                let encoder = PropertyListEncoder()
+                encoder.outputFormat = format
+                return try encoder.encode(value)
+            },
+            decode: { data in try PropertyListDecoder().decode(Value.self, from: data) })
+    }
+}

@@ -1,0 +1,52 @@
+public import Foundation
+public import UniformTypes
+
+/// A type whose values can hand out their contents as data in one or more uniform types.
+///
+/// The counterpart of `NSItemProviderWriting`. List the types from highest fidelity to lowest; a reader gets the
+/// first one that it can read (see ``TransferProvider`` for the rule).
+///
+/// ```swift
+/// struct Note: TransferProviderWriting {
+///     var text: String
+///     static var writableTypes: [UniformType] { [.utf8PlainText] }
+///     func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
+///         Data(text.utf8)
+///     }
+/// }
+/// ```
+///
+/// Most model types adopt ``TransferCodable`` instead and write no serialization code.
+public protocol TransferProviderWriting: Sendable {
+    /// The types every value can write, highest fidelity first.
+    static var writableTypes: [UniformType] { get }
+
+    /// The types this value can write, highest fidelity first; by default ``writableTypes-swift.type.property``.
+    ///
+    /// A value may offer more types than its type does (for example, a thumbnail only when it has an image).
+    var writableTypes: [UniformType] { get }
+
+    /// Which processes may see the representation of `type`; by default ``TransferVisibility/all``.
+    ///
+    /// - Parameter type: One of ``writableTypes-swift.property``.
+    /// - Returns: The visibility of that representation.
+    func visibility(for type: UniformType) -> TransferVisibility
+
+    /// Encodes the value as `type`.
+    ///
+    /// - Parameters:
+    ///   - type: One of ``writableTypes-swift.property``.
+    ///   - progress: Where to report progress; check it for cancellation between chunks of long work.
+    /// - Returns: The encoded bytes.
+    /// - Throws: Any error; a provider reports it as ``TransferError/Code/loaderFailed`` unless it is a
+    ///   ``TransferError`` already.
+    func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data
+}
+
+extension TransferProviderWriting {
+    /// The type's ``writableTypes-swift.type.property``.
+    public var writableTypes: [UniformType] { Self.writableTypes }
+
+    /// ``TransferVisibility/all`` for every type.
+    public func visibility(for type: UniformType) -> TransferVisibility { .all }
+}

@@ -1,0 +1,210 @@
+public import Foundation
+import Synchronization
+public import UniformTypes
+
+extension TransferProvider {
+    /// Loads the bytes of the first registered representation that conforms to `type`.
+    ///
+    /// A file representation is read; an object encodes itself.
+    ///
+    /// ```swift
+    /// let png = try await provider.loadDataRepresentation(for: .image)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The requested type; a registered subtype satisfies it.
+    ///   - progress: The caller's progress; the load reports into a child of it and is cancelled with it.
+    /// - Returns: The bytes.
+    /// - Throws: ``TransferError`` with ``TransferError/Code/unavailableRepresentation``,
+    ///   ``TransferError/Code/loaderFailed``, ``TransferError/Code/encodingFailed``,
+    ///   ``TransferError/Code/fileCoercionFailed`` or ``TransferError/Code/cancelled``.
+    public func loadDataRepresentation(for type: UniformType, progress: TransferProgress? = nil) async throws -> Data {
+        let entry = try representation(for: [type], reader: nil)
+        return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+    }
+
+    /// Loads the first registered representation that conforms to `type` as a file and passes it to `body`.
+    ///
+    /// The file belongs to the caller until `body` returns; then it is deleted (also when `body` throws or the
+    /// load is cancelled). A file representation registered with `openInPlace` is passed as it is and not deleted.
+    /// Copy the file inside `body` to keep it.
+    ///
+    /// ```swift
+    /// let size = try await provider.loadFileRepresentation(for: .png) { url in
+    ///     try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The requested type; a registered subtype satisfies it.
+    ///   - progress: The caller's progress; the load reports into a child of it and is cancelled with it.
+    ///   - body: Uses the file.
+    /// - Returns: What `body` returns.
+    /// - Throws: The errors of ``loadDataRepresentation(for:progress:)``, or what `body` throws.
+    public func loadFileRepresentation<R>(
+        for type: UniformType,
+        progress: TransferProgress? = nil,
+        _ body: (URL) async throws -> R
+    ) async throws -> R {
+        let entry = try representation(for: [type], reader: nil)
+        if case .file(openInPlace: true, let loader) = entry.source {
+            let url = try await run(entry, progress: progress) { child in try await loader(child) }
+            return try await body(url)
+        }
+        let (folder, name) = try makeTemporaryFolder(for: entry.type)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let destination = folder.appendingPathComponent(name, isDirectory: false)
+        try await run(entry, progress: progress) { child in
+            if case .file(_, let loader) = entry.source {
+                let original = try await loader(child)
+                try Self.coerce(entry.type, from: original) {
+                    try FileManager.default.copyItem(at: original, to: destination)
+                }
+            } else {
+                let data = try await self.loadData(from: entry, child)
+                try Self.coerce(entry.type, from: destination) { try data.write(to: destination) }
+            }
+        }
+        return try await body(destination)
+    }
+
+    /// Loads an object of `objectClass`, decoding the best representation for it.
+    ///
+    /// If the provider holds an object of exactly this type and ``LoadOptions/allowsInProcessFastPath`` is on, the
+    /// reader gets that object itself (the same instance for a class) without encoding. Otherwise the
+    /// representation is chosen by the rule in ``TransferProvider`` from `objectClass.readableTypes`, loaded as data
+    /// and decoded with ``TransferProviderReading/object(from:type:)`` (passing the registered type).
+    ///
+    /// - Parameters:
+    ///   - objectClass: The reader type.
+    ///   - progress: The caller's progress; the load reports into a child of it and is cancelled with it.
+    /// - Returns: The object.
+    /// - Throws: The errors of ``loadDataRepresentation(for:progress:)``, or ``TransferError/Code/decodingFailed``.
+    public func loadObject<T: TransferProviderReading>(
+        ofClass objectClass: T.Type,
+        progress: TransferProgress? = nil
+    ) async throws -> T {
+        if loadOptions.allowsInProcessFastPath, let (type, source) = fastPathSource(for: objectClass) {
+            let entry = Entry(type: type, visibility: .ownProcess, source: .object(source))
+            let object = try await run(entry, progress: progress) { child in try await source.load(child) }
+            if let object = object as? T {
+                return object
+            }
+        }
+        let entry = try representation(for: objectClass.readableTypes, reader: "\(objectClass)")
+        let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+        do {
+            return try objectClass.object(from: data, type: entry.type)
+        } catch {
+            throw TransferError.decodingFailed(error, reader: objectClass, type: entry.type, byteCount: data.count)
+        }
+    }
+}
+
+extension TransferProvider {
+    /// The first registered entry matching the requested types by the documented rule, if any.
+    func choose(for requested: [UniformType]) -> Entry? {
+        let entries = state.withLock { $0.entries }
+        for wanted in requested {
+            if let entry = entries.first(where: { catalog.conforms($0.type, to: wanted) }) {
+                return entry
+            }
+        }
+        return nil
+    }
+
+    func representation(for requested: [UniformType], reader: String?) throws -> Entry {
+        if let entry = choose(for: requested) {
+            return entry
+        }
+        let registered = registeredTypes.map(\.identifier)
+        let wanted = requested.map(\.identifier).joined(separator: ", ")
+        let asked = reader.map { "\($0) reads [\(wanted)]" } ?? "Requested \(wanted)"
+        throw TransferError(
+            code: .unavailableRepresentation,
+            message: "\(asked), but no registered representation conforms to it; registered: ["
+                + registered.joined(separator: ", ")
+                + "]. Ask for one of these types (or a supertype of one), or register a representation of the type.",
+            source: requested.first?.identifier)
+    }
+
+    /// The registered type and object of exactly `objectClass`, for the in-process fast path.
+    func fastPathSource<T>(for objectClass: T.Type) -> (UniformType, ObjectSource)? {
+        let entries = state.withLock { $0.entries }
+        for entry in entries {
+            if case .object(let source) = entry.source, ObjectIdentifier(source.objectType) == ObjectIdentifier(T.self)
+            {
+                return (entry.type, source)
+            }
+        }
+        return nil
+    }
+
+    /// Runs a load step with the caller's progress: a child for the handler, cancellation both ways, errors mapped.
+    func run<R: Sendable>(
+        _ entry: Entry,
+        progress: TransferProgress?,
+        _ body: @escaping @Sendable (TransferProgress) async throws -> R
+    ) async throws -> R {
+        let parent = progress ?? TransferProgress(totalUnitCount: 1)
+        if parent.totalUnitCount <= 0 {
+            parent.totalUnitCount = 1
+        }
+        let child = parent.makeChild(withPendingUnitCount: max(0, parent.totalUnitCount - parent.completedUnitCount))
+        do {
+            let result = try await parent.withCancellation { try await body(child) }
+            child.finish()
+            return result
+        } catch {
+            throw TransferError.wrapping(
+                error, as: .loaderFailed,
+                message: "The load handler for \(entry.type) failed: \(error). "
+                    + "Fix the handler, or catch the error and try another registered type.",
+                source: entry.type.identifier)
+        }
+    }
+
+    /// The bytes of an entry, without progress bookkeeping.
+    func loadData(from entry: Entry, _ progress: TransferProgress) async throws -> Data {
+        switch entry.source {
+        case .data(let loader):
+            return try await loader(progress)
+        case .file(_, let loader):
+            let url = try await loader(progress)
+            return try Self.coerce(entry.type, from: url) { try Data(contentsOf: url) }
+        case .object(let source):
+            let object = try await source.load(progress)
+            return try await object.loadData(for: entry.type, progress: progress)
+        }
+    }
+
+    /// Runs a file operation, reporting its failure as ``TransferError/Code/fileCoercionFailed``.
+    static func coerce<R>(_ type: UniformType, from url: URL, _ operation: () throws -> R) throws -> R {
+        do {
+            return try operation()
+        } catch {
+            throw TransferError(
+                code: .fileCoercionFailed,
+                message: "Could not convert the \(type) representation between data and a file at \(url.path): "
+                    + "\(error). Check that the file exists and the temporary directory is writable.",
+                cause: error, source: url.path)
+        }
+    }
+
+    /// A fresh folder under the temporary directory, and a file name for `type` inside it.
+    func makeTemporaryFolder(for type: UniformType) throws -> (folder: URL, name: String) {
+        let (directory, suggested) = state.withLock { ($0.temporaryDirectory, $0.suggestedName) }
+        let folder = directory.appendingPathComponent("TransferKit-\(UUID().uuidString)", isDirectory: true)
+        try Self.coerce(type, from: folder) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        var name = (suggested ?? "").replacingOccurrences(of: "/", with: "_")
+        if name.isEmpty || name == "." || name == ".." {
+            name = "item"
+        }
+        if let fileExtension = type.preferredFilenameExtension, (name as NSString).pathExtension.isEmpty {
+            name += "." + fileExtension
+        }
+        return (folder, name)
+    }
+}

@@ -1,0 +1,156 @@
+public import Foundation
+import Synchronization
+public import UniformTypes
+
+/// An item with one or more typed representations that load lazily and asynchronously.
+///
+/// The counterpart of `NSItemProvider`. Register representations (data, files, or objects that write
+/// themselves) in order of fidelity, highest first; readers load the one that suits them.
+///
+/// ```swift
+/// let provider = TransferProvider(object: card)
+/// let copy = try await provider.loadObject(ofClass: Card.self)
+/// let json = try await provider.loadDataRepresentation(for: .json)
+/// ```
+///
+/// ## Choosing a representation
+/// A load matches a registered type `T` to a requested type `R` when `T` conforms to `R` (equal types conform), so
+/// asking for `public.image` returns a registered PNG. When several match, the reader's preference order comes
+/// first — its ``TransferProviderReading/readableTypes`` in order, or the single requested type — and then the
+/// provider's fidelity (registration) order: for each requested type in turn, the first registered type that
+/// conforms to it wins.
+///
+/// ## Registration
+/// The first registration for a type wins: registering again for an equal type (case-insensitively) is ignored
+/// and the registering method returns `false`.
+///
+/// ## Data and files
+/// Data and file representations convert both ways: a data representation loaded as a file is written to a
+/// temporary file, and a file representation loaded as data is read. Temporary files live in a fresh folder under
+/// ``temporaryDirectory`` and are deleted when the load's closure returns, throws or is cancelled.
+///
+/// ## Concurrency
+/// A provider is `Sendable` and any number of loads may run at once. Loads are not coalesced: every load invokes
+/// the representation's load handler (or the object's `loadData(for:progress:)`), so a handler may run
+/// concurrently with itself and must be safe to do so.
+///
+/// ## Progress and cancellation
+/// Each load takes an optional caller ``TransferProgress``. The handler gets a child of it worth the caller's
+/// remaining units (a caller progress without a total gets a total of 1). The load runs inside
+/// ``TransferProgress/withCancellation(_:)``: cancelling the progress cancels the load, cancelling the calling task
+/// cancels the progress, and either way the caller gets ``TransferError/Code/cancelled``.
+public final class TransferProvider: Sendable {
+    let state: Mutex<State>
+    let catalog: TypeCatalog
+
+    /// An empty provider: register representations before handing it out.
+    ///
+    /// - Parameters:
+    ///   - catalog: The type catalogue used for conformance when choosing representations.
+    ///   - temporaryDirectory: Where temporary files go; by default the system's temporary directory.
+    public init(catalog: TypeCatalog = .shared, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+        self.catalog = catalog
+        self.state = Mutex(State(temporaryDirectory: temporaryDirectory))
+    }
+
+    /// A provider for an object: registers its ``TransferProviderWriting/writableTypes-swift.property`` in order, each
+    /// with the object's ``TransferProviderWriting/visibility(for:)``.
+    ///
+    /// A reader of the object's own type gets the object itself (see ``LoadOptions/allowsInProcessFastPath``).
+    ///
+    /// - Parameter object: The object to provide.
+    public convenience init(object: some TransferProviderWriting) {
+        self.init()
+        registerObject(object)
+    }
+
+    /// A provider for a file: one file representation whose type comes from the file name's extension through
+    /// `catalog`, or `public.data` when no declared type claims the extension; ``suggestedName`` is the file's name.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The file. It is read when loaded, not now; loading it as a file gives a copy.
+    ///   - catalog: The catalogue that maps the extension to a type.
+    public convenience init(contentsOf fileURL: URL, catalog: TypeCatalog = .shared) {
+        self.init(catalog: catalog)
+        let type = catalog.declaredType(forFileName: fileURL.lastPathComponent)
+        registerFileRepresentation(for: type) { _ in fileURL }
+        suggestedName = fileURL.lastPathComponent
+    }
+
+    /// A provider with one data representation.
+    ///
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - type: Their type.
+    public convenience init(data: Data, type: UniformType) {
+        self.init()
+        registerDataRepresentation(for: type) { _ in data }
+    }
+
+    /// A name for the item, without directory, used for temporary files and by receivers that save it.
+    public var suggestedName: String? {
+        get { state.withLock { $0.suggestedName } }
+        set { state.withLock { $0.suggestedName = newValue } }
+    }
+
+    /// Small values that travel with the item (an archive stores them with the representations).
+    public var metadata: [String: TransferMetadataValue] {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+
+    /// The folder under which loads create (and delete) their temporary files.
+    public var temporaryDirectory: URL {
+        get { state.withLock { $0.temporaryDirectory } }
+        set { state.withLock { $0.temporaryDirectory = newValue } }
+    }
+
+    /// Options that apply to every later load.
+    public var loadOptions: LoadOptions {
+        get { state.withLock { $0.loadOptions } }
+        set { state.withLock { $0.loadOptions = newValue } }
+    }
+
+    /// Options that change how a provider loads.
+    public struct LoadOptions: Hashable, Sendable {
+        /// Whether ``TransferProvider/loadObject(ofClass:progress:)`` hands a registered object of the requested
+        /// type to the reader as it is (the same instance for a class, an equal copy for a value type) instead of
+        /// encoding and decoding it. `true` by default; turn it off to measure or test the encoded path.
+        public var allowsInProcessFastPath: Bool
+
+        /// Options with the given settings.
+        ///
+        /// - Parameter allowsInProcessFastPath: See ``allowsInProcessFastPath``.
+        public init(allowsInProcessFastPath: Bool = true) {
+            self.allowsInProcessFastPath = allowsInProcessFastPath
+        }
+    }
+}
+
+extension TransferProvider {
+    struct State: Sendable {
+        var entries: [Entry] = []
+        var suggestedName: String?
+        var metadata: [String: TransferMetadataValue] = [:]
+        var temporaryDirectory: URL
+        var loadOptions = LoadOptions()
+    }
+
+    struct Entry: Sendable {
+        enum Source: Sendable {
+            case data(@Sendable (TransferProgress) async throws -> Data)
+            case file(openInPlace: Bool, @Sendable (TransferProgress) async throws -> URL)
+            case object(ObjectSource)
+        }
+
+        let type: UniformType
+        let visibility: TransferVisibility
+        let source: Source
+    }
+
+    /// An object that writes a representation, loaded eagerly (a stored object) or lazily.
+    struct ObjectSource: Sendable {
+        let objectType: any TransferProviderWriting.Type
+        let load: @Sendable (TransferProgress) async throws -> any TransferProviderWriting
+    }
+}
