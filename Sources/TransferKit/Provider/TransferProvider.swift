@@ -40,7 +40,7 @@ public import UniformTypes
 /// ``TransferProgress/withCancellation(_:)``: cancelling the progress cancels the load, cancelling the calling task
 /// cancels the progress, and either way the caller gets ``TransferError/Code/cancelled``.
 public final class TransferProvider: Sendable {
-    let state: Mutex<State>
+    let state: SanitizedMutex<State>
     let catalog: TypeCatalog
 
     /// An empty provider: register representations before handing it out.
@@ -50,7 +50,7 @@ public final class TransferProvider: Sendable {
     ///   - temporaryDirectory: Where temporary files go; by default the system's temporary directory.
     public init(catalog: TypeCatalog = .shared, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.catalog = catalog
-        self.state = Mutex(State(temporaryDirectory: temporaryDirectory))
+        self.state = SanitizedMutex(State(temporaryDirectory: temporaryDirectory))
     }
 
     /// A provider for an object: registers its ``TransferProviderWriting/writableTypes-swift.property`` in order, each

@@ -26,7 +26,7 @@ public final class TransferRegistry: Sendable {
     public static let shared = TransferRegistry()
 
     private let catalog: TypeCatalog
-    private let claims = Mutex<[String: [Claim]]>([:])
+    private let claims = SanitizedMutex<[String: [Claim]]>([:])
 
     /// An isolated registry.
     ///
