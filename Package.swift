@@ -15,8 +15,9 @@ let package = Package(
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
-        .target(name: "TransferKitCLI"),
+        .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),

@@ -18,9 +18,11 @@ struct CodableTests {
         #expect(copy !== model)
     }
 
-    @Test("The seeds' CustomModule round trips with its custom enum coding", arguments: [
-        (CustomModuleType.button, #"{"type":"button"}"#), (.switch, #"{"type":"switch"}"#),
-    ])
+    @Test(
+        "The seeds' CustomModule round trips with its custom enum coding",
+        arguments: [
+            (CustomModuleType.button, #"{"type":"button"}"#), (.switch, #"{"type":"switch"}"#),
+        ])
     func customModuleRoundTrip(type: CustomModuleType, json: String) async throws {
         let provider = TransferProvider(object: CustomModule(type: type))
         provider.loadOptions.allowsInProcessFastPath = false
@@ -121,6 +123,8 @@ struct CodableTests {
             String(decoding: data, as: UTF8.self)
                 == #"{"count":3,"name":"clip","nested":{"k":false},"pinned":true,"ratio":0.5,"tags":["a",1]}"#)
         #expect(try JSONDecoder().decode([String: TransferMetadataValue].self, from: data) == metadata)
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TransferMetadataValue.self, from: Data("null".utf8)) }
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(TransferMetadataValue.self, from: Data("null".utf8))
+        }
     }
 }

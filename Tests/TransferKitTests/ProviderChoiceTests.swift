@@ -141,6 +141,9 @@ struct ProviderChoiceTests {
         provider.metadata["source"] = "camera"
         provider.metadata["size"] = ["w": 3, "h": 2]
         #expect(provider.suggestedName == "photo.png")
-        #expect(provider.metadata == ["source": .string("camera"), "size": .dictionary(["w": .integer(3), "h": .integer(2)])])
+        #expect(
+            provider.metadata == [
+                "source": .string("camera"), "size": .dictionary(["w": .integer(3), "h": .integer(2)]),
+            ])
     }
 }

@@ -67,11 +67,7 @@ extension TransferCodable {
         do {
             self = try Self.transferCoding.decode(data)
         } catch {
-            throw TransferError.wrapping(
-                error, as: .decodingFailed,
-                message: "Could not decode \(Self.self) from \(data.count) bytes of \(Self.contentType): "
-                    + "\(TransferError.describe(error)). Check that the sender wrote this type and version.",
-                source: Self.contentType.identifier)
+            throw TransferError.decodingFailed(error, reader: Self.self, type: Self.contentType, byteCount: data.count)
         }
     }
 

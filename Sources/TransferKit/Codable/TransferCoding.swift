@@ -51,7 +51,7 @@ public struct TransferCoding<Value>: Sendable {
     }
 }
 
-extension TransferCoding where Value: Codable {
+extension TransferCoding where Value: Codable & SendableMetatype {
     /// JSON with sorted keys, so equal values always give equal bytes (golden files and content hashes rely on it).
     public static var json: Self {
         json(outputFormatting: [.sortedKeys])

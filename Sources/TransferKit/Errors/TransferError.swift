@@ -1,3 +1,5 @@
+import UniformTypes
+
 /// An error from loading, encoding, decoding or registering a transferable item.
 ///
 /// Compare errors by ``code``; read ``message`` for what went wrong and what to do, and ``cause`` for the
@@ -106,6 +108,17 @@ extension TransferError {
             return .cancelled(source: source, cause: error)
         }
         return TransferError(code: code, message: message(), cause: error, source: source)
+    }
+
+    /// A decoding failure of `reader` on `byteCount` bytes of `type`, naming the coding path of a `DecodingError`.
+    static func decodingFailed(
+        _ error: any Error, reader: Any.Type, type: UniformType, byteCount: Int
+    ) -> TransferError {
+        wrapping(
+            error, as: .decodingFailed,
+            message: "\(reader) could not read \(byteCount) bytes of \(type): \(describe(error)). "
+                + "Check that the sender wrote this type and version.",
+            source: type.identifier)
     }
 
     static func cancelled(source: String?, cause: (any Error)? = nil) -> TransferError {

@@ -1,3 +1,5 @@
+import UniformTypes
+
 extension TransferProgress {
     /// Whether ``cancel()`` was called on this progress or on an ancestor.
     public var isCancelled: Bool {

@@ -1,3 +1,5 @@
+import UniformTypes
+
 extension TransferProgress {
     /// Makes `child` part of this progress, standing for `units` of this progress's total.
     ///

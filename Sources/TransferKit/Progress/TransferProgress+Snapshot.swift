@@ -1,3 +1,5 @@
+import UniformTypes
+
 extension TransferProgress {
     /// The state of a progress at one moment, as observers receive it.
     ///

@@ -1,3 +1,5 @@
+import UniformTypes
+
 extension TransferProgress {
     /// The changes of this progress, as an asynchronous sequence of snapshots.
     ///

@@ -1,3 +1,5 @@
+import UniformTypes
+
 /// The progress of a transfer: unit counts, a fraction, finished and cancelled states, child progress, and
 /// observation without polling.
 ///
@@ -40,14 +42,14 @@
 /// Cancellation handlers run synchronously on the thread that calls ``cancel()`` (or in ``onCancel(_:)`` if the
 /// progress is already cancelled), after the lock is released. Observers resume on their own task's executor.
 public final class TransferProgress: Sendable {
-    let state: SanitizerVisibleMutex<StateMachine>
+    let state: SanitizedMutex<StateMachine>
 
     /// Creates a progress with no children.
     ///
     /// - Parameter totalUnitCount: The units of work to do. Zero or negative means the total is not known yet: the
     ///   progress is indeterminate until ``totalUnitCount`` is set to a positive value.
     public init(totalUnitCount: Int64 = 0) {
-        state = SanitizerVisibleMutex(StateMachine(totalUnitCount: totalUnitCount))
+        state = SanitizedMutex(StateMachine(totalUnitCount: totalUnitCount))
     }
 
     /// The units of work to do; zero or negative while unknown (see ``isIndeterminate``).

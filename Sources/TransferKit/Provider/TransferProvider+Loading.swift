@@ -96,11 +96,7 @@ extension TransferProvider {
         do {
             return try objectClass.object(from: data, type: entry.type)
         } catch {
-            throw TransferError.wrapping(
-                error, as: .decodingFailed,
-                message: "\(objectClass) could not read \(data.count) bytes of \(entry.type): "
-                    + "\(TransferError.describe(error)). Check that the sender wrote this type and version.",
-                source: entry.type.identifier)
+            throw TransferError.decodingFailed(error, reader: objectClass, type: entry.type, byteCount: data.count)
         }
     }
 }

@@ -40,7 +40,7 @@ public import UniformTypes
 /// ``TransferProgress/withCancellation(_:)``: cancelling the progress cancels the load, cancelling the calling task
 /// cancels the progress, and either way the caller gets ``TransferError/Code/cancelled``.
 public final class TransferProvider: Sendable {
-    let state: Mutex<State>
+    let state: SanitizedMutex<State>
     let catalog: TypeCatalog
 
     /// An empty provider: register representations before handing it out.
@@ -50,7 +50,7 @@ public final class TransferProvider: Sendable {
     ///   - temporaryDirectory: Where temporary files go; by default the system's temporary directory.
     public init(catalog: TypeCatalog = .shared, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
         self.catalog = catalog
-        self.state = Mutex(State(temporaryDirectory: temporaryDirectory))
+        self.state = SanitizedMutex(State(temporaryDirectory: temporaryDirectory))
     }
 
     /// A provider for an object: registers its ``TransferProviderWriting/writableTypes-swift.property`` in order, each
@@ -65,14 +65,14 @@ public final class TransferProvider: Sendable {
     }
 
     /// A provider for a file: one file representation whose type comes from the file name's extension through
-    /// `catalog`, or `public.data` when the extension is unknown; ``suggestedName`` is the file's name.
+    /// `catalog`, or `public.data` when no declared type claims the extension; ``suggestedName`` is the file's name.
     ///
     /// - Parameters:
     ///   - fileURL: The file. It is read when loaded, not now; loading it as a file gives a copy.
     ///   - catalog: The catalogue that maps the extension to a type.
     public convenience init(contentsOf fileURL: URL, catalog: TypeCatalog = .shared) {
         self.init(catalog: catalog)
-        let type = catalog.type(filenameExtension: fileURL.pathExtension) ?? .data
+        let type = catalog.declaredType(forFileName: fileURL.lastPathComponent)
         registerFileRepresentation(for: type) { _ in fileURL }
         suggestedName = fileURL.lastPathComponent
     }

@@ -26,7 +26,7 @@ public final class TransferRegistry: Sendable {
     public static let shared = TransferRegistry()
 
     private let catalog: TypeCatalog
-    private let claims = Mutex<[String: [Claim]]>([:])
+    private let claims = SanitizedMutex<[String: [Claim]]>([:])
 
     /// An isolated registry.
     ///
@@ -164,11 +164,7 @@ public final class TransferRegistry: Sendable {
         do {
             return try reader.object(from: data, type: type)
         } catch {
-            throw TransferError.wrapping(
-                error, as: .decodingFailed,
-                message: "\(reader) could not read \(data.count) bytes of \(type): \(TransferError.describe(error)). "
-                    + "Check that the sender wrote this type and version.",
-                source: type.identifier)
+            throw TransferError.decodingFailed(error, reader: reader, type: type, byteCount: data.count)
         }
     }
 

@@ -1,9 +1,10 @@
 import Synchronization
+import UniformTypes
 
 /// An ``OutputSink`` that keeps everything written in memory, for tests and for capturing a
 /// command's output in-process.
 public final class MemoryOutput: OutputSink {
-    private let storage = Mutex<[UInt8]>([])
+    private let storage = SanitizedMutex<[UInt8]>([])
 
     /// Creates an empty sink.
     public init() {}

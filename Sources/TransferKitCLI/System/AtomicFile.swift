@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import UniformTypes
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +32,7 @@ public enum AtomicFile {
         }
     }
 
-    private static let pending = Mutex<Set<String>>([])
+    private static let pending = SanitizedMutex<Set<String>>([])
 
     /// Writes the file at `path` through `body`, which receives a sink on the temporary file.
     /// - Returns: What `body` returns.
@@ -81,7 +82,7 @@ public enum AtomicFile {
         }
     }
 
-    private static let sources = Mutex<[RetainedSource]>([])
+    private static let sources = SanitizedMutex<[RetainedSource]>([])
 
     /// Keeps a signal source alive for the life of the process. Dispatch sources are
     /// thread-safe objects, but the Dispatch overlay does not mark them `Sendable`.

@@ -1,0 +1,88 @@
+public import UniformTypes
+
+/// `transferkit types`: looks up uniform types by identifier, filename extension or MIME type,
+/// shows their conformance and tags, and answers conformance questions.
+public struct TypesCommand: Command {
+    /// The catalogue queried; `--declarations` files are loaded into it.
+    public var catalog: TypeCatalog
+
+    /// Creates the command over `catalog`.
+    public init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"types"`.
+    public var name: String { "types" }
+    /// One line of help.
+    public var abstract: String { "Look up uniform types, their conformance and tags." }
+    /// Examples.
+    public var discussion: String {
+        """
+        EXAMPLES:
+          transferkit types public.utf8-plain-text
+          transferkit types --extension py
+          transferkit types --mime image/png --json
+          transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
+        """
+    }
+
+    /// The accepted options.
+    public var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--extension"], valueName: "EXT", help: "Find the type for a filename extension."),
+                .init(names: ["--mime"], valueName: "MIME", help: "Find the type for a MIME type."),
+                .init(
+                    names: ["--conforms"], valueName: "TYPE", arity: 2,
+                    help: "Exit 0 if the first type conforms to the second, 1 if not."),
+                .init(names: ["--json"], help: "Print machine-readable JSON."),
+            ],
+            positionals: .init(name: "TYPE", help: "A uniform type identifier to describe.", maximum: 1)
+        )
+    }
+
+    /// Runs the lookup.
+    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        let json = arguments.flag("--json")
+        let pair = arguments.allValues("--conforms")
+        if pair.count == 2 {
+            let type = try parse(pair[0])
+            let parent = try parse(pair[1])
+            let answer = catalog.conforms(type, to: parent)
+            if json {
+                try context.standardOutput.writeLine(
+                    #"{"conforms":\#(answer),"type":"\#(type.identifier)","to":"\#(parent.identifier)"}"#)
+            } else {
+                let verb = answer ? "conforms to" : "does not conform to"
+                try context.standardOutput.writeLine("\(type.identifier) \(verb) \(parent.identifier)")
+            }
+            return answer ? .success : .failure
+        }
+        let type: UniformType
+        if let identifier = arguments.positionals.first {
+            type = try parse(identifier)
+        } else if let filenameExtension = arguments.value("--extension") {
+            guard let found = catalog.type(filenameExtension: filenameExtension) else {
+                throw UsageError("'\(filenameExtension)' is not a valid filename extension")
+            }
+            type = found
+        } else if let mimeType = arguments.value("--mime") {
+            guard let found = catalog.type(mimeType: mimeType) else {
+                throw UsageError("'\(mimeType)' is not a valid MIME type (expected type/subtype)")
+            }
+            type = found
+        } else {
+            throw UsageError("give a TYPE, --extension, --mime or --conforms")
+        }
+        let description = TypeDescription(type, in: catalog)
+        try context.standardOutput.write(json ? description.json() : description.text())
+        return .success
+    }
+
+    private func parse(_ identifier: String) throws(UsageError) -> UniformType {
+        guard let type = UniformType(identifier) else {
+            throw UsageError("'\(identifier)' is not a valid uniform type identifier")
+        }
+        return type
+    }
+}

@@ -1,0 +1,136 @@
+/// The home of type declarations: answers what a type conforms to, what its tags are, and which
+/// type a filename extension or MIME type names.
+///
+/// ``shared`` holds the built-in system types and whatever the process registers; the instance
+/// members of ``UniformType`` ask it. Make isolated catalogs with ``init(includingSystemTypes:)``,
+/// e.g. in tests.
+///
+/// Declarations enter only through ``register(_:as:)``, which checks a whole batch and applies
+/// all of it or none of it. Readers see an immutable snapshot that a registration replaces in one
+/// step, so queries never block on validation and never see half a batch. Conformance answers
+/// come from precomputed bitsets: a warm ``conforms(_:to:)`` does not allocate.
+///
+/// ```swift
+/// let catalog = TypeCatalog()
+/// try catalog.register([
+///     UniformTypeDeclaration(identifier: UniformType("com.example.note")!, conformsTo: [.json],
+///                            tags: [.filenameExtension: ["note"]])
+/// ], as: .exported)
+/// catalog.type(filenameExtension: "note")                                   // com.example.note
+/// catalog.conforms(UniformType("com.example.note")!, to: .text)             // true
+/// ```
+public final class TypeCatalog: Sendable {
+    /// The process-wide catalog: the built-in system types plus everything registered in it.
+    public static let shared = TypeCatalog()
+
+    private let current: SanitizedMutex<CatalogSnapshot>
+    /// Serializes registrations, so a batch is validated against the snapshot it replaces
+    /// without holding up readers.
+    private let registration = SanitizedMutex(())
+
+    /// Creates a catalog.
+    /// - Parameter includingSystemTypes: Whether to start with the built-in system types
+    ///   (see ``UniformType/systemDeclarations``); otherwise the catalog starts empty.
+    public init(includingSystemTypes: Bool = true) {
+        current = SanitizedMutex(CatalogSnapshot())
+        if includingSystemTypes {
+            // The built-in table is constant and a test registers it the same way, so this
+            // cannot fail in a shipped build; if it ever did, the catalog would start empty.
+            try? register(UniformType.systemDeclarations, as: .system)
+        }
+    }
+
+    /// The current snapshot; it stays valid and unchanged however the catalog changes later.
+    var snapshot: CatalogSnapshot {
+        current.withLock { $0 }
+    }
+
+    /// Adds declarations to the catalog, all or none.
+    ///
+    /// The batch is rejected when a declaration uses the reserved `dyn.` prefix, has a malformed
+    /// tag, names a parent that is neither in the catalog nor in the batch, declares an identifier
+    /// twice in the batch or again with the same origin, or makes a type conform to itself.
+    /// A declaration for an identifier that a stronger origin already declares is ignored; one
+    /// that outranks an existing declaration replaces it (see ``UniformTypeDeclaration/Origin``).
+    /// Answers for types the batch does not touch do not change.
+    ///
+    /// - Parameters:
+    ///   - declarations: The declarations; they may refer to each other in any order.
+    ///   - origin: Where they come from: ``UniformTypeDeclaration/Origin/exported`` for types you
+    ///     own, ``UniformTypeDeclaration/Origin/imported`` for types you use.
+    /// - Throws: ``UniformTypeError`` with code `invalidIdentifier`, `invalidTag`, `unknownParent`,
+    ///   `duplicateIdentifier` or `conformanceCycle`; its `source` names the offending entry as
+    ///   `declarations[<index>] <identifier>`.
+    public func register(
+        _ declarations: [UniformTypeDeclaration],
+        as origin: UniformTypeDeclaration.Origin
+    ) throws(UniformTypeError) {
+        try registration.withLock { _ throws(UniformTypeError) in
+            let old = snapshot
+            let new = try DeclarationValidator.apply(declarations, as: origin, to: old)
+            if new !== old {
+                current.withLock { $0 = new }
+            }
+        }
+    }
+
+    /// Registers a one-parent declaration unless `type` is already declared by `origin` or a
+    /// stronger origin. Used by ``UniformType/init(exportedAs:conformingTo:)`` and its imported twin.
+    /// - Returns: Whether `type` is declared afterwards.
+    @discardableResult
+    func declareIfNeeded(
+        _ type: UniformType, conformingTo parent: UniformType, as origin: UniformTypeDeclaration.Origin
+    )
+        -> Bool
+    {
+        if let existing = snapshot.entry(for: type), existing.origin.rank <= origin.rank {
+            return true
+        }
+        let declaration = UniformTypeDeclaration(identifier: type, conformsTo: [parent])
+        do {
+            try register([declaration], as: origin)
+        } catch {
+            // Another thread may have declared it meanwhile; otherwise the parent is unknown or
+            // would make a cycle, and the type stays undeclared, as documented.
+        }
+        return snapshot.entry(for: type) != nil
+    }
+
+    /// The declaration of `type`, or `nil` when the catalog does not declare it.
+    public func declaration(for type: UniformType) -> UniformTypeDeclaration? {
+        snapshot.entry(for: type)?.declaration
+    }
+
+    /// Where the declaration of `type` came from, or `nil` when the catalog does not declare it.
+    public func origin(of type: UniformType) -> UniformTypeDeclaration.Origin? {
+        snapshot.entry(for: type)?.origin
+    }
+
+    /// Every declaration, in the order the catalog first received each identifier.
+    public var declarations: [UniformTypeDeclaration] {
+        snapshot.entries.map(\.declaration)
+    }
+
+    /// Whether the catalog has a declaration for `type`.
+    public func isDeclared(_ type: UniformType) -> Bool {
+        current.withLock { $0.index(of: type) >= 0 }
+    }
+
+    /// Whether `type` conforms to `other`: true when they are equal, or when `other` is reachable
+    /// through the parents of `type`, however many each type has. A dynamic type conforms to the
+    /// parents its identifier names (by default `public.data`) and their supertypes.
+    public func conforms(_ type: UniformType, to other: UniformType) -> Bool {
+        current.withLock { $0.conforms(type, to: other) }
+    }
+
+    /// Every type that `type` conforms to, directly or through other types, not counting itself.
+    public func supertypes(of type: UniformType) -> Set<UniformType> {
+        snapshot.supertypes(of: type)
+    }
+
+    /// The tags of `type` by class, the preferred tag first: the declared ones, or for a dynamic
+    /// type the tag its identifier encodes.
+    public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
+        snapshot.tags(of: type)
+    }
+}

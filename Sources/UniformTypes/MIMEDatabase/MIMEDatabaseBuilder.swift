@@ -1,0 +1,192 @@
+/// Accumulates the files of mime directories, highest precedence first, into a ``MIMEDatabase``.
+///
+/// Precedence, as the spec and `gio` apply it: `types` are a union; for an alias the highest-precedence
+/// directory's target wins; `subclasses` are a union; globs are a union, except that a
+/// `weight:type:__NOGLOBS__` line drops the globs of that type from every lower-precedence directory.
+struct MIMEDatabaseBuilder {
+    /// A type's pattern as written, flags ignored. `update-mime-database` writes a case-sensitive glob twice,
+    /// `50:text/x-csrc:*.c:cs` then `50:text/x-csrc:*.c`; like `gio`, only the first line of such a pair
+    /// counts, otherwise `*.c` would also match `X.C` and `core` also `Core`.
+    private struct GlobKey: Hashable {
+        let type: String
+        let pattern: String
+    }
+
+    private var mimeTypes: [String] = []
+    private var typeSpellings: [String: String] = [:]
+    private var aliasTargets: [String: String] = [:]
+    private var aliasesInLoadOrder: [String] = []
+    private var explicitParents: [String: [String]] = [:]
+    private var globs: [MIMEGlob] = []
+    private var globKeys: Set<GlobKey> = []
+    /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
+    private var closedGlobTypes: Set<String> = []
+    private var skippedLineCount = 0
+    private var unreadableFiles: [String] = []
+
+    /// Reads the files of one mime directory, which has lower precedence than those added before it.
+    mutating func addDirectory(_ directory: String) {
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        if let bytes = read(prefix + "types") { addTypes(bytes) }
+        if let bytes = read(prefix + "aliases") { addAliases(bytes) }
+        if let bytes = read(prefix + "subclasses") { addSubclasses(bytes) }
+        if let bytes = read(prefix + "globs2") {
+            addGlobs(bytes, hasWeights: true)
+        } else if let bytes = read(prefix + "globs") {
+            addGlobs(bytes, hasWeights: false)
+        }
+    }
+
+    /// The database holding everything added so far.
+    func build(directories: [String]) -> MIMEDatabase {
+        var aliasesByType: [String: [String]] = [:]
+        for alias in aliasesInLoadOrder {
+            if let target = aliasTargets[alias.asciiLowercased] {
+                aliasesByType[target.asciiLowercased, default: []].append(alias)
+            }
+        }
+
+        var literal: [String: [Int]] = [:]
+        var caseSensitiveLiteral: [String: [Int]] = [:]
+        var suffix: [String: [Int]] = [:]
+        var caseSensitiveSuffix: [String: [Int]] = [:]
+        var pattern: [Int] = []
+        var byType: [String: [Int]] = [:]
+        for (index, glob) in globs.enumerated() {
+            switch (glob.kind, glob.isCaseSensitive) {
+            case (.literal, false): literal[glob.pattern, default: []].append(index)
+            case (.literal, true): caseSensitiveLiteral[glob.pattern, default: []].append(index)
+            case (.suffix, false): suffix[String(glob.suffix), default: []].append(index)
+            case (.suffix, true): caseSensitiveSuffix[String(glob.suffix), default: []].append(index)
+            case (.pattern, _): pattern.append(index)
+            }
+            let type = glob.mimeType.asciiLowercased
+            byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
+        }
+        for (type, indices) in byType {
+            byType[type] = indices.sorted { left, right in
+                let (leftWeight, rightWeight) = (globs[left].weight, globs[right].weight)
+                return leftWeight != rightWeight ? leftWeight > rightWeight : left < right
+            }
+        }
+
+        return MIMEDatabase(
+            directories: directories, mimeTypes: mimeTypes, globs: globs, skippedLineCount: skippedLineCount,
+            unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
+            aliasesByType: aliasesByType, explicitParents: explicitParents, literalGlobs: literal,
+            caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
+            caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
+    }
+
+    private mutating func read(_ path: String) -> [UInt8]? {
+        switch MIMEDataFile.read(atPath: path) {
+        case .contents(let bytes): return bytes
+        case .missing: return nil
+        case .unreadable:
+            unreadableFiles.append(path)
+            return nil
+        }
+    }
+
+    /// `types`: one MIME type per line.
+    private mutating func addTypes(_ bytes: [UInt8]) {
+        MIMELineScanner.forEachLine(in: bytes) { line in
+            guard let name = MIMELineScanner.mimeTypeName(in: bytes, line) else {
+                skippedLineCount += 1
+                return
+            }
+            let key = name.asciiLowercased
+            if typeSpellings[key] == nil {
+                typeSpellings[key] = name
+                mimeTypes.append(name)
+            }
+        }
+    }
+
+    /// `aliases`: `alias canonical` per line.
+    private mutating func addAliases(_ bytes: [UInt8]) {
+        for (alias, target) in pairs(in: bytes) {
+            let key = alias.asciiLowercased
+            if aliasTargets[key] == nil {
+                aliasTargets[key] = target
+                aliasesInLoadOrder.append(alias)
+            }
+        }
+    }
+
+    /// `subclasses`: `type parent` per line.
+    private mutating func addSubclasses(_ bytes: [UInt8]) {
+        for (type, parent) in pairs(in: bytes) {
+            let key = type.asciiLowercased
+            let parentKey = parent.asciiLowercased
+            guard parentKey != key else { continue }
+            var parents = explicitParents[key] ?? []
+            if !parents.contains(where: { $0.asciiLowercased == parentKey }) {
+                parents.append(parent)
+                explicitParents[key] = parents
+            }
+        }
+    }
+
+    /// The two names of each line of `aliases` or `subclasses`, separated by one space.
+    private mutating func pairs(in bytes: [UInt8]) -> [(String, String)] {
+        var result: [(String, String)] = []
+        MIMELineScanner.forEachLine(in: bytes) { line in
+            let fields = MIMELineScanner.fields(of: bytes, in: line, separator: UInt8(ascii: " "), maximumFields: 2)
+            guard fields.count == 2, let first = MIMELineScanner.mimeTypeName(in: bytes, fields[0]),
+                let second = MIMELineScanner.mimeTypeName(in: bytes, fields[1])
+            else {
+                skippedLineCount += 1
+                return
+            }
+            result.append((first, second))
+        }
+        return result
+    }
+
+    /// `globs2`: `weight:type:pattern[:flags]` per line; the older `globs`: `type:pattern` with weight 50.
+    private mutating func addGlobs(_ bytes: [UInt8], hasWeights: Bool) {
+        var closedHere: Set<String> = []
+        MIMELineScanner.forEachLine(in: bytes) { line in
+            guard let (glob, rawPattern) = parseGlob(bytes, line, hasWeights: hasWeights) else {
+                skippedLineCount += 1
+                return
+            }
+            let type = glob.mimeType.asciiLowercased
+            if rawPattern == "__NOGLOBS__" {
+                closedHere.insert(type)
+                return
+            }
+            guard !closedGlobTypes.contains(type) else { return }
+            if globKeys.insert(GlobKey(type: type, pattern: rawPattern)).inserted { globs.append(glob) }
+        }
+        closedGlobTypes.formUnion(closedHere)
+    }
+
+    /// The glob of one line and its pattern as written, or `nil` if the line is malformed.
+    private func parseGlob(
+        _ bytes: [UInt8], _ line: Range<Int>, hasWeights: Bool
+    ) -> (glob: MIMEGlob, rawPattern: String)? {
+        let colon = UInt8(ascii: ":")
+        let fields = MIMELineScanner.fields(of: bytes, in: line, separator: colon, maximumFields: hasWeights ? 4 : 2)
+        let offset = hasWeights ? 1 : 0
+        guard fields.count >= 2 + offset else { return nil }
+        var weight = 50
+        if hasWeights {
+            guard let value = MIMELineScanner.decimal(in: bytes, fields[0]), value <= 100 else { return nil }
+            weight = value
+        }
+        guard let type = MIMELineScanner.mimeTypeName(in: bytes, fields[offset]), !fields[offset + 1].isEmpty,
+            let pattern = String(validating: bytes[fields[offset + 1]], as: UTF8.self),
+            !pattern.utf8.contains(0)
+        else { return nil }
+        var isCaseSensitive = false
+        if fields.count > 2 + offset {
+            let flags = fields[2 + offset]
+            isCaseSensitive = MIMELineScanner.fields(
+                of: bytes, in: flags, separator: UInt8(ascii: ","), maximumFields: Int.max
+            ).contains { MIMELineScanner.field(bytes, $0, equals: "cs") }
+        }
+        return (MIMEGlob(pattern: pattern, mimeType: type, weight: weight, isCaseSensitive: isCaseSensitive), pattern)
+    }
+}
