@@ -65,14 +65,29 @@ extension TransferArchive {
 }
 
 extension UniformType {
-    /// The binary form of a transfer archive, `org.transferkit.archive` (conforms to `public.data`).
-    ///
-    /// Its file name extension is `transferkit` and its MIME type `application/vnd.transferkit.archive+cbor`.
-    public static let transferArchive = UniformType(exportedAs: "org.transferkit.archive", conformingTo: .data)
+    /// The binary form of a transfer archive, `org.transferkit.archive` (conforms to `public.data`), declared in
+    /// ``TypeCatalog/shared`` with the file name extension `transferkit` and the MIME type
+    /// `application/vnd.transferkit.archive+cbor`.
+    public static let transferArchive = declareArchiveType(
+        "org.transferkit.archive", conformingTo: .data,
+        tags: [.filenameExtension: ["transferkit"], .mimeType: ["application/vnd.transferkit.archive+cbor"]])
 
-    /// The text form of a transfer archive, `org.transferkit.archive.json` (conforms to `public.json`).
-    ///
-    /// Its file name extension is `json` and its MIME type `application/vnd.transferkit.archive+json`.
-    public static let transferArchiveJSON = UniformType(
-        exportedAs: "org.transferkit.archive.json", conformingTo: .json)
+    /// The text form of a transfer archive, `org.transferkit.archive.json` (conforms to `public.json`), declared
+    /// in ``TypeCatalog/shared`` with the MIME type `application/vnd.transferkit.archive+json`. It claims no file
+    /// name extension, so `json` files stay `public.json`.
+    public static let transferArchiveJSON = declareArchiveType(
+        "org.transferkit.archive.json", conformingTo: .json,
+        tags: [.mimeType: ["application/vnd.transferkit.archive+json"]])
+
+    /// Declares an exported type with tags, which ``init(exportedAs:conformingTo:)`` cannot carry: the imported
+    /// declaration gives a valid value without failing, and the exported one with tags then replaces it.
+    private static func declareArchiveType(
+        _ identifier: String, conformingTo parent: UniformType, tags: [UniformTypeTagClass: [String]]
+    ) -> UniformType {
+        let type = UniformType(importedAs: identifier, conformingTo: parent)
+        let declaration = UniformTypeDeclaration(identifier: type, conformsTo: [parent], tags: tags)
+        // Fails only if the program exported the type itself; its declaration then stands.
+        try? TypeCatalog.shared.register([declaration], as: .exported)
+        return type
+    }
 }

@@ -138,5 +138,9 @@ struct ArchiveFormTests {
         #expect(UniformType.transferArchive.identifier == "org.transferkit.archive")
         #expect(UniformType.transferArchive.conforms(to: .data))
         #expect(UniformType.transferArchiveJSON.conforms(to: .json))
+        #expect(UniformType(filenameExtension: "transferkit") == .transferArchive)
+        #expect(UniformType(mimeType: "application/vnd.transferkit.archive+cbor") == .transferArchive)
+        #expect(UniformType(mimeType: "application/vnd.transferkit.archive+json") == .transferArchiveJSON)
+        #expect(UniformType(filenameExtension: "json") == .json)
     }
 }
