@@ -195,13 +195,6 @@ struct MetadataReader {
 
     func readValue(_ cbor: inout CBORReader, depth: Int) throws(TransferArchiveError) -> TransferMetadataValue {
         let offset = cbor.offset
-        guard depth <= limits.maxMetadataDepth else {
-            throw error(
-                .limitExceeded,
-                "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
-                    + "(Limits.maxMetadataDepth).",
-                offset)
-        }
         let head: CBORHead
         do {
             head = try cbor.readHead()
@@ -209,6 +202,13 @@ struct MetadataReader {
             throw TransferArchiveReader.convert(error)
         }
         try checkSize(cbor.offset)
+        if head.majorType == .array || head.majorType == .map, depth > limits.maxMetadataDepth {
+            throw error(
+                .limitExceeded,
+                "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
+                    + "(Limits.maxMetadataDepth).",
+                offset)
+        }
         switch head.majorType {
         case .unsignedInteger:
             guard let value = Int64(exactly: head.argument) else {

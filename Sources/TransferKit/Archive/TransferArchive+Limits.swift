@@ -19,7 +19,7 @@ extension TransferArchive {
         public var maxItemCount: Int
         /// The most representations in one item. Default 256.
         public var maxRepresentationsPerItem: Int
-        /// How deeply metadata may nest; the item's metadata map is level 1. Default 16.
+        /// How deeply arrays and maps may nest in metadata; the item's metadata map is level 1. Default 16.
         public var maxMetadataDepth: Int
         /// The most bytes one item's metadata may take in the input (encoded, in the form being read).
         /// Default 1 MiB.
