@@ -272,12 +272,14 @@ struct MetadataReader {
             }
         case .byteString, .tag:
             throw error(
-                .malformed, "Metadata values are strings, integers, floats, Booleans, arrays and maps, not \(head.majorType).",
+                .malformed,
+                "Metadata values are strings, integers, floats, Booleans, arrays and maps, not \(head.majorType).",
                 offset)
         }
     }
 
-    private func readText(_ cbor: inout CBORReader, head: CBORHead, offset: Int) throws(TransferArchiveError) -> String {
+    private func readText(_ cbor: inout CBORReader, head: CBORHead, offset: Int) throws(TransferArchiveError) -> String
+    {
         guard let length = head.length else { throw error(.malformed, "An indefinite string in metadata.", offset) }
         guard length <= UInt64(max(0, limits.maxMetadataSize - (cbor.offset - start))) else {
             throw sizeExceeded(offset)

@@ -157,7 +157,9 @@ extension TransferArchive {
         return archive
     }
 
-    private static func decodeJSONItem(_ value: JSONValue, index: Int, limits: Limits) throws(TransferArchiveError) -> Item {
+    private static func decodeJSONItem(
+        _ value: JSONValue, index: Int, limits: Limits
+    ) throws(TransferArchiveError) -> Item {
         guard case .object(_, let span) = value else {
             throw malformedJSON("item \(index) is not an object", itemIndex: index)
         }
@@ -187,7 +189,9 @@ extension TransferArchive {
                 "Item \(index)'s metadata is larger than \(limits.maxMetadataSize) bytes (Limits.maxMetadataSize).",
                 itemIndex: index, offset: metadataSpan.lowerBound)
         case let metadata? where isObject(metadata):
-            guard case .dictionary(let dictionary) = try metadataValue(metadata, depth: 1, itemIndex: index, limits: limits)
+            guard
+                case .dictionary(let dictionary) = try metadataValue(
+                    metadata, depth: 1, itemIndex: index, limits: limits)
             else { throw malformedJSON("item \(index)'s \"metadata\" is not an object", itemIndex: index) }
             item.metadata = dictionary
         default:

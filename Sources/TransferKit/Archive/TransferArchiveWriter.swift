@@ -210,7 +210,8 @@ public struct TransferArchiveWriter: ~Copyable {
             try checkCancellation(progress, type: type)
             let wanted = Int(min(remaining, UInt64(chunkSize)))
             let outcome: Result<Int, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
-                let received = Self.read(fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                let received = Self.read(
+                    fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
                 if received == 0 {
                     return .failure(
                         TransferArchiveError(
@@ -303,7 +304,9 @@ extension TransferArchiveWriter {
         }
     }
 
-    private mutating func checkCancellation(_ progress: TransferProgress?, type: UniformType) throws(TransferArchiveError) {
+    private mutating func checkCancellation(
+        _ progress: TransferProgress?, type: UniformType
+    ) throws(TransferArchiveError) {
         if let progress, progress.isCancelled {
             throw fail(.cancelled, "Writing \(type) was cancelled through its progress.", type: type)
         }

@@ -79,7 +79,8 @@ struct ArchiveFormTests {
     func metadata() throws {
         let metadata: [String: TransferMetadataValue] = [
             "int": 1, "double": 1.0, "negative": -9_223_372_036_854_775_808, "max": 9_223_372_036_854_775_807,
-            "tiny": .double(.leastNonzeroMagnitude), "big": 1e300, "half": -0.5, "zero": -0.0, "string": "ü\n\"", "": "empty key",
+            "tiny": .double(.leastNonzeroMagnitude), "big": 1e300, "half": -0.5, "zero": -0.0, "string": "ü\n\"",
+            "": "empty key",
             "nested": ["a": [["b": [true, false]]]], "emptyArray": [], "emptyMap": [:],
         ]
         let archive = TransferArchive(items: [TransferArchive.Item(suggestedName: "x", metadata: metadata)])
@@ -102,10 +103,13 @@ struct ArchiveFormTests {
     @Test("An empty archive has a fixed, small encoding in both forms")
     func emptyArchive() throws {
         let cbor = try TransferArchive().encoded(as: .cbor)
-        #expect(Array(cbor) == [0xd9, 0xd9, 0xf7, 0x83, 0x73] + Array("transferkit-archive".utf8)
-            + [0x82, 0x01, 0x00, 0xa1, 0x65] + Array("items".utf8) + [0x80])
+        #expect(
+            Array(cbor) == [0xd9, 0xd9, 0xf7, 0x83, 0x73] + Array("transferkit-archive".utf8)
+                + [0x82, 0x01, 0x00, 0xa1, 0x65] + Array("items".utf8) + [0x80])
         let json = try TransferArchive().encoded(as: .json)
-        #expect(String(decoding: json, as: UTF8.self) == #"{"format":"transferkit-archive","items":[],"version":[1,0]}"# + "\n")
+        #expect(
+            String(decoding: json, as: UTF8.self) == #"{"format":"transferkit-archive","items":[],"version":[1,0]}"#
+                + "\n")
     }
 
     @Test("Format detection and path extensions")

@@ -13,7 +13,8 @@ struct ArchiveHostileInputTests {
             let error = ArchiveFixtures.decodeError(prefix, format: .cbor)
             #expect(error != nil, "prefix of \(length) bytes")
             #expect(
-                [.truncated, .notAnArchive].contains(error?.code), "prefix of \(length) bytes: \(String(describing: error))")
+                [.truncated, .notAnArchive].contains(error?.code),
+                "prefix of \(length) bytes: \(String(describing: error))")
             #expect(ArchiveFixtures.streamError(prefix) != nil)
         }
     }
@@ -81,7 +82,8 @@ struct ArchiveHostileInputTests {
         nested.head(0, 1)
         #expect(ArchiveFixtures.decodeError(Self.withMetadata(nested.bytes))?.code == .limitExceeded)
 
-        let json = #"{"format":"transferkit-archive","items":[{"metadata":{"a":"#
+        let json =
+            #"{"format":"transferkit-archive","items":[{"metadata":{"a":"#
             + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
             + #"},"representations":[]}],"version":[1,0]}"#
         #expect(ArchiveFixtures.decodeError(Array(json.utf8))?.code == .limitExceeded)
@@ -94,7 +96,8 @@ struct ArchiveHostileInputTests {
         for format in TransferArchiveFormat.allCases {
             #expect(ArchiveFixtures.decodeError(try archive.encoded(as: format), limits: limits) == nil)
             limits.maxMetadataDepth = 2
-            #expect(ArchiveFixtures.decodeError(try archive.encoded(as: format), limits: limits)?.code == .limitExceeded)
+            #expect(
+                ArchiveFixtures.decodeError(try archive.encoded(as: format), limits: limits)?.code == .limitExceeded)
             limits.maxMetadataDepth = 3
         }
     }
@@ -156,7 +159,8 @@ struct ArchiveHostileInputTests {
         #expect(ArchiveFixtures.decodeError(archive(type: [])).map(\.code) == .invalidIdentifier)
         #expect(ArchiveFixtures.decodeError(archive(type: Array("public/png".utf8))).map(\.code) == .invalidIdentifier)
 
-        let json = #"{"format":"transferkit-archive","items":[{"representations":[{"checksum":0,"text":"","type":"a b"}]}],"version":[1,0]}"#
+        let json =
+            #"{"format":"transferkit-archive","items":[{"representations":[{"checksum":0,"text":"","type":"a b"}]}],"version":[1,0]}"#
         #expect(ArchiveFixtures.decodeError(Array(json.utf8))?.code == .invalidIdentifier)
     }
 
@@ -216,7 +220,8 @@ struct ArchiveHostileInputTests {
         let reader = try TransferArchiveReader(bytes: builder.bytes)
         #expect(reader.version.minor == 7)
 
-        let json = #"{"extra":{"a":[1]},"format":"transferkit-archive","items":[{"later":null,"name":"a.txt","#
+        let json =
+            #"{"extra":{"a":[1]},"format":"transferkit-archive","items":[{"later":null,"name":"a.txt","#
             + #""representations":[{"checksum":3633523372,"new":[],"text":"hi","type":"public.data"}]}],"#
             + #""version":[1,9,"patch"]}"#
         #expect(try TransferArchive(decoding: Array(json.utf8)) == expected)
@@ -283,9 +288,11 @@ struct ArchiveHostileInputTests {
 
     @Test("Bad base64, bad names and duplicate types have their own codes")
     func specificCodes() throws {
-        let base64 = #"{"format":"transferkit-archive","items":[{"representations":[{"base64":"a$==","checksum":0,"type":"public.data"}]}],"version":[1,0]}"#
+        let base64 =
+            #"{"format":"transferkit-archive","items":[{"representations":[{"base64":"a$==","checksum":0,"type":"public.data"}]}],"version":[1,0]}"#
         #expect(ArchiveFixtures.decodeError(Array(base64.utf8))?.code == .invalidBase64)
-        let unpadded = #"{"format":"transferkit-archive","items":[{"representations":[{"base64":"YQ","checksum":0,"type":"public.data"}]}],"version":[1,0]}"#
+        let unpadded =
+            #"{"format":"transferkit-archive","items":[{"representations":[{"base64":"YQ","checksum":0,"type":"public.data"}]}],"version":[1,0]}"#
         #expect(ArchiveFixtures.decodeError(Array(unpadded.utf8))?.code == .invalidBase64)
         let name = #"{"format":"transferkit-archive","items":[{"name":"../etc","representations":[]}],"version":[1,0]}"#
         #expect(ArchiveFixtures.decodeError(Array(name.utf8))?.code == .invalidName)
@@ -299,7 +306,9 @@ struct ArchiveHostileInputTests {
             let error = #expect(throws: TransferArchiveError.self) { try duplicate.encoded(as: format) }
             #expect(error?.code == .duplicateType)
         }
-        let invalidUTF8: [UInt8] = Array(#"{"format":"transferkit-archive","items":[],"version":[1,0],"x":""#.utf8) + [0xff] + Array("\"}".utf8)
+        let invalidUTF8: [UInt8] =
+            Array(#"{"format":"transferkit-archive","items":[],"version":[1,0],"x":""#.utf8) + [0xff]
+            + Array("\"}".utf8)
         #expect(ArchiveFixtures.decodeError(invalidUTF8)?.code == .invalidUTF8)
     }
 

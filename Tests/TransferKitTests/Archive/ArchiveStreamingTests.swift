@@ -63,7 +63,8 @@ struct ArchiveStreamingTests {
         let writeProgress = TransferProgress()
         var writer = TransferArchiveWriter(fileDescriptor: archiveFD)
         try writer.begin(itemCount: 2)
-        try writer.beginItem(suggestedName: "big.bin", metadata: ["size": .integer(Int64(length))], representationCount: 2)
+        try writer.beginItem(
+            suggestedName: "big.bin", metadata: ["size": .integer(Int64(length))], representationCount: 2)
         try writer.writeRepresentation(type: .data, length: UInt64(length), from: sourceFD, progress: writeProgress)
         try writer.writeRepresentation(type: .utf8PlainText, data: Data("small".utf8))
         try writer.beginItem(suggestedName: nil, metadata: [:], representationCount: 0)
@@ -208,8 +209,12 @@ struct ArchiveStreamingTests {
                 return nil
             }
         }
-        #expect(attempt { try $0.begin(itemCount: 1); try $0.finish() } == .countMismatch)
-        #expect(attempt { try $0.beginItem(suggestedName: nil, metadata: [:], representationCount: 0) } == .countMismatch)
+        #expect(
+            attempt {
+                try $0.begin(itemCount: 1); try $0.finish()
+            } == .countMismatch)
+        #expect(
+            attempt { try $0.beginItem(suggestedName: nil, metadata: [:], representationCount: 0) } == .countMismatch)
         #expect(
             attempt {
                 try $0.begin(itemCount: 1)
