@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
-        .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
+        .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),

@@ -152,9 +152,11 @@ public struct TransferArchiveReader: ~Copyable {
     /// - Throws: ``TransferArchiveError/Code/checksumMismatch`` (after the last chunk) naming the item and type,
     ///   ``TransferArchiveError/Code/truncated``, ``TransferArchiveError/Code/countMismatch`` when no payload is
     ///   pending, and others for damaged input.
+    /// - Returns: The payload's CRC-32, verified against the archive.
+    @discardableResult
     public mutating func readPayload(
         progress: TransferProgress? = nil, _ chunk: (UnsafeRawBufferPointer) throws -> Void
-    ) throws(TransferArchiveError) {
+    ) throws(TransferArchiveError) -> UInt32 {
         try guarded { (reader: inout Self) throws(TransferArchiveError) in
             try reader.streamPayload(progress: progress, deliver: chunk)
         }
@@ -163,7 +165,9 @@ public struct TransferArchiveReader: ~Copyable {
     /// Skips the current representation's payload, still checking its CRC-32.
     /// - Throws: ``TransferArchiveError/Code/checksumMismatch``, ``TransferArchiveError/Code/countMismatch``
     ///   when no payload is pending, and others for damaged input.
-    public mutating func skipPayload() throws(TransferArchiveError) {
+    /// - Returns: The payload's CRC-32, verified against the archive.
+    @discardableResult
+    public mutating func skipPayload() throws(TransferArchiveError) -> UInt32 {
         try readPayload { _ in }
     }
 }
@@ -315,9 +319,10 @@ extension TransferArchiveReader {
         }
     }
 
+    @discardableResult
     private mutating func streamPayload(
         progress: TransferProgress?, deliver: (UnsafeRawBufferPointer) throws -> Void
-    ) throws(TransferArchiveError) {
+    ) throws(TransferArchiveError) -> UInt32 {
         guard let header = representation, payloadPending else {
             throw TransferArchiveError(
                 .countMismatch, "No payload is pending: call nextRepresentation() first, and read each payload once.")
@@ -359,6 +364,7 @@ extension TransferArchiveReader {
             progress?.advance(by: Int64(count))
         }
         try finishRepresentation(header, checksum: crc.value)
+        return crc.value
     }
 
     private mutating func finishRepresentation(
