@@ -16,11 +16,12 @@ let package = Package(
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
-        .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
+        .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
+        .testTarget(
+            name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
 
         // Round-trip assertions for adopters' tests; the cross-process tests need the built `transferkit`.
