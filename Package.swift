@@ -38,7 +38,7 @@ let package = Package(
             name: "ModulePalette", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
             path: "Examples/ModulePalette", exclude: ["README.md"]),
         .executableTarget(
-            name: "BookShelf", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
+            name: "BookShelf", dependencies: ["TransferKit", "UniformTypes"],
             path: "Examples/BookShelf", exclude: ["README.md"]),
         .testTarget(
             name: "ExamplesTests",
