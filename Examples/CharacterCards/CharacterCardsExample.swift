@@ -77,15 +77,16 @@ enum CharacterCardsExample {
         let cbor = try archive.encoded(as: .cbor)
         let jsonArchive = try archive.encoded(as: .json)
         let start = cbor.prefix(3).map { String($0, radix: 16) }.joined(separator: " ")
-        print("   \(archive.items.count) items → \(cbor.count) bytes of CBOR (starts \(start)), \(jsonArchive.count) of JSON")
+        let sizes = "\(cbor.count) bytes of CBOR (starts \(start)), \(jsonArchive.count) of JSON"
+        print("   \(archive.items.count) items → \(sizes)")
 
         print("4. Another process reads it: the archive goes to `\(CardsTool.name)` on its standard input")
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        for arguments in [["cards", "-"], ["extract", "--type", "public.utf8-plain-text", "--item", "2", "-o", "-", "-"]] {
+        let extract = ["extract", "--type", "public.utf8-plain-text", "--item", "2", "-o", "-", "-"]
+        for arguments in [["cards", "-"], extract] {
             let child = try await ChildProcess.run(executable, arguments: arguments, input: Array(cbor))
             print("   $ \(CardsTool.name) \(arguments.joined(separator: " "))   (exit \(child.status))")
-            let lines = (child.outputText + child.errorText).split(separator: "\n", omittingEmptySubsequences: true)
-            for line in lines { print("     \(line)") }
+            for line in (child.outputText + child.errorText).split(separator: "\n") { print("     \(line)") }
         }
 
         print("5. Cross-process check: the child decodes and re-encodes every card with the real Model type")

@@ -55,8 +55,7 @@ enum ChildRun {
         }
     }
 
-    private static func runBlocking(_ executable: String, _ arguments: [String], _ input: [UInt8]) throws -> Result
-    {
+    private static func runBlocking(_ executable: String, _ arguments: [String], _ input: [UInt8]) throws -> Result {
         var fds = Descriptors()
         defer { fds.closeAll() }
         guard makeSocketPair(&fds.input), makePipe(&fds.output), makePipe(&fds.errorOutput) else {

@@ -29,7 +29,8 @@ public func roundTripped<T: TransferProviderWriting & TransferProviderReading & 
     var decoded = value
     for format in formats {
         let bytes = try RoundTrip.encode(original, as: format)
-        let readBack = try RoundTrip.decode(bytes, as: format, step: RoundTripStep(format: format, stage: "archive read back"))
+        let readBack = try RoundTrip.decode(
+            bytes, as: format, step: RoundTripStep(format: format, stage: "archive read back"))
         try RoundTrip.compare(original, readBack, step: RoundTripStep(format: format, stage: "archive read back"))
         decoded = try await RoundTrip.loadValue(
             of: T.self, from: readBack, equalTo: value, step: RoundTripStep(format: format, stage: "value read back"))
@@ -67,7 +68,9 @@ enum RoundTrip {
     }
 
     /// The archive in `bytes`.
-    static func decode(_ bytes: [UInt8], as format: TransferArchiveFormat, step: RoundTripStep) throws -> TransferArchive {
+    static func decode(
+        _ bytes: [UInt8], as format: TransferArchiveFormat, step: RoundTripStep
+    ) throws -> TransferArchive {
         do {
             return try TransferArchive(decoding: bytes, format: format)
         } catch {
