@@ -41,9 +41,9 @@ enum ChildRun {
 
     /// Descriptors, by role. The child's ends are closed here once it runs.
     private struct Descriptors {
-        var input: [Int32] = [-1, -1]  // socket pair: [ours, the child's]
-        var output: [Int32] = [-1, -1]  // pipe: [read (ours), write (the child's)]
-        var errorOutput: [Int32] = [-1, -1]
+        var input: [Int32] = [-1, -1]  // [ours, the child's]
+        var output: [Int32] = [-1, -1]  // [ours, the child's]
+        var errorOutput: [Int32] = [-1, -1]  // [ours, the child's]
 
         mutating func closeAll() {
             for index in 0..<2 {
@@ -67,7 +67,7 @@ enum ChildRun {
             fds[keyPath: index][1] = -1
         }
         var result = Result(status: 0, output: [], errorOutput: [])
-        try pump(input, through: &fds, into: &result)
+        pump(input, through: &fds, into: &result)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw SpawnError(executable: executable, errorNumber: errno) }
@@ -77,7 +77,7 @@ enum ChildRun {
     }
 
     /// Writes `input` and reads both outputs until the child closes them.
-    private static func pump(_ input: [UInt8], through fds: inout Descriptors, into result: inout Result) throws {
+    private static func pump(_ input: [UInt8], through fds: inout Descriptors, into result: inout Result) {
         var written = 0
         if input.isEmpty {
             shutdown(fds.input[0], Int32(SHUT_WR))
