@@ -22,7 +22,7 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),
-        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
+        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "TransferKit", "transferkit"]),
 
         // Round-trip assertions for adopters' tests; the cross-process tests need the built `transferkit`.
         .target(name: "TransferKitTesting", dependencies: ["TransferKit", "UniformTypes"]),

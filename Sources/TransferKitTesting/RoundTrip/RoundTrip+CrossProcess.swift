@@ -48,9 +48,9 @@ extension RoundTrip {
     static func reencode(
         _ bytes: [UInt8], format: TransferArchiveFormat, executable: String, step: RoundTripStep
     ) async throws -> TransferArchive {
-        let result: ChildRun.Result
+        let result: ChildProcess.Result
         do {
-            result = try await ChildRun.run(executable, arguments: ["reencode", "-"], input: bytes)
+            result = try await ChildProcess.run(executable, arguments: ["reencode", "-"], input: bytes)
         } catch {
             throw step.error(
                 .childProcessFailed,
@@ -59,11 +59,11 @@ extension RoundTrip {
                 cause: error)
         }
         guard result.status == 0 else {
-            let errorText = String(decoding: result.errorOutput, as: UTF8.self)
+            let errorText = String(decoding: result.standardError, as: UTF8.self)
             let lastLine = errorText.split(separator: "\n").last.map(String.init) ?? "(nothing on standard error)"
             throw step.error(.childProcessFailed, "the child process exited with status \(result.status): \(lastLine)")
         }
-        return try decode(result.output, as: format, step: step)
+        return try decode(result.standardOutput, as: format, step: step)
     }
 
     /// Whether `T` reads both representations' bytes as equal values (so different bytes are acceptable).

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKit
 import TransferKitCLI
 import TransferKitTesting
 

@@ -10,31 +10,61 @@ import Dispatch
 
 /// Runs a program with `posix_spawn`, writes `input` to its standard input and collects both outputs.
 ///
-/// The minimal spawner this library needs (it may not import TransferKitCLI, whose `ChildProcess` does the same
-/// for the CLI). Standard input is one end of a socket pair rather than a pipe, so that a child that exits before
-/// reading everything gives `EPIPE` here instead of a `SIGPIPE` that would end the test process; one `poll(2)`
-/// loop moves the input and both outputs, so a child that writes a lot before reading cannot deadlock.
-/// `Process.waitUntilExit()` is avoided: it costs about 50 ms per call on Linux.
-enum ChildRun {
-    struct Result: Sendable {
+/// The one spawner of the package, shared by `transferkit check --cross-process`, TransferKitTesting's
+/// cross-process round trip, the Examples and the end-to-end tests; it is `package` API, not part of TransferKit's
+/// public surface.
+///
+/// - Standard input is one end of a socket pair rather than a pipe, so that a child that exits before reading
+///   everything gives `EPIPE` here instead of a `SIGPIPE` that would end the calling process.
+/// - Every descriptor is created close-on-exec, so children that other threads spawn at the same moment do not
+///   inherit them (and keep a reader waiting for an end-of-file that never comes).
+/// - One `poll(2)` loop moves the input and both outputs, so a child that writes a lot before reading cannot
+///   deadlock.
+/// - The child starts with default signal handling and no blocked signals, whatever the caller ignores (the
+///   `transferkit` tool ignores `SIGPIPE`, which `exec` would otherwise pass on).
+/// - `Process.waitUntilExit()` is avoided: it costs about 50 ms per call on Linux.
+package enum ChildProcess {
+    /// What a finished child process left behind.
+    package struct Result: Sendable {
         /// The exit status, or 128 plus the signal number when a signal ended the child.
-        var status: Int32
-        var output: [UInt8]
-        var errorOutput: [UInt8]
+        package var status: Int32
+        /// Everything the child wrote to standard output.
+        package var standardOutput: [UInt8]
+        /// Everything the child wrote to standard error.
+        package var standardError: [UInt8]
+
+        /// Standard output decoded as UTF-8.
+        package var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+        /// Standard error decoded as UTF-8.
+        package var errorText: String { String(decoding: standardError, as: UTF8.self) }
     }
 
     /// The program could not be started; `errorNumber` is the `errno` of the failure.
-    struct SpawnError: Error, CustomStringConvertible {
-        var executable: String
-        var errorNumber: Int32
+    package struct SpawnError: Error, CustomStringConvertible {
+        /// The program that was to run.
+        package var executable: String
+        /// The `errno`-style code of the failure.
+        package var errorNumber: Int32
 
-        var description: String { "cannot run \(executable): \(String(cString: strerror(errorNumber)))" }
+        /// What failed, in one line.
+        package var description: String { "cannot run \(executable): \(String(cString: strerror(errorNumber)))" }
     }
 
-    static func run(_ executable: String, arguments: [String], input: [UInt8]) async throws -> Result {
+    /// Runs `executable` to completion.
+    /// - Parameters:
+    ///   - executable: The program's path (not searched in `PATH`).
+    ///   - arguments: The arguments, without the program name.
+    ///   - input: Bytes written to the child's standard input, which is then closed.
+    ///   - environment: The child's environment; `nil` inherits this process's.
+    /// - Returns: The exit status and both outputs.
+    /// - Throws: ``SpawnError`` when the program cannot be started.
+    package static func run(
+        _ executable: String, arguments: [String], input: [UInt8] = [], environment: [String: String]? = nil
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try runBlocking(executable, arguments, input) })
+                continuation.resume(
+                    with: Swift.Result { try runBlocking(executable, arguments, input, environment) })
             }
         }
     }
@@ -55,18 +85,21 @@ enum ChildRun {
         }
     }
 
-    private static func runBlocking(_ executable: String, _ arguments: [String], _ input: [UInt8]) throws -> Result {
+    private static func runBlocking(
+        _ executable: String, _ arguments: [String], _ input: [UInt8], _ environment: [String: String]?
+    ) throws -> Result {
         var fds = Descriptors()
         defer { fds.closeAll() }
         guard makeSocketPair(&fds.input), makePipe(&fds.output), makePipe(&fds.errorOutput) else {
             throw SpawnError(executable: executable, errorNumber: errno)
         }
-        let pid = try spawn(executable, arguments, childEnds: [fds.input[1], fds.output[1], fds.errorOutput[1]])
+        let pid = try spawn(
+            executable, arguments, environment, childEnds: [fds.input[1], fds.output[1], fds.errorOutput[1]])
         for index in [\Descriptors.input, \Descriptors.output, \Descriptors.errorOutput] {
             close(fds[keyPath: index][1])
             fds[keyPath: index][1] = -1
         }
-        var result = Result(status: 0, output: [], errorOutput: [])
+        var result = Result(status: 0, standardOutput: [], standardError: [])
         pump(input, through: &fds, into: &result)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
@@ -106,9 +139,9 @@ enum ChildRun {
                 let count = buffer.withUnsafeMutableBytes { read(entry.fd, $0.baseAddress, $0.count) }
                 if count > 0 {
                     if slot == 0 {
-                        result.output += buffer[..<count]
+                        result.standardOutput += buffer[..<count]
                     } else {
-                        result.errorOutput += buffer[..<count]
+                        result.standardError += buffer[..<count]
                     }
                 } else if count == 0 || errno != EINTR {
                     close(entry.fd)
@@ -151,7 +184,9 @@ enum ChildRun {
         private static let sendFlags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
     #endif
 
-    private static func spawn(_ executable: String, _ arguments: [String], childEnds: [Int32]) throws -> pid_t {
+    private static func spawn(
+        _ executable: String, _ arguments: [String], _ environment: [String: String]?, childEnds: [Int32]
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -173,7 +208,14 @@ enum ChildRun {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let status: Int32
+        if let environment {
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { for pointer in envp { free(pointer) } }
+            status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        } else {
+            status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        }
         guard status == 0 else { throw SpawnError(executable: executable, errorNumber: status) }
         return pid
     }
