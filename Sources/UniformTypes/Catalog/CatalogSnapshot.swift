@@ -21,6 +21,9 @@ final class CatalogSnapshot: Sendable {
     }
 
     let entries: [Entry]
+    /// What the catalog imported from shared-mime-info databases, if anything; carried from
+    /// snapshot to snapshot.
+    let mimeIndex: MIMEIndex?
     private let indexByKey: [Int32]
     private let indexByCanonical: [String: Int32]
     private let wordsPerType: Int
@@ -30,7 +33,7 @@ final class CatalogSnapshot: Sendable {
 
     /// An empty catalog.
     convenience init() {
-        self.init(entries: [], parents: [], order: [])
+        self.init(entries: [], parents: [], order: [], mimeIndex: nil)
     }
 
     /// Builds a snapshot.
@@ -38,8 +41,10 @@ final class CatalogSnapshot: Sendable {
     ///   - entries: The declarations; their position is their index.
     ///   - parents: The indexes of each entry's parents.
     ///   - order: Every index once, parents before children (see `ConformanceGraph`).
-    init(entries: [Entry], parents: [[Int32]], order: [Int32]) {
+    ///   - mimeIndex: What the catalog imported from shared-mime-info databases.
+    init(entries: [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?) {
         self.entries = entries
+        self.mimeIndex = mimeIndex
         let count = entries.count
         let words = (count + 63) / 64
         wordsPerType = words

@@ -65,9 +65,20 @@ public final class TypeCatalog: Sendable {
         _ declarations: [UniformTypeDeclaration],
         as origin: UniformTypeDeclaration.Origin
     ) throws(UniformTypeError) {
+        try update { snapshot throws(UniformTypeError) in
+            try DeclarationValidator.apply(declarations, as: origin, to: snapshot)
+        }
+    }
+
+    /// Replaces the snapshot with what `body` makes of it, one change at a time, so a change is
+    /// computed from the snapshot it replaces without holding up readers. `body` must not call
+    /// back into the catalog's writing members.
+    func update(
+        _ body: (CatalogSnapshot) throws(UniformTypeError) -> CatalogSnapshot
+    ) throws(UniformTypeError) {
         try registration.withLock { _ throws(UniformTypeError) in
             let old = snapshot
-            let new = try DeclarationValidator.apply(declarations, as: origin, to: old)
+            let new = try body(old)
             if new !== old {
                 current.withLock { $0 = new }
             }
