@@ -1,16 +1,19 @@
 import Foundation
 public import TransferKit
-import UniformTypes
+public import UniformTypes
 
 /// `transferkit check`: validates archives and checks that their representations survive a
 /// decode and re-encode, in this process or in a child `transferkit` process.
 public struct CheckCommand: Command {
     /// The readers used to decode representations.
     public var registry: TransferRegistry
+    /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
+    public var catalog: TypeCatalog
 
-    /// Creates the command over `registry`.
-    public init(registry: TransferRegistry) {
+    /// Creates the command over `registry`, loading declarations into `catalog`.
+    public init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
         self.registry = registry
+        self.catalog = catalog
     }
 
     /// `"check"`.
@@ -24,7 +27,10 @@ public struct CheckCommand: Command {
         whose type has a registered reader is decoded and encoded again, and must come back with
         the same bytes, or failing that an equal value. With --cross-process the archive goes
         through a child transferkit process ('transferkit reencode') that does the decoding and
-        re-encoding, and what comes back is compared here. One line per item shows ✓ or ✗.
+        re-encoding, and what comes back is compared here; --declarations files are passed on to
+        it. One line per item shows ✓ or ✗, each representation with how it was checked: bytes
+        (re-encoded identically), value (re-encoded differently, decoded equal), decoded (no
+        writer), or checksum (no reader for its type: structure and CRC only).
         Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read.
         """
     }
@@ -34,6 +40,7 @@ public struct CheckCommand: Command {
         CommandSignature(
             options: [
                 .init(names: ["--cross-process"], help: "Round-trip through a child transferkit process."),
+                DeclarationsOption.option,
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
             ],
             positionals: .init(name: "ARCHIVE", help: "Archives to check.", minimum: 1)
@@ -42,6 +49,7 @@ public struct CheckCommand: Command {
 
     /// Checks the archives.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         let crossProcess = arguments.flag("--cross-process")
         let checker = RoundTripChecker(registry: registry)
         var reports: [ArchiveReport] = []
@@ -49,7 +57,9 @@ public struct CheckCommand: Command {
             let file = try InputFile(path: path)
             let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
             reports.append(
-                await check(bytes, name: file.displayName, crossProcess: crossProcess, checker: checker, context))
+                await check(
+                    bytes, name: file.displayName, crossProcess: crossProcess,
+                    childArguments: DeclarationsOption.arguments(arguments), checker: checker, context))
         }
         let passed = reports.flatMap(\.items).filter(\.passed).count
         let failed = reports.reduce(0) { $0 + $1.items.filter { !$0.passed }.count + ($1.error == nil ? 0 : 1) }
@@ -66,7 +76,8 @@ public struct CheckCommand: Command {
     }
 
     private func check(
-        _ bytes: Data, name: String, crossProcess: Bool, checker: RoundTripChecker, _ context: CommandContext
+        _ bytes: Data, name: String, crossProcess: Bool, childArguments: [String], checker: RoundTripChecker,
+        _ context: CommandContext
     ) async -> ArchiveReport {
         var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
         do {
@@ -76,7 +87,8 @@ public struct CheckCommand: Command {
             let archive = try TransferArchive(decoding: bytes, format: format)
             let returned: TransferArchive
             if crossProcess {
-                returned = try await reencodeInChild(bytes, format: format, context: context)
+                returned = try await reencodeInChild(
+                    bytes, format: format, arguments: childArguments, context: context)
             } else {
                 returned = try await Reencoder(checker: checker).reencode(archive)
             }
@@ -88,12 +100,13 @@ public struct CheckCommand: Command {
     }
 
     private func reencodeInChild(
-        _ bytes: Data, format: TransferArchiveFormat, context: CommandContext
+        _ bytes: Data, format: TransferArchiveFormat, arguments: [String], context: CommandContext
     ) async throws -> TransferArchive {
         guard let executable = context.executablePath else {
             throw UsageError("cannot find the transferkit executable to run as a child process")
         }
-        let result = try await ChildProcess.run(executable, arguments: ["reencode", "-"], input: Array(bytes))
+        let result = try await ChildProcess.run(
+            executable, arguments: ["reencode", "-"] + arguments, input: Array(bytes))
         guard result.status == 0 else {
             let message = result.errorText.split(separator: "\n").last.map(String.init) ?? "no message"
             throw UsageError("the child process failed with status \(result.status): \(message)")

@@ -47,6 +47,7 @@ public struct ExtractCommand: Command {
                 .init(names: ["--item"], valueName: "N", help: "The item's index (default 0)."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
+                DeclarationsOption.option,
             ],
             positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)
         )
@@ -54,6 +55,7 @@ public struct ExtractCommand: Command {
 
     /// Extracts the representation.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         guard let identifier = arguments.value("--type") else { throw UsageError("--type is required") }
         guard let wanted = UniformType(identifier) else {
             throw UsageError("'\(identifier)' is not a valid uniform type identifier")

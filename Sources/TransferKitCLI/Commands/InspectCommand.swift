@@ -22,6 +22,7 @@ public struct InspectCommand: Command {
             options: [
                 .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
+                DeclarationsOption.option,
             ],
             positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)
         )
@@ -29,6 +30,7 @@ public struct InspectCommand: Command {
 
     /// Lists the archive.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
         let format = try ArchiveFormatChoice.input(arguments.value("--format"), file: file)
         var items: [Listing.Item] = []

@@ -49,6 +49,7 @@ public struct PackCommand: Command {
                 .init(names: ["--name"], valueName: "NAME", help: "The suggested name (one input only)."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write the archive (- for stdout)."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form."),
+                DeclarationsOption.option,
             ],
             positionals: .init(name: "FILE", help: "Files to pack; - for standard input.", minimum: 1)
         )
@@ -56,6 +57,7 @@ public struct PackCommand: Command {
 
     /// Packs the files.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         let paths = arguments.positionals
         if arguments.value("--name") != nil, paths.count > 1 {
             throw UsageError("--name needs a single input file")

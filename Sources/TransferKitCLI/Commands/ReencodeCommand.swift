@@ -1,5 +1,6 @@
 import Foundation
 public import TransferKit
+public import UniformTypes
 
 /// `transferkit reencode`: the child side of `check --cross-process`. Reads an archive,
 /// decodes and re-encodes every representation that has a registered reader, and writes the
@@ -7,10 +8,13 @@ public import TransferKit
 public struct ReencodeCommand: Command {
     /// The readers used to decode representations.
     public var registry: TransferRegistry
+    /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
+    public var catalog: TypeCatalog
 
-    /// Creates the command over `registry`.
-    public init(registry: TransferRegistry) {
+    /// Creates the command over `registry`, loading declarations into `catalog`.
+    public init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
         self.registry = registry
+        self.catalog = catalog
     }
 
     /// `"reencode"`.
@@ -20,13 +24,17 @@ public struct ReencodeCommand: Command {
     /// The accepted options.
     public var signature: CommandSignature {
         CommandSignature(
-            options: [.init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout).")],
+            options: [
+                .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout)."),
+                DeclarationsOption.option,
+            ],
             positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)
         )
     }
 
     /// Re-encodes the archive.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
         let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
         guard let format = TransferArchiveFormat.detect(bytes.prefix(64)) else {

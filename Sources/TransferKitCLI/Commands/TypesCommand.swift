@@ -23,6 +23,7 @@ public struct TypesCommand: Command {
           transferkit types --extension py
           transferkit types --mime image/png --json
           transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
+          transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
         """
     }
 
@@ -35,6 +36,7 @@ public struct TypesCommand: Command {
                 .init(
                     names: ["--conforms"], valueName: "TYPE", arity: 2,
                     help: "Exit 0 if the first type conforms to the second, 1 if not."),
+                DeclarationsOption.option,
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
             ],
             positionals: .init(name: "TYPE", help: "A uniform type identifier to describe.", maximum: 1)
@@ -43,6 +45,7 @@ public struct TypesCommand: Command {
 
     /// Runs the lookup.
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
         let json = arguments.flag("--json")
         let pair = arguments.allValues("--conforms")
         if pair.count == 2 {

@@ -27,8 +27,8 @@ extension TransferKitTool {
             InspectCommand(catalog: catalog),
             ExtractCommand(catalog: catalog),
             ConvertCommand(),
-            CheckCommand(registry: registry),
-            ReencodeCommand(registry: registry),
+            CheckCommand(registry: registry, catalog: catalog),
+            ReencodeCommand(registry: registry, catalog: catalog),
         ]
     }
 

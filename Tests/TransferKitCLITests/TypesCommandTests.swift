@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TransferKitCLI
+
+/// The repository's root, found from this file's place in it.
+private let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private let exampleTypes = repository.appendingPathComponent("Examples/ExampleTypes.json").path
+
+@Suite("transferkit types")
+struct TypesCommandTests {
+    @Test func extensionLookupShowsTheTypeAndItsConformanceTree() async throws {
+        let run = try await runBinary(["types", "--extension", "py"])
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        #expect(
+            run.output == """
+                public.python-script
+                  description:  Python script
+                  declared:     yes
+                  extensions:   py
+                  MIME types:   text/x-python-script
+                  conformance:
+                    public.python-script
+                    └─ public.shell-script
+                       └─ public.script
+                          └─ public.source-code
+                             └─ public.plain-text
+                                └─ public.text
+                                   ├─ public.data
+                                   │  └─ public.item
+                                   └─ public.content
+
+                """)
+    }
+
+    @Test func identifierLookupAsJSON() async throws {
+        let run = try await runBinary(["types", "public.utf8-plain-text", "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["identifier"] as? String == "public.utf8-plain-text")
+        #expect(object["conformsTo"] as? [String] == ["public.plain-text"])
+        #expect((object["supertypes"] as? [String])?.contains("public.text") == true)
+        #expect(object["isDeclared"] as? Bool == true)
+    }
+
+    @Test func mimeLookupGoesThroughTheLinuxDatabaseAliases() async throws {
+        let alias = try await runBinary(["types", "--mime", "text/x-markdown", "--json"])
+        let canonical = try await runBinary(["types", "--mime", "text/markdown", "--json"])
+        #expect(alias.status == 0)
+        let aliasObject = try JSONSerialization.jsonObject(with: Data(alias.output.utf8)) as? [String: Any]
+        let canonicalObject = try JSONSerialization.jsonObject(with: Data(canonical.output.utf8)) as? [String: Any]
+        #expect(aliasObject?["identifier"] as? String == canonicalObject?["identifier"] as? String)
+        #expect((aliasObject?["supertypes"] as? [String])?.contains("public.plain-text") == true)
+    }
+
+    @Test(
+        "conformance answers with the exit code",
+        arguments: [
+            ("public.png", "public.image", Int32(0), "public.png conforms to public.image\n"),
+            ("public.png", "public.text", 1, "public.png does not conform to public.text\n"),
+            ("PUBLIC.JSON", "public.text", 0, "PUBLIC.JSON conforms to public.text\n"),
+        ])
+    func conforms(type: String, parent: String, status: Int32, output: String) async throws {
+        let run = try await runBinary(["types", "--conforms", type, parent])
+        #expect(run.status == status)
+        #expect(run.output == output)
+    }
+
+    @Test func unknownExtensionsGiveADynamicType() async throws {
+        let run = try await runBinary(["types", "--extension", "zzq"])
+        #expect(run.status == 0)
+        #expect(run.output.hasPrefix("dyn.ext.zzq\n"))
+        #expect(run.output.contains("declared:     no (dynamic type)"))
+    }
+
+    @Test(
+        "usage and input errors",
+        arguments: [
+            (
+                ["types"],
+                "transferkit types: give a TYPE, --extension, --mime or --conforms (see 'transferkit types --help')\n"
+            ),
+            (
+                ["types", "not a type"],
+                "transferkit types: 'not a type' is not a valid uniform type identifier (see 'transferkit types --help')\n"
+            ),
+            (
+                ["types", "--mime", "nonsense"],
+                "transferkit types: 'nonsense' is not a valid MIME type (expected type/subtype) (see 'transferkit types --help')\n"
+            ),
+            (
+                ["types", "--conforms", "public.png"],
+                "transferkit types: option '--conforms' needs 2 values (TYPE) (see 'transferkit types --help')\n"
+            ),
+        ] as [([String], String)])
+    func usageErrors(arguments: [String], message: String) async throws {
+        let run = try await runBinary(arguments)
+        #expect(run.status == 2)
+        #expect(run.output.isEmpty)
+        #expect(run.error == message)
+    }
+
+    @Test func declarationsFilesTeachTheToolNewTypes() async throws {
+        let unknown = try await runBinary(["types", "--conforms", "com.example.book-cover", "public.json"])
+        #expect(unknown.status == 1)
+        let known = try await runBinary(
+            ["types", "--declarations", exampleTypes, "--conforms", "com.example.book-cover", "public.json"])
+        #expect(known.status == 0)
+        let described = try await runBinary(["types", "--declarations", exampleTypes, "com.example.book-cover"])
+        #expect(described.output.contains("description:  Book cover (BookShelf example)"))
+    }
+
+    @Test func badDeclarationsFilesAreInputErrorsNamingTheFile() async throws {
+        let space = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: space) }
+        let path = space.appendingPathComponent("Bad.json").path
+        try Data(#"{"exported": [{"identifier": "com.example.x", "conformsTo": ["com.example.nowhere"]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let run = try await runBinary(["types", "--declarations", path, "public.data"])
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("transferkit types: error: "))
+        #expect(run.error.contains("unknownParent"))
+        #expect(run.error.contains("Bad.json"))
+        let missing = try await runBinary(["types", "--declarations", space.appendingPathComponent("no.json").path])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("unreadableFile"))
+    }
+}
+
+@Suite("The README's main command")
+struct MainCommandTests {
+    @Test func checksTheExampleArchivesAcrossProcesses() async throws {
+        let archives = try FileManager.default.contentsOfDirectory(
+            atPath: repository.appendingPathComponent("Examples/Archives").path
+        ).sorted().map { repository.appendingPathComponent("Examples/Archives/\($0)").path }
+        #expect(archives.count >= 6)
+        let run = try await runBinary(["check", "--cross-process", "--declarations", exampleTypes] + archives)
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.last == "20 passed, 0 failed")
+        #expect(lines.dropLast().allSatisfy { $0.hasPrefix("✓ ") })
+        // With the declarations every example type is decoded and re-encoded, not just checksummed.
+        #expect(!run.output.contains("com.example.character-card ✓ checksum"))
+        #expect(run.output.contains("com.example.character-card ✓ bytes"))
+    }
+}
