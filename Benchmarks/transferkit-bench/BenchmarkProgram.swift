@@ -48,8 +48,15 @@ enum BenchmarkProgram {
             ("progress", ProgressBenchmark.run),
             ("cli", CLIStartBenchmark.run),
         ]
+        let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
+        guard unknown.isEmpty else {
+            printError(
+                "transferkit-bench: unknown suite '\(unknown[0])'; the suites are "
+                    + suites.map(\.0).joined(separator: ", "))
+            return 2
+        }
         var rows: [ResultRow] = []
-        for (name, suite) in suites {
+        for (name, suite) in suites where options.only.isEmpty || options.only.contains(name) {
             let suiteStart = MonotonicClock.now()
             let suiteRows = await suite(configuration)
             rows += suiteRows

@@ -4,6 +4,8 @@ struct Options: Sendable {
     var quick = false
     /// Where to write the JSON report, if anywhere.
     var jsonPath: String?
+    /// The suites to run (all when empty), e.g. for profiling one with `perf record`.
+    var only: [String] = []
     /// Whether to print the usage and stop.
     var showHelp = false
 
@@ -17,6 +19,7 @@ struct Options: Sendable {
         OPTIONS:
           --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).
           --json OUT   Also write the results as JSON to OUT.
+          --only NAME  Run only this suite (repeatable): provider, archive, types, progress, cli.
           -h, --help   Show this help.
 
         The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;
@@ -40,6 +43,11 @@ struct Options: Sendable {
                     throw UsageError(description: "--json needs a file name, such as --json bench.json")
                 }
                 jsonPath = path
+            case "--only":
+                guard let name = remaining.popFirst(), !name.isEmpty else {
+                    throw UsageError(description: "--only needs a suite name, such as --only provider")
+                }
+                only.append(name)
             case "-h", "--help":
                 showHelp = true
             default:
