@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
         .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
-        .target(name: "TransferKitCLI", dependencies: ["UniformTypes"]),
+        .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         // `swift run -c release transferkit-bench`: the project against baselines, one run, ratios.
         // It depends on the two executables it times, so that `swift run` builds them with the same flags.
@@ -26,7 +26,8 @@ let package = Package(
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"]),
+        .testTarget(
+            name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
     ]
 )

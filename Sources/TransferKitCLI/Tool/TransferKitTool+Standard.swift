@@ -1,9 +1,42 @@
+public import TransferKit
 public import UniformTypes
 
 extension TransferKitTool {
     /// The commands of the `transferkit` executable, in the order `--help` lists them.
-    /// - Parameter catalog: The type catalogue for lookups and conformance.
-    public static func standardCommands(catalog: TypeCatalog = .shared) -> [any Command] {
-        [TypesCommand(catalog: catalog)]
+    ///
+    /// An adopter builds a tool that knows their model types by passing a registry with their
+    /// readers registered:
+    ///
+    /// ```swift
+    /// let registry = TransferKitTool.standardRegistry()
+    /// try registry.register(Card.self)
+    /// await TransferKitTool(name: "cards", commands: TransferKitTool.standardCommands(registry: registry)).main()
+    /// ```
+    /// - Parameters:
+    ///   - catalog: The type catalogue for lookups, type inference and conformance.
+    ///   - registry: The readers `check` and `reencode` decode with.
+    public static func standardCommands(
+        catalog: TypeCatalog = .shared, registry: TransferRegistry = standardRegistry()
+    ) -> [any Command] {
+        [
+            TypesCommand(catalog: catalog),
+            PackCommand(catalog: catalog),
+            InspectCommand(catalog: catalog),
+            ExtractCommand(catalog: catalog),
+            ConvertCommand(),
+            CheckCommand(registry: registry),
+            ReencodeCommand(registry: registry),
+        ]
+    }
+
+    /// A new registry holding the generic readers: ``JSONDocument`` for `public.json` and
+    /// ``PlainText`` for `public.utf8-plain-text`, both at low priority so that an adopter's
+    /// own readers for the same or more specific types win.
+    public static func standardRegistry(catalog: TypeCatalog = .shared) -> TransferRegistry {
+        let registry = TransferRegistry(catalog: catalog)
+        // Two distinct readers on distinct types in a fresh registry cannot conflict.
+        try? registry.register(JSONDocument.self, priority: .low)
+        try? registry.register(PlainText.self, priority: .low)
+        return registry
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -76,6 +78,11 @@ public struct TransferKitTool: Sendable {
     ///
     /// Ignores `SIGPIPE` so that a closed output pipe is an error the command reports, not a
     /// silent death, and removes half-written output files on SIGINT and SIGTERM.
+    ///
+    /// With the environment variable `TRANSFERKIT_REPORT_PEAK_MEMORY` set, the tool ends by
+    /// printing its peak resident memory (`VmHWM`) to standard error, as
+    /// `transferkit: peak memory N KiB`; tests and the benchmark use it, because the rusage a
+    /// parent gets from `wait4` still counts the parent's own memory after `posix_spawn`.
     public func main() async -> Never {
         signal(SIGPIPE, SIG_IGN)
         AtomicFile.installInterruptCleanup()
@@ -87,6 +94,9 @@ public struct TransferKitTool: Sendable {
             executablePath: ExecutablePath.current()
         )
         let code = await run(Array(CommandLine.arguments.dropFirst()), in: context)
+        if ProcessInfo.processInfo.environment["TRANSFERKIT_REPORT_PEAK_MEMORY"] != nil {
+            try? context.standardError.writeLine("\(name): peak memory \(PeakMemory.current() ?? 0) KiB")
+        }
         exit(code.rawValue)
     }
 

@@ -1,0 +1,309 @@
+/// A JSON value as the archive's text form reads it: strings kept as their exact UTF-8 bytes, numbers as their
+/// text, objects with their keys in document order and the byte range they span.
+indirect enum JSONValue {
+    case object([(key: [UInt8], value: JSONValue)], span: Range<Int>)
+    case array([JSONValue], span: Range<Int>)
+    case string([UInt8], offset: Int)
+    case number([UInt8], offset: Int)
+    case bool(Bool)
+    case null
+
+    /// The value of `key` in an object.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members, _) = self else { return nil }
+        return members.first { $0.key.elementsEqual(key.utf8) }?.value
+    }
+}
+
+/// A strict JSON parser (RFC 8259) with limits: UTF-8 only, no duplicate keys, bounded nesting.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private let maxDepth: Int
+
+    /// Parses one JSON document, allowing white space around it.
+    static func parse(_ input: [UInt8], maxDepth: Int) throws(TransferArchiveError) -> JSONValue {
+        guard String(validating: input, as: UTF8.self) != nil else {
+            throw TransferArchiveError(.invalidUTF8, "The JSON archive is not valid UTF-8; it is damaged.")
+        }
+        let result: Result<JSONValue, TransferArchiveError> = input.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
+            return Result { () throws(TransferArchiveError) in
+                parser.skipWhitespace()
+                let value = try parser.parseValue(depth: 1)
+                parser.skipWhitespace()
+                guard parser.position == buffer.count else {
+                    throw parser.error(.malformed, "bytes follow the JSON document")
+                }
+                return value
+            }
+        }
+        return try result.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    private func error(_ code: TransferArchiveError.Code, _ what: String) -> TransferArchiveError {
+        TransferArchiveError(code, "The JSON archive is malformed: \(what).", offset: position)
+    }
+
+    private func truncated() -> TransferArchiveError {
+        TransferArchiveError(.truncated, "The JSON archive ends too early; it was cut off.", offset: position)
+    }
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[position]) {
+            position += 1
+        }
+    }
+
+    private func peek() throws(TransferArchiveError) -> UInt8 {
+        guard position < bytes.count else { throw truncated() }
+        return bytes[position]
+    }
+
+    private mutating func expect(_ literal: String) throws(TransferArchiveError) {
+        for byte in literal.utf8 {
+            guard try peek() == byte else { throw error(.malformed, "expected \(literal)") }
+            position += 1
+        }
+    }
+
+    private mutating func parseValue(depth: Int) throws(TransferArchiveError) -> JSONValue {
+        switch try peek() {
+        case UInt8(ascii: "{"):
+            return try parseObject(depth: depth)
+        case UInt8(ascii: "["):
+            return try parseArray(depth: depth)
+        case UInt8(ascii: "\""):
+            let offset = position
+            return .string(try parseString(), offset: offset)
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw error(.malformed, "unexpected character \(String(reflecting: UnicodeScalar(bytes[position])))")
+        }
+    }
+
+    private func checkDepth(_ depth: Int) throws(TransferArchiveError) {
+        guard depth <= maxDepth else {
+            throw TransferArchiveError(
+                .limitExceeded,
+                "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the archive's "
+                    + "own 3 levels).",
+                offset: position)
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(TransferArchiveError) -> JSONValue {
+        try checkDepth(depth)
+        let start = position
+        position += 1
+        var members: [(key: [UInt8], value: JSONValue)] = []
+        var keys: Set<[UInt8]> = []
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "}") {
+            position += 1
+            return .object(members, span: start..<position)
+        }
+        while true {
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a key string") }
+            let keyOffset = position
+            let key = try parseString()
+            guard keys.insert(key).inserted else {
+                throw TransferArchiveError(
+                    .malformed,
+                    "The JSON archive is malformed: an object has the key "
+                        + "\(String(reflecting: String(decoding: key, as: UTF8.self))) twice.",
+                    offset: keyOffset)
+            }
+            skipWhitespace()
+            guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }
+            position += 1
+            skipWhitespace()
+            members.append((key, try parseValue(depth: depth + 1)))
+            skipWhitespace()
+            let next = try peek()
+            position += 1
+            if next == UInt8(ascii: "}") {
+                return .object(members, span: start..<position)
+            }
+            guard next == UInt8(ascii: ",") else {
+                position -= 1
+                throw error(.malformed, "expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(TransferArchiveError) -> JSONValue {
+        try checkDepth(depth)
+        let start = position
+        position += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if try peek() == UInt8(ascii: "]") {
+            position += 1
+            return .array(elements, span: start..<position)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            let next = try peek()
+            position += 1
+            if next == UInt8(ascii: "]") {
+                return .array(elements, span: start..<position)
+            }
+            guard next == UInt8(ascii: ",") else {
+                position -= 1
+                throw error(.malformed, "expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(TransferArchiveError) -> JSONValue {
+        let start = position
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard try digits.contains(peek()) else { throw error(.malformed, "a number has no digits") }
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while position < bytes.count, digits.contains(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard try digits.contains(peek()) else { throw error(.malformed, "a number has no digits after '.'") }
+            while position < bytes.count, digits.contains(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+            position += 1
+            let sign = try peek()
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            guard try digits.contains(peek()) else { throw error(.malformed, "a number has no exponent digits") }
+            while position < bytes.count, digits.contains(bytes[position]) { position += 1 }
+        }
+        return .number(Array(bytes[start..<position]), offset: start)
+    }
+
+    /// Parses a string (the input is already known to be valid UTF-8) into its exact UTF-8 bytes.
+    private mutating func parseString() throws(TransferArchiveError) -> [UInt8] {
+        position += 1
+        var result: [UInt8] = []
+        while true {
+            let runStart = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                position += 1
+            }
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+            let byte = try peek()
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                return result
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &result)
+            default:
+                position -= 1
+                throw error(.malformed, "a string holds a raw control character; escape it")
+            }
+        }
+    }
+
+    private mutating func parseEscape(into result: inout [UInt8]) throws(TransferArchiveError) {
+        let escaped = try peek()
+        position += 1
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
+        case UInt8(ascii: "b"): result.append(0x08)
+        case UInt8(ascii: "f"): result.append(0x0c)
+        case UInt8(ascii: "n"): result.append(0x0a)
+        case UInt8(ascii: "r"): result.append(0x0d)
+        case UInt8(ascii: "t"): result.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xd800..<0xdc00).contains(scalar) {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                    bytes[position + 1] == UInt8(ascii: "u")
+                else { throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate") }
+                position += 2
+                let low = try parseHex4()
+                guard (0xdc00..<0xe000).contains(low) else {
+                    throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate")
+                }
+                scalar = 0x10000 + ((scalar - 0xd800) << 10) + (low - 0xdc00)
+            } else if (0xdc00..<0xe000).contains(scalar) {
+                throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else {
+                throw error(.invalidUTF8, "a \\u escape is not a Unicode scalar")
+            }
+            result.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            position -= 1
+            throw error(.malformed, "unknown escape \\\(String(UnicodeScalar(escaped)))")
+        }
+    }
+
+    private mutating func parseHex4() throws(TransferArchiveError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = try peek()
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error(.malformed, "a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+}
+
+/// Writes JSON compactly, with the archive's escaping rules.
+struct JSONOutput {
+    var bytes: [UInt8] = []
+
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// A string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`, all else as UTF-8.
+    mutating func string(_ utf8: some Collection<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x08: raw("\\b")
+            case 0x0c: raw("\\f")
+            case 0x0a: raw("\\n")
+            case 0x0d: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0..<0x20:
+                let hex = String(byte, radix: 16)
+                raw("\\u00" + (hex.count == 1 ? "0" + hex : hex))
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+public import UniformTypes
+
+extension TransferArchive {
+    /// An archive of the given providers: every representation visible to other processes (registered with
+    /// ``TransferVisibility/all``), loaded as data in fidelity order, with each provider's suggested name and
+    /// metadata. Representations visible only to their own process are never written.
+    ///
+    /// ```swift
+    /// let archive = try await TransferArchive(providers: [TransferProvider(object: card)])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - providers: The items, in order.
+    ///   - progress: Its total becomes the number of representations to load; each load reports into a child
+    ///     worth one unit. Cancelling it cancels the loads.
+    /// - Throws: ``TransferError`` from a load handler (``TransferError/Code/loaderFailed``,
+    ///   ``TransferError/Code/cancelled``, …).
+    public init(providers: [TransferProvider], progress: TransferProgress? = nil) async throws {
+        let visible = providers.map { provider in
+            provider.state.withLock { $0.entries }.filter { $0.visibility.isVisible(to: .otherProcesses) }
+        }
+        if let progress {
+            progress.totalUnitCount = Int64(visible.reduce(0) { $0 + $1.count })
+        }
+        var items: [Item] = []
+        for (provider, entries) in zip(providers, visible) {
+            var item = Item(suggestedName: provider.suggestedName, metadata: provider.metadata)
+            for entry in entries {
+                let child = progress?.makeChild(withPendingUnitCount: 1)
+                let data = try await provider.run(entry, progress: child) { loadProgress in
+                    try await provider.loadData(from: entry, loadProgress)
+                }
+                item.representations.append(Representation(type: entry.type, data: data))
+                child?.finish()
+            }
+            items.append(item)
+        }
+        self.init(items: items)
+    }
+
+    /// One provider per item, each with a data representation per archived representation (in the archive's
+    /// fidelity order), the item's suggested name and its metadata.
+    ///
+    /// Readers then use the usual ``TransferProvider/loadObject(ofClass:progress:)``:
+    ///
+    /// ```swift
+    /// let card = try await archive.makeProviders()[0].loadObject(ofClass: Card.self)
+    /// ```
+    /// - Parameter catalog: The catalogue the providers use for conformance.
+    /// - Returns: The providers, in item order.
+    public func makeProviders(catalog: TypeCatalog = .shared) -> [TransferProvider] {
+        items.map { item in
+            let provider = TransferProvider(catalog: catalog)
+            for representation in item.representations {
+                let data = representation.data
+                provider.registerDataRepresentation(for: representation.type) { _ in data }
+            }
+            provider.suggestedName = item.suggestedName
+            provider.metadata = item.metadata
+            return provider
+        }
+    }
+}
+
+extension UniformType {
+    /// The binary form of a transfer archive, `org.transferkit.archive` (conforms to `public.data`), declared in
+    /// ``TypeCatalog/shared`` with the file name extension `transferkit` and the MIME type
+    /// `application/vnd.transferkit.archive+cbor`.
+    public static let transferArchive = declareArchiveType(
+        "org.transferkit.archive", conformingTo: .data,
+        tags: [.filenameExtension: ["transferkit"], .mimeType: ["application/vnd.transferkit.archive+cbor"]])
+
+    /// The text form of a transfer archive, `org.transferkit.archive.json` (conforms to `public.json`), declared
+    /// in ``TypeCatalog/shared`` with the MIME type `application/vnd.transferkit.archive+json`. It claims no file
+    /// name extension, so `json` files stay `public.json`.
+    public static let transferArchiveJSON = declareArchiveType(
+        "org.transferkit.archive.json", conformingTo: .json,
+        tags: [.mimeType: ["application/vnd.transferkit.archive+json"]])
+
+    /// Declares an exported type with tags, which ``init(exportedAs:conformingTo:)`` cannot carry: the imported
+    /// declaration gives a valid value without failing, and the exported one with tags then replaces it.
+    private static func declareArchiveType(
+        _ identifier: String, conformingTo parent: UniformType, tags: [UniformTypeTagClass: [String]]
+    ) -> UniformType {
+        let type = UniformType(importedAs: identifier, conformingTo: parent)
+        let declaration = UniformTypeDeclaration(identifier: type, conformsTo: [parent], tags: tags)
+        // Fails only if the program exported the type itself; its declaration then stands.
+        try? TypeCatalog.shared.register([declaration], as: .exported)
+        return type
+    }
+}

@@ -1,0 +1,211 @@
+public import Foundation
+public import UniformTypes
+
+/// A transfer archive in memory: items, each with typed representations in fidelity order, a suggested name and
+/// metadata, as they travel between processes.
+///
+/// An archive has two forms with the same content (``TransferArchiveFormat``): deterministic CBOR, which
+/// ``TransferArchiveWriter`` and ``TransferArchiveReader`` also stream with constant memory, and JSON, for people
+/// and for tools without a CBOR library. `Schemas/transfer-archive.cddl` and `Schemas/transfer-archive.schema.json`
+/// describe them. Every representation carries a CRC-32 that readers verify.
+///
+/// ```swift
+/// // Sender
+/// let archive = try await TransferArchive(providers: [provider])
+/// try archive.encoded(as: .cbor).write(to: url)
+///
+/// // Receiver
+/// let received = try TransferArchive(decoding: Data(contentsOf: url))
+/// let card = try await received.makeProviders()[0].loadObject(ofClass: Card.self)
+/// ```
+///
+/// Encoding is deterministic: the same archive always gives the same bytes in each form, and converting
+/// CBOR → JSON → CBOR (or the other way) gives back the same bytes.
+public struct TransferArchive: Sendable, Hashable {
+    /// One item: what one provider offered.
+    public struct Item: Sendable, Hashable {
+        /// A file name for the item, without folders; `nil` when the sender had none.
+        public var suggestedName: String?
+        /// Small values that travel with the item.
+        public var metadata: [String: TransferMetadataValue]
+        /// The item's representations, in fidelity order (the best first); at most one per type.
+        public var representations: [Representation]
+
+        /// Creates an item.
+        /// - Parameters:
+        ///   - suggestedName: A file name without folders, or `nil`.
+        ///   - metadata: Small values that travel with the item.
+        ///   - representations: The representations, best first.
+        public init(
+            suggestedName: String? = nil, metadata: [String: TransferMetadataValue] = [:],
+            representations: [Representation] = []
+        ) {
+            self.suggestedName = suggestedName
+            self.metadata = metadata
+            self.representations = representations
+        }
+    }
+
+    /// One representation: bytes of a uniform type.
+    public struct Representation: Sendable, Hashable {
+        /// The type of the bytes.
+        public var type: UniformType
+        /// The bytes.
+        public var data: Data
+
+        /// Creates a representation.
+        /// - Parameters:
+        ///   - type: The type of the bytes.
+        ///   - data: The bytes.
+        public init(type: UniformType, data: Data) {
+            self.type = type
+            self.data = data
+        }
+
+        /// The CRC-32 (IEEE 802.3, as zlib's `crc32()`) of ``data``, as the archive stores it.
+        public var checksum: UInt32 { CRC32.checksum(data) }
+    }
+
+    /// The items, in order.
+    public var items: [Item]
+
+    /// Creates an archive.
+    /// - Parameter items: The items, in order.
+    public init(items: [Item] = []) {
+        self.items = items
+    }
+}
+
+extension TransferArchive {
+    /// The format name that both forms carry, `transferkit-archive`.
+    public static let formatName = "transferkit-archive"
+    /// The version this library writes: major 1, minor 0. Readers accept any minor version of major 1.
+    public static let currentVersion = (major: 1, minor: 0)
+
+    /// Reads an archive in either form, whole, into memory.
+    ///
+    /// Every checksum is verified, unknown map keys are skipped, and an unknown major version is rejected.
+    ///
+    /// - Parameters:
+    ///   - bytes: The whole archive.
+    ///   - format: The form, or `nil` to detect it with ``TransferArchiveFormat/detect(_:)``.
+    ///   - limits: What to accept; ``Limits/default`` unless given.
+    /// - Throws: ``TransferArchiveError`` with the code of the first problem found.
+    public init(
+        decoding bytes: some Collection<UInt8>, format: TransferArchiveFormat? = nil, limits: Limits = .default
+    ) throws(TransferArchiveError) {
+        guard let format = format ?? TransferArchiveFormat.detect(bytes.prefix(64)) else {
+            throw TransferArchiveError(
+                .notAnArchive,
+                "The input is neither a binary transfer archive (it would start with d9 d9 f7) nor a JSON one "
+                    + "(it would start with '{'). Check that the file is a TransferKit archive.")
+        }
+        switch format {
+        case .cbor:
+            self = try Self.decodeCBOR(Array(bytes), limits: limits)
+        case .json:
+            self = try Self.decodeJSON(Array(bytes), limits: limits)
+        }
+    }
+
+    /// The archive in the given form, deterministically: equal archives give equal bytes.
+    ///
+    /// - Parameter format: The form to write.
+    /// - Returns: The encoded archive.
+    /// - Throws: ``TransferArchiveError`` with ``TransferArchiveError/Code/invalidName`` for a suggested name with
+    ///   `/` or NUL, ``TransferArchiveError/Code/duplicateType`` for two representations of one type in an item,
+    ///   or ``TransferArchiveError/Code/unrepresentableValue`` for NaN or infinite metadata in JSON.
+    public func encoded(as format: TransferArchiveFormat) throws(TransferArchiveError) -> Data {
+        switch format {
+        case .cbor: try encodedCBOR()
+        case .json: try encodedJSON()
+        }
+    }
+
+    private static func decodeCBOR(_ bytes: [UInt8], limits: Limits) throws(TransferArchiveError) -> Self {
+        var reader = try TransferArchiveReader(bytes: bytes, limits: limits)
+        var archive = TransferArchive()
+        while let header = try reader.nextItem() {
+            var item = Item(suggestedName: header.suggestedName, metadata: header.metadata)
+            while let representation = try reader.nextRepresentation() {
+                // The reader checked the length against the bytes left, so this reserves no more than the input.
+                var data = Data(capacity: Int(clamping: representation.length))
+                try reader.readPayload { data.append(contentsOf: $0) }
+                item.representations.append(Representation(type: representation.type, data: data))
+            }
+            archive.items.append(item)
+        }
+        return archive
+    }
+
+    private func encodedCBOR() throws(TransferArchiveError) -> Data {
+        var output = Data()
+        var writer = TransferArchiveWriter { output.append(contentsOf: $0) }
+        try writer.begin(itemCount: items.count)
+        for item in items {
+            try writer.beginItem(
+                suggestedName: item.suggestedName, metadata: item.metadata,
+                representationCount: item.representations.count)
+            for representation in item.representations {
+                try writer.writeRepresentation(type: representation.type, data: representation.data)
+            }
+        }
+        try writer.finish()
+        return output
+    }
+}
+
+/// Checks shared by both forms and by the streaming writer and reader.
+enum ArchiveRules {
+    /// Throws ``TransferArchiveError/Code/invalidName`` unless `name` is a file name without folders.
+    static func checkName(_ name: String, itemIndex: Int, offset: Int? = nil) throws(TransferArchiveError) {
+        let utf8 = name.utf8
+        if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
+            throw TransferArchiveError(
+                .invalidName,
+                "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
+                    + "'.' or '..', and hold no '/' or NUL. Give the item a plain file name, or none.",
+                itemIndex: itemIndex, offset: offset)
+        }
+    }
+
+    /// The type for an identifier read from an archive.
+    static func type(
+        fromUTF8 bytes: some Collection<UInt8>, limits: TransferArchive.Limits, itemIndex: Int, offset: Int?
+    ) throws(TransferArchiveError) -> UniformType {
+        guard bytes.count <= limits.maxIdentifierLength else {
+            throw TransferArchiveError(
+                .limitExceeded,
+                "A type identifier of \(bytes.count) bytes is longer than \(limits.maxIdentifierLength) "
+                    + "(Limits.maxIdentifierLength).",
+                itemIndex: itemIndex, offset: offset)
+        }
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw TransferArchiveError(
+                .invalidUTF8, "A type identifier is not valid UTF-8; the archive is damaged.",
+                itemIndex: itemIndex, offset: offset)
+        }
+        guard let type = UniformType(string) else {
+            throw TransferArchiveError(
+                .invalidIdentifier,
+                "\(String(reflecting: string)) is not a uniform type identifier (1 to 255 characters of "
+                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.",
+                itemIndex: itemIndex, offset: offset)
+        }
+        return type
+    }
+
+    /// Builds a metadata dictionary, rejecting keys that Swift's `String` equality would merge.
+    static func insert(
+        _ value: TransferMetadataValue, forKey key: String, into dictionary: inout [String: TransferMetadataValue],
+        itemIndex: Int, offset: Int?
+    ) throws(TransferArchiveError) {
+        guard dictionary.updateValue(value, forKey: key) == nil else {
+            throw TransferArchiveError(
+                .malformed,
+                "Metadata has the key \(String(reflecting: key)) twice (or two keys that are canonically "
+                    + "equivalent Unicode); keys must be unique.",
+                itemIndex: itemIndex, offset: offset)
+        }
+    }
+}

@@ -1,0 +1,492 @@
+import CBOR
+public import UniformTypes
+
+/// Reads the binary form of a transfer archive front to back, streaming payloads with constant memory.
+///
+/// The header (format name and version) is read and checked when the reader is made. Then pull items and
+/// their representations in order, and read or skip each payload:
+///
+/// ```swift
+/// var reader = try TransferArchiveReader(fileDescriptor: input.fileDescriptor)
+/// while let item = try reader.nextItem() {
+///     while let representation = try reader.nextRepresentation() {
+///         try reader.readPayload(progress: progress) { chunk in try output.write(contentsOf: chunk) }
+///     }
+/// }
+/// ```
+///
+/// Payloads arrive in chunks of at most ``chunkSize`` bytes through one reused buffer; the CRC-32 is computed on
+/// the way and checked when the payload ends, so a mismatch is reported after the last chunk (with
+/// ``TransferArchiveError/Code/checksumMismatch`` naming the item and type). Skipped payloads and representations
+/// are still checked. Unknown map keys are skipped at every level; the input must be in the deterministic
+/// encoding the CDDL describes (RFC 8949 §4.2.1), which is also what puts `type` before `payload` and `checksum`
+/// after it. After the last item the reader checks that nothing follows the archive, which on a pipe waits for
+/// the writer to close it.
+///
+/// After an error the reader is failed, and later calls throw ``TransferArchiveError/Code/malformed``.
+///
+/// Not `Sendable`: it owns a position in its input; make it in the task that reads.
+public struct TransferArchiveReader: ~Copyable {
+    /// An item's header: everything but its representations.
+    public struct ItemHeader: Sendable, Hashable {
+        /// The item's position in the archive, from 0.
+        public var index: Int
+        /// A file name without folders, or `nil`.
+        public var suggestedName: String?
+        /// Small values that travel with the item.
+        public var metadata: [String: TransferMetadataValue]
+        /// How many representations follow.
+        public var representationCount: Int
+    }
+
+    /// A representation's header: what comes before its payload.
+    public struct RepresentationHeader: Sendable, Hashable {
+        /// The index of the item it belongs to.
+        public var itemIndex: Int
+        /// Its position in the item, from 0 (fidelity order).
+        public var index: Int
+        /// The type of the payload.
+        public var type: UniformType
+        /// The payload's length in bytes, as declared; checked against ``TransferArchive/Limits/maxPayloadLength``.
+        public var length: UInt64
+    }
+
+    /// The archive's version, read from its header.
+    public let version: (major: Int, minor: Int)
+    /// How many items the archive declares.
+    public let itemCount: Int
+    /// The largest chunk ``readPayload(progress:_:)`` delivers.
+    public let chunkSize: Int
+    /// The limits checked as values are read.
+    public let limits: TransferArchive.Limits
+
+    private var cbor: CBORReader
+    /// The input's size when it is in memory, to check declared lengths against.
+    private let inputSize: Int?
+    private var chunk: [UInt8] = []
+    private var failed = false
+
+    private var nextItemIndex = 0
+    private var bodyKeys: MapCursor
+    private var archiveElementsLeft: UInt64
+
+    private var item: ItemHeader?
+    private var itemKeys = MapCursor(count: 0)
+    private var representationsLeft = 0
+    private var nextRepresentationIndex = 0
+    private var itemTypes: Set<UniformType> = []
+
+    private var representation: RepresentationHeader?
+    private var representationKeys = MapCursor(count: 0)
+    private var payloadPending = false
+
+    /// A reader over an open file descriptor (a file, a pipe, a socket), which it neither owns nor closes.
+    /// - Parameters:
+    ///   - fileDescriptor: Where the archive comes from.
+    ///   - limits: What to accept; ``TransferArchive/Limits/default`` unless given.
+    ///   - chunkSize: The largest chunk a payload is delivered in; 1 MiB by default.
+    /// - Throws: ``TransferArchiveError`` if the header is not that of a supported archive.
+    public init(
+        fileDescriptor: Int32, limits: TransferArchive.Limits = .default, chunkSize: Int = 1 << 20
+    ) throws(TransferArchiveError) {
+        let source = CBORFileDescriptorSource(fileDescriptor: fileDescriptor)
+        try self.init(
+            cbor: CBORReader(
+                source: source, limits: .default, requireDeterministic: true, bufferSize: max(4096, chunkSize)),
+            inputSize: nil, limits: limits, chunkSize: chunkSize)
+    }
+
+    /// A reader over an archive in memory.
+    /// - Parameters:
+    ///   - bytes: The whole archive.
+    ///   - limits: What to accept; ``TransferArchive/Limits/default`` unless given.
+    ///   - chunkSize: The largest chunk a payload is delivered in; 1 MiB by default.
+    /// - Throws: ``TransferArchiveError`` if the header is not that of a supported archive.
+    public init(
+        bytes: [UInt8], limits: TransferArchive.Limits = .default, chunkSize: Int = 1 << 20
+    ) throws(TransferArchiveError) {
+        try self.init(
+            cbor: CBORReader(bytes: bytes, limits: .default, requireDeterministic: true),
+            inputSize: bytes.count, limits: limits, chunkSize: chunkSize)
+    }
+
+    private init(
+        cbor: CBORReader, inputSize: Int?, limits: TransferArchive.Limits, chunkSize: Int
+    ) throws(TransferArchiveError) {
+        var cbor = cbor
+        let header = try ArchiveHeader.read(&cbor, limits: limits)
+        self.cbor = cbor
+        self.inputSize = inputSize
+        self.limits = limits
+        self.chunkSize = max(1, chunkSize)
+        version = (header.major, header.minor)
+        itemCount = header.itemCount
+        bodyKeys = header.bodyKeys
+        archiveElementsLeft = header.archiveElementsLeft
+    }
+
+    /// Moves to the next item, skipping (and checking) whatever is left of the current one.
+    /// - Returns: The item's header, or `nil` after the last item, once the end of the archive is checked.
+    /// - Throws: ``TransferArchiveError`` for damaged or hostile input, including a checksum mismatch in a skipped
+    ///   representation.
+    public mutating func nextItem() throws(TransferArchiveError) -> ItemHeader? {
+        try guarded { (reader: inout Self) throws(TransferArchiveError) in try reader.advanceItem() }
+    }
+
+    /// Moves to the next representation of the current item, skipping (and checking) the current one's payload
+    /// if it was not read.
+    /// - Returns: The representation's header, or `nil` when the item has no more (or no item is current).
+    /// - Throws: ``TransferArchiveError`` for damaged or hostile input.
+    public mutating func nextRepresentation() throws(TransferArchiveError) -> RepresentationHeader? {
+        try guarded { (reader: inout Self) throws(TransferArchiveError) in try reader.advanceRepresentation() }
+    }
+
+    /// Streams the current representation's payload to `chunk` in pieces of at most ``chunkSize`` bytes, then
+    /// checks its CRC-32.
+    ///
+    /// - Parameters:
+    ///   - progress: Advanced by each chunk's size; if it has no total yet, its total becomes the payload's
+    ///     length. Cancelling it stops the read with ``TransferArchiveError/Code/cancelled``.
+    ///   - chunk: Receives the bytes; the buffer is reused, so copy what you keep. What it throws is wrapped as
+    ///     ``TransferArchiveError/Code/ioFailed`` unless it is a ``TransferArchiveError``.
+    /// - Throws: ``TransferArchiveError/Code/checksumMismatch`` (after the last chunk) naming the item and type,
+    ///   ``TransferArchiveError/Code/truncated``, ``TransferArchiveError/Code/countMismatch`` when no payload is
+    ///   pending, and others for damaged input.
+    /// - Returns: The payload's CRC-32, verified against the archive.
+    @discardableResult
+    public mutating func readPayload(
+        progress: TransferProgress? = nil, _ chunk: (UnsafeRawBufferPointer) throws -> Void
+    ) throws(TransferArchiveError) -> UInt32 {
+        try guarded { (reader: inout Self) throws(TransferArchiveError) in
+            try reader.streamPayload(progress: progress, deliver: chunk)
+        }
+    }
+
+    /// Skips the current representation's payload, still checking its CRC-32.
+    /// - Throws: ``TransferArchiveError/Code/checksumMismatch``, ``TransferArchiveError/Code/countMismatch``
+    ///   when no payload is pending, and others for damaged input.
+    /// - Returns: The payload's CRC-32, verified against the archive.
+    @discardableResult
+    public mutating func skipPayload() throws(TransferArchiveError) -> UInt32 {
+        try readPayload { _ in }
+    }
+}
+
+extension TransferArchiveReader {
+    private mutating func guarded<T>(
+        _ body: (inout Self) throws(TransferArchiveError) -> T
+    ) throws(TransferArchiveError) -> T {
+        guard !failed else {
+            throw TransferArchiveError(.malformed, "An earlier call failed; the reader cannot continue past an error.")
+        }
+        do {
+            return try body(&self)
+        } catch {
+            failed = true
+            var located = error
+            located.itemIndex = located.itemIndex ?? item?.index
+            located.type = located.type ?? representation?.type
+            throw located
+        }
+    }
+
+    private mutating func advanceItem() throws(TransferArchiveError) -> ItemHeader? {
+        if item != nil {
+            while try advanceRepresentation() != nil {}
+            while let key = try itemKeys.nextKey(&cbor) {
+                _ = key
+                try skipValue()
+            }
+            item = nil
+        }
+        guard nextItemIndex < itemCount else {
+            try finishArchive()
+            return nil
+        }
+        let index = nextItemIndex
+        nextItemIndex += 1
+        let mapHead = try readHead()
+        guard mapHead.majorType == .map, let count = mapHead.length else {
+            throw malformed("item \(index) is not a map", itemIndex: index)
+        }
+        itemKeys = MapCursor(count: count)
+        var header = ItemHeader(index: index, suggestedName: nil, metadata: [:], representationCount: 0)
+        while true {
+            guard let key = try itemKeys.nextKey(&cbor) else {
+                throw malformed("item \(index) has no \"representations\" key", itemIndex: index)
+            }
+            switch key {
+            case ArchiveCBOR.nameKey:
+                let offset = cbor.offset
+                let bytes = try readText(maxLength: limits.maxNameLength, what: "a suggested name")
+                guard let name = String(validating: bytes, as: UTF8.self) else {
+                    throw TransferArchiveError(
+                        .invalidUTF8, "Item \(index)'s name is not valid UTF-8.", itemIndex: index, offset: offset)
+                }
+                try ArchiveRules.checkName(name, itemIndex: index, offset: offset)
+                header.suggestedName = name
+            case ArchiveCBOR.metadataKey:
+                header.metadata = try readMetadata(itemIndex: index)
+            case ArchiveCBOR.representationsKey:
+                let offset = cbor.offset
+                let arrayHead = try readHead()
+                guard arrayHead.majorType == .array, let count = arrayHead.length else {
+                    throw malformed("item \(index)'s representations are not an array", itemIndex: index)
+                }
+                guard count <= UInt64(max(0, limits.maxRepresentationsPerItem)) else {
+                    throw TransferArchiveError(
+                        .limitExceeded,
+                        "Item \(index) has \(count) representations; the limit is "
+                            + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).",
+                        itemIndex: index, offset: offset)
+                }
+                header.representationCount = Int(count)
+                representationsLeft = Int(count)
+                nextRepresentationIndex = 0
+                itemTypes = []
+                item = header
+                return header
+            default:
+                try skipValue()
+            }
+        }
+    }
+
+    private mutating func advanceRepresentation() throws(TransferArchiveError) -> RepresentationHeader? {
+        if representation != nil {
+            if payloadPending {
+                try streamPayload(progress: nil) { _ in }
+            }
+        }
+        guard let item, representationsLeft > 0 else { return nil }
+        let index = nextRepresentationIndex
+        let mapHead = try readHead()
+        guard mapHead.majorType == .map, let count = mapHead.length else {
+            throw malformed("representation \(index) of item \(item.index) is not a map", itemIndex: item.index)
+        }
+        representationKeys = MapCursor(count: count)
+        var type: UniformType?
+        while true {
+            guard let key = try representationKeys.nextKey(&cbor) else {
+                throw malformed(
+                    "representation \(index) of item \(item.index) has no \(type == nil ? "\"type\"" : "\"payload\"")",
+                    itemIndex: item.index, type: type)
+            }
+            switch key {
+            case ArchiveCBOR.typeKey:
+                let offset = cbor.offset
+                let bytes = try readText(maxLength: limits.maxIdentifierLength, what: "a type identifier")
+                let read = try ArchiveRules.type(fromUTF8: bytes, limits: limits, itemIndex: item.index, offset: offset)
+                guard itemTypes.insert(read).inserted else {
+                    throw TransferArchiveError(
+                        .duplicateType, "Item \(item.index) has two representations of \(read).",
+                        itemIndex: item.index, type: read, offset: offset)
+                }
+                type = read
+            case ArchiveCBOR.payloadKey:
+                guard let type else {
+                    throw malformed(
+                        "representation \(index) of item \(item.index) has a payload before its type",
+                        itemIndex: item.index)
+                }
+                let offset = cbor.offset
+                let head = try readHead()
+                guard head.majorType == .byteString, let length = head.length else {
+                    throw malformed("the payload of \(type) is not a byte string", itemIndex: item.index, type: type)
+                }
+                guard length <= limits.maxPayloadLength else {
+                    throw TransferArchiveError(
+                        .limitExceeded,
+                        "The payload of \(type) declares \(length) bytes; the limit is \(limits.maxPayloadLength) "
+                            + "(Limits.maxPayloadLength).",
+                        itemIndex: item.index, type: type, offset: offset)
+                }
+                if let inputSize, length > UInt64(inputSize - cbor.offset) {
+                    throw TransferArchiveError(
+                        .truncated,
+                        "The payload of \(type) declares \(length) bytes but only \(inputSize - cbor.offset) are left.",
+                        itemIndex: item.index, type: type, offset: offset)
+                }
+                let header = RepresentationHeader(itemIndex: item.index, index: index, type: type, length: length)
+                representation = header
+                payloadPending = true
+                nextRepresentationIndex += 1
+                representationsLeft -= 1
+                return header
+            default:
+                try skipValue()
+            }
+        }
+    }
+
+    @discardableResult
+    private mutating func streamPayload(
+        progress: TransferProgress?, deliver: (UnsafeRawBufferPointer) throws -> Void
+    ) throws(TransferArchiveError) -> UInt32 {
+        guard let header = representation, payloadPending else {
+            throw TransferArchiveError(
+                .countMismatch, "No payload is pending: call nextRepresentation() first, and read each payload once.")
+        }
+        payloadPending = false
+        if let progress, progress.totalUnitCount <= 0 {
+            progress.totalUnitCount = Int64(clamping: header.length)
+        }
+        var buffer: [UInt8] = []
+        swap(&buffer, &chunk)
+        defer { swap(&buffer, &chunk) }
+        buffer.reserveCapacity(Int(min(header.length, UInt64(chunkSize))))
+        var crc = CRC32()
+        var remaining = header.length
+        while remaining > 0 {
+            if let progress, progress.isCancelled {
+                throw TransferArchiveError(.cancelled, "Reading \(header.type) was cancelled through its progress.")
+            }
+            let count = Int(min(remaining, UInt64(chunkSize)))
+            do {
+                try cbor.readBytes(count: count, into: &buffer)
+            } catch {
+                throw Self.convert(error)
+            }
+            let outcome: Result<Void, TransferArchiveError> = buffer.withUnsafeBytes { bytes in
+                crc.update(bytes)
+                do {
+                    try deliver(bytes)
+                    return .success(())
+                } catch let error as TransferArchiveError {
+                    return .failure(error)
+                } catch {
+                    return .failure(
+                        TransferArchiveError(.ioFailed, "The payload's consumer failed: \(error).", cause: error))
+                }
+            }
+            try outcome.get()
+            remaining -= UInt64(count)
+            progress?.advance(by: Int64(count))
+        }
+        try finishRepresentation(header, checksum: crc.value)
+        return crc.value
+    }
+
+    private mutating func finishRepresentation(
+        _ header: RepresentationHeader, checksum: UInt32
+    ) throws(TransferArchiveError) {
+        var stored: UInt64?
+        while let key = try representationKeys.nextKey(&cbor) {
+            if key == ArchiveCBOR.checksumKey {
+                let head = try readHead()
+                guard head.majorType == .unsignedInteger, head.argument <= UInt64(UInt32.max) else {
+                    throw malformed("the checksum of \(header.type) is not an unsigned 32-bit integer")
+                }
+                stored = head.argument
+            } else {
+                try skipValue()
+            }
+        }
+        guard let stored else {
+            throw malformed("the representation of \(header.type) has no \"checksum\"")
+        }
+        guard stored == UInt64(checksum) else {
+            let name = item?.suggestedName.map { " (\(String(reflecting: $0)))" } ?? ""
+            throw TransferArchiveError(
+                .checksumMismatch,
+                "The \(header.type) representation of item \(header.itemIndex)\(name) has CRC-32 "
+                    + "\(Self.hex(checksum)) but the archive records \(Self.hex(UInt32(stored))): the archive was "
+                    + "damaged or edited. Get a fresh copy from the sender.",
+                itemIndex: header.itemIndex, type: header.type, offset: cbor.offset)
+        }
+        representation = nil
+    }
+
+    private mutating func finishArchive() throws(TransferArchiveError) {
+        while try bodyKeys.nextKey(&cbor) != nil {
+            try skipValue()
+        }
+        while archiveElementsLeft > 0 {
+            try skipValue()
+            archiveElementsLeft -= 1
+        }
+        let atEnd: Bool
+        do {
+            atEnd = try cbor.isAtEnd()
+        } catch {
+            throw Self.convert(error)
+        }
+        guard atEnd else {
+            throw malformed("bytes follow the end of the archive")
+        }
+    }
+}
+
+extension TransferArchiveReader {
+    private mutating func readHead() throws(TransferArchiveError) -> CBORHead {
+        do {
+            return try cbor.readHead()
+        } catch {
+            throw Self.convert(error)
+        }
+    }
+
+    private mutating func skipValue() throws(TransferArchiveError) {
+        do {
+            try cbor.skipValue()
+        } catch {
+            throw Self.convert(error)
+        }
+    }
+
+    /// Reads a definite text string of at most `maxLength` bytes, without checking its UTF-8.
+    private mutating func readText(maxLength: Int, what: String) throws(TransferArchiveError) -> [UInt8] {
+        let offset = cbor.offset
+        let head = try readHead()
+        guard head.majorType == .textString, let length = head.length else {
+            throw malformed("\(what) is not a text string")
+        }
+        guard length <= UInt64(max(0, maxLength)) else {
+            throw TransferArchiveError(
+                .limitExceeded, "\(what) of \(length) bytes is longer than the limit of \(maxLength).", offset: offset)
+        }
+        var bytes: [UInt8] = []
+        do {
+            try cbor.readBytes(count: Int(length), into: &bytes)
+        } catch {
+            throw Self.convert(error)
+        }
+        return bytes
+    }
+
+    private mutating func readMetadata(itemIndex: Int) throws(TransferArchiveError) -> [String: TransferMetadataValue] {
+        let start = cbor.offset
+        let metadata = MetadataReader(limits: limits, itemIndex: itemIndex, start: start)
+        guard case .dictionary(let dictionary) = try metadata.readValue(&cbor, depth: 1) else {
+            throw TransferArchiveError(
+                .malformed, "Item \(itemIndex)'s metadata is not a map.", itemIndex: itemIndex, offset: start)
+        }
+        return dictionary
+    }
+
+    private func malformed(
+        _ what: String, itemIndex: Int? = nil, type: UniformType? = nil
+    ) -> TransferArchiveError {
+        TransferArchiveError(
+            .malformed, "The archive is malformed: \(what). Check that it was written by a TransferKit archive writer.",
+            itemIndex: itemIndex, type: type, offset: cbor.offset)
+    }
+
+    static func convert(_ error: CBORError) -> TransferArchiveError {
+        let code: TransferArchiveError.Code =
+            switch error.code {
+            case .truncated: .truncated
+            case .limitExceeded, .nestingTooDeep: .limitExceeded
+            case .invalidUTF8: .invalidUTF8
+            case .readFailed: .ioFailed
+            default: .malformed
+            }
+        return TransferArchiveError(
+            code, "The archive's CBOR is damaged: \(error.message).", offset: error.offset, cause: error)
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}

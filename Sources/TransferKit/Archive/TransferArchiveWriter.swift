@@ -1,0 +1,403 @@
+import CBOR
+public import Foundation
+public import UniformTypes
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writes the binary form of a transfer archive front to back, streaming payloads with constant memory.
+///
+/// Promise the counts first, then write each item's header and its representations, then finish:
+///
+/// ```swift
+/// var writer = TransferArchiveWriter(fileDescriptor: output.fileDescriptor)
+/// try writer.begin(itemCount: 1)
+/// try writer.beginItem(suggestedName: "movie.mov", metadata: ["source": "camera"], representationCount: 2)
+/// try writer.writeRepresentation(type: .quickTimeMovie, length: size, from: input.fileDescriptor, progress: progress)
+/// try writer.writeRepresentation(type: .jpeg, data: thumbnail)
+/// try writer.finish()
+/// ```
+///
+/// The output is the deterministic encoding that ``TransferArchive/encoded(as:)`` gives for the same content. Each
+/// payload's CRC-32 is computed while it streams and written after it. Payloads from a descriptor go through one
+/// reused buffer of ``chunkSize`` bytes; small payloads and headers are gathered into one buffer and written in
+/// blocks of about 64 KiB.
+///
+/// After any error the writer is failed: later calls throw ``TransferArchiveError/Code/ioFailed``, and the output
+/// holds an incomplete archive that readers reject.
+///
+/// Not `Sendable`: it owns a position in its output; make it in the task that writes.
+public struct TransferArchiveWriter: ~Copyable {
+    private enum Sink {
+        case fileDescriptor(Int32)
+        case closure((UnsafeRawBufferPointer) throws -> Void)
+    }
+
+    private enum Stage {
+        case initial, writing, finished, failed
+    }
+
+    /// The size of the buffer that payloads from a descriptor stream through.
+    public let chunkSize: Int
+
+    private let sink: Sink
+    private var cbor = CBORWriter(reservingCapacity: ArchiveCBOR.smallPayloadSize + 1024)
+    private var chunk: [UInt8] = []
+    private var stage = Stage.initial
+    private var itemCount = 0
+    private var itemsBegun = 0
+    private var representationsPromised = 0
+    private var representationsWritten = 0
+    private var itemTypes: Set<UniformType> = []
+
+    /// A writer to an open file descriptor (a file, a pipe, a socket), which it neither owns nor closes.
+    /// - Parameters:
+    ///   - fileDescriptor: Where the archive goes.
+    ///   - chunkSize: The size of the one buffer that payloads read from descriptors go through; 1 MiB by default.
+    public init(fileDescriptor: Int32, chunkSize: Int = 1 << 20) {
+        sink = .fileDescriptor(fileDescriptor)
+        self.chunkSize = max(4096, chunkSize)
+    }
+
+    /// A writer that hands its output, block by block, to `sink`.
+    ///
+    /// ```swift
+    /// var data = Data()
+    /// var writer = TransferArchiveWriter { data.append(contentsOf: $0) }
+    /// ```
+    /// - Parameters:
+    ///   - chunkSize: The size of the one buffer that payloads read from descriptors go through; 1 MiB by default.
+    ///   - sink: Receives the bytes; the buffer is only valid during the call. What it throws becomes
+    ///     ``TransferArchiveError/Code/ioFailed`` with the error as ``TransferArchiveError/cause``.
+    public init(chunkSize: Int = 1 << 20, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.sink = .closure(sink)
+        self.chunkSize = max(4096, chunkSize)
+    }
+
+    /// Writes the archive's header and promises how many items follow.
+    /// - Parameter itemCount: The number of ``beginItem(suggestedName:metadata:representationCount:)`` calls to come.
+    /// - Throws: ``TransferArchiveError/Code/countMismatch`` if called twice or with a negative count.
+    public mutating func begin(itemCount: Int) throws(TransferArchiveError) {
+        try expect(.initial, "begin(itemCount:) must be the first call, and only once")
+        guard itemCount >= 0 else {
+            throw fail(.countMismatch, "The item count \(itemCount) is negative.")
+        }
+        self.itemCount = itemCount
+        cbor.writeSelfDescribedTag()
+        cbor.writeArrayHead(count: 3)
+        cbor.writeTextString(TransferArchive.formatName)
+        cbor.writeArrayHead(count: 2)
+        cbor.writeUnsignedInteger(UInt64(TransferArchive.currentVersion.major))
+        cbor.writeUnsignedInteger(UInt64(TransferArchive.currentVersion.minor))
+        cbor.writeMapHead(count: 1)
+        cbor.writeTextString(ArchiveCBOR.itemsKey)
+        cbor.writeArrayHead(count: UInt64(itemCount))
+        stage = .writing
+    }
+
+    /// Writes the header of the next item and promises how many representations follow.
+    /// - Parameters:
+    ///   - suggestedName: A file name without folders, or `nil`.
+    ///   - metadata: Small values that travel with the item; an empty dictionary is not written.
+    ///   - representationCount: The number of `writeRepresentation` calls to come for this item.
+    /// - Throws: ``TransferArchiveError/Code/countMismatch`` when the previous item is incomplete or all promised
+    ///   items were written; ``TransferArchiveError/Code/invalidName`` for a name with `/` or NUL.
+    public mutating func beginItem(
+        suggestedName: String?, metadata: [String: TransferMetadataValue], representationCount: Int
+    ) throws(TransferArchiveError) {
+        try expect(.writing, "beginItem must come after begin(itemCount:) and before finish()")
+        try checkItemComplete()
+        guard itemsBegun < itemCount else {
+            throw fail(.countMismatch, "begin(itemCount:) promised \(itemCount) items; this would be one more.")
+        }
+        guard representationCount >= 0 else {
+            throw fail(.countMismatch, "The representation count \(representationCount) is negative.")
+        }
+        if let suggestedName {
+            do {
+                try ArchiveRules.checkName(suggestedName, itemIndex: itemsBegun)
+            } catch {
+                stage = .failed
+                throw error
+            }
+        }
+        let includesMetadata = !metadata.isEmpty
+        cbor.writeMapHead(count: 1 + (suggestedName == nil ? 0 : 1) + (includesMetadata ? 1 : 0))
+        if let suggestedName {
+            cbor.writeTextString(ArchiveCBOR.nameKey)
+            cbor.writeTextString(suggestedName)
+        }
+        if includesMetadata {
+            cbor.writeTextString(ArchiveCBOR.metadataKey)
+            ArchiveCBOR.write(metadata, to: &cbor)
+        }
+        cbor.writeTextString(ArchiveCBOR.representationsKey)
+        cbor.writeArrayHead(count: UInt64(representationCount))
+        itemsBegun += 1
+        representationsPromised = representationCount
+        representationsWritten = 0
+        itemTypes = []
+        try flushIfFull()
+    }
+
+    /// Writes a representation whose bytes are in memory.
+    /// - Parameters:
+    ///   - type: The type of the bytes; unique within the item.
+    ///   - data: The bytes.
+    ///   - progress: Advanced by the bytes written, per chunk; if it has no total yet, its total becomes the
+    ///     payload's length. Cancelling it stops the write with ``TransferArchiveError/Code/cancelled``.
+    /// - Throws: ``TransferArchiveError/Code/countMismatch``, ``TransferArchiveError/Code/duplicateType``,
+    ///   ``TransferArchiveError/Code/ioFailed`` or ``TransferArchiveError/Code/cancelled``.
+    public mutating func writeRepresentation(
+        type: UniformType, data: Data, progress: TransferProgress? = nil
+    ) throws(TransferArchiveError) {
+        try beginRepresentation(type: type, length: UInt64(data.count), progress: progress)
+        var crc = CRC32()
+        if data.count <= ArchiveCBOR.smallPayloadSize {
+            data.withUnsafeBytes { crc.update($0) }
+            cbor.writeRawBytes(data)
+            progress?.advance(by: Int64(data.count))
+        } else {
+            try flush()
+            let sink = self.sink
+            var start = data.startIndex
+            while start < data.endIndex {
+                let end = data.index(start, offsetBy: min(chunkSize, data.endIndex - start))
+                try checkCancellation(progress, type: type)
+                let written: Result<Void, TransferArchiveError> = data[start..<end].withUnsafeBytes { bytes in
+                    crc.update(bytes)
+                    return Result { () throws(TransferArchiveError) in try Self.emit(bytes, to: sink) }
+                }
+                try check(written)
+                progress?.advance(by: Int64(end - start))
+                start = end
+            }
+        }
+        try endRepresentation(checksum: crc.value)
+    }
+
+    /// Writes a representation of exactly `length` bytes read from `fileDescriptor`, streaming them through one
+    /// reused buffer and computing the checksum on the way.
+    /// - Parameters:
+    ///   - type: The type of the bytes; unique within the item.
+    ///   - length: How many bytes to read and write.
+    ///   - fileDescriptor: Where the bytes come from, read from its current position; not closed.
+    ///   - progress: Advanced by the bytes written, per chunk; if it has no total yet, its total becomes `length`.
+    ///     Cancelling it stops the write with ``TransferArchiveError/Code/cancelled``.
+    /// - Throws: ``TransferArchiveError/Code/truncated`` if the descriptor ends before `length` bytes (the output
+    ///   is then unusable), ``TransferArchiveError/Code/ioFailed``, ``TransferArchiveError/Code/countMismatch``,
+    ///   ``TransferArchiveError/Code/duplicateType`` or ``TransferArchiveError/Code/cancelled``.
+    public mutating func writeRepresentation(
+        type: UniformType, length: UInt64, from fileDescriptor: Int32, progress: TransferProgress? = nil
+    ) throws(TransferArchiveError) {
+        try beginRepresentation(type: type, length: length, progress: progress)
+        try flush()
+        var buffer: [UInt8] = []
+        swap(&buffer, &chunk)
+        defer { swap(&buffer, &chunk) }
+        if buffer.count != chunkSize {
+            buffer = [UInt8](repeating: 0, count: chunkSize)
+        }
+        let sink = self.sink
+        var crc = CRC32()
+        var remaining = length
+        while remaining > 0 {
+            try checkCancellation(progress, type: type)
+            let wanted = Int(min(remaining, UInt64(chunkSize)))
+            let outcome: Result<Int, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
+                let received = Self.read(
+                    fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                if received == 0 {
+                    return .failure(
+                        TransferArchiveError(
+                            .truncated,
+                            "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
+                                + "for \(type); pass the length of what the descriptor really holds."))
+                }
+                if received < 0 {
+                    return .failure(
+                        TransferArchiveError(
+                            .ioFailed, "read(2) on descriptor \(fileDescriptor) failed with errno \(errno)."))
+                }
+                let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
+                crc.update(bytes)
+                return Result { () throws(TransferArchiveError) in
+                    try Self.emit(bytes, to: sink)
+                    return received
+                }
+            }
+            let received = try check(outcome)
+            remaining -= UInt64(received)
+            progress?.advance(by: Int64(received))
+        }
+        try endRepresentation(checksum: crc.value)
+    }
+
+    /// Checks that every promised item and representation was written and writes what is still buffered.
+    /// - Throws: ``TransferArchiveError/Code/countMismatch`` or ``TransferArchiveError/Code/ioFailed``.
+    public mutating func finish() throws(TransferArchiveError) {
+        try expect(.writing, "finish() must come after begin(itemCount:), and only once")
+        try checkItemComplete()
+        guard itemsBegun == itemCount else {
+            throw fail(.countMismatch, "begin(itemCount:) promised \(itemCount) items, but \(itemsBegun) were written.")
+        }
+        try flush()
+        stage = .finished
+    }
+}
+
+extension TransferArchiveWriter {
+    private mutating func beginRepresentation(
+        type: UniformType, length: UInt64, progress: TransferProgress?
+    ) throws(TransferArchiveError) {
+        try expect(.writing, "writeRepresentation must come after beginItem")
+        guard itemsBegun > 0, representationsWritten < representationsPromised else {
+            throw fail(
+                .countMismatch,
+                "beginItem promised \(representationsPromised) representations for item \(itemsBegun - 1); "
+                    + "\(type) would be one more.",
+                type: type)
+        }
+        guard itemTypes.insert(type).inserted else {
+            throw fail(
+                .duplicateType, "Item \(itemsBegun - 1) already has a representation of \(type); write each type once.",
+                type: type)
+        }
+        if let progress, progress.totalUnitCount <= 0 {
+            progress.totalUnitCount = Int64(clamping: length)
+        }
+        cbor.writeMapHead(count: 3)
+        cbor.writeTextString(ArchiveCBOR.typeKey)
+        cbor.writeTextString(type.identifier)
+        cbor.writeTextString(ArchiveCBOR.payloadKey)
+        cbor.writeByteStringHead(length: length)
+    }
+
+    private mutating func endRepresentation(checksum: UInt32) throws(TransferArchiveError) {
+        cbor.writeTextString(ArchiveCBOR.checksumKey)
+        cbor.writeUnsignedInteger(UInt64(checksum))
+        representationsWritten += 1
+        try flushIfFull()
+    }
+
+    private mutating func checkItemComplete() throws(TransferArchiveError) {
+        guard representationsWritten == representationsPromised else {
+            throw fail(
+                .countMismatch,
+                "beginItem promised \(representationsPromised) representations for item \(itemsBegun - 1), "
+                    + "but \(representationsWritten) were written.")
+        }
+    }
+
+    private mutating func expect(_ wanted: Stage, _ rule: String) throws(TransferArchiveError) {
+        guard stage == wanted else {
+            if stage == .failed {
+                throw TransferArchiveError(
+                    .ioFailed, "An earlier call failed, so the output is incomplete; start a new archive.")
+            }
+            throw fail(.countMismatch, "Calls out of order: \(rule).")
+        }
+    }
+
+    private mutating func checkCancellation(
+        _ progress: TransferProgress?, type: UniformType
+    ) throws(TransferArchiveError) {
+        if let progress, progress.isCancelled {
+            throw fail(.cancelled, "Writing \(type) was cancelled through its progress.", type: type)
+        }
+    }
+
+    private mutating func fail(
+        _ code: TransferArchiveError.Code, _ message: String, type: UniformType? = nil
+    ) -> TransferArchiveError {
+        stage = .failed
+        return TransferArchiveError(code, message, itemIndex: itemsBegun > 0 ? itemsBegun - 1 : nil, type: type)
+    }
+
+    private mutating func flushIfFull() throws(TransferArchiveError) {
+        if cbor.bytes.count >= ArchiveCBOR.smallPayloadSize {
+            try flush()
+        }
+    }
+
+    private mutating func flush() throws(TransferArchiveError) {
+        guard !cbor.bytes.isEmpty else { return }
+        let sink = self.sink
+        let outcome: Result<Void, TransferArchiveError> = cbor.bytes.withUnsafeBytes { bytes in
+            Result { () throws(TransferArchiveError) in try Self.emit(bytes, to: sink) }
+        }
+        try check(outcome)
+        cbor.flush { _ in }
+    }
+
+    /// Returns the success value, or marks the writer failed and throws the error located at the current item.
+    @discardableResult
+    private mutating func check<T>(_ outcome: Result<T, TransferArchiveError>) throws(TransferArchiveError) -> T {
+        switch outcome {
+        case .success(let value):
+            return value
+        case .failure(var error):
+            stage = .failed
+            error.itemIndex = error.itemIndex ?? (itemsBegun > 0 ? itemsBegun - 1 : nil)
+            throw error
+        }
+    }
+
+    /// Hands bytes to the sink.
+    private static func emit(_ bytes: UnsafeRawBufferPointer, to sink: Sink) throws(TransferArchiveError) {
+        switch sink {
+        case .fileDescriptor(let descriptor):
+            var rest = bytes
+            while !rest.isEmpty, let base = rest.baseAddress {
+                let written = Self.write(descriptor, base, rest.count)
+                if written < 0 {
+                    let code = errno
+                    if code == EINTR { continue }
+                    throw TransferArchiveError(
+                        .ioFailed, "write(2) on descriptor \(descriptor) failed with errno \(code); check the output.")
+                }
+                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            }
+        case .closure(let body):
+            do {
+                try body(bytes)
+            } catch let error as TransferArchiveError {
+                throw error
+            } catch {
+                throw TransferArchiveError(.ioFailed, "The archive's sink failed: \(error).", cause: error)
+            }
+        }
+    }
+
+    private static func write(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, base, count)
+        #elseif canImport(Musl)
+            Musl.write(descriptor, base, count)
+        #else
+            Darwin.write(descriptor, base, count)
+        #endif
+    }
+
+    /// Reads once, retrying on EINTR; returns the count, 0 at the end, or -1 with `errno` set.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        while true {
+            #if canImport(Glibc)
+                let result = Glibc.read(descriptor, base, buffer.count)
+            #elseif canImport(Musl)
+                let result = Musl.read(descriptor, base, buffer.count)
+            #else
+                let result = Darwin.read(descriptor, base, buffer.count)
+            #endif
+            if result >= 0 || errno != EINTR {
+                return result
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import TransferKit
+
+/// Decides which form of the archive a command reads or writes.
+enum ArchiveFormatChoice {
+    /// The form to write: `--format` if given, else `.json` for a `.json` output path, else CBOR.
+    static func output(_ option: String?, path: String?) throws(UsageError) -> TransferArchiveFormat {
+        if let option {
+            guard let format = TransferArchiveFormat(rawValue: option.lowercased()) else {
+                throw UsageError("unknown format '\(option)': use cbor or json")
+            }
+            return format
+        }
+        if let path, path != "-", URL(fileURLWithPath: path).pathExtension.lowercased() == "json" {
+            return .json
+        }
+        return .cbor
+    }
+
+    /// The form to read: `--format` if given, else detected from a regular file's first bytes,
+    /// else CBOR (a pipe cannot be peeked at without consuming it).
+    static func input(_ option: String?, file: InputFile) throws(UsageError) -> TransferArchiveFormat {
+        if let option {
+            return try output(option, path: nil)
+        }
+        guard let head = file.peek(64) else { return .cbor }
+        guard let format = TransferArchiveFormat.detect(head) else {
+            throw UsageError("\(file.displayName) is not a TransferKit archive (neither CBOR nor JSON form)")
+        }
+        return format
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import TransferKit
+import UniformTypes
+
+/// An item's header as a walk over an archive meets it.
+struct WalkedItem {
+    var index: Int
+    var suggestedName: String?
+    var metadata: [String: TransferMetadataValue]
+    var representationCount: Int
+}
+
+/// A representation's header as a walk over an archive meets it.
+struct WalkedRepresentation {
+    var itemIndex: Int
+    var index: Int
+    var type: UniformType
+    var length: UInt64
+}
+
+/// What to do with the payload of the representation just met.
+enum PayloadHandling {
+    /// Read past it (its checksum is still verified).
+    case skip
+    /// Hand its bytes, chunk by chunk, to the closure.
+    case read((UnsafeRawBufferPointer) throws -> Void)
+    /// Hand its bytes to the closure, verify them, and end the walk.
+    case readThenStop((UnsafeRawBufferPointer) throws -> Void)
+    /// Stop the walk here.
+    case stop
+}
+
+/// Walks an archive of either form item by item, representation by representation.
+///
+/// The CBOR form streams from the descriptor with constant memory; the JSON form is read whole
+/// (within ``TransferArchive/Limits/maxJSONDocumentSize``), then walked the same way.
+enum ArchiveWalker {
+    /// Walks `file`; returns the archive's version.
+    @discardableResult
+    static func walk(
+        _ file: InputFile, format: TransferArchiveFormat, limits: TransferArchive.Limits = .default,
+        item onItem: (WalkedItem) throws -> Void,
+        representation onRepresentation: (WalkedRepresentation) throws -> PayloadHandling,
+        checksum onChecksum: (WalkedRepresentation, UInt32) throws -> Void = { _, _ in }
+    ) throws -> (major: Int, minor: Int) {
+        switch format {
+        case .cbor:
+            var reader = try TransferArchiveReader(fileDescriptor: file.fileDescriptor, limits: limits)
+            while let item = try reader.nextItem() {
+                try onItem(
+                    WalkedItem(
+                        index: item.index, suggestedName: item.suggestedName, metadata: item.metadata,
+                        representationCount: item.representationCount))
+                while let header = try reader.nextRepresentation() {
+                    let walked = WalkedRepresentation(
+                        itemIndex: header.itemIndex, index: header.index, type: header.type, length: header.length)
+                    switch try onRepresentation(walked) {
+                    case .skip: try onChecksum(walked, try reader.skipPayload())
+                    case .read(let body): try onChecksum(walked, try reader.readPayload(body))
+                    case .readThenStop(let body):
+                        try onChecksum(walked, try reader.readPayload(body))
+                        return reader.version
+                    case .stop: return reader.version
+                    }
+                }
+            }
+            return reader.version
+        case .json:
+            let archive = try TransferArchive(
+                decoding: try file.readAll(limit: limits.maxJSONDocumentSize), format: .json, limits: limits)
+            for (itemIndex, item) in archive.items.enumerated() {
+                try onItem(
+                    WalkedItem(
+                        index: itemIndex, suggestedName: item.suggestedName, metadata: item.metadata,
+                        representationCount: item.representations.count))
+                for (index, representation) in item.representations.enumerated() {
+                    let walked = WalkedRepresentation(
+                        itemIndex: itemIndex, index: index, type: representation.type,
+                        length: UInt64(representation.data.count))
+                    switch try onRepresentation(walked) {
+                    case .skip: break
+                    case .read(let body): try representation.data.withUnsafeBytes { try body($0) }
+                    case .readThenStop(let body):
+                        try representation.data.withUnsafeBytes { try body($0) }
+                        try onChecksum(walked, representation.checksum)
+                        return TransferArchive.currentVersion
+                    case .stop: return TransferArchive.currentVersion
+                    }
+                    try onChecksum(walked, representation.checksum)
+                }
+            }
+            return TransferArchive.currentVersion
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An open input: a file named on the command line, or standard input for `-`.
+///
+/// A regular file (also standard input redirected from one) has a known size and can be
+/// peeked at without moving its offset; a pipe can only be read once, front to back.
+final class InputFile {
+    /// The name used in messages: the path, or `standard input`.
+    let displayName: String
+    /// The path as given (`-` for standard input).
+    let path: String
+    /// The open descriptor.
+    let fileDescriptor: Int32
+    /// The bytes left to read, when the input is a regular file.
+    let size: UInt64?
+    private let ownsDescriptor: Bool
+
+    /// Opens `path`, or standard input when it is `-`.
+    /// - Throws: ``UsageError`` naming the file when it cannot be opened or is a directory.
+    init(path: String) throws(UsageError) {
+        self.path = path
+        if path == "-" {
+            displayName = "standard input"
+            fileDescriptor = 0
+            ownsDescriptor = false
+        } else {
+            displayName = path
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw UsageError("cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+            fileDescriptor = descriptor
+            ownsDescriptor = true
+        }
+        var status = stat()
+        if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+            let offset = lseek(fileDescriptor, 0, SEEK_CUR)
+            size = UInt64(max(0, Int64(status.st_size) - Int64(max(0, offset))))
+        } else if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            if ownsDescriptor { close(fileDescriptor) }
+            throw UsageError("\(path) is a directory, not a file")
+        } else {
+            size = nil
+        }
+    }
+
+    /// Wraps an already open descriptor, which the input then owns.
+    init(adopting descriptor: Int32, displayName: String, size: UInt64?) {
+        self.displayName = displayName
+        self.path = displayName
+        self.fileDescriptor = descriptor
+        self.size = size
+        self.ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor { close(fileDescriptor) }
+    }
+
+    /// The first bytes of a regular file, read without moving the offset; `nil` for a pipe.
+    func peek(_ count: Int) -> [UInt8]? {
+        guard size != nil else { return nil }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
+        let read = buffer.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, count, offset) }
+        return read < 0 ? nil : Array(buffer[..<read])
+    }
+
+    /// Reads the rest of the input into memory.
+    /// - Throws: ``UsageError`` when reading fails or the input exceeds `limit` bytes.
+    func readAll(limit: Int) throws(UsageError) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw UsageError("cannot read \(displayName): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return data }
+            guard data.count + count <= limit else {
+                throw UsageError("\(displayName) is larger than \(limit) bytes, the limit for reading it whole")
+            }
+            data.append(contentsOf: buffer[..<count])
+        }
+    }
+}

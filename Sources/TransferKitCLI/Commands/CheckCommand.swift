@@ -1,0 +1,177 @@
+import Foundation
+public import TransferKit
+import UniformTypes
+
+/// `transferkit check`: validates archives and checks that their representations survive a
+/// decode and re-encode, in this process or in a child `transferkit` process.
+public struct CheckCommand: Command {
+    /// The readers used to decode representations.
+    public var registry: TransferRegistry
+
+    /// Creates the command over `registry`.
+    public init(registry: TransferRegistry) {
+        self.registry = registry
+    }
+
+    /// `"check"`.
+    public var name: String { "check" }
+    /// One line of help.
+    public var abstract: String { "Validate archives and check that every representation round-trips." }
+    /// What is checked.
+    public var discussion: String {
+        """
+        For each archive: the structure and every checksum are validated; every representation
+        whose type has a registered reader is decoded and encoded again, and must come back with
+        the same bytes, or failing that an equal value. With --cross-process the archive goes
+        through a child transferkit process ('transferkit reencode') that does the decoding and
+        re-encoding, and what comes back is compared here. One line per item shows ✓ or ✗.
+        Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read.
+        """
+    }
+
+    /// The accepted options.
+    public var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--cross-process"], help: "Round-trip through a child transferkit process."),
+                .init(names: ["--json"], help: "Print machine-readable JSON."),
+            ],
+            positionals: .init(name: "ARCHIVE", help: "Archives to check.", minimum: 1)
+        )
+    }
+
+    /// Checks the archives.
+    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        let crossProcess = arguments.flag("--cross-process")
+        let checker = RoundTripChecker(registry: registry)
+        var reports: [ArchiveReport] = []
+        for path in arguments.positionals {
+            let file = try InputFile(path: path)
+            let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+            reports.append(
+                await check(bytes, name: file.displayName, crossProcess: crossProcess, checker: checker, context))
+        }
+        let passed = reports.flatMap(\.items).filter(\.passed).count
+        let failed = reports.reduce(0) { $0 + $1.items.filter { !$0.passed }.count + ($1.error == nil ? 0 : 1) }
+        if arguments.flag("--json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try context.standardOutput.write(contentsOf: try encoder.encode(reports))
+            try context.standardOutput.writeLine()
+        } else {
+            for report in reports { try context.standardOutput.write(report.text()) }
+            try context.standardOutput.writeLine("\(passed) passed, \(failed) failed")
+        }
+        return failed == 0 ? .success : .failure
+    }
+
+    private func check(
+        _ bytes: Data, name: String, crossProcess: Bool, checker: RoundTripChecker, _ context: CommandContext
+    ) async -> ArchiveReport {
+        var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
+        do {
+            guard let format = TransferArchiveFormat.detect(bytes.prefix(64)) else {
+                throw UsageError("not a TransferKit archive (neither CBOR nor JSON form)")
+            }
+            let archive = try TransferArchive(decoding: bytes, format: format)
+            let returned: TransferArchive
+            if crossProcess {
+                returned = try await reencodeInChild(bytes, format: format, context: context)
+            } else {
+                returned = try await Reencoder(checker: checker).reencode(archive)
+            }
+            report.items = compare(archive, returned, checker: checker)
+        } catch {
+            report.error = "\(error)"
+        }
+        return report
+    }
+
+    private func reencodeInChild(
+        _ bytes: Data, format: TransferArchiveFormat, context: CommandContext
+    ) async throws -> TransferArchive {
+        guard let executable = context.executablePath else {
+            throw UsageError("cannot find the transferkit executable to run as a child process")
+        }
+        let result = try await ChildProcess.run(executable, arguments: ["reencode", "-"], input: Array(bytes))
+        guard result.status == 0 else {
+            let message = result.errorText.split(separator: "\n").last.map(String.init) ?? "no message"
+            throw UsageError("the child process failed with status \(result.status): \(message)")
+        }
+        return try TransferArchive(decoding: Data(result.standardOutput), format: format)
+    }
+
+    private func compare(
+        _ original: TransferArchive, _ returned: TransferArchive, checker: RoundTripChecker
+    ) -> [ItemReport] {
+        original.items.enumerated().map { index, item in
+            var report = ItemReport(index: index, name: item.suggestedName, representations: [])
+            let back = index < returned.items.count ? returned.items[index].representations : []
+            for (position, representation) in item.representations.enumerated() {
+                let verdict: RoundTripChecker.Verdict
+                if position < back.count, back[position].type == representation.type {
+                    verdict = checker.verdict(
+                        original: representation.data, returned: back[position].data, type: representation.type)
+                } else {
+                    verdict = .failed("missing after the round trip")
+                }
+                report.representations.append(
+                    RepresentationReport(
+                        type: representation.type.identifier, passed: verdict.passed, result: verdict.label))
+            }
+            if back.count > item.representations.count {
+                report.representations.append(
+                    RepresentationReport(type: "(extra)", passed: false, result: "more representations came back"))
+            }
+            return report
+        }
+    }
+}
+
+/// Re-encodes every representation of an archive with a checker's readers.
+struct Reencoder {
+    let checker: RoundTripChecker
+
+    func reencode(_ archive: TransferArchive) async throws -> TransferArchive {
+        var result = archive
+        for itemIndex in result.items.indices {
+            for index in result.items[itemIndex].representations.indices {
+                let representation = result.items[itemIndex].representations[index]
+                let data = try await checker.reencode(representation.data, type: representation.type)
+                result.items[itemIndex].representations[index] = TransferArchive.Representation(
+                    type: representation.type, data: data)
+            }
+        }
+        return result
+    }
+}
+
+private struct ArchiveReport: Encodable {
+    var archive: String
+    var crossProcess: Bool
+    var items: [ItemReport]
+    var error: String?
+
+    func text() -> String {
+        if let error { return "✗ \(archive): \(error)\n" }
+        return items.map { item in
+            let mark = item.passed ? "✓" : "✗"
+            let name = item.name.map { " \"\($0)\"" } ?? ""
+            let details = item.representations.map { "\($0.type) \($0.passed ? "✓" : "✗") \($0.result)" }
+            return "\(mark) \(archive) item \(item.index)\(name): " + details.joined(separator: ", ")
+        }.joined(separator: "\n") + (items.isEmpty ? "✓ \(archive): no items\n" : "\n")
+    }
+}
+
+private struct ItemReport: Encodable {
+    var index: Int
+    var name: String?
+    var representations: [RepresentationReport]
+    var passed: Bool { representations.allSatisfy(\.passed) }
+}
+
+private struct RepresentationReport: Encodable {
+    var type: String
+    var passed: Bool
+    var result: String
+}

@@ -1,0 +1,53 @@
+import Foundation
+import TransferKit
+
+/// `transferkit convert`: rewrites an archive in the other form (CBOR ⇄ JSON).
+public struct ConvertCommand: Command {
+    /// Creates the command.
+    public init() {}
+
+    /// `"convert"`.
+    public var name: String { "convert" }
+    /// One line of help.
+    public var abstract: String { "Convert an archive between its CBOR and JSON forms." }
+    /// Rules.
+    public var discussion: String {
+        """
+        The output form comes from --format, else from the output's extension (.json for JSON),
+        else it is the form the input is not. Every representation survives bit for bit.
+        The archive is held in memory while converting (the JSON form is never streamed).
+        """
+    }
+
+    /// The accepted options.
+    public var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout; required)."),
+                .init(names: ["--format"], valueName: "cbor|json", help: "The output's form."),
+            ],
+            positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)
+        )
+    }
+
+    /// Converts the archive.
+    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        guard let output = arguments.value("--output") else { throw UsageError("-o OUT is required") }
+        let file = try InputFile(path: arguments.positionals[0])
+        let limits = TransferArchive.Limits.default
+        let bytes = try file.readAll(limit: limits.maxJSONDocumentSize)
+        guard let inputFormat = TransferArchiveFormat.detect(bytes.prefix(64)) else {
+            throw UsageError("\(file.displayName) is not a TransferKit archive (neither CBOR nor JSON form)")
+        }
+        let archive = try TransferArchive(decoding: bytes, format: inputFormat, limits: limits)
+        var format = inputFormat == .cbor ? TransferArchiveFormat.json : .cbor
+        if arguments.value("--format") != nil || URL(fileURLWithPath: output).pathExtension.lowercased() == "json" {
+            format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
+        }
+        let encoded = try archive.encoded(as: format)
+        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
+            try sink.write(contentsOf: encoded)
+        }
+        return .success
+    }
+}

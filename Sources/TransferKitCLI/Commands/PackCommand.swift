@@ -1,0 +1,136 @@
+import Foundation
+import TransferKit
+public import UniformTypes
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `transferkit pack`: builds an archive with one item per input file.
+///
+/// Payloads stream from the input into the archive with constant memory. A pipe on standard
+/// input has no size to put in the payload's header, so it is first spooled to an unlinked
+/// temporary file; standard input redirected from a file streams directly.
+public struct PackCommand: Command {
+    /// The catalogue used to infer a file's type from its extension.
+    public var catalog: TypeCatalog
+
+    /// Creates the command.
+    public init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"pack"`.
+    public var name: String { "pack" }
+    /// One line of help.
+    public var abstract: String { "Build an archive from files, one item per file." }
+    /// Examples and rules.
+    public var discussion: String {
+        """
+        The type of each file comes from --type, else from its filename extension through the
+        type catalogue (declared types only), else public.data; standard input is public.data. The format comes from --format, else from the output's
+        extension (.json for the JSON form), else CBOR.
+
+        EXAMPLES:
+          transferkit pack card.json notes.txt -o cards.transferkit
+          transferkit pack - --type public.png --name cover.png < cover.png > cover.transferkit
+        """
+    }
+
+    /// The accepted options.
+    public var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--type"], valueName: "TYPE", help: "The uniform type of every input."),
+                .init(names: ["--name"], valueName: "NAME", help: "The suggested name (one input only)."),
+                .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write the archive (- for stdout)."),
+                .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form."),
+            ],
+            positionals: .init(name: "FILE", help: "Files to pack; - for standard input.", minimum: 1)
+        )
+    }
+
+    /// Packs the files.
+    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        let paths = arguments.positionals
+        if arguments.value("--name") != nil, paths.count > 1 {
+            throw UsageError("--name needs a single input file")
+        }
+        if paths.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be packed only once")
+        }
+        let type = try arguments.value("--type").map { identifier throws(UsageError) in
+            guard let type = UniformType(identifier) else {
+                throw UsageError("'\(identifier)' is not a valid uniform type identifier")
+            }
+            return type
+        }
+        let output = arguments.value("--output")
+        let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
+        var inputs: [PackInput] = []
+        for path in paths {
+            inputs.append(try PackInput(path: path, type: type ?? inferredType(path), name: arguments.value("--name")))
+        }
+        let total = inputs.reduce(UInt64(0)) { $0 + $1.size }
+        let progress = TransferProgress(totalUnitCount: Int64(clamping: total))
+        let bar = ProgressBar.start(for: progress, totalBytes: total, context: context)
+        defer { bar?.stop() }
+        try await ArchiveOutput.write(toPath: output, context: context) { descriptor, sink in
+            switch format {
+            case .json:
+                var archive = TransferArchive()
+                for input in inputs {
+                    let data = try input.file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+                    archive.items.append(input.item(data: data))
+                }
+                try sink.write(contentsOf: try archive.encoded(as: .json))
+            case .cbor:
+                var writer = TransferArchiveWriter(sink: { try sink.write($0) })
+                try writer.begin(itemCount: inputs.count)
+                for input in inputs {
+                    try writer.beginItem(suggestedName: input.name, metadata: [:], representationCount: 1)
+                    try writer.writeRepresentation(
+                        type: input.type, length: input.size, from: input.file.fileDescriptor,
+                        progress: progress.makeChild(
+                            withPendingUnitCount: Int64(clamping: input.size),
+                            totalUnitCount: Int64(clamping: input.size)))
+                }
+                try writer.finish()
+            }
+        }
+        return .success
+    }
+
+    private func inferredType(_ path: String) -> UniformType {
+        path == "-" ? .data : catalog.declaredType(forFileName: path)
+    }
+}
+
+/// One input of `pack`, opened, with its type, name and size.
+private struct PackInput {
+    let file: InputFile
+    let type: UniformType
+    let name: String?
+    let size: UInt64
+
+    init(path: String, type: UniformType, name: String?) throws {
+        var file = try InputFile(path: path)
+        if file.size == nil {
+            file = try Spool.toTemporaryFile(file)
+        }
+        self.type = type
+        self.name = name ?? (path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent)
+        self.size = file.size ?? 0
+        self.file = file
+    }
+
+    func item(data: Data) -> TransferArchive.Item {
+        TransferArchive.Item(
+            suggestedName: name, metadata: [:],
+            representations: [TransferArchive.Representation(type: type, data: data)])
+    }
+}

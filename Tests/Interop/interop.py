@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Interop between the transferkit CLI and stock Python libraries (cbor2, json, jsonschema).
+
+Archives the CLI writes must read with cbor2 and json (and validate against the published JSON
+Schema); archives Python writes with those libraries must be accepted by the CLI.
+
+Usage: python3 Tests/Interop/interop.py PATH/TO/transferkit
+Prints one line per check and ends with 'N passed, M failed'; exits 1 if any check failed.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import zlib
+from pathlib import Path
+
+import cbor2
+import jsonschema
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = json.loads((ROOT / "Schemas" / "transfer-archive.schema.json").read_text())
+TOOL = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / ".build" / "debug" / "transferkit")
+results = []
+
+
+def check(name, condition, detail=""):
+    results.append(bool(condition))
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f" — {detail}"))
+
+
+def run(*arguments, stdin=None):
+    return subprocess.run([TOOL, *arguments], input=stdin, capture_output=True)
+
+
+def representations_cbor(archive):
+    return [rep for item in archive[2]["items"] for rep in item["representations"]]
+
+
+with tempfile.TemporaryDirectory() as directory:
+    work = Path(directory)
+    files = {
+        "notes.txt": "hello, world — ✓\n".encode(),
+        "blob.bin": bytes(range(256)) * 3,
+        "card.json": b'{"name":"Luke","character":"Jedi","favorite":"blue milk"}',
+    }
+    for name, data in files.items():
+        (work / name).write_bytes(data)
+
+    # 1. The CLI writes; Python reads the CBOR form with cbor2.
+    packed = run("pack", *(str(work / name) for name in files), "-o", str(work / "a.transferkit"))
+    check("CLI packs three files", packed.returncode == 0, packed.stderr.decode())
+    raw = (work / "a.transferkit").read_bytes()
+    check("CBOR form starts with the self-describe tag", raw[:3] == b"\xd9\xd9\xf7", raw[:3].hex())
+    decoded_archive = cbor2.loads(raw)
+    # cbor2 6 drops the self-describe tag 55799 while decoding (it only marks the data as CBOR).
+    archive = decoded_archive.value if isinstance(decoded_archive, cbor2.CBORTag) else decoded_archive
+    check("cbor2 reads the archive as a 3-element array", len(archive) == 3, repr(archive)[:80])
+    check("format name and version 1.x", archive[0] == "transferkit-archive" and archive[1][0] == 1, repr(archive[:2]))
+    items = archive[2]["items"]
+    check("one item per file, named", [item.get("name") for item in items] == list(files), repr(items)[:120])
+    reps = representations_cbor(archive)
+    check("payloads are the files' bytes", [rep["payload"] for rep in reps] == list(files.values()))
+    check(
+        "checksums are zlib.crc32 of the payloads",
+        all(rep["checksum"] == zlib.crc32(rep["payload"]) for rep in reps),
+        repr([(rep["checksum"], zlib.crc32(rep["payload"])) for rep in reps]),
+    )
+    check("types inferred from extensions", [rep["type"] for rep in reps][0] == "public.plain-text", repr(reps[0]["type"]))
+    reencoded = cbor2.dumps(cbor2.CBORTag(55799, archive), canonical=True)
+    check("cbor2's canonical encoding gives the same bytes", reencoded == raw, reencoded[:40].hex())
+
+    # 2. The CLI converts; Python reads the JSON form with json and validates it.
+    converted = run("convert", str(work / "a.transferkit"), "-o", str(work / "a.json"))
+    check("CLI converts to JSON", converted.returncode == 0, converted.stderr.decode())
+    document = json.loads((work / "a.json").read_text(encoding="utf-8"))
+    try:
+        jsonschema.validate(document, SCHEMA)
+        check("JSON form validates against Schemas/transfer-archive.schema.json", True)
+    except jsonschema.ValidationError as error:
+        check("JSON form validates against Schemas/transfer-archive.schema.json", False, error.message)
+    json_reps = [rep for item in document["items"] for rep in item["representations"]]
+    decoded = [rep["text"].encode() if "text" in rep else __import__("base64").b64decode(rep["base64"]) for rep in json_reps]
+    check("JSON payloads are the files' bytes", decoded == list(files.values()))
+    check("text is inline, binary is base64", "text" in json_reps[0] and "base64" in json_reps[1], repr(json_reps)[:160])
+
+    # 3. Python writes the CBOR form; the CLI accepts it.
+    payload = b"written by python\n"
+    python_archive = cbor2.CBORTag(
+        55799,
+        [
+            "transferkit-archive",
+            [1, 0],
+            {
+                "items": [
+                    {
+                        "name": "py.txt",
+                        "metadata": {"language": "python", "nested": {"ok": True}},
+                        "representations": [
+                            {"type": "public.utf8-plain-text", "payload": payload, "checksum": zlib.crc32(payload)}
+                        ],
+                    }
+                ]
+            },
+        ],
+    )
+    (work / "py.transferkit").write_bytes(cbor2.dumps(python_archive, canonical=True))
+    checked = run("check", str(work / "py.transferkit"))
+    check("CLI checks a cbor2-written archive", checked.returncode == 0, (checked.stdout + checked.stderr).decode())
+    extracted = run("extract", str(work / "py.transferkit"), "--type", "public.text")
+    check("CLI extracts its payload", extracted.returncode == 0 and extracted.stdout == payload, extracted.stderr.decode())
+
+    # 4. Python writes the JSON form; the CLI accepts it and converts it to the same CBOR bytes.
+    python_json = {
+        "format": "transferkit-archive",
+        "version": [1, 0],
+        "items": [
+            {
+                "name": "py.txt",
+                "metadata": {"language": "python", "nested": {"ok": True}},
+                "representations": [
+                    {"type": "public.utf8-plain-text", "text": payload.decode(), "checksum": zlib.crc32(payload)}
+                ],
+            }
+        ],
+    }
+    jsonschema.validate(python_json, SCHEMA)
+    (work / "py.json").write_text(json.dumps(python_json, indent=2), encoding="utf-8")
+    checked = run("check", str(work / "py.json"))
+    check("CLI checks a json-written archive", checked.returncode == 0, (checked.stdout + checked.stderr).decode())
+    converted = run("convert", str(work / "py.json"), "-o", str(work / "py2.transferkit"))
+    check(
+        "both Python archives convert to the same CBOR bytes",
+        converted.returncode == 0 and (work / "py2.transferkit").read_bytes() == (work / "py.transferkit").read_bytes(),
+        converted.stderr.decode(),
+    )
+
+    # 5. A wrong checksum from Python is caught.
+    python_archive.value[2]["items"][0]["representations"][0]["checksum"] ^= 1
+    (work / "bad.transferkit").write_bytes(cbor2.dumps(python_archive, canonical=True))
+    checked = run("check", str(work / "bad.transferkit"))
+    check(
+        "CLI rejects a wrong checksum with exit code 1",
+        checked.returncode == 1 and b"checksumMismatch" in checked.stdout,
+        (checked.stdout + checked.stderr).decode(),
+    )
+
+passed = sum(results)
+failed = len(results) - passed
+print(f"interop: {passed} passed, {failed} failed")
+sys.exit(1 if failed or not results else 0)

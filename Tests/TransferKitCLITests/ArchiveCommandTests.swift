@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+import TransferKit
+import TransferKitCLI
+import UniformTypes
+
+/// Files in a fresh temporary directory, removed when the value goes away.
+private final class Workspace {
+    let url: URL
+
+    init() throws { url = try makeTemporaryDirectory() }
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: some Sequence<UInt8>) throws -> String {
+        try Data(bytes).write(to: url.appendingPathComponent(name))
+        return path(name)
+    }
+
+    func read(_ name: String) throws -> Data { try Data(contentsOf: url.appendingPathComponent(name)) }
+
+    func writeArchive(
+        _ name: String, _ archive: TransferArchive, as format: TransferArchiveFormat = .cbor
+    ) throws
+        -> String
+    {
+        try write(name, try archive.encoded(as: format))
+    }
+
+    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path).sorted()) ?? [] }
+}
+
+private let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
+
+private func representation(_ type: UniformType, _ text: String) -> TransferArchive.Representation {
+    TransferArchive.Representation(type: type, data: Data(text.utf8))
+}
+
+@Suite("transferkit pack, inspect and extract")
+struct PackInspectExtractTests {
+    @Test func packsOneItemPerFileWithInferredTypes() async throws {
+        let space = try Workspace()
+        let notes = try space.write("notes.txt", Array("hello\n".utf8))
+        let blob = try space.write("blob.unknownext", [0, 1, 2, 255])
+        let run = await runInProcess(tool, ["pack", notes, blob, "-o", space.path("out.transferkit")])
+        #expect(run.status == 0)
+        #expect(run.error.isEmpty)
+        let archive = try TransferArchive(decoding: try space.read("out.transferkit"))
+        #expect(archive.items.map(\.suggestedName) == ["notes.txt", "blob.unknownext"])
+        #expect(archive.items.map { $0.representations.map(\.type) } == [[.plainText], [.data]])
+        #expect(archive.items[1].representations[0].data == Data([0, 1, 2, 255]))
+    }
+
+    @Test func explicitTypeAndNameAndJSONForm() async throws {
+        let space = try Workspace()
+        let input = try space.write("card", Array(#"{"a":1}"#.utf8))
+        let run = await runInProcess(
+            tool, ["pack", input, "--type", "public.json", "--name", "card.json", "-o", space.path("out.json")])
+        #expect(run.status == 0)
+        let bytes = try space.read("out.json")
+        #expect(bytes.first == UInt8(ascii: "{"))
+        let archive = try TransferArchive(decoding: bytes, format: .json)
+        #expect(archive.items.first?.suggestedName == "card.json")
+        #expect(archive.items.first?.representations.first?.type == .json)
+    }
+
+    @Test(
+        "pack usage errors",
+        arguments: [
+            (["pack"], "transferkit pack: missing argument FILE (see 'transferkit pack --help')\n"),
+            (
+                ["pack", "/etc/hostname", "/etc/hostname", "--name", "x"],
+                "transferkit pack: --name needs a single input file (see 'transferkit pack --help')\n"
+            ),
+            (
+                ["pack", "/etc/hostname", "--type", "not valid"],
+                "transferkit pack: 'not valid' is not a valid uniform type identifier (see 'transferkit pack --help')\n"
+            ),
+            (
+                ["pack", "/etc/hostname", "--format", "xml"],
+                "transferkit pack: unknown format 'xml': use cbor or json (see 'transferkit pack --help')\n"
+            ),
+        ] as [([String], String)])
+    func packUsageErrors(arguments: [String], message: String) async {
+        let run = await runInProcess(tool, arguments)
+        #expect(run.status == 2)
+        #expect(run.error == message)
+    }
+
+    @Test func missingInputLeavesNoOutput() async throws {
+        let space = try Workspace()
+        let run = await runInProcess(tool, ["pack", space.path("missing.txt"), "-o", space.path("out.transferkit")])
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("transferkit pack: cannot open \(space.path("missing.txt")): No such file"))
+        #expect(space.contents.isEmpty)
+    }
+
+    @Test func inspectListsItemsRepresentationsAndChecksums() async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [
+            .init(
+                suggestedName: "card", metadata: ["origin": "seed"],
+                representations: [representation(.json, #"{"a":1}"#), representation(.utf8PlainText, "a")])
+        ])
+        let path = try space.writeArchive("a.transferkit", archive)
+        let run = await runInProcess(tool, ["inspect", path])
+        #expect(run.status == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.first == "\(path): CBOR archive, version 1.0, 1 item")
+        #expect(lines.count == 4)
+        #expect(lines[1] == #"item 0  "card"  metadata {"origin":"seed"}"#)
+        #expect(lines[2].hasPrefix("  0  public.json             7 B  crc32 "))
+        #expect(lines[3].contains("public.utf8-plain-text  1 B  crc32 e8b7be43  conforms to "))
+
+        let json = await runInProcess(tool, ["inspect", path, "--json"])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        let items = try #require(object["items"] as? [[String: Any]])
+        let representations = try #require(items.first?["representations"] as? [[String: Any]])
+        #expect(representations.map { $0["type"] as? String } == ["public.json", "public.utf8-plain-text"])
+        #expect(representations.last?["checksum"] as? Int == 0xe8b7_be43)
+        #expect(object["format"] as? String == "cbor")
+    }
+
+    @Test func inspectRejectsAFileThatIsNotAnArchive() async throws {
+        let space = try Workspace()
+        let path = try space.write("x.bin", Array("plain words".utf8))
+        let run = await runInProcess(tool, ["inspect", path])
+        #expect(run.status == 2)
+        #expect(run.error.contains("is not a TransferKit archive"))
+    }
+
+    @Test(
+        "extract prefers the exact type, then the first conforming one",
+        arguments: [
+            ("public.plain-text", "exact"),
+            ("public.utf8-plain-text", "first"),
+            ("public.text", "first"),
+            ("public.data", "first"),
+        ])
+    func extractChoice(type: String, expected: String) async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [
+            .init(representations: [representation(.utf8PlainText, "first"), representation(.plainText, "exact")])
+        ])
+        let path = try space.writeArchive("a.transferkit", archive)
+        let run = await runInProcess(tool, ["extract", path, "--type", type])
+        #expect(run.status == 0)
+        #expect(run.output == expected)
+    }
+
+    @Test func extractFromTheJSONFormAndASecondItem() async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [
+            .init(representations: [representation(.json, "[1]")]),
+            .init(representations: [representation(.json, "[2]")]),
+        ])
+        let path = try space.writeArchive("a.json", archive, as: .json)
+        let run = await runInProcess(tool, ["extract", path, "--type", "public.json", "--item", "1"])
+        #expect(run.output == "[2]")
+    }
+
+    @Test func extractErrorsNameWhatIsThere() async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [.init(representations: [representation(.json, "[1]")])])
+        let path = try space.writeArchive("a.transferkit", archive)
+        let missingType = await runInProcess(tool, ["extract", path, "--type", "public.png"])
+        #expect(missingType.status == 2)
+        #expect(
+            missingType.error.contains("item 0 has no representation conforming to public.png (it has: public.json)"))
+        let missingItem = await runInProcess(tool, ["extract", path, "--type", "public.json", "--item", "3"])
+        #expect(missingItem.status == 2)
+        #expect(missingItem.error.contains("the archive has no item 3"))
+        let noType = await runInProcess(tool, ["extract", path])
+        #expect(noType.error.contains("--type is required"))
+    }
+
+    @Test func standardInputRoundTripsThroughPipes() async throws {
+        let payload = [UInt8]((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let packed = try await runBinary(["pack", "-", "--type", "public.png"], input: payload)
+        #expect(packed.status == 0)
+        let extracted = try await runBinary(["extract", "-", "--type", "public.image"], input: packed.outputBytes)
+        #expect(extracted.status == 0)
+        #expect(extracted.outputBytes == payload)
+    }
+
+    @Test func largePayloadsStreamWithConstantMemory() async throws {
+        let space = try Workspace()
+        var generator = SystemRandomNumberGenerator()
+        let block = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let handle = try #require(FileHandle(forWritingAtPath: try space.write("big.bin", [])))
+        for _ in 0..<64 { handle.write(Data(block)) }
+        try handle.close()
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRANSFERKIT_REPORT_PEAK_MEMORY"] = "1"
+        let pack = try await ChildProcess.run(
+            transferkitPath, arguments: ["pack", space.path("big.bin"), "-o", space.path("big.transferkit")],
+            environment: environment)
+        #expect(pack.status == 0)
+        let extract = try await ChildProcess.run(
+            transferkitPath,
+            arguments: ["extract", space.path("big.transferkit"), "--type", "public.data", "-o", space.path("out")],
+            environment: environment)
+        #expect(extract.status == 0)
+        #expect(try space.read("out") == space.read("big.bin"))
+        // Holding the 64 MiB payload would take the process well past 64 MiB.
+        for run in [pack, extract] {
+            let peak = try #require(Int(run.errorText.split(separator: " ").dropLast().last ?? ""))
+            #expect(run.errorText.hasPrefix("transferkit: peak memory "))
+            #expect(peak > 0)
+            #expect(peak < 48 << 10)
+        }
+    }
+}
+
+@Suite("transferkit convert and check")
+struct ConvertCheckTests {
+    let archive = TransferArchive(items: [
+        .init(
+            suggestedName: "card", metadata: ["n": 1],
+            representations: [
+                TransferArchive.Representation(type: .json, data: Data(#"{"b":2, "a":1}"#.utf8)),
+                TransferArchive.Representation(type: .utf8PlainText, data: Data("text ✓\n".utf8)),
+                TransferArchive.Representation(type: .png, data: Data([0x89, 0x50, 0, 0xff])),
+            ])
+    ])
+
+    @Test func convertsBothWaysBitForBit() async throws {
+        let space = try Workspace()
+        let original = try space.writeArchive("a.transferkit", archive)
+        #expect(await runInProcess(tool, ["convert", original, "-o", space.path("a.json")]).status == 0)
+        #expect(
+            await runInProcess(tool, ["convert", space.path("a.json"), "-o", space.path("b.transferkit")]).status == 0)
+        #expect(try space.read("b.transferkit") == space.read("a.transferkit"))
+        #expect(try TransferArchive(decoding: try space.read("a.json"), format: .json) == archive)
+    }
+
+    @Test func convertNeedsAnOutput() async throws {
+        let space = try Workspace()
+        let run = await runInProcess(tool, ["convert", try space.writeArchive("a.transferkit", archive)])
+        #expect(run.status == 2)
+        #expect(run.error.contains("-o OUT is required"))
+    }
+
+    @Test func checkPassesAndSaysHowEachRepresentationWasChecked() async throws {
+        let space = try Workspace()
+        let path = try space.writeArchive("a.transferkit", archive)
+        let run = await runInProcess(tool, ["check", path])
+        #expect(run.status == 0)
+        #expect(
+            run.output == """
+                ✓ \(path) item 0 "card": public.json ✓ value, public.utf8-plain-text ✓ bytes, public.png ✓ checksum
+                1 passed, 0 failed
+
+                """)
+    }
+
+    @Test func checkAcrossProcesses() async throws {
+        let space = try Workspace()
+        let cbor = try space.writeArchive("a.transferkit", archive)
+        let json = try space.writeArchive("a.json", archive, as: .json)
+        let run = try await runBinary(["check", "--cross-process", cbor, json])
+        #expect(run.status == 0)
+        #expect(run.output.hasSuffix("2 passed, 0 failed\n"))
+        #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("✓") }.count == 2)
+    }
+
+    @Test func checkFailsOnADamagedPayload() async throws {
+        let space = try Workspace()
+        var bytes = [UInt8](try archive.encoded(as: .cbor))
+        let marker = try #require(bytes.firstRange(of: Array("text ✓".utf8)))
+        bytes[marker.lowerBound] ^= 0x20
+        let path = try space.write("bad.transferkit", bytes)
+        let run = await runInProcess(tool, ["check", path])
+        #expect(run.status == 1)
+        #expect(run.output.hasPrefix("✗ \(path): "))
+        #expect(run.output.contains("checksumMismatch"))
+        #expect(run.output.hasSuffix("0 passed, 1 failed\n"))
+    }
+
+    @Test func checkReportsUnreadableFilesAsInputErrors() async throws {
+        let run = await runInProcess(tool, ["check", "/nonexistent/archive.transferkit"])
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("transferkit check: cannot open /nonexistent/archive.transferkit"))
+    }
+
+    @Test func everyCommandHasHelp() async {
+        for command in ["types", "pack", "inspect", "extract", "convert", "check", "reencode"] {
+            let run = await runInProcess(tool, [command, "--help"])
+            #expect(run.status == 0)
+            #expect(run.output.contains("USAGE: transferkit \(command)"))
+        }
+    }
+}
