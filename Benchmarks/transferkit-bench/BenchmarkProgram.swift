@@ -43,7 +43,8 @@ enum BenchmarkProgram {
 
         let suites: [(String, @Sendable (RunConfiguration) async -> [ResultRow])] = [
             ("provider", ProviderBenchmark.run),
-            ("archive", PendingBenchmarks.run),
+            ("stream", StreamingBenchmark.run),
+            ("items", SmallItemsBenchmark.run),
             ("types", TypeSystemBenchmark.run),
             ("progress", ProgressBenchmark.run),
             ("cli", CLIStartBenchmark.run),

@@ -19,7 +19,8 @@ struct Options: Sendable {
         OPTIONS:
           --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).
           --json OUT   Also write the results as JSON to OUT.
-          --only NAME  Run only this suite (repeatable): provider, archive, types, progress, cli.
+          --only NAME  Run only this suite (repeatable): provider, stream, items, types,
+                       progress, cli.
           -h, --help   Show this help.
 
         The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;
