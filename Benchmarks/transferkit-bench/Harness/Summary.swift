@@ -42,16 +42,15 @@ struct Summary: Codable, Sendable {
         median(of: values.sorted())
     }
 
-    /// The summary with every figure transformed, e.g. from nanoseconds per operation to operations per second.
+    /// The summary with every figure converted, e.g. from nanoseconds per operation to operations per second.
     ///
-    /// - Parameters:
-    ///   - decreasing: Whether the transform reverses the order (a time into a rate), so best and worst swap.
-    ///   - transform: The conversion.
-    func mapped(decreasing: Bool = false, _ transform: (Double) -> Double) -> Summary {
+    /// The best sample stays the best (the fastest, whatever the unit), so a decreasing conversion such as a time
+    /// into a rate keeps `best` as `best`.
+    func mapped(_ transform: (Double) -> Double) -> Summary {
         var copy = self
-        copy.best = transform(decreasing ? worst : best)
+        copy.best = transform(best)
         copy.median = transform(median)
-        copy.worst = transform(decreasing ? best : worst)
+        copy.worst = transform(worst)
         return copy
     }
 }

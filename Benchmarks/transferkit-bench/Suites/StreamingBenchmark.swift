@@ -66,10 +66,10 @@ enum StreamingBenchmark {
             return [
                 ResultRow(
                     name, unit: "MB/s",
-                    project: Summary(lowerIsBetter: samples.project).mapped(decreasing: true, throughput),
+                    project: Summary(lowerIsBetter: samples.project).mapped(throughput),
                     baselineName: "cat | cat",
                     baseline: Summary(lowerIsBetter: samples.baseline).mapped(
-                        decreasing: true, throughput),
+                        throughput),
                     ratio: samples.medianRateRatio, ratioMeaning: "throughput", target: .ratioAtLeast(0.5),
                     note: "\(size) of pseudo-random bytes from a file in the page cache: transferkit pack - --type "
                         + "\(type) < file | transferkit extract - --type \(type) > /dev/null, against cat < file | "

@@ -54,7 +54,7 @@ enum TypeSystemBenchmark {
                 blackHole(count)
             }
             return ResultRow(
-                name, unit: "M/s", project: Summary(lowerIsBetter: samples).mapped(decreasing: true) { 1e3 / $0 },
+                name, unit: "M/s", project: Summary(lowerIsBetter: samples).mapped { 1e3 / $0 },
                 target: .bestAtLeast(20),
                 note: "UniformType.conforms(to:) through TypeCatalog.shared over 4096 fixed queries (\(trueCount) "
                     + "true) among \(description): built-in types only until branch types-data imports the MIME "
