@@ -25,5 +25,5 @@ struct RunConfiguration: Sendable {
     /// The smoke run for CI: every benchmark runs, briefly; the figures mean little.
     static let quick = RunConfiguration(
         quick: true, warmupNanoseconds: 30e6, sampleNanoseconds: 4e6, microPairs: 7, processPairs: 9,
-        streamingPairs: 2, streamingBytes: 64 << 20, smallItemCount: 10_000)
+        streamingPairs: 3, streamingBytes: 64 << 20, smallItemCount: 10_000)
 }
