@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
+        .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
     ],
     dependencies: [],
     targets: [
@@ -28,7 +29,30 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
             name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),
-        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "transferkit"]),
+        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "TransferKit", "transferkit"]),
+
+        // Round-trip assertions for adopters' tests; the cross-process tests need the built `transferkit`.
+        .target(name: "TransferKitTesting", dependencies: ["TransferKit", "UniformTypes"]),
+        .testTarget(
+            name: "TransferKitTestingTests",
+            dependencies: ["TransferKitTesting", "TransferKit", "UniformTypes", "transferkit"]),
+
+        // The seed scenarios, runnable with `swift run <Name>`; their archives live in Examples/Archives.
+        .executableTarget(
+            name: "CharacterCards", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
+            path: "Examples/CharacterCards", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ModulePalette", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
+            path: "Examples/ModulePalette", exclude: ["README.md"]),
+        .executableTarget(
+            name: "BookShelf", dependencies: ["TransferKit", "UniformTypes"],
+            path: "Examples/BookShelf", exclude: ["README.md"]),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: [
+                "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting", "TransferKitCLI", "TransferKit",
+                "UniformTypes", "transferkit",
+            ]),
     ]
 )
 

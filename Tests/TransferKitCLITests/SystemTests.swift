@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferKit
 import TransferKitCLI
 
 @Suite("Child processes")

@@ -69,23 +69,25 @@ extension UniformType {
     /// ``TypeCatalog/shared`` with the file name extension `transferkit` and the MIME type
     /// `application/vnd.transferkit.archive+cbor`.
     public static let transferArchive = declareArchiveType(
-        "org.transferkit.archive", conformingTo: .data,
+        "org.transferkit.archive", conformingTo: .data, description: "TransferKit archive",
         tags: [.filenameExtension: ["transferkit"], .mimeType: ["application/vnd.transferkit.archive+cbor"]])
 
     /// The text form of a transfer archive, `org.transferkit.archive.json` (conforms to `public.json`), declared
     /// in ``TypeCatalog/shared`` with the MIME type `application/vnd.transferkit.archive+json`. It claims no file
     /// name extension, so `json` files stay `public.json`.
     public static let transferArchiveJSON = declareArchiveType(
-        "org.transferkit.archive.json", conformingTo: .json,
+        "org.transferkit.archive.json", conformingTo: .json, description: "TransferKit archive (JSON form)",
         tags: [.mimeType: ["application/vnd.transferkit.archive+json"]])
 
     /// Declares an exported type with tags, which ``init(exportedAs:conformingTo:)`` cannot carry: the imported
     /// declaration gives a valid value without failing, and the exported one with tags then replaces it.
     private static func declareArchiveType(
-        _ identifier: String, conformingTo parent: UniformType, tags: [UniformTypeTagClass: [String]]
+        _ identifier: String, conformingTo parent: UniformType, description: String,
+        tags: [UniformTypeTagClass: [String]]
     ) -> UniformType {
         let type = UniformType(importedAs: identifier, conformingTo: parent)
-        let declaration = UniformTypeDeclaration(identifier: type, conformsTo: [parent], tags: tags)
+        let declaration = UniformTypeDeclaration(
+            identifier: type, conformsTo: [parent], tags: tags, description: description)
         // Fails only if the program exported the type itself; its declaration then stands.
         try? TypeCatalog.shared.register([declaration], as: .exported)
         return type

@@ -21,6 +21,9 @@ final class CatalogSnapshot: Sendable {
     }
 
     let entries: [Entry]
+    /// What the catalog imported from shared-mime-info databases, if anything; carried from
+    /// snapshot to snapshot.
+    let mimeIndex: MIMEIndex?
     private let indexByKey: [Int32]
     private let indexByCanonical: [String: Int32]
     private let wordsPerType: Int
@@ -30,7 +33,7 @@ final class CatalogSnapshot: Sendable {
 
     /// An empty catalog.
     convenience init() {
-        self.init(entries: [], parents: [], order: [])
+        self.init(entries: [], parents: [], order: [], mimeIndex: nil)
     }
 
     /// Builds a snapshot.
@@ -38,8 +41,10 @@ final class CatalogSnapshot: Sendable {
     ///   - entries: The declarations; their position is their index.
     ///   - parents: The indexes of each entry's parents.
     ///   - order: Every index once, parents before children (see `ConformanceGraph`).
-    init(entries: [Entry], parents: [[Int32]], order: [Int32]) {
+    ///   - mimeIndex: What the catalog imported from shared-mime-info databases.
+    init(entries: [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?) {
         self.entries = entries
+        self.mimeIndex = mimeIndex
         let count = entries.count
         let words = (count + 63) / 64
         wordsPerType = words
@@ -80,6 +85,11 @@ final class CatalogSnapshot: Sendable {
         var claims: [UniformTypeTagClass: [String: [TagClaim]]] = [:]
         for index in ranked {
             for (tagClass, tags) in entries[index].declaration.tags {
+                // The MIME database's extensions are answered by its glob rules, which order them
+                // by weight and pattern length rather than by registration.
+                if tagClass == .filenameExtension && entries[index].origin == .mimeDatabase {
+                    continue
+                }
                 var seen: Set<String> = []
                 for tag in tags {
                     guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass) else {
@@ -185,7 +195,9 @@ final class CatalogSnapshot: Sendable {
         if let mediaType = tag.mediaType, mediaType.isWildcard {
             let prefix = mediaType.type == "*" ? "" : mediaType.type + "/"
             for (essence, claimsOfTag) in byTag where essence.hasPrefix(prefix) {
-                found += claimsOfTag.map { ($0, 0) }
+                // The MIME database lists odd aliases (`image/fits` for `application/fits`); a
+                // wildcard matches the MIME type of a type made from it, not its aliases.
+                found += claimsOfTag.filter { !isDatabaseAlias(essence, of: $0) }.map { ($0, 0) }
             }
             found.sort { rankOrder($0.claim, $1.claim) }
         } else if let claimsOfTag = byTag[tag.key] {
@@ -207,6 +219,14 @@ final class CatalogSnapshot: Sendable {
             result.append(type)
         }
         return result
+    }
+
+    private func isDatabaseAlias(_ essence: String, of claim: TagClaim) -> Bool {
+        let entry = entries[Int(claim.index)]
+        guard entry.origin == .mimeDatabase, let first = entry.declaration.tags[.mimeType]?.first else {
+            return false
+        }
+        return TextRules.asciiLowercased(first) != essence
     }
 
     private func rankOrder(_ lhs: TagClaim, _ rhs: TagClaim) -> Bool {

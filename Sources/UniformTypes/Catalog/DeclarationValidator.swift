@@ -1,17 +1,37 @@
 /// Checks a batch of declarations against a catalog and builds the catalog that results.
 ///
 /// This is the one place where declarations are validated; ``TypeCatalog/register(_:as:)``
-/// is the one way in. Each error's ``UniformTypeError/source`` names the entry as
-/// `declarations[<position in the batch>] <identifier>`, so a loader can prefix a file name.
+/// and the loaders are the ways in. Each error's ``UniformTypeError/source`` names the entry as
+/// `<entry name> <identifier>`, where the entry name is `declarations[<position in the batch>]`
+/// unless the caller names entries itself (a file loader writes `Cards.json: exported[2]`).
 enum DeclarationValidator {
+    /// The default name of the entry at a position: `declarations[<position>]`.
+    static func batchEntryName(_ position: Int) -> String {
+        "declarations[\(position)]"
+    }
+
     /// The snapshot with `batch` applied, or the same snapshot when every declaration in it is
-    /// outranked by an existing one.
+    /// outranked by an existing one (and `mimeIndex` is `nil`).
+    /// - Parameters:
+    ///   - batch: The declarations.
+    ///   - origin: Their origin.
+    ///   - snapshot: The catalog they are added to.
+    ///   - alsoKnown: Types that another batch of the same transaction declares, so they count
+    ///     as known parents; the transaction's last `apply` sees all of them and links them.
+    ///   - mimeIndex: A MIME database index that replaces the snapshot's, if any.
+    ///   - entryName: Names the entry at a position in `batch`, for errors.
     /// - Throws: ``UniformTypeError``; the batch is then not applied at all.
     static func apply(
         _ batch: [UniformTypeDeclaration],
         as origin: UniformTypeDeclaration.Origin,
-        to snapshot: CatalogSnapshot
+        to snapshot: CatalogSnapshot,
+        alsoKnown: Set<UniformType> = [],
+        mimeIndex: MIMEIndex? = nil,
+        entryName: (Int) -> String = batchEntryName
     ) throws(UniformTypeError) -> CatalogSnapshot {
+        func source(_ position: Int, _ declaration: UniformTypeDeclaration) -> String {
+            "\(entryName(position)) \(declaration.identifier)"
+        }
         var cleaned: [UniformTypeDeclaration] = []
         var positionInBatch: [UniformType: Int] = [:]
         for (position, declaration) in batch.enumerated() {
@@ -19,8 +39,8 @@ enum DeclarationValidator {
             if let first = positionInBatch[declaration.identifier] {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
-                    message: "'\(declaration.identifier)' is declared twice in this batch (also as "
-                        + "declarations[\(first)]); keep one declaration per identifier.",
+                    message: "'\(declaration.identifier)' is declared twice (also as "
+                        + "\(entryName(first))); keep one declaration per identifier and origin.",
                     source: source(position, declaration)
                 )
             }
@@ -32,11 +52,12 @@ enum DeclarationValidator {
         var applied = false
         for (position, declaration) in cleaned.enumerated() {
             for parent in declaration.conformsTo
-            where snapshot.index(of: parent) < 0 && positionInBatch[parent] == nil {
+            where snapshot.index(of: parent) < 0 && positionInBatch[parent] == nil && !alsoKnown.contains(parent) {
                 throw UniformTypeError(
                     code: .unknownParent,
                     message: "'\(declaration.identifier)' conforms to '\(parent)', which is not declared; "
-                        + "declare '\(parent)' first or in the same batch.",
+                        + "declare '\(parent)' first, or in the same batch or file (as an imported type if "
+                        + "someone else owns it).",
                     source: source(position, declaration)
                 )
             }
@@ -61,14 +82,11 @@ enum DeclarationValidator {
                 applied = true
             }
         }
-        guard applied else {
+        guard applied || mimeIndex != nil else {
             return snapshot
         }
-        return try build(entries, batchPositions: positionInBatch)
-    }
-
-    private static func source(_ position: Int, _ declaration: UniformTypeDeclaration) -> String {
-        "declarations[\(position)] \(declaration.identifier)"
+        return try build(
+            entries, batchPositions: positionInBatch, mimeIndex: mimeIndex ?? snapshot.mimeIndex, entryName: entryName)
     }
 
     /// The declaration with its tags checked and normalized and its parents deduplicated.
@@ -120,7 +138,9 @@ enum DeclarationValidator {
 
     private static func build(
         _ entries: [CatalogSnapshot.Entry],
-        batchPositions: [UniformType: Int]
+        batchPositions: [UniformType: Int],
+        mimeIndex: MIMEIndex?,
+        entryName: (Int) -> String
     ) throws(UniformTypeError) -> CatalogSnapshot {
         var indexOf: [UniformType: Int32] = [:]
         for (index, entry) in entries.enumerated() {
@@ -129,7 +149,7 @@ enum DeclarationValidator {
         let parents = entries.map { entry in entry.declaration.conformsTo.compactMap { indexOf[$0] } }
         switch ConformanceGraph.order(parents: parents) {
         case .ordered(let order):
-            return CatalogSnapshot(entries: entries, parents: parents, order: order)
+            return CatalogSnapshot(entries: entries, parents: parents, order: order, mimeIndex: mimeIndex)
         case .cycle(let cycle):
             let names = cycle.map { entries[Int($0)].declaration.identifier }
             let culprit = names.first { batchPositions[$0] != nil } ?? names[0]
@@ -137,7 +157,7 @@ enum DeclarationValidator {
             throw UniformTypeError(
                 code: .conformanceCycle,
                 message: "these declarations make a type conform to itself: \(path); remove one of these parents.",
-                source: "declarations[\(batchPositions[culprit] ?? 0)] \(culprit)"
+                source: "\(entryName(batchPositions[culprit] ?? 0)) \(culprit)"
             )
         }
     }

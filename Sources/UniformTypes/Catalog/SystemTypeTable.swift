@@ -259,7 +259,10 @@ extension SystemTypeEntry {
         // Wallet passes
         type("com.apple.pkpass", ["com.apple.bundle", "com.apple.package"], "Wallet pass", ext: ["pkpass"],
              mime: ["application/vnd.apple.pkpass"]),
-        type("com.apple.pkpass-data", ["public.data"], "Wallet pass data", ext: ["pkpass"]),
+        // TransferKit adds the MIME type, so that `application/vnd.apple.pkpass` bytes (a zip file) have a
+        // type that conforms to public.data, as lookups require by default.
+        type("com.apple.pkpass-data", ["public.data"], "Wallet pass data", ext: ["pkpass"],
+             mime: ["application/vnd.apple.pkpass"]),
 
         // TransferKit's own formats; not declared by Apple.
         type("org.transferkit.cbor", ["public.data"], "CBOR data", ext: ["cbor"], mime: ["application/cbor"]),

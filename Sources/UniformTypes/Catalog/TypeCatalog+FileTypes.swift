@@ -1,6 +1,7 @@
 extension TypeCatalog {
-    /// The type a file's name implies: the declared type for its extension, or `fallback` when
-    /// the name has no extension or no declaration claims it.
+    /// The type a file's name implies: the declared type for its extension (including types made
+    /// from an imported MIME database), or `fallback` when the name has no extension or no
+    /// declaration claims it.
     ///
     /// Unlike ``type(filenameExtension:conformingTo:)``, this never returns a dynamic type: a
     /// file named `notes.xyz` is plain `public.data`, as `TransferProvider(contentsOf:)` and

@@ -12,8 +12,10 @@ extension TypeCatalog {
     ///
     /// Extensions match without regard to ASCII case. Among the declared types that claim the
     /// extension, the first that conforms to `supertype` wins (strongest origin first, then
-    /// registration order). When none does, the result is a dynamic type for the extension that
-    /// conforms to `supertype`.
+    /// registration order). When none does and the catalog has imported a MIME database (see
+    /// ``importMIMEDatabase(directories:)``), the database's glob rules pick: higher weight first,
+    /// then the longest pattern, case-sensitive globs only for their exact case. Otherwise the
+    /// result is a dynamic type for the extension that conforms to `supertype`.
     /// - Returns: The type, or `nil` when the extension is not valid (empty, or with `/`,
     ///   whitespace or control characters).
     public func type(filenameExtension: String, conformingTo supertype: UniformType = .data) -> UniformType? {
@@ -24,8 +26,9 @@ extension TypeCatalog {
     ///
     /// The MIME type is parsed: `type/subtype` selects the type, case-insensitively, and a
     /// declaration that claims a MIME type with parameters (such as `public.utf8-plain-text` with
-    /// `text/plain;charset=utf-8`) is preferred when the query has those parameters. When no
-    /// declared type fits, the result is a dynamic type; if the subtype has a structured-syntax
+    /// `text/plain;charset=utf-8`) is preferred when the query has those parameters. An alias
+    /// from an imported MIME database (`text/x-markdown`) gives its MIME type's uniform type.
+    /// When no type fits, the result is a dynamic type; if the subtype has a structured-syntax
     /// suffix (`+json`, `+xml`, `+zip`, `+gzip`, `+yaml`), the dynamic type also conforms to the
     /// type the suffix names.
     /// - Returns: The type, or `nil` when the string is not a MIME type or is a wildcard.
@@ -39,7 +42,20 @@ extension TypeCatalog {
         guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass), !normalized.isWildcard else {
             return nil
         }
-        return resolve(normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot).first
+        // A declared type that claims the tag is the answer whatever the MIME database says, so
+        // such lookups do not wait for ``shared`` to import it.
+        if lazyMIMEImport != nil,
+            let declared = snapshot.declaredTypes(claiming: normalized, tagClass: tagClass, conformingTo: supertype)
+                .first, origin(ofDeclared: declared) != .mimeDatabase
+        {
+            return declared
+        }
+        importSystemMIMEDatabaseIfNeeded()
+        return resolve(tag, normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot).first
+    }
+
+    private func origin(ofDeclared type: UniformType) -> UniformTypeDeclaration.Origin? {
+        snapshot.entry(for: type)?.origin
     }
 
     /// The types that a tag names, the preferred one first.
@@ -63,16 +79,35 @@ extension TypeCatalog {
         guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass) else {
             return []
         }
-        return resolve(normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot)
+        importSystemMIMEDatabaseIfNeeded()
+        return resolve(tag, normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot)
     }
 
+    /// The declared types for a tag, then those the MIME database gives it, or else a dynamic type.
     private func resolve(
+        _ rawTag: String,
         _ tag: TagSyntax.Normalized,
         tagClass: UniformTypeTagClass,
         conformingTo supertype: UniformType?,
         in snapshot: CatalogSnapshot
     ) -> [UniformType] {
-        let declared = snapshot.declaredTypes(claiming: tag, tagClass: tagClass, conformingTo: supertype)
+        var declared = snapshot.declaredTypes(claiming: tag, tagClass: tagClass, conformingTo: supertype)
+        if let index = snapshot.mimeIndex, !tag.isWildcard {
+            var fromDatabase: [UniformType] = []
+            if tagClass == .filenameExtension {
+                // The original spelling, so that case-sensitive globs (`*.C`) can match.
+                let fileExtension = rawTag.hasPrefix(".") ? String(rawTag.dropFirst()) : rawTag
+                fromDatabase = index.types(forFileName: "x." + fileExtension)
+            } else if tagClass == .mimeType, declared.isEmpty, let type = index.type(forMIMEType: tag.key) {
+                fromDatabase = [type]
+            }
+            for type in fromDatabase where !declared.contains(type) {
+                if let supertype, !snapshot.conforms(type, to: supertype) {
+                    continue
+                }
+                declared.append(type)
+            }
+        }
         if !declared.isEmpty || tag.isWildcard {
             return declared
         }

@@ -1,9 +1,16 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The home of type declarations: answers what a type conforms to, what its tags are, and which
 /// type a filename extension or MIME type names.
 ///
-/// ``shared`` holds the built-in system types and whatever the process registers; the instance
+/// ``shared`` holds the built-in system types, the types of the Linux shared-mime-info database
+/// (imported the first time a query needs them) and whatever the process registers; the instance
 /// members of ``UniformType`` ask it. Make isolated catalogs with ``init(includingSystemTypes:)``,
-/// e.g. in tests.
+/// e.g. in tests: they import a MIME database only when asked (``importMIMEDatabase(directories:)``).
 ///
 /// Declarations enter only through ``register(_:as:)``, which checks a whole batch and applies
 /// all of it or none of it. Readers see an immutable snapshot that a registration replaces in one
@@ -20,18 +27,38 @@
 /// catalog.conforms(UniformType("com.example.note")!, to: .text)             // true
 /// ```
 public final class TypeCatalog: Sendable {
-    /// The process-wide catalog: the built-in system types plus everything registered in it.
-    public static let shared = TypeCatalog()
+    /// The process-wide catalog: the built-in system types, the system's shared-mime-info
+    /// database, and everything registered in it.
+    ///
+    /// The MIME database is imported once, by the first query that needs it: a lookup by tag that
+    /// no declared type answers, a list of all types for a tag, ``declarations``, or a question
+    /// about a type whose identifier is in the `org.freedesktop.shared-mime-info.` domain. Other
+    /// queries never wait for it. Call ``importMIMEDatabase(directories:)`` first to import other
+    /// directories instead.
+    public static let shared = TypeCatalog(includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport())
 
     private let current: SanitizedMutex<CatalogSnapshot>
     /// Serializes registrations, so a batch is validated against the snapshot it replaces
     /// without holding up readers.
     private let registration = SanitizedMutex(())
+    /// For ``shared`` only: the pending import of the system MIME database.
+    let lazyMIMEImport: LazyMIMEImport?
 
     /// Creates a catalog.
     /// - Parameter includingSystemTypes: Whether to start with the built-in system types
     ///   (see ``UniformType/systemDeclarations``); otherwise the catalog starts empty.
-    public init(includingSystemTypes: Bool = true) {
+    public convenience init(includingSystemTypes: Bool = true) {
+        self.init(includingSystemTypes: includingSystemTypes, lazyMIMEImport: nil)
+    }
+
+    /// A catalog that imports a MIME database the way ``shared`` does: once, when a query first
+    /// needs it. For tests of that behaviour.
+    convenience init(lazilyImportingMIMEDatabaseFrom directories: [URL]?) {
+        self.init(includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport(directories: directories))
+    }
+
+    private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?) {
+        self.lazyMIMEImport = lazyMIMEImport
         current = SanitizedMutex(CatalogSnapshot())
         if includingSystemTypes {
             // The built-in table is constant and a test registers it the same way, so this
@@ -65,9 +92,20 @@ public final class TypeCatalog: Sendable {
         _ declarations: [UniformTypeDeclaration],
         as origin: UniformTypeDeclaration.Origin
     ) throws(UniformTypeError) {
+        try update { snapshot throws(UniformTypeError) in
+            try DeclarationValidator.apply(declarations, as: origin, to: snapshot)
+        }
+    }
+
+    /// Replaces the snapshot with what `body` makes of it, one change at a time, so a change is
+    /// computed from the snapshot it replaces without holding up readers. `body` must not call
+    /// back into the catalog's writing members.
+    func update(
+        _ body: (CatalogSnapshot) throws(UniformTypeError) -> CatalogSnapshot
+    ) throws(UniformTypeError) {
         try registration.withLock { _ throws(UniformTypeError) in
             let old = snapshot
-            let new = try DeclarationValidator.apply(declarations, as: origin, to: old)
+            let new = try body(old)
             if new !== old {
                 current.withLock { $0 = new }
             }
@@ -97,40 +135,78 @@ public final class TypeCatalog: Sendable {
     }
 
     /// The declaration of `type`, or `nil` when the catalog does not declare it.
+    ///
+    /// The description of a type made from the MIME database is read from the database the first
+    /// time it is asked for.
     public func declaration(for type: UniformType) -> UniformTypeDeclaration? {
-        snapshot.entry(for: type)?.declaration
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        let snapshot = snapshot
+        return snapshot.entry(for: type).map { Self.completed($0, in: snapshot) }
+    }
+
+    /// The declaration of `entry`, with the description of a MIME-database type filled in.
+    private static func completed(
+        _ entry: CatalogSnapshot.Entry, in snapshot: CatalogSnapshot
+    ) -> UniformTypeDeclaration {
+        var declaration = entry.declaration
+        if declaration.description == nil, entry.origin == .mimeDatabase, let index = snapshot.mimeIndex {
+            declaration.description = index.description(of: declaration.identifier)
+        }
+        return declaration
     }
 
     /// Where the declaration of `type` came from, or `nil` when the catalog does not declare it.
     public func origin(of type: UniformType) -> UniformTypeDeclaration.Origin? {
-        snapshot.entry(for: type)?.origin
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        return snapshot.entry(for: type)?.origin
     }
 
     /// Every declaration, in the order the catalog first received each identifier.
+    ///
+    /// Descriptions of MIME-database types are read from the database here, which takes a while
+    /// the first time (one small file per type).
     public var declarations: [UniformTypeDeclaration] {
-        snapshot.entries.map(\.declaration)
+        importSystemMIMEDatabaseIfNeeded()
+        let snapshot = snapshot
+        return snapshot.entries.map { Self.completed($0, in: snapshot) }
     }
 
     /// Whether the catalog has a declaration for `type`.
     public func isDeclared(_ type: UniformType) -> Bool {
-        current.withLock { $0.index(of: type) >= 0 }
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        return current.withLock { $0.index(of: type) >= 0 }
     }
 
     /// Whether `type` conforms to `other`: true when they are equal, or when `other` is reachable
     /// through the parents of `type`, however many each type has. A dynamic type conforms to the
     /// parents its identifier names (by default `public.data`) and their supertypes.
     public func conforms(_ type: UniformType, to other: UniformType) -> Bool {
-        current.withLock { $0.conforms(type, to: other) }
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        return current.withLock { $0.conforms(type, to: other) }
     }
 
     /// Every type that `type` conforms to, directly or through other types, not counting itself.
     public func supertypes(of type: UniformType) -> Set<UniformType> {
-        snapshot.supertypes(of: type)
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        return snapshot.supertypes(of: type)
     }
 
     /// The tags of `type` by class, the preferred tag first: the declared ones, or for a dynamic
     /// type the tag its identifier encodes.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
-        snapshot.tags(of: type)
+        if mayNeedMIMEDatabase(type) {
+            importSystemMIMEDatabaseIfNeeded()
+        }
+        return snapshot.tags(of: type)
     }
 }

@@ -1,4 +1,5 @@
-/// An error from the `UniformTypes` library: a bad identifier or tag, or a rejected declaration.
+/// An error from the `UniformTypes` library: a bad identifier or tag, a rejected declaration, or a
+/// declaration file that cannot be read or parsed.
 ///
 /// Check ``code`` to react to a specific problem; ``message`` says what went wrong and what to do,
 /// ``source`` names where it was found.
@@ -19,6 +20,9 @@ public struct UniformTypeError: Error, Sendable, CustomStringConvertible {
             case unknownParent
             case duplicateIdentifier
             case conformanceCycle
+            case invalidJSON
+            case invalidDeclaration
+            case unreadableFile
         }
 
         private let wrapped: Wrapped
@@ -42,6 +46,17 @@ public struct UniformTypeError: Error, Sendable, CustomStringConvertible {
 
         /// The declarations would make a type conform to itself through its parents.
         public static var conformanceCycle: Self { Self(.conformanceCycle) }
+
+        /// A declaration file is not well-formed JSON (or not UTF-8).
+        public static var invalidJSON: Self { Self(.invalidJSON) }
+
+        /// A declaration file is JSON but does not have the shape that
+        /// `Schemas/type-declarations.schema.json` describes: a missing `identifier`, a field of the
+        /// wrong type, an unknown key, a reference URL that is not an absolute URL, ….
+        public static var invalidDeclaration: Self { Self(.invalidDeclaration) }
+
+        /// A declaration file does not exist, is not a regular file, is too large or cannot be read.
+        public static var unreadableFile: Self { Self(.unreadableFile) }
 
         /// The code's name, e.g. `unknownParent`.
         public var description: String { wrapped.rawValue }

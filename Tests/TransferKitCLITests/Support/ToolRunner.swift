@@ -1,4 +1,5 @@
 import Foundation
+import TransferKit
 import TransferKitCLI
 
 /// What one run of the tool printed and returned.

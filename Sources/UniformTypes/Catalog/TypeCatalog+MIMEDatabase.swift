@@ -1,0 +1,120 @@
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension TypeCatalog {
+    /// Adds the types of the freedesktop.org shared-mime-info database, the one Linux desktops
+    /// use to name file types, with origin ``UniformTypeDeclaration/Origin/mimeDatabase``.
+    ///
+    /// The database is read at run time, never bundled (it is GPL data). A MIME type that a
+    /// declared type carries, directly or through one of the database's aliases, maps to that type
+    /// (`image/png` → `public.png`, `text/x-markdown` → `net.daringfireball.markdown`); every
+    /// other MIME type becomes a type named `org.freedesktop.shared-mime-info.<media>.<subtype>`
+    /// (lowercased, each character outside `a–z 0–9` replaced by `-`), conforming to what its
+    /// `sub-class-of` parents map to, with its extensions, MIME type and aliases as tags.
+    /// Afterwards, MIME lookups resolve aliases, and extension lookups that no declared type
+    /// answers follow the database's glob rules (weights, then the longest pattern).
+    ///
+    /// ```swift
+    /// let catalog = TypeCatalog()
+    /// let summary = catalog.importMIMEDatabase()
+    /// catalog.type(mimeType: "text/x-markdown")        // net.daringfireball.markdown
+    /// catalog.type(filenameExtension: "blend")         // org.freedesktop.shared-mime-info.application.x-blender
+    /// ```
+    ///
+    /// Importing again adds only the MIME types that earlier imports did not cover; the earlier
+    /// import wins. Declarations registered later win tags over the imported types, but types
+    /// already mapped stay as they are. ``shared`` imports the system database by itself, the
+    /// first time a query needs it; calling this method on ``shared`` before that replaces that
+    /// automatic import.
+    ///
+    /// - Parameter directories: The mime directories, highest precedence first; `nil` for the XDG
+    ///   search path: `$XDG_DATA_HOME/mime` (default `~/.local/share/mime`), then `<dir>/mime` for
+    ///   each directory of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`). Missing
+    ///   directories and files contribute nothing; with no database at all the catalog is unchanged.
+    /// - Returns: What was read and added.
+    @discardableResult
+    public func importMIMEDatabase(directories: [URL]? = nil) -> MIMEImportSummary {
+        guard let lazy = lazyMIMEImport else {
+            return performMIMEImport(directories: directories)
+        }
+        let summary = lazy.state.withLock { done in
+            done = true
+            return performMIMEImport(directories: directories)
+        }
+        lazy.finished.store(true, ordering: .releasing)
+        return summary
+    }
+
+    /// Imports the system database into ``shared`` once, the first time a caller needs it; the
+    /// callers that come while it runs wait for it.
+    func importSystemMIMEDatabaseIfNeeded() {
+        guard let lazy = lazyMIMEImport, !lazy.finished.load(ordering: .acquiring) else {
+            return
+        }
+        lazy.state.withLock { done in
+            if !done {
+                done = true
+                _ = performMIMEImport(directories: lazy.directories)
+            }
+        }
+        lazy.finished.store(true, ordering: .releasing)
+    }
+
+    /// Whether answering a question about `type` may need the MIME database: only identifiers in
+    /// the database's domain can be declared by an import.
+    func mayNeedMIMEDatabase(_ type: UniformType) -> Bool {
+        guard let lazy = lazyMIMEImport, !lazy.finished.load(ordering: .acquiring) else {
+            return false
+        }
+        return type.canonical.hasPrefix(MIMEImporter.identifierPrefix)
+    }
+
+    private func performMIMEImport(directories: [URL]?) -> MIMEImportSummary {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let paths =
+            directories.map { $0.map(\.path) }
+            ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
+        let database = MIMEDatabase(directories: paths)
+        var imported = 0
+        var mapped = 0
+        var already = 0
+        var problem: String?
+        if !database.isEmpty {
+            try? update { snapshot in
+                let result = MIMEImporter.importing(database, into: snapshot)
+                imported = result.importedTypeCount
+                mapped = result.mappedToDeclaredTypeCount
+                already = result.alreadyImportedCount
+                problem = result.problem?.description
+                return result.snapshot
+            }
+        }
+        return MIMEImportSummary(
+            directories: paths.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            mimeTypeCount: database.mimeTypes.count, importedTypeCount: imported, mappedToDeclaredTypeCount: mapped,
+            alreadyImportedCount: already, aliasCount: database.aliasCount, globCount: database.globs.count,
+            skippedLineCount: database.skippedLineCount, unreadableFiles: database.unreadableFiles, problem: problem,
+            duration: clock.now - start)
+    }
+}
+
+/// The state of ``TypeCatalog/shared``'s automatic import of the system MIME database.
+final class LazyMIMEImport: Sendable {
+    /// The directories to import; `nil` for the XDG search path.
+    let directories: [URL]?
+    /// Set once the import has run; lets queries skip the lock afterwards.
+    let finished = Atomic<Bool>(false)
+    /// Whether the import has started (or was replaced by an explicit one); the lock makes
+    /// callers that need the database wait until it is in.
+    let state = SanitizedMutex(false)
+
+    init(directories: [URL]? = nil) {
+        self.directories = directories
+    }
+}

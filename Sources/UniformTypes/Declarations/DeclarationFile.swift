@@ -1,0 +1,246 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The contents of a type-declaration file (`Schemas/type-declarations.schema.json`), checked for
+/// shape but not yet against a catalog.
+///
+/// ```json
+/// {
+///   "exported": [ { "identifier": "com.example.card", "conformsTo": ["public.json"],
+///                   "tags": { "public.filename-extension": ["card"] } } ],
+///   "imported": [ { "identifier": "com.other.base", "conformsTo": ["public.data"] } ]
+/// }
+/// ```
+///
+/// The rules here are the schema's, so a file that passes the schema passes this check and the
+/// other way round (see the schema for the few things only one of them can express). Checks that
+/// need the catalog (parents, duplicates, cycles, tag syntax) are `DeclarationValidator`'s.
+struct DeclarationFile: Sendable {
+    /// The `exported` entries, in file order.
+    var exported: [UniformTypeDeclaration] = []
+    /// The `imported` entries, in file order.
+    var imported: [UniformTypeDeclaration] = []
+
+    /// The top-level keys a file may have.
+    static let topLevelKeys: Set<String> = ["$schema", "exported", "imported"]
+    /// The keys an entry may have.
+    static let entryKeys: Set<String> = ["identifier", "conformsTo", "tags", "description", "referenceURL", "version"]
+    /// The largest file accepted: far above any real declaration file, low enough to bound memory.
+    static let maximumSize = 16 * 1024 * 1024
+
+    /// Parses and checks `data`.
+    /// - Parameter source: How errors name the file, e.g. its path.
+    /// - Throws: ``UniformTypeError`` with code `invalidJSON`, `invalidDeclaration` or
+    ///   `invalidIdentifier`; its `source` is `<source>` or `<source>: exported[<n>] <identifier>`.
+    init(data: Data, source: String) throws(UniformTypeError) {
+        guard data.count <= Self.maximumSize else {
+            throw UniformTypeError(
+                code: .unreadableFile,
+                message: "the file has \(data.count) bytes, more than the \(Self.maximumSize) a declaration file "
+                    + "may have; split it into smaller files.",
+                source: source)
+        }
+        if let line = Self.lineOfTrailingComma(in: data) {
+            throw UniformTypeError(
+                code: .invalidJSON,
+                message: "line \(line) has a comma before a closing bracket or brace, which JSON does not allow; "
+                    + "remove it.",
+                source: source)
+        }
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw UniformTypeError(
+                code: .invalidJSON,
+                message: "the file is not valid UTF-8 JSON (\(Self.describe(error))); fix the syntax, for example "
+                    + "with a JSON linter.",
+                cause: error, source: source)
+        }
+        guard case .object(let top) = root else {
+            throw Self.shapeError(
+                "the top level is \(root.typeName), not an object; write {\"exported\": [...], \"imported\": [...]}",
+                source: source)
+        }
+        for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
+            throw Self.shapeError(
+                "unknown top-level key '\(key)'; a declaration file has only \"exported\", \"imported\" and "
+                    + "\"$schema\"", source: source)
+        }
+        if let schema = top["$schema"], case .string = schema {
+        } else if let schema = top["$schema"] {
+            throw Self.shapeError("\"$schema\" must be a string, not \(schema.typeName)", source: source)
+        }
+        exported = try Self.entries(top["exported"], list: "exported", source: source)
+        imported = try Self.entries(top["imported"], list: "imported", source: source)
+    }
+
+    /// How errors name the entry at `position` of `list`: `Cards.json: exported[2]`.
+    static func entryName(source: String, list: String, position: Int) -> String {
+        "\(source): \(list)[\(position)]"
+    }
+
+    /// The line of the first comma followed by `]` or `}`, or `nil`. `JSONDecoder` accepts such
+    /// trailing commas; JSON (RFC 8259), the schema and every other reader of the file do not.
+    static func lineOfTrailingComma(in data: Data) -> Int? {
+        var line = 1
+        var commaLine: Int?
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+            }
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                continue
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if let commaLine {
+                    return commaLine
+                }
+            case UInt8(ascii: ","):
+                commaLine = line
+                continue
+            case UInt8(ascii: "\""):
+                inString = true
+            default:
+                break
+            }
+            commaLine = nil
+        }
+        return nil
+    }
+
+    private static func entries(
+        _ value: JSONValue?, list: String, source: String
+    ) throws(UniformTypeError) -> [UniformTypeDeclaration] {
+        guard let value else {
+            return []
+        }
+        guard case .array(let items) = value else {
+            throw shapeError("\"\(list)\" must be an array of declarations, not \(value.typeName)", source: source)
+        }
+        var result: [UniformTypeDeclaration] = []
+        for (position, item) in items.enumerated() {
+            result.append(try entry(item, name: entryName(source: source, list: list, position: position)))
+        }
+        return result
+    }
+
+    private static func entry(_ value: JSONValue, name: String) throws(UniformTypeError) -> UniformTypeDeclaration {
+        guard case .object(let fields) = value else {
+            throw shapeError("a declaration must be an object, not \(value.typeName)", source: name)
+        }
+        guard let identifierValue = fields["identifier"] else {
+            throw shapeError(
+                "the declaration has no \"identifier\"; add one, such as \"com.example.format\"", source: name)
+        }
+        guard case .string(let identifierText) = identifierValue else {
+            throw shapeError("\"identifier\" must be a string, not \(identifierValue.typeName)", source: name)
+        }
+        let source = "\(name) \(identifierText)"
+        let identifier = try parseIdentifier(identifierText, field: "identifier", source: source)
+        for key in fields.keys.sorted() where !entryKeys.contains(key) {
+            throw shapeError(
+                "unknown key '\(key)'; a declaration has only \(entryKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
+                source: source)
+        }
+
+        var declaration = UniformTypeDeclaration(identifier: identifier)
+        if let value = fields["conformsTo"] {
+            for (index, parent) in try strings(value, field: "conformsTo", source: source).enumerated() {
+                declaration.conformsTo.append(
+                    try parseIdentifier(parent, field: "conformsTo[\(index)]", source: source))
+            }
+        }
+        if let value = fields["tags"] {
+            guard case .object(let byClass) = value else {
+                throw shapeError(
+                    "\"tags\" must be an object keyed by tag class, such as {\"public.filename-extension\": [\"card\"]}, "
+                        + "not \(value.typeName)", source: source)
+            }
+            for (tagClass, tags) in byClass.sorted(by: { $0.key < $1.key }) {
+                declaration.tags[UniformTypeTagClass(rawValue: tagClass)] = try strings(
+                    tags, field: "tags.\(tagClass)", source: source)
+            }
+        }
+        if let value = fields["description"] {
+            guard case .string(let text) = value else {
+                throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source)
+            }
+            declaration.description = text
+        }
+        if let value = fields["referenceURL"] {
+            guard case .string(let text) = value, let url = URL(string: text), url.scheme != nil else {
+                throw shapeError(
+                    "\"referenceURL\" must be an absolute URL string, such as \"https://example.com/format\"",
+                    source: source)
+            }
+            declaration.referenceURL = url
+        }
+        if let value = fields["version"] {
+            guard case .integer(let version) = value, version >= 0 else {
+                throw shapeError("\"version\" must be a whole number of at least 0", source: source)
+            }
+            declaration.version = version
+        }
+        return declaration
+    }
+
+    private static func strings(_ value: JSONValue, field: String, source: String) throws(UniformTypeError) -> [String]
+    {
+        guard case .array(let items) = value else {
+            throw shapeError("\"\(field)\" must be an array of strings, not \(value.typeName)", source: source)
+        }
+        var result: [String] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let text) = item else {
+                throw shapeError("\"\(field)\"[\(index)] must be a string, not \(item.typeName)", source: source)
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    private static func parseIdentifier(
+        _ text: String, field: String, source: String
+    ) throws(UniformTypeError) -> UniformType {
+        if let problem = IdentifierSyntax.problem(with: text) {
+            throw UniformTypeError(
+                code: .invalidIdentifier,
+                message: "\"\(field)\" '\(text)' is not a valid type identifier: \(problem).",
+                source: source)
+        }
+        return UniformType(trusted: text)
+    }
+
+    private static func shapeError(_ problem: String, source: String) -> UniformTypeError {
+        UniformTypeError(
+            code: .invalidDeclaration,
+            message: problem + " (see Schemas/type-declarations.schema.json).",
+            source: source)
+    }
+
+    /// A short description of a decoding error: the debug description of a corrupted-data error
+    /// (which says where), or the error itself.
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error {
+            let underlying = context.underlyingError.map { ": \($0)" } ?? ""
+            return context.debugDescription + underlying
+        }
+        return "\(error)"
+    }
+}

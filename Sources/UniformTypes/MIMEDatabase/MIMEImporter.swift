@@ -1,0 +1,200 @@
+/// Turns a shared-mime-info database into declarations of origin
+/// ``UniformTypeDeclaration/Origin/mimeDatabase`` and the index a catalog snapshot keeps.
+///
+/// Mapping rules (documented in the DocC catalog):
+/// - A MIME type that a declared type (any origin but `mimeDatabase`) claims, directly or through
+///   one of the database's aliases, maps to that declared type; nothing is added for it.
+/// - Every other MIME type becomes a type named by ``identifier(forMIMEType:)``, with the
+///   canonical MIME type and its aliases as MIME tags, the extensions of its `*.ext` globs
+///   (highest weight first) as filename-extension tags, and as parents its sub-class-of parents
+///   and the implicit ones (`text/plain` for `text/*`, `application/octet-stream` for all but
+///   `inode/*`), each mapped by the same rules. `image/*`, `audio/*`, `video/*` and `font/*`
+///   types also conform to `public.image`, `public.audio`, `public.video` and `public.font`,
+///   and an `inode/*` type without parents to `public.item`.
+enum MIMEImporter {
+    /// The domain of the identifiers of types made from the database.
+    static let identifierPrefix = "org.freedesktop.shared-mime-info."
+
+    /// What an import produced.
+    struct Result {
+        var snapshot: CatalogSnapshot
+        var importedTypeCount = 0
+        var mappedToDeclaredTypeCount = 0
+        var alreadyImportedCount = 0
+        var problem: UniformTypeError?
+    }
+
+    /// Parents implied by the media type, beyond what the database says.
+    private static let mediaTypeParents: [String: UniformType] = [
+        "image": .image, "audio": .audio, "video": .video, "font": .font,
+    ]
+
+    /// The identifier of the type made from a MIME type: the prefix, the media type, a dot, the
+    /// subtype, ASCII-lowercased, with every character outside `[a-z0-9]` replaced by `-`.
+    /// `application/vnd.apple.pkpass` gives `org.freedesktop.shared-mime-info.application.vnd-apple-pkpass`.
+    static func identifier(forMIMEType mimeType: String) -> String {
+        let lowered = mimeType.asciiLowercased
+        let parts = lowered.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let bytes = parts.map { part in
+            part.utf8.map { byte -> UInt8 in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) ? byte : UInt8(ascii: "-")
+            }
+        }
+        return identifierPrefix + bytes.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ".")
+    }
+
+    /// `identifier` made unique with `-` and the 16 hex digits of the FNV-1a hash of the lowercased
+    /// MIME type, shortened first if the result would exceed the identifier length limit.
+    static func disambiguated(_ identifier: String, mimeType: String) -> String {
+        let hash = String(TextRules.stableHash(mimeType.asciiLowercased), radix: 16)
+        let suffix = "-" + String(repeating: "0", count: 16 - hash.count) + hash
+        let room = IdentifierSyntax.maximumLength - suffix.utf8.count
+        return String(decoding: identifier.utf8.prefix(room), as: UTF8.self) + suffix
+    }
+
+    /// Imports `database` into `snapshot`.
+    static func importing(_ database: MIMEDatabase, into snapshot: CatalogSnapshot) -> Result {
+        var result = Result(snapshot: snapshot)
+        let previous = snapshot.mimeIndex
+        var typeForMIME = previous?.typeForMIME ?? [:]
+        var mimeForIdentifier = previous?.mimeForIdentifier ?? [:]
+        var usedIdentifiers = Set(mimeForIdentifier.keys)
+
+        // First pass: the uniform type of every MIME type, so parents can be mapped in any order.
+        var derived: [(mimeType: String, type: UniformType)] = []
+        for mimeType in database.mimeTypes {
+            let key = mimeType.asciiLowercased
+            if typeForMIME[key] != nil {
+                result.alreadyImportedCount += 1
+                continue
+            }
+            if let declared = declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot) {
+                typeForMIME[key] = declared
+                result.mappedToDeclaredTypeCount += 1
+                continue
+            }
+            var identifier = identifier(forMIMEType: mimeType)
+            if usedIdentifiers.contains(identifier) || identifier.utf8.count > IdentifierSyntax.maximumLength {
+                identifier = disambiguated(identifier, mimeType: mimeType)
+            }
+            guard IdentifierSyntax.problem(with: identifier) == nil, usedIdentifiers.insert(identifier).inserted
+            else {
+                continue
+            }
+            let type = UniformType(trusted: identifier)
+            typeForMIME[key] = type
+            mimeForIdentifier[type.canonical] = mimeType
+            derived.append((mimeType, type))
+        }
+
+        // Second pass: declarations.
+        var declarations: [UniformTypeDeclaration] = []
+        for (mimeType, type) in derived {
+            declarations.append(
+                declaration(of: type, mimeType: mimeType, database: database, typeForMIME: typeForMIME, in: snapshot))
+        }
+        breakCycles(in: &declarations)
+
+        let index = MIMEIndex(
+            databases: (previous?.databases ?? []) + [database], typeForMIME: typeForMIME,
+            mimeForIdentifier: mimeForIdentifier)
+        do {
+            result.snapshot = try DeclarationValidator.apply(
+                declarations, as: .mimeDatabase, to: snapshot, mimeIndex: index)
+            result.importedTypeCount = declarations.count
+        } catch {
+            // The declarations are built to be valid; if one is not, keep the catalog as it was.
+            result.problem = error
+            result.mappedToDeclaredTypeCount = 0
+        }
+        return result
+    }
+
+    /// The strongest declared type (not one made from a database) that claims one of `mimeTypes`
+    /// without requiring parameters, preferring one that conforms to `public.data` unless the MIME
+    /// type is an `inode/*` one: the database makes every other type a kind of
+    /// `application/octet-stream`, so `application/vnd.apple.pkpass` is `com.apple.pkpass-data`
+    /// rather than the `com.apple.pkpass` package.
+    private static func declaredType(claiming mimeTypes: [String], in snapshot: CatalogSnapshot) -> UniformType? {
+        var candidates: [UniformType] = []
+        for mimeType in mimeTypes {
+            guard case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType), !tag.isWildcard else {
+                continue
+            }
+            for type in snapshot.declaredTypes(claiming: tag, tagClass: .mimeType, conformingTo: nil)
+            where snapshot.entry(for: type)?.origin != .mimeDatabase {
+                candidates.append(type)
+            }
+        }
+        let isInode = mimeTypes.first?.asciiLowercased.hasPrefix("inode/") ?? false
+        return candidates.first { isInode || snapshot.conforms($0, to: .data) } ?? candidates.first
+    }
+
+    private static func declaration(
+        of type: UniformType, mimeType: String, database: MIMEDatabase, typeForMIME: [String: UniformType],
+        in snapshot: CatalogSnapshot
+    ) -> UniformTypeDeclaration {
+        var parents: [UniformType] = []
+        func add(_ parent: UniformType) {
+            if parent != type, !parents.contains(parent) {
+                parents.append(parent)
+            }
+        }
+        for parentMIMEType in database.parents(of: mimeType) {
+            let key = (database.canonical(for: parentMIMEType) ?? parentMIMEType).asciiLowercased
+            if let parent = typeForMIME[key] ?? declaredType(claiming: [parentMIMEType], in: snapshot) {
+                add(parent)
+            }
+        }
+        let mediaType = String(mimeType.asciiLowercased.prefix { $0 != "/" })
+        if let implied = mediaTypeParents[mediaType], snapshot.index(of: implied) >= 0 {
+            add(implied)
+        }
+        if mediaType == "inode", parents.isEmpty, snapshot.index(of: .item) >= 0 {
+            add(.item)
+        }
+        // Leave out a declared parent that another declared parent already leads to.
+        parents = parents.filter { parent in
+            !parents.contains { other in
+                other != parent && snapshot.index(of: other) >= 0 && snapshot.conforms(other, to: parent)
+            }
+        }
+
+        var tags: [UniformTypeTagClass: [String]] = [:]
+        let mimeTags = ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) }
+        if !mimeTags.isEmpty {
+            tags[.mimeType] = mimeTags
+        }
+        let extensions = database.extensions(for: mimeType).filter { isValid($0, as: .filenameExtension) }
+        if !extensions.isEmpty {
+            tags[.filenameExtension] = extensions
+        }
+        return UniformTypeDeclaration(identifier: type, conformsTo: parents, tags: tags)
+    }
+
+    private static func isValid(_ tag: String, as tagClass: UniformTypeTagClass) -> Bool {
+        guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass) else {
+            return false
+        }
+        return !normalized.isWildcard
+    }
+
+    /// Removes parent links among the new declarations until they form no cycle: a database may
+    /// declare `a sub-class-of b` and `b sub-class-of a`, which the catalog would reject.
+    private static func breakCycles(in declarations: inout [UniformTypeDeclaration]) {
+        var position: [UniformType: Int32] = [:]
+        for (index, declaration) in declarations.enumerated() {
+            position[declaration.identifier] = Int32(index)
+        }
+        var parents = declarations.map { $0.conformsTo.compactMap { position[$0] } }
+        while case .cycle(let cycle) = ConformanceGraph.order(parents: parents), let last = cycle.last,
+            let first = cycle.first
+        {
+            let child = Int(last)
+            parents[child].removeAll { $0 == first }
+            let parent = declarations[Int(first)].identifier
+            declarations[child].conformsTo.removeAll { $0 == parent }
+        }
+    }
+}
