@@ -39,7 +39,7 @@ enum CLIStartBenchmark {
                     name, unit: "ms", project: Summary(lowerIsBetter: samples.project), baselineName: "hello world",
                     baseline: Summary(lowerIsBetter: samples.baseline), ratio: samples.medianCostRatio,
                     ratioMeaning: "time", target: .ratioAtMost(3),
-                    note: "posix_spawn to wait4, output to /dev/null; the baseline is Benchmarks/HelloWorld "
+                    note: "posix_spawn to waitpid, output to /dev/null; the baseline is Benchmarks/HelloWorld "
                         + "(print only, no Foundation), built with the same release flags.")
             ]
         } catch {
