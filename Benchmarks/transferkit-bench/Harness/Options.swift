@@ -10,7 +10,7 @@ struct Options: Sendable {
     var showHelp = false
 
     static let usage = """
-        USAGE: transferkit-bench [--quick] [--json OUT]
+        USAGE: transferkit-bench [--quick] [--json OUT] [--only NAME]
 
         Measures TransferKit against baselines run alternately in the same process, and prints a table of
         best and median figures, ratios and targets. Build in release mode first:
