@@ -18,6 +18,13 @@ let package = Package(
         .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
         .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+        // `swift run -c release transferkit-bench`: the project against baselines, one run, ratios.
+        // It depends on the two executables it times, so that `swift run` builds them with the same flags.
+        .executableTarget(
+            name: "transferkit-bench",
+            dependencies: ["TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello"],
+            path: "Benchmarks/transferkit-bench"),
+        .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(

@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `transferkit-bench [--quick] [--json OUT]`: TransferKit against baselines measured in the same run.
+@main
+enum BenchmarkProgram {
+    static func main() async {
+        let options: Options
+        do {
+            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            printError("transferkit-bench: \(error)\n\n\(Options.usage)")
+            exit(2)
+        }
+        if options.showHelp {
+            print(Options.usage)
+            return
+        }
+        let status = await run(options)
+        exit(status)
+    }
+
+    /// Runs every benchmark, prints the table, writes the JSON report; returns the exit status.
+    static func run(_ options: Options) async -> Int32 {
+        let configuration: RunConfiguration = options.quick ? .quick : .full
+        let started = MonotonicClock.now()
+        let date = ISO8601DateFormatter().string(from: Date())
+        var loads = [0.0, 0.0, 0.0]
+        let loadAverage = getloadavg(&loads, 3) > 0 ? loads[0] : nil
+        print(
+            "transferkit-bench\(options.quick ? " --quick" : ""): \(ProcessInfo.processInfo.activeProcessorCount) "
+                + "processors, load average \(loadAverage.map(Format.number) ?? "unknown")")
+        #if DEBUG
+            print("warning: this is a debug build; the figures mean nothing. Use `swift run -c release`.")
+        #endif
+
+        let suites: [(String, @Sendable (RunConfiguration) async -> [ResultRow])] = [
+            ("provider", ProviderBenchmark.run),
+            ("stream", StreamingBenchmark.run),
+            ("items", SmallItemsBenchmark.run),
+            ("types", TypeSystemBenchmark.run),
+            ("progress", ProgressBenchmark.run),
+            ("cli", CLIStartBenchmark.run),
+        ]
+        let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
+        guard unknown.isEmpty else {
+            printError(
+                "transferkit-bench: unknown suite '\(unknown[0])'; the suites are "
+                    + suites.map(\.0).joined(separator: ", "))
+            return 2
+        }
+        var rows: [ResultRow] = []
+        for (name, suite) in suites where options.only.isEmpty || options.only.contains(name) {
+            let suiteStart = MonotonicClock.now()
+            let suiteRows = await suite(configuration)
+            rows += suiteRows
+            let seconds = MonotonicClock.elapsed(since: suiteStart) / 1e9
+            print("  \(name): \(suiteRows.count) rows in \(Format.number(seconds)) s")
+        }
+        let report = Report(
+            date: date, quick: options.quick, processors: ProcessInfo.processInfo.activeProcessorCount,
+            loadAverageAtStart: loadAverage, durationSeconds: MonotonicClock.elapsed(since: started) / 1e9,
+            rows: rows)
+        print("")
+        print(report.table())
+        print("")
+        print("ran in \(Format.number(report.durationSeconds)) s")
+
+        var status: Int32 = rows.contains { $0.status == .error } ? 1 : 0
+        if let path = options.jsonPath {
+            do {
+                try report.json().write(to: URL(fileURLWithPath: path))
+                print("wrote \(path)")
+            } catch {
+                printError("transferkit-bench: cannot write \(path): \(error)")
+                status = 1
+            }
+        }
+        return status
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,59 @@
+/// The command line: `transferkit-bench [--quick] [--json OUT]`.
+struct Options: Sendable {
+    /// Whether to run the short smoke run.
+    var quick = false
+    /// Where to write the JSON report, if anywhere.
+    var jsonPath: String?
+    /// The suites to run (all when empty), e.g. for profiling one with `perf record`.
+    var only: [String] = []
+    /// Whether to print the usage and stop.
+    var showHelp = false
+
+    static let usage = """
+        USAGE: transferkit-bench [--quick] [--json OUT] [--only NAME]
+
+        Measures TransferKit against baselines run alternately in the same process, and prints a table of
+        best and median figures, ratios and targets. Build in release mode first:
+          swift build -c release && swift run -c release transferkit-bench
+
+        OPTIONS:
+          --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).
+          --json OUT   Also write the results as JSON to OUT.
+          --only NAME  Run only this suite (repeatable): provider, stream, items, types,
+                       progress, cli.
+          -h, --help   Show this help.
+
+        The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;
+        2 for a bad command line.
+        """
+
+    /// A command line that could not be understood.
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Parses the arguments (without the program name).
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick":
+                quick = true
+            case "--json":
+                guard let path = remaining.popFirst(), !path.isEmpty else {
+                    throw UsageError(description: "--json needs a file name, such as --json bench.json")
+                }
+                jsonPath = path
+            case "--only":
+                guard let name = remaining.popFirst(), !name.isEmpty else {
+                    throw UsageError(description: "--only needs a suite name, such as --only provider")
+                }
+                only.append(name)
+            case "-h", "--help":
+                showHelp = true
+            default:
+                throw UsageError(description: "unknown argument '\(argument)'")
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TransferKit
+import UniformTypes
+
+/// The seeds' `Model` (blog post 000), ported as the TransferKit documentation shows: three strings, JSON through
+/// `TransferCodable`.
+final class Model: TransferCodable {
+    let name: String
+    let character: String
+    let favorite: String
+
+    init(name: String, character: String, favorite: String) {
+        self.name = name
+        self.character = character
+        self.favorite = favorite
+    }
+
+    static var contentType: UniformType { UniformType(exportedAs: "com.example.model", conformingTo: .json) }
+
+    /// The model the seeds' drag-and-drop example carries.
+    static let sample = Model(name: "Panther", character: "calm", favorite: "tea")
+
+    /// A model that differs from its neighbours, for arrays of many items.
+    static func numbered(_ index: Int) -> Model {
+        Model(name: "Panther \(index)", character: index % 2 == 0 ? "calm" : "curious", favorite: "tea no. \(index)")
+    }
+}
+
+extension Model: Equatable {
+    static func == (lhs: Model, rhs: Model) -> Bool {
+        (lhs.name, lhs.character, lhs.favorite) == (rhs.name, rhs.character, rhs.favorite)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Benchmark 6: the wall time of `transferkit types public.png`, against a hello-world Swift binary built by the
+/// same `swift build -c release`.
+enum CLIStartBenchmark {
+    static let helloWorld = "transferkit-bench-hello"
+
+    static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
+        let name = "cli: transferkit types public.png"
+        do {
+            let tool = try ProductsDirectory.executable("transferkit")
+            let hello = try ProductsDirectory.executable(helloWorld)
+            let arguments = ["types", "public.png"]
+            try checkOutput(tool, arguments, contains: "public.png")
+            try checkOutput(hello, [], contains: "Hello")
+
+            let devNull = try Spawn.openFile("/dev/null", writing: true)
+            defer { close(devNull) }
+            func timed(_ executable: String, _ arguments: [String]) throws -> Double {
+                let (nanoseconds, exit) = try Spawn.run(executable, arguments, output: devNull)
+                guard exit.status == 0 else {
+                    throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) exited with \(exit.status)")
+                }
+                return nanoseconds / 1e6
+            }
+            let samples = try await PairedRunner.alternate(
+                pairs: configuration.processPairs, project: { try timed(tool, arguments) },
+                baseline: { try timed(hello, []) })
+            return [
+                ResultRow(
+                    name, unit: "ms", project: Summary(lowerIsBetter: samples.project), baselineName: "hello world",
+                    baseline: Summary(lowerIsBetter: samples.baseline), ratio: samples.medianCostRatio,
+                    ratioMeaning: "time", target: .ratioAtMost(3),
+                    note: "posix_spawn to waitpid, output to /dev/null; the baseline is Benchmarks/HelloWorld "
+                        + "(print only, no Foundation), built with the same release flags.")
+            ]
+        } catch {
+            return [ResultRow(name, status: .error, target: "≤ 3.00×", note: "\(error)")]
+        }
+    }
+
+    /// Runs the program once and checks that it succeeds and prints `expected`.
+    private static func checkOutput(_ executable: String, _ arguments: [String], contains expected: String) throws {
+        let directory = try TemporaryDirectory()
+        let outputPath = directory.path + "/output.txt"
+        let output = try Spawn.openFile(outputPath, writing: true)
+        let (_, exit) = try Spawn.run(executable, arguments, output: output)
+        close(output)
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard exit.status == 0, text.contains(expected) else {
+            throw BenchmarkError(
+                "\(executable) \(arguments.joined(separator: " ")) exited with \(exit.status) and printed: \(text)")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Benchmark 2: one large representation through `transferkit pack - | transferkit extract -` on a pipe, against
+/// `cat | cat` on the same kind of pipe and the same bytes; and the peak RSS of each transferkit process.
+enum StreamingBenchmark {
+    static let type = "public.data"
+
+    /// GNU time, which reports a child's true peak RSS (see ``pipeline(_:_:input:output:directory:)``).
+    static let timeTool = "/usr/bin/time"
+
+    /// One run of a two-process pipeline: its wall time and each process's peak RSS in MiB.
+    struct PipelineRun {
+        var nanoseconds: Double
+        /// Peak RSS in MiB, when GNU time is installed.
+        var firstPeakMiB: Double?
+        var secondPeakMiB: Double?
+    }
+
+    static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
+        let name = "archive: pack | extract throughput"
+        do {
+            let tool = try ProductsDirectory.executable("transferkit")
+            guard let cat = ["/bin/cat", "/usr/bin/cat"].first(where: { (path: String) in access(path, X_OK) == 0 })
+            else {
+                throw BenchmarkError("cannot find cat in /bin or /usr/bin")
+            }
+            let directory = try TemporaryDirectory()
+            let input = directory.path + "/input.bin"
+            try TestFile.create(path: input, byteCount: configuration.streamingBytes)
+            defer { unlink(input) }
+            try checkRoundTrip(tool, input: input, directory: directory)
+
+            let pack = (tool, ["pack", "-", "--type", type])
+            let extract = (tool, ["extract", "-", "--type", type])
+            var packPeaks: [Double] = []
+            var extractPeaks: [Double] = []
+            var catPeaks: [Double] = []
+            let bytes = Double(configuration.streamingBytes)
+            let samples = try await PairedRunner.alternate(
+                pairs: configuration.streamingPairs, warmup: false,
+                project: {
+                    let run = try pipeline(pack, extract, input: input, output: "/dev/null", directory: directory)
+                    packPeaks += [run.firstPeakMiB].compactMap { $0 }
+                    extractPeaks += [run.secondPeakMiB].compactMap { $0 }
+                    return run.nanoseconds
+                },
+                baseline: {
+                    let run = try pipeline(
+                        (cat, []), (cat, []), input: input, output: "/dev/null", directory: directory)
+                    catPeaks += [run.firstPeakMiB, run.secondPeakMiB].compactMap { $0 }
+                    return run.nanoseconds
+                })
+            let throughput = { (nanoseconds: Double) in bytes / nanoseconds * 1e3 }
+            let size = "\(configuration.streamingBytes >> 20) MiB"
+            let throughputRow = ResultRow(
+                name, unit: "MB/s", project: Summary(lowerIsBetter: samples.project).mapped(throughput),
+                baselineName: "cat | cat", baseline: Summary(lowerIsBetter: samples.baseline).mapped(throughput),
+                ratio: samples.medianRateRatio, ratioMeaning: "throughput", target: .ratioAtLeast(0.5),
+                note: "\(size) of pseudo-random bytes from a file in the page cache: transferkit pack - --type "
+                    + "\(type) < file | transferkit extract - --type \(type) > /dev/null, against cat < file | "
+                    + "cat > /dev/null; default pipes; wall time from the first spawn to the last reap.")
+            guard !packPeaks.isEmpty, !extractPeaks.isEmpty else {
+                let note =
+                    "\(timeTool) is missing; it measures each process's peak RSS. Install it: apt-get install -y time"
+                return [
+                    throughputRow,
+                    ResultRow("archive: peak RSS of pack", status: .unavailable, target: "worst ≤ 64 MiB", note: note),
+                    ResultRow(
+                        "archive: peak RSS of extract", status: .unavailable, target: "worst ≤ 64 MiB", note: note),
+                ]
+            }
+            return [
+                throughputRow,
+                ResultRow(
+                    "archive: peak RSS of pack", unit: "MiB", project: Summary(lowerIsBetter: packPeaks),
+                    baselineName: "cat (either)", baseline: Summary(lowerIsBetter: catPeaks), target: .worstAtMost(64),
+                    note: "Peak RSS of each process in the runs above, from /usr/bin/time -f %M around each one (both "
+                        + "sides get the wrapper). Not wait4's ru_maxrss: a child of posix_spawn (vfork) keeps the "
+                        + "spawning process's high-water mark across exec, so it reports the benchmark's own RSS."),
+                ResultRow(
+                    "archive: peak RSS of extract", unit: "MiB", project: Summary(lowerIsBetter: extractPeaks),
+                    baselineName: "cat (either)", baseline: Summary(lowerIsBetter: catPeaks), target: .worstAtMost(64)),
+            ]
+        } catch {
+            return [ResultRow(name, status: .error, target: "≥ 0.50×", note: "\(error)")]
+        }
+    }
+
+    /// Runs `first < input | second > output`, each process spawned here (inside GNU time, when it is installed,
+    /// for its peak RSS).
+    static func pipeline(
+        _ first: (String, [String]), _ second: (String, [String]), input: String, output: String,
+        directory: TemporaryDirectory
+    ) throws -> PipelineRun {
+        let inputDescriptor = try Spawn.openFile(input)
+        defer { close(inputDescriptor) }
+        let outputDescriptor = try Spawn.openFile(output, writing: true)
+        defer { close(outputDescriptor) }
+        let firstErrors = directory.path + "/first.stderr"
+        let secondErrors = directory.path + "/second.stderr"
+        let firstPeak = directory.path + "/first.rss"
+        let secondPeak = directory.path + "/second.rss"
+        let measuresMemory = access(timeTool, X_OK) == 0
+        let wrappedFirst = measuresMemory ? (timeTool, ["-f", "%M", "-o", firstPeak, first.0] + first.1) : first
+        let wrappedSecond = measuresMemory ? (timeTool, ["-f", "%M", "-o", secondPeak, second.0] + second.1) : second
+        let firstError = try Spawn.openFile(firstErrors, writing: true)
+        defer { close(firstError) }
+        let secondError = try Spawn.openFile(secondErrors, writing: true)
+        defer { close(secondError) }
+        let pipe = try Spawn.makePipe()
+        var pipeOpen = (read: true, write: true)
+        defer {
+            if pipeOpen.read { close(pipe.read) }
+            if pipeOpen.write { close(pipe.write) }
+        }
+
+        let start = MonotonicClock.now()
+        let firstProcess = try Spawn.start(
+            wrappedFirst.0, wrappedFirst.1, standardInput: inputDescriptor, standardOutput: pipe.write,
+            standardError: firstError,
+            closing: [pipe.read])
+        close(pipe.write)
+        pipeOpen.write = false
+        let secondProcess = try Spawn.start(
+            wrappedSecond.0, wrappedSecond.1, standardInput: pipe.read, standardOutput: outputDescriptor,
+            standardError: secondError)
+        close(pipe.read)
+        pipeOpen.read = false
+        let firstExit = try Spawn.wait(firstProcess, name: first.0)
+        let secondExit = try Spawn.wait(secondProcess, name: second.0)
+        let elapsed = MonotonicClock.elapsed(since: start)
+
+        for (command, exit, errors) in [(first, firstExit, firstErrors), (second, secondExit, secondErrors)]
+        where exit.status != 0 {
+            let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw BenchmarkError(
+                "\(command.0) \(command.1.joined(separator: " ")) exited with \(exit.status): \(message)")
+        }
+        guard measuresMemory else {
+            return PipelineRun(nanoseconds: elapsed)
+        }
+        return PipelineRun(
+            nanoseconds: elapsed, firstPeakMiB: try peakMiB(firstPeak), secondPeakMiB: try peakMiB(secondPeak))
+    }
+
+    /// The peak RSS that GNU time wrote (in KiB, on the file's last line), in MiB.
+    private static func peakMiB(_ path: String) throws -> Double {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").last, let kibibytes = Double(line) else {
+            throw BenchmarkError("\(timeTool) left no peak RSS in \(path): \(text)")
+        }
+        return kibibytes / 1024
+    }
+
+    /// Checks once that the pipeline gives back the input's bytes: `pack < input | extract | cmp - input`.
+    private static func checkRoundTrip(_ tool: String, input: String, directory: TemporaryDirectory) throws {
+        guard ["/usr/bin/cmp", "/bin/cmp"].contains(where: { (path: String) in access(path, X_OK) == 0 }) else {
+            return
+        }
+        let script = "\"$0\" extract - --type \(type) | cmp - \"$1\""
+        _ = try pipeline(
+            (tool, ["pack", "-", "--type", type]), ("/bin/sh", ["-c", script, tool, input]), input: input,
+            output: "/dev/null", directory: directory)
+    }
+}
