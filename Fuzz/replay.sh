@@ -36,6 +36,11 @@ for fuzzer in "${fuzzers[@]}"; do
     if "$bin/$fuzzer" -runs=0 -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$artifacts/$fuzzer-" \
         "${inputs[@]}" >"$log" 2>&1; then
         grep -E "seed corpus|INITED" "$log"
+        # A fuzzer built without coverage still replays; catch it here, before anyone fuzzes blind with it.
+        if ! grep -q "inline 8-bit counters" "$log"; then
+            echo "== $fuzzer: FAILED: no coverage instrumentation (see Fuzz/README.md)" >&2
+            status=1
+        fi
     else
         cat "$log" >&2
         echo "== $fuzzer: FAILED (report above, log in $log, input under $artifacts)" >&2
