@@ -25,6 +25,15 @@ let package = Package(
             dependencies: ["TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello"],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
+        // Fuzz targets (Fuzz/README.md): libFuzzer entry points when built with `Fuzz/replay.sh`'s flags,
+        // corpus-replay tools in an ordinary build.
+        .target(name: "ArchiveFuzzing", dependencies: ["TransferKit"], path: "Fuzz/ArchiveFuzzing"),
+        .executableTarget(
+            name: "ArchiveCBORFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveCBORFuzzer",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "ArchiveJSONFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveJSONFuzzer",
+            exclude: ["corpus"]),
         .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
         .testTarget(
