@@ -224,6 +224,34 @@ private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
     return peak
 }
 
+@Suite("Progress bars")
+struct ProgressBarTests {
+    @Test func largePayloadsDrawABarOnATerminalOnly() async throws {
+        let space = try Workspace()
+        let big = try space.write("big.bin", [UInt8](repeating: 7, count: 64 << 20))
+        let small = try space.write("small.bin", [UInt8](repeating: 7, count: 1 << 20))
+
+        let packed = await runInProcess(tool, ["pack", big, "-o", space.path("big.transferkit")], terminal: true)
+        #expect(packed.status == 0)
+        #expect(packed.error.hasPrefix("\r["))
+        #expect(packed.error.contains("% of 64.0 MiB"))
+        #expect(packed.error.hasSuffix("\r\u{1B}[K"))
+
+        let extracted = await runInProcess(
+            tool, ["extract", space.path("big.transferkit"), "--type", "public.data", "-o", space.path("out")],
+            terminal: true)
+        #expect(extracted.status == 0)
+        #expect(extracted.error.hasPrefix("\r["))
+        #expect(extracted.error.hasSuffix("\r\u{1B}[K"))
+
+        let notTerminal = await runInProcess(tool, ["pack", big, "-o", space.path("again.transferkit")])
+        #expect(notTerminal.error.isEmpty)
+        let smallPayload = await runInProcess(
+            tool, ["pack", small, "-o", space.path("small.transferkit")], terminal: true)
+        #expect(smallPayload.error.isEmpty)
+    }
+}
+
 @Suite("transferkit convert and check")
 struct ConvertCheckTests {
     let archive = TransferArchive(items: [

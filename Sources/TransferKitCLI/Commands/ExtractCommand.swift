@@ -67,11 +67,37 @@ public struct ExtractCommand: Command {
         }
         let file = try InputFile(path: arguments.positionals[0])
         let format = try ArchiveFormatChoice.input(arguments.value("--format"), file: file)
-        return try await ArchiveOutput.write(toPath: arguments.value("--output"), context: context) { _, sink in
+        var bar: ProgressBar?
+        do {
+            let code = try await extract(
+                wanted, item: itemIndex, from: file, format: format, to: arguments.value("--output"), bar: &bar,
+                context: context)
+            await bar?.stop()
+            return code
+        } catch {
+            await bar?.stop()
+            throw error
+        }
+    }
+
+    private func extract(
+        _ wanted: UniformType, item itemIndex: Int, from file: InputFile, format: TransferArchiveFormat,
+        to output: String?, bar: inout ProgressBar?, context: CommandContext
+    ) async throws -> ExitCode {
+        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
             var itemSeen = false
             var typesSeen: [UniformType] = []
             var extracted = false
             var candidate: Candidate?
+            /// Copies a chosen payload to `destination`, advancing a progress bar for large ones.
+            func copying(_ length: UInt64, to destination: any OutputSink) -> (UnsafeRawBufferPointer) throws -> Void {
+                let progress = TransferProgress(totalUnitCount: Int64(clamping: length))
+                if bar == nil { bar = ProgressBar.start(for: progress, totalBytes: length, context: context) }
+                return { chunk in
+                    try destination.write(chunk)
+                    progress.advance(by: Int64(chunk.count))
+                }
+            }
             try ArchiveWalker.walk(
                 file, format: format,
                 item: { item in itemSeen = itemSeen || item.index == itemIndex },
@@ -82,12 +108,12 @@ public struct ExtractCommand: Command {
                     typesSeen.append(representation.type)
                     if representation.type == wanted {
                         extracted = true
-                        return .readThenStop { try sink.write($0) }
+                        return .readThenStop(copying(representation.length, to: sink))
                     }
                     if candidate == nil, catalog.conforms(representation.type, to: wanted) {
                         let spool = try Candidate()
                         candidate = spool
-                        return .read { try spool.output.write($0) }
+                        return .read(copying(representation.length, to: spool.output))
                     }
                     return .skip
                 })

@@ -80,8 +80,21 @@ public struct PackCommand: Command {
         let total = inputs.reduce(UInt64(0)) { $0 + $1.size }
         let progress = TransferProgress(totalUnitCount: Int64(clamping: total))
         let bar = ProgressBar.start(for: progress, totalBytes: total, context: context)
-        defer { bar?.stop() }
-        try await ArchiveOutput.write(toPath: output, context: context) { descriptor, sink in
+        do {
+            try await write(inputs, format: format, progress: progress, to: output, context: context)
+        } catch {
+            await bar?.stop()
+            throw error
+        }
+        await bar?.stop()
+        return .success
+    }
+
+    private func write(
+        _ inputs: [PackInput], format: TransferArchiveFormat, progress: TransferProgress, to output: String?,
+        context: CommandContext
+    ) async throws {
+        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
             switch format {
             case .json:
                 var archive = TransferArchive()
@@ -104,7 +117,6 @@ public struct PackCommand: Command {
                 try writer.finish()
             }
         }
-        return .success
     }
 
     private func inferredType(_ path: String) -> UniformType {

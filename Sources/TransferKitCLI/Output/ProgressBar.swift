@@ -2,35 +2,42 @@ import TransferKit
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal and
 /// the payload is large enough for progress to matter.
+///
+/// It observes a ``TransferKit/TransferProgress`` through its coalesced `updates`, so a fast
+/// transfer redraws only as often as the terminal keeps up, never once per chunk.
 final class ProgressBar: Sendable {
     /// Payloads smaller than this finish too fast for a bar to help.
     static let threshold: UInt64 = 64 << 20
 
     private let task: Task<Void, Never>
+    private let output: any OutputSink
 
-    private init(task: Task<Void, Never>) {
+    private init(task: Task<Void, Never>, output: any OutputSink) {
         self.task = task
+        self.output = output
     }
 
     /// Starts drawing `progress` if the context and size call for it.
+    /// - Returns: The bar, or `nil` when none is drawn.
     static func start(for progress: TransferProgress, totalBytes: UInt64, context: CommandContext) -> ProgressBar? {
         guard context.standardErrorIsTerminal, totalBytes >= threshold else { return nil }
         let output = context.standardError
         let task = Task {
             for await snapshot in progress.updates {
                 let width = 30
-                let filled = Int(snapshot.fractionCompleted * Double(width))
+                let fraction = min(1, max(0, snapshot.fractionCompleted))
+                let filled = Int(fraction * Double(width))
                 let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                let percent = Int(snapshot.fractionCompleted * 100)
-                try? output.write("\r[\(bar)] \(percent)%")
-                if Task.isCancelled { break }
+                try? output.write("\r[\(bar)] \(Int(fraction * 100))% of \(ByteCount.format(totalBytes))")
             }
         }
-        return ProgressBar(task: task)
+        return ProgressBar(task: task, output: output)
     }
 
-    /// Stops drawing and clears the line.
-    func stop() {
+    /// Stops drawing, waits for the last redraw, and clears the line.
+    func stop() async {
         task.cancel()
+        await task.value
+        try? output.write("\r\u{1B}[K")
     }
 }
