@@ -72,10 +72,10 @@ public struct ExtractCommand: Command {
             let code = try await extract(
                 wanted, item: itemIndex, from: file, format: format, to: arguments.value("--output"), bar: &bar,
                 context: context)
-            await bar?.stop()
+            await bar?.finish()
             return code
         } catch {
-            await bar?.stop()
+            await bar?.cancel()
             throw error
         }
     }

@@ -83,10 +83,10 @@ public struct PackCommand: Command {
         do {
             try await write(inputs, format: format, progress: progress, to: output, context: context)
         } catch {
-            await bar?.stop()
+            await bar?.cancel()
             throw error
         }
-        await bar?.stop()
+        await bar?.finish()
         return .success
     }
 

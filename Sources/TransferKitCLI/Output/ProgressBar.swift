@@ -11,10 +11,12 @@ final class ProgressBar: Sendable {
 
     private let task: Task<Void, Never>
     private let output: any OutputSink
+    private let progress: TransferProgress
 
-    private init(task: Task<Void, Never>, output: any OutputSink) {
+    private init(task: Task<Void, Never>, output: any OutputSink, progress: TransferProgress) {
         self.task = task
         self.output = output
+        self.progress = progress
     }
 
     /// Starts drawing `progress` if the context and size call for it.
@@ -31,11 +33,19 @@ final class ProgressBar: Sendable {
                 try? output.write("\r[\(bar)] \(Int(fraction * 100))% of \(ByteCount.format(totalBytes))")
             }
         }
-        return ProgressBar(task: task, output: output)
+        return ProgressBar(task: task, output: output, progress: progress)
     }
 
-    /// Stops drawing, waits for the last redraw, and clears the line.
-    func stop() async {
+    /// Marks the transfer finished, waits for the bar to draw that state (the progress's
+    /// `updates` end after a finished snapshot, so this cannot wait forever), then clears the line.
+    func finish() async {
+        progress.finish()
+        await task.value
+        try? output.write("\r\u{1B}[K")
+    }
+
+    /// Stops drawing at once, for a transfer that failed, and clears the line.
+    func cancel() async {
         task.cancel()
         await task.value
         try? output.write("\r\u{1B}[K")
