@@ -15,7 +15,10 @@ let package = Package(
     targets: [
         .target(name: "UniformTypes"),
         .target(name: "CBOR"),
-        .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR"]),
+        .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR", "CTransferKitCRC32"]),
+        // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply
+        // intrinsic. Used only by TransferKit's CRC32; depends on nothing.
+        .target(name: "CTransferKitCRC32"),
         .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
         // `swift run -c release transferkit-bench`: the project against baselines, one run, ratios.
