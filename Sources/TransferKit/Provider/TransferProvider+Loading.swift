@@ -91,7 +91,7 @@ extension TransferProvider {
                 return object
             }
         }
-        let entry = try representation(for: objectClass.readableTypes, reader: "\(objectClass)")
+        let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
         let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
         do {
             return try objectClass.object(from: data, type: entry.type)
@@ -113,7 +113,8 @@ extension TransferProvider {
         return nil
     }
 
-    func representation(for requested: [UniformType], reader: String?) throws -> Entry {
+    /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).
+    func representation(for requested: [UniformType], reader: Any.Type?) throws -> Entry {
         if let entry = choose(for: requested) {
             return entry
         }
@@ -237,7 +238,7 @@ extension TransferProvider {
 
     /// A fresh folder under the temporary directory, and a file name for `type` inside it.
     func makeTemporaryFolder(for type: UniformType) throws -> (folder: URL, name: String) {
-        let (directory, suggested) = state.withLock { ($0.temporaryDirectory, $0.suggestedName) }
+        let (directory, suggested) = state.withLock { ($0.resolvedTemporaryDirectory(), $0.suggestedName) }
         let folder = directory.appendingPathComponent("TransferKit-\(UUID().uuidString)", isDirectory: true)
         try Self.coerce(type, from: folder) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
