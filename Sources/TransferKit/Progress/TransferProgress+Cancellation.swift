@@ -93,9 +93,10 @@ extension TransferProgress {
     /// If this progress is cancelled when `body` ends (or before it starts), the caller gets `CancellationError`,
     /// whatever `body` returned or threw, so a cancelled load always fails the same way.
     ///
-    /// `body` runs in a new task (it inherits the caller's priority and task-local values) because a task can be
-    /// cancelled from outside only through its handle; that is why it is escaping. The call costs one task creation,
-    /// once per load rather than per chunk.
+    /// `body` runs in a task of its own (it inherits the caller's priority and task-local values), so that cancelling
+    /// this progress cancels `body` and never the caller; that is why it is escaping. The task starts at once on the
+    /// calling thread (`Task.immediate`), so a body that does not suspend costs one task creation and no thread
+    /// hand-off.
     ///
     /// ```swift
     /// let data = try await progress.withCancellation {
@@ -111,15 +112,64 @@ extension TransferProgress {
             cancel()
         }
         try checkCancellation()
-        let task = Task { try await body() }
-        let registration = onCancel { task.cancel() }
-        defer { registration.remove() }
+        // The caller's handler is in place before the body starts, so a cancellation of the caller during the
+        // body's first synchronous stretch reaches it too.
         let result = await withTaskCancellationHandler {
-            await task.result
+            await Task.immediate { try await self.runCancellingCurrentTask(body) }.result
         } onCancel: {
             self.cancel()
         }
         try checkCancellation()
         return try result.get()
+    }
+
+    /// Runs `body` in the current task and cancels that task if this progress is cancelled meanwhile.
+    ///
+    /// Only for a task that exists to run `body`: the task's cancellation outlives the call.
+    private func runCancellingCurrentTask<R>(_ body: () async throws -> R) async throws -> R {
+        try await withUnsafeCurrentTask { current in
+            guard let current else {
+                return try await body()
+            }
+            let slot = CurrentTaskSlot(current)
+            let registration = onCancel { slot.cancel() }
+            // Emptied before the task can end, and after any cancel() that is under way.
+            defer {
+                slot.empty()
+                registration.remove()
+            }
+            return try await body()
+        }
+    }
+}
+
+/// The task running a ``TransferProgress/withCancellation(_:)`` body, held only while the body runs.
+///
+/// An `UnsafeCurrentTask` must not be used once its task may have ended. The slot is emptied under its lock before
+/// the body returns, and ``cancel()`` uses the task under the same lock, so a cancellation from another thread either
+/// happens while the task is alive or finds the slot empty.
+private final class CurrentTaskSlot: Sendable {
+    /// `UnsafeCurrentTask` is not `Sendable` because it must not outlive its task; the slot enforces that.
+    private struct Handle: @unchecked Sendable {
+        let task: UnsafeCurrentTask
+    }
+
+    private let handle: SanitizedMutex<Handle?>
+
+    init(_ task: UnsafeCurrentTask) {
+        handle = SanitizedMutex(Handle(task: task))
+    }
+
+    /// Cancels the task if it is still running its body.
+    ///
+    /// The task's own cancellation handlers run inside this lock. Only the progress's cancellation handler calls
+    /// this, and that runs once, so handlers that cancel the progress again never come back to this lock.
+    func cancel() {
+        handle.withLock { $0?.task.cancel() }
+    }
+
+    /// Forgets the task; later ``cancel()`` calls do nothing.
+    func empty() {
+        handle.withLock { $0 = nil }
     }
 }

@@ -91,7 +91,7 @@ extension TransferProvider {
                 return object
             }
         }
-        let entry = try representation(for: objectClass.readableTypes, reader: "\(objectClass)")
+        let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
         let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
         do {
             return try objectClass.object(from: data, type: entry.type)
@@ -113,7 +113,8 @@ extension TransferProvider {
         return nil
     }
 
-    func representation(for requested: [UniformType], reader: String?) throws -> Entry {
+    /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).
+    func representation(for requested: [UniformType], reader: Any.Type?) throws -> Entry {
         if let entry = choose(for: requested) {
             return entry
         }
@@ -146,7 +147,9 @@ extension TransferProvider {
         progress: TransferProgress?,
         _ body: @escaping @Sendable (TransferProgress) async throws -> R
     ) async throws -> R {
-        let parent = progress ?? TransferProgress(totalUnitCount: 1)
+        guard let parent = progress else {
+            return try await runWithoutCallerProgress(entry, body)
+        }
         if parent.totalUnitCount <= 0 {
             parent.totalUnitCount = 1
         }
@@ -156,12 +159,54 @@ extension TransferProvider {
             child.finish()
             return result
         } catch {
-            throw TransferError.wrapping(
-                error, as: .loaderFailed,
-                message: "The load handler for \(entry.type) failed: \(error). "
-                    + "Fix the handler, or catch the error and try another registered type.",
-                source: entry.type.identifier)
+            throw Self.loaderFailed(error, entry)
         }
+    }
+
+    /// ``run(_:progress:_:)`` when the caller passed no progress.
+    ///
+    /// Then nobody outside can cancel the load's progress: only the calling task can cancel the load. So the body runs
+    /// in the calling task, without a task of its own, and gets a progress with no parent (the parent that a caller
+    /// progress would have could not be observed). Cancelling the calling task cancels that progress, and the caller
+    /// gets ``TransferError/Code/cancelled`` if the task is cancelled when the body ends, as with a caller progress.
+    private func runWithoutCallerProgress<R: Sendable>(
+        _ entry: Entry,
+        _ body: (TransferProgress) async throws -> R
+    ) async throws -> R {
+        let progress = TransferProgress()
+        let result: Result<R, any Error>
+        if Task.isCancelled {
+            progress.cancel()
+            result = .failure(CancellationError())
+        } else {
+            do {
+                result = .success(
+                    try await withTaskCancellationHandler {
+                        try await body(progress)
+                    } onCancel: {
+                        progress.cancel()
+                    })
+            } catch {
+                result = .failure(error)
+            }
+        }
+        do {
+            try Task.checkCancellation()
+            let value = try result.get()
+            progress.finish()
+            return value
+        } catch {
+            throw Self.loaderFailed(error, entry)
+        }
+    }
+
+    /// A load handler's error as the ``TransferError`` the caller gets.
+    private static func loaderFailed(_ error: any Error, _ entry: Entry) -> TransferError {
+        TransferError.wrapping(
+            error, as: .loaderFailed,
+            message: "The load handler for \(entry.type) failed: \(error). "
+                + "Fix the handler, or catch the error and try another registered type.",
+            source: entry.type.identifier)
     }
 
     /// The bytes of an entry, without progress bookkeeping.
@@ -193,7 +238,7 @@ extension TransferProvider {
 
     /// A fresh folder under the temporary directory, and a file name for `type` inside it.
     func makeTemporaryFolder(for type: UniformType) throws -> (folder: URL, name: String) {
-        let (directory, suggested) = state.withLock { ($0.temporaryDirectory, $0.suggestedName) }
+        let (directory, suggested) = state.withLock { ($0.resolvedTemporaryDirectory(), $0.suggestedName) }
         let folder = directory.appendingPathComponent("TransferKit-\(UUID().uuidString)", isDirectory: true)
         try Self.coerce(type, from: folder) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -47,8 +47,9 @@ public final class TransferProvider: Sendable {
     ///
     /// - Parameters:
     ///   - catalog: The type catalogue used for conformance when choosing representations.
-    ///   - temporaryDirectory: Where temporary files go; by default the system's temporary directory.
-    public init(catalog: TypeCatalog = .shared, temporaryDirectory: URL = FileManager.default.temporaryDirectory) {
+    ///   - temporaryDirectory: Where temporary files go; `nil` (the default) for the system's temporary directory,
+    ///     looked up when the provider first needs it (most providers never write a temporary file).
+    public init(catalog: TypeCatalog = .shared, temporaryDirectory: URL? = nil) {
         self.catalog = catalog
         self.state = SanitizedMutex(State(temporaryDirectory: temporaryDirectory))
     }
@@ -101,7 +102,7 @@ public final class TransferProvider: Sendable {
 
     /// The folder under which loads create (and delete) their temporary files.
     public var temporaryDirectory: URL {
-        get { state.withLock { $0.temporaryDirectory } }
+        get { state.withLock { $0.resolvedTemporaryDirectory() } }
         set { state.withLock { $0.temporaryDirectory = newValue } }
     }
 
@@ -132,8 +133,19 @@ extension TransferProvider {
         var entries: [Entry] = []
         var suggestedName: String?
         var metadata: [String: TransferMetadataValue] = [:]
-        var temporaryDirectory: URL
+        /// `nil` until first needed when the caller left it to the system.
+        var temporaryDirectory: URL?
         var loadOptions = LoadOptions()
+
+        /// The temporary directory, looking up (once) the system's if none was given.
+        mutating func resolvedTemporaryDirectory() -> URL {
+            if let temporaryDirectory {
+                return temporaryDirectory
+            }
+            let directory = FileManager.default.temporaryDirectory
+            temporaryDirectory = directory
+            return directory
+        }
     }
 
     struct Entry: Sendable {

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A `Mutex` whose hand-offs between threads ThreadSanitizer can follow.
 ///
@@ -11,16 +11,28 @@ import Synchronization
 ///
 /// It is `package` API: every layer of TransferKit that guards shared state uses this one type,
 /// and adopters never see it.
+///
+/// Other modules (TransferKit's progress and providers) must be able to specialize `withLock`
+/// for their state and closure; otherwise every lock calls an unspecialized generic that looks
+/// up type metadata. So the members are `@inlinable`, the stored properties
+/// `@usableFromInline`, and the type itself `@usableFromInline`: Swift 6.3 does not serialize
+/// the `@inlinable` bodies of a plain `package` type for other modules of a package built
+/// without library evolution, and callers then link to the generic entry point. A
+/// `@usableFromInline` body may only use publicly imported modules, hence the `public import`.
+@usableFromInline
 package struct SanitizedMutex<State: ~Copyable>: ~Copyable, Sendable {
-    private let mutex: Mutex<State>
-    private let handOff = Atomic<UInt8>(0)
+    @usableFromInline let mutex: Mutex<State>
+    @usableFromInline let handOff: Atomic<UInt8>
 
     /// Creates a mutex guarding `initialState`.
+    @inlinable
     package init(_ initialState: consuming sending State) {
         mutex = Mutex(initialState)
+        handOff = Atomic<UInt8>(0)
     }
 
     /// Runs `body` with exclusive access to the state.
+    @inlinable
     package borrowing func withLock<Result: ~Copyable, Failure: Error>(
         _ body: (inout sending State) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
