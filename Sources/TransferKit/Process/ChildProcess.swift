@@ -208,13 +208,19 @@ package enum ChildProcess {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
-        let status: Int32
-        if let environment {
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { for pointer in envp { free(pointer) } }
-            status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        } else {
-            status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for pointer in envp ?? [] { free(pointer) } }
+        // ETXTBSY: a program written just now (a test's stand-in script, a fresh build) can still be open for
+        // writing in a child that another thread forked meanwhile; that descriptor closes when the child execs
+        // or exits, so retry for a moment instead of failing.
+        var status = ETXTBSY
+        for attempt in 0..<100 where status == ETXTBSY {
+            if attempt > 0 { usleep(20_000) }
+            if var envp {
+                status = posix_spawn(&pid, executable, &actions, &attributes, argv, &envp)
+            } else {
+                status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+            }
         }
         guard status == 0 else { throw SpawnError(executable: executable, errorNumber: status) }
         return pid
