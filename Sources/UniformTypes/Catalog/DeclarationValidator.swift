@@ -89,6 +89,16 @@ enum DeclarationValidator {
             entries, batchPositions: positionInBatch, mimeIndex: mimeIndex ?? snapshot.mimeIndex, entryName: entryName)
     }
 
+    /// The snapshot of `declarations` alone, built without checking them: for the built-in table,
+    /// which a test validates instead. Parents that are not in `declarations` are left out, and
+    /// the result is `nil` when the declarations make a conformance cycle.
+    static func trustedSnapshot(
+        _ declarations: [UniformTypeDeclaration], as origin: UniformTypeDeclaration.Origin
+    ) -> CatalogSnapshot? {
+        let entries = declarations.map { CatalogSnapshot.Entry(declaration: $0, origin: origin) }
+        return try? build(entries, batchPositions: [:], mimeIndex: nil, entryName: batchEntryName)
+    }
+
     /// The declaration with its tags checked and normalized and its parents deduplicated.
     private static func check(
         _ declaration: UniformTypeDeclaration,
