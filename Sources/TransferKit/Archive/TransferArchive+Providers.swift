@@ -79,17 +79,27 @@ extension UniformType {
         "org.transferkit.archive.json", conformingTo: .json, description: "TransferKit archive (JSON form)",
         tags: [.mimeType: ["application/vnd.transferkit.archive+json"]])
 
-    /// Declares an exported type with tags, which ``init(exportedAs:conformingTo:)`` cannot carry: the imported
-    /// declaration gives a valid value without failing, and the exported one with tags then replaces it.
+    /// Declares an exported type with tags, which ``init(exportedAs:conformingTo:)`` cannot carry.
+    ///
+    /// The exported declaration is registered first, so the catalog only grows (an imported declaration
+    /// registered first would have to be replaced, which rebuilds the whole catalog at every launch of the tool).
     private static func declareArchiveType(
         _ identifier: String, conformingTo parent: UniformType, description: String,
         tags: [UniformTypeTagClass: [String]]
     ) -> UniformType {
-        let type = UniformType(importedAs: identifier, conformingTo: parent)
+        // The identifiers are constant and valid; the fallback only keeps this free of force unwraps.
+        guard let type = UniformType(identifier) else {
+            return UniformType(importedAs: identifier, conformingTo: parent)
+        }
         let declaration = UniformTypeDeclaration(
             identifier: type, conformsTo: [parent], tags: tags, description: description)
-        // Fails only if the program exported the type itself; its declaration then stands.
-        try? TypeCatalog.shared.register([declaration], as: .exported)
+        do {
+            try TypeCatalog.shared.register([declaration], as: .exported)
+        } catch {
+            // The program exported the type itself, and its declaration stands; this declares it as imported
+            // only if, against expectation, nothing declares it.
+            return UniformType(importedAs: identifier, conformingTo: parent)
+        }
         return type
     }
 }

@@ -17,6 +17,8 @@ final class CatalogSnapshot: Sendable {
     /// A type that claims a tag, with the MIME parameters the claim requires.
     struct TagClaim: Sendable {
         var index: Int32
+        /// The rank of the claiming entry's origin.
+        var rank: Int
         var requiredParameters: [String: String]
     }
 
@@ -42,71 +44,195 @@ final class CatalogSnapshot: Sendable {
     ///   - parents: The indexes of each entry's parents.
     ///   - order: Every index once, parents before children (see `ConformanceGraph`).
     ///   - mimeIndex: What the catalog imported from shared-mime-info databases.
-    init(entries: [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?) {
+    convenience init(entries: [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?) {
+        var byCanonical: [String: Int32] = [:]
+        byCanonical.reserveCapacity(entries.count)
+        var keys: [Int32] = []
+        Self.indexIdentifiers(entries, from: 0, byKey: &keys, byCanonical: &byCanonical)
+        let words = (entries.count + 63) / 64
+        var bits = [UInt64](repeating: 0, count: entries.count * words)
+        Self.linkSupertypes(order, parents: parents, words: words, bits: &bits)
+        var claims: [UniformTypeTagClass: [String: [TagClaim]]] = [:]
+        Self.indexClaims(entries, from: 0, into: &claims)
+        self.init(
+            entries: entries, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
+            wordsPerType: words, supertypeBits: bits, claims: claims)
+    }
+
+    private init(
+        entries: [Entry], mimeIndex: MIMEIndex?, indexByKey: [Int32], indexByCanonical: [String: Int32],
+        wordsPerType: Int, supertypeBits: [UInt64], claims: [UniformTypeTagClass: [String: [TagClaim]]]
+    ) {
         self.entries = entries
         self.mimeIndex = mimeIndex
-        let count = entries.count
-        let words = (count + 63) / 64
-        wordsPerType = words
+        self.indexByKey = indexByKey
+        self.indexByCanonical = indexByCanonical
+        self.wordsPerType = wordsPerType
+        self.supertypeBits = supertypeBits
+        self.claims = claims
+    }
 
-        var byCanonical: [String: Int32] = [:]
-        var keys: [Int32] = []
-        for (index, entry) in entries.enumerated() {
+    /// This snapshot with `added` after its entries, computed from this one's indexes: the work
+    /// grows with `added`, not with the catalog (bar copying), so a program that declares its
+    /// types one at a time does not rebuild the catalog for each.
+    ///
+    /// Valid only when no existing entry changes or names a new one as a parent: the batch replaces
+    /// no declaration, and no earlier batch of the same transaction left parents to link (see
+    /// `DeclarationValidator.apply`).
+    /// - Parameters:
+    ///   - added: The new declarations; their indexes follow the existing ones.
+    ///   - parents: The indexes of each new entry's parents, existing or new.
+    ///   - order: The indexes of the new entries, each once, parents before children.
+    func appending(_ added: [Entry], parents: [[Int32]], order: [Int32]) -> CatalogSnapshot {
+        let oldCount = entries.count
+        let count = oldCount + added.count
+        var keys = indexByKey
+        var byCanonical = indexByCanonical
+        Self.indexIdentifiers(added, from: oldCount, byKey: &keys, byCanonical: &byCanonical)
+
+        let words = (count + 63) / 64
+        var bits: [UInt64]
+        if words == wordsPerType {
+            bits = supertypeBits
+            bits.append(contentsOf: repeatElement(0, count: added.count * words))
+        } else {
+            bits = [UInt64](repeating: 0, count: count * words)
+            for row in 0..<oldCount {
+                for word in 0..<wordsPerType {
+                    bits[row * words + word] = supertypeBits[row * wordsPerType + word]
+                }
+            }
+        }
+        Self.linkSupertypes(
+            order, parents: { parents[Int($0) - oldCount] }, words: words, bits: &bits)
+
+        var claims = claims
+        Self.indexClaims(added, from: oldCount, into: &claims)
+        return CatalogSnapshot(
+            entries: entries + added, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
+            wordsPerType: words, supertypeBits: bits, claims: claims)
+    }
+
+    /// Records the index of each of `entries`, the first being `start`, by key and by canonical
+    /// identifier. Declared identifiers always get a key.
+    private static func indexIdentifiers(
+        _ entries: [Entry], from start: Int, byKey keys: inout [Int32], byCanonical: inout [String: Int32]
+    ) {
+        for (offset, entry) in entries.enumerated() {
             let type = entry.declaration.identifier
-            byCanonical[type.canonical] = Int32(index)
-            let key = Int(IdentifierTable.shared.key(for: type.canonical, force: true))
+            let index = Int32(start + offset)
+            byCanonical[type.canonical] = index
+            // A type made while the identifier table was full has no key; declaring it forces one.
+            let key =
+                type.key != UniformType.unkeyed
+                ? Int(type.key) : Int(IdentifierTable.shared.key(for: type.canonical, force: true))
             if key >= keys.count {
                 keys.append(contentsOf: repeatElement(-1, count: key - keys.count + 1))
             }
-            keys[key] = Int32(index)
+            keys[key] = index
         }
-        indexByCanonical = byCanonical
-        indexByKey = keys
+    }
 
-        var bits = [UInt64](repeating: 0, count: count * words)
+    private static func linkSupertypes(_ order: [Int32], parents: [[Int32]], words: Int, bits: inout [UInt64]) {
+        linkSupertypes(order, parents: { parents[Int($0)] }, words: words, bits: &bits)
+    }
+
+    /// Sets, for each node of `order` in turn, its own bit and the bits of its parents' rows.
+    private static func linkSupertypes(
+        _ order: [Int32], parents: (Int32) -> [Int32], words: Int, bits: inout [UInt64]
+    ) {
         for node in order {
             let row = Int(node) * words
             bits[row + Int(node) / 64] |= 1 << UInt64(Int(node) % 64)
-            for parent in parents[Int(node)] {
+            for parent in parents(node) {
                 let parentRow = Int(parent) * words
                 for word in 0..<words {
                     bits[row + word] |= bits[parentRow + word]
                 }
             }
         }
-        supertypeBits = bits
-        claims = Self.indexClaims(entries)
     }
 
-    private static func indexClaims(_ entries: [Entry]) -> [UniformTypeTagClass: [String: [TagClaim]]] {
-        let ranked = entries.indices.sorted {
-            (entries[$0].origin.rank, $0) < (entries[$1].origin.rank, $1)
-        }
-        var claims: [UniformTypeTagClass: [String: [TagClaim]]] = [:]
-        for index in ranked {
-            for (tagClass, tags) in entries[index].declaration.tags {
+    /// Adds the tag claims of `entries`, the first being at index `start`, to `claims`. Each list
+    /// stays in order of origin rank, then index: the entries' indexes follow every index already
+    /// in `claims`, so a claim goes after the claims of the same or a stronger origin.
+    private static func indexClaims(
+        _ entries: [Entry], from start: Int, into claims: inout [UniformTypeTagClass: [String: [TagClaim]]]
+    ) {
+        // Each tag class's table is taken out of `claims` while claims are added, so that it is
+        // updated in place rather than looked up (and checked for sharing) once per tag.
+        var tables: [(tagClass: UniformTypeTagClass, claims: [String: [TagClaim]])] = []
+        for (offset, entry) in entries.enumerated() {
+            let index = Int32(start + offset)
+            let rank = entry.origin.rank
+            for (tagClass, tags) in entry.declaration.tags {
                 // The MIME database's extensions are answered by its glob rules, which order them
                 // by weight and pattern length rather than by registration.
-                if tagClass == .filenameExtension && entries[index].origin == .mimeDatabase {
+                if tagClass == .filenameExtension && entry.origin == .mimeDatabase {
                     continue
                 }
-                var seen: Set<String> = []
+                var seen: [(key: String, required: [String: String])] = []
+                var table = tables.firstIndex { $0.tagClass == tagClass } ?? -1
                 for tag in tags {
-                    guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass) else {
+                    guard let (key, required) = claimKey(tag, as: tagClass),
+                        !seen.contains(where: { $0.key == key && $0.required == required })
+                    else {
                         continue
                     }
-                    let required = normalized.mediaType?.parameters ?? [:]
-                    guard seen.insert(normalized.key + "\u{0}" + required.description).inserted else {
-                        continue
+                    seen.append((key, required))
+                    if table < 0 {
+                        var existing = claims.removeValue(forKey: tagClass) ?? [:]
+                        existing.reserveCapacity(existing.count + entries.count - offset)
+                        tables.append((tagClass, existing))
+                        table = tables.count - 1
                     }
-                    let claim = TagClaim(index: Int32(index), requiredParameters: required)
-                    claims[tagClass, default: [:]][normalized.key, default: []].append(claim)
+                    let claim = TagClaim(index: index, rank: rank, requiredParameters: required)
+                    tables[table].claims[key, default: []].insertInRankOrder(claim)
                 }
             }
         }
-        return claims
+        for (tagClass, table) in tables {
+            claims[tagClass] = table
+        }
     }
 
+    /// The lookup key of a declared tag and the MIME parameters its claim requires, or `nil` if
+    /// the tag is not valid. Plain lowercase extensions and MIME types, nearly all tags, skip the
+    /// general rules (`TagSyntax`), whose Unicode checks cost most of building a snapshot.
+    static func claimKey(_ tag: String, as tagClass: UniformTypeTagClass) -> (String, [String: String])? {
+        if tagClass == .filenameExtension || tagClass == .mimeType, isPlainTag(tag, slash: tagClass == .mimeType) {
+            return (tag, [:])
+        }
+        guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass) else {
+            return nil
+        }
+        return (normalized.key, normalized.mediaType?.parameters ?? [:])
+    }
+
+    /// Whether `tag` is its own normalized form: 1–127 of `a–z 0–9 + - _` for an extension;
+    /// two such runs (`.` allowed too) around one `/` for a MIME type.
+    private static func isPlainTag(_ tag: String, slash: Bool) -> Bool {
+        var run = 0
+        var slashes = 0
+        for byte in tag.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
+                run += 1
+            case UInt8(ascii: ".") where slash:
+                run += 1
+            case UInt8(ascii: "/") where slash && slashes == 0 && run > 0:
+                slashes = 1
+                run = 0
+            default:
+                return false
+            }
+            if run > MediaType.maximumNameLength {
+                return false
+            }
+        }
+        return run > 0 && slashes == (slash ? 1 : 0)
+    }
     // MARK: - Lookups by type
 
     /// The index of the declaration of `type`, or -1.
@@ -230,6 +356,18 @@ final class CatalogSnapshot: Sendable {
     }
 
     private func rankOrder(_ lhs: TagClaim, _ rhs: TagClaim) -> Bool {
-        (entries[Int(lhs.index)].origin.rank, lhs.index) < (entries[Int(rhs.index)].origin.rank, rhs.index)
+        (lhs.rank, lhs.index) < (rhs.rank, rhs.index)
+    }
+}
+
+extension [CatalogSnapshot.TagClaim] {
+    /// Inserts `claim`, whose index is above all in the list, after the claims of the same or a
+    /// stronger origin, keeping the list in order of rank, then index.
+    fileprivate mutating func insertInRankOrder(_ claim: CatalogSnapshot.TagClaim) {
+        var position = endIndex
+        while position > startIndex, self[position - 1].rank > claim.rank {
+            position -= 1
+        }
+        insert(claim, at: position)
     }
 }

@@ -50,6 +50,7 @@ enum DeclarationValidator {
 
         var entries = snapshot.entries
         var applied = false
+        var replaced = false
         for (position, declaration) in cleaned.enumerated() {
             for parent in declaration.conformsTo
             where snapshot.index(of: parent) < 0 && positionInBatch[parent] == nil && !alsoKnown.contains(parent) {
@@ -80,13 +81,31 @@ enum DeclarationValidator {
             if existing.rank > origin.rank {
                 entries[index] = entry
                 applied = true
+                replaced = true
             }
         }
         guard applied || mimeIndex != nil else {
             return snapshot
         }
+        // Appending is exact only when no existing entry can name a new one as a parent: nothing
+        // was replaced, and no earlier batch of this transaction left parents to link now.
+        if !replaced, mimeIndex == nil, alsoKnown.isEmpty,
+            let appended = appending(entries[snapshot.entries.count...], to: snapshot)
+        {
+            return appended
+        }
         return try build(
             entries, batchPositions: positionInBatch, mimeIndex: mimeIndex ?? snapshot.mimeIndex, entryName: entryName)
+    }
+
+    /// The snapshot of `declarations` alone, built without checking them: for the built-in table,
+    /// which a test validates instead. Parents that are not in `declarations` are left out, and
+    /// the result is `nil` when the declarations make a conformance cycle.
+    static func trustedSnapshot(
+        _ declarations: [UniformTypeDeclaration], as origin: UniformTypeDeclaration.Origin
+    ) -> CatalogSnapshot? {
+        let entries = declarations.map { CatalogSnapshot.Entry(declaration: $0, origin: origin) }
+        return try? build(entries, batchPositions: [:], mimeIndex: nil, entryName: batchEntryName)
     }
 
     /// The declaration with its tags checked and normalized and its parents deduplicated.
@@ -136,6 +155,30 @@ enum DeclarationValidator {
         return declaration
     }
 
+    /// `snapshot` with `added` after its entries, computed from its indexes rather than from
+    /// scratch, or `nil` when the new entries make a conformance cycle (``build`` reports it).
+    private static func appending(
+        _ added: ArraySlice<CatalogSnapshot.Entry>, to snapshot: CatalogSnapshot
+    ) -> CatalogSnapshot? {
+        let start = snapshot.entries.count
+        var newIndex: [UniformType: Int32] = [:]
+        for (index, entry) in zip(added.indices, added) {
+            newIndex[entry.declaration.identifier] = Int32(index)
+        }
+        let parents = added.map { entry in
+            entry.declaration.conformsTo.compactMap { parent -> Int32? in
+                let index = snapshot.index(of: parent)
+                return index >= 0 ? Int32(index) : newIndex[parent]
+            }
+        }
+        // Existing entries cannot conform to new ones, so a cycle runs through new entries only.
+        let newParents = parents.map { $0.compactMap { $0 >= start ? $0 - Int32(start) : nil } }
+        guard case .ordered(let order) = ConformanceGraph.order(parents: newParents) else {
+            return nil
+        }
+        return snapshot.appending(Array(added), parents: parents, order: order.map { $0 + Int32(start) })
+    }
+
     private static func build(
         _ entries: [CatalogSnapshot.Entry],
         batchPositions: [UniformType: Int],
@@ -143,6 +186,7 @@ enum DeclarationValidator {
         entryName: (Int) -> String
     ) throws(UniformTypeError) -> CatalogSnapshot {
         var indexOf: [UniformType: Int32] = [:]
+        indexOf.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
             indexOf[entry.declaration.identifier] = Int32(index)
         }

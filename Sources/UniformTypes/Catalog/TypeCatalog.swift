@@ -59,13 +59,27 @@ public final class TypeCatalog: Sendable {
 
     private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?) {
         self.lazyMIMEImport = lazyMIMEImport
-        current = SanitizedMutex(CatalogSnapshot())
-        if includingSystemTypes {
-            // The built-in table is constant and a test registers it the same way, so this
-            // cannot fail in a shipped build; if it ever did, the catalog would start empty.
-            try? register(UniformType.systemDeclarations, as: .system)
+        if includingSystemTypes, let system = Self.systemSnapshot {
+            current = SanitizedMutex(system)
+        } else {
+            current = SanitizedMutex(CatalogSnapshot())
+            if includingSystemTypes {
+                // Reached only if the built-in table had a conformance cycle, which a test rules
+                // out; the validator then rejects it and the catalog starts empty.
+                try? register(UniformType.systemDeclarations, as: .system)
+            }
         }
     }
+
+    /// The built-in declarations as a snapshot, built once per process without validation and
+    /// shared by every catalog that starts with them (a snapshot never changes).
+    ///
+    /// Validating the constant table at every launch cost more than a third of the start-up time
+    /// of `transferkit`. `SystemDeclarationTests` registers the table through
+    /// ``register(_:as:)`` instead and fails if the validator rejects or changes any of it, or if
+    /// the result differs from this snapshot.
+    private static let systemSnapshot = DeclarationValidator.trustedSnapshot(
+        UniformType.systemDeclarations, as: .system)
 
     /// The current snapshot; it stays valid and unchanged however the catalog changes later.
     var snapshot: CatalogSnapshot {

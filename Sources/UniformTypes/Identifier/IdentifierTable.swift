@@ -13,7 +13,9 @@ final class IdentifierTable: Sendable {
     static let maximumUnforcedKeys = 1 << 16
 
     private struct State {
-        var keys: [String: Int32] = [:]
+        /// Room for the built-in types and their neighbours from the start, so that making them at
+        /// launch does not grow the table step by step.
+        var keys = [String: Int32](minimumCapacity: 512)
     }
 
     private let state = SanitizedMutex(State())
