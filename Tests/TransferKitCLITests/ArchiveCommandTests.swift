@@ -224,6 +224,44 @@ private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
     return peak
 }
 
+@Suite("Interrupted output")
+struct InterruptTests {
+    @Test(arguments: ["INT", "TERM"])
+    func anInterruptedCommandLeavesNoFileBehind(signal: String) async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [
+            .init(representations: [TransferArchive.Representation(type: .data, data: Data(count: 4096))])
+        ])
+        _ = try space.writeArchive("whole.transferkit", archive)
+        // The archive's first bytes arrive through a FIFO whose writer then stalls, so extract has created its
+        // temporary output file and waits for the rest; the signal arrives while the output is half-written.
+        let script = """
+            cd "\(space.url.path)" || exit 90
+            mkfifo pipe || exit 91
+            ( head -c 60 whole.transferkit; sleep 30 ) > pipe &
+            writer=$!
+            "\(transferkitPath)" extract pipe --type public.data -o out.bin &
+            tool=$!
+            tries=0
+            until ls -a | grep -q '^[.]out[.]bin[.]tmp-'; do
+              tries=$((tries + 1)); [ $tries -gt 500 ] && exit 92; sleep 0.01
+            done
+            kill -\(signal) $tool
+            wait $tool
+            status=$?
+            kill $writer 2>/dev/null
+            echo "status $status"
+            ls -a
+            """
+        let run = try await ChildProcess.run("/bin/sh", arguments: ["-c", script])
+        #expect(run.status == 0, "\(run.errorText)")
+        let lines = run.outputText.split(separator: "\n").map(String.init)
+        let expected = signal == "INT" ? 128 + 2 : 128 + 15
+        #expect(lines.first == "status \(expected)")
+        #expect(lines.dropFirst().sorted() == [".", "..", "pipe", "whole.transferkit"])
+    }
+}
+
 @Suite("Progress bars")
 struct ProgressBarTests {
     @Test func largePayloadsDrawABarOnATerminalOnly() async throws {
