@@ -7,7 +7,6 @@ struct WalkedItem {
     var index: Int
     var suggestedName: String?
     var metadata: [String: TransferMetadataValue]
-    var representationCount: Int
 }
 
 /// A representation's header as a walk over an archive meets it.
@@ -48,9 +47,7 @@ enum ArchiveWalker {
             var reader = try TransferArchiveReader(fileDescriptor: file.fileDescriptor, limits: limits)
             while let item = try reader.nextItem() {
                 try onItem(
-                    WalkedItem(
-                        index: item.index, suggestedName: item.suggestedName, metadata: item.metadata,
-                        representationCount: item.representationCount))
+                    WalkedItem(index: item.index, suggestedName: item.suggestedName, metadata: item.metadata))
                 while let header = try reader.nextRepresentation() {
                     let walked = WalkedRepresentation(
                         itemIndex: header.itemIndex, index: header.index, type: header.type, length: header.length)
@@ -70,9 +67,7 @@ enum ArchiveWalker {
                 decoding: try file.readAll(limit: limits.maxJSONDocumentSize), format: .json, limits: limits)
             for (itemIndex, item) in archive.items.enumerated() {
                 try onItem(
-                    WalkedItem(
-                        index: itemIndex, suggestedName: item.suggestedName, metadata: item.metadata,
-                        representationCount: item.representations.count))
+                    WalkedItem(index: itemIndex, suggestedName: item.suggestedName, metadata: item.metadata))
                 for (index, representation) in item.representations.enumerated() {
                     let walked = WalkedRepresentation(
                         itemIndex: itemIndex, index: index, type: representation.type,

@@ -15,8 +15,6 @@ import Foundation
 final class InputFile {
     /// The name used in messages: the path, or `standard input`.
     let displayName: String
-    /// The path as given (`-` for standard input).
-    let path: String
     /// The open descriptor.
     let fileDescriptor: Int32
     /// The bytes left to read, when the input is a regular file.
@@ -26,7 +24,6 @@ final class InputFile {
     /// Opens `path`, or standard input when it is `-`.
     /// - Throws: ``UsageError`` naming the file when it cannot be opened or is a directory.
     init(path: String) throws(UsageError) {
-        self.path = path
         if path == "-" {
             displayName = "standard input"
             fileDescriptor = 0
@@ -55,7 +52,6 @@ final class InputFile {
     /// Wraps an already open descriptor, which the input then owns.
     init(adopting descriptor: Int32, displayName: String, size: UInt64?) {
         self.displayName = displayName
-        self.path = displayName
         self.fileDescriptor = descriptor
         self.size = size
         self.ownsDescriptor = true

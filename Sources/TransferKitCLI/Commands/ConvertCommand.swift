@@ -45,7 +45,7 @@ public struct ConvertCommand: Command {
             format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
         }
         let encoded = try archive.encoded(as: format)
-        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
+        try await ArchiveOutput.write(toPath: output, context: context) { sink in
             try sink.write(contentsOf: encoded)
         }
         return .success

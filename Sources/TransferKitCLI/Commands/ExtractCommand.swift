@@ -84,7 +84,7 @@ public struct ExtractCommand: Command {
         _ wanted: UniformType, item itemIndex: Int, from file: InputFile, format: TransferArchiveFormat,
         to output: String?, bar: inout ProgressBar?, context: CommandContext
     ) async throws -> ExitCode {
-        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
+        try await ArchiveOutput.write(toPath: output, context: context) { sink in
             var itemSeen = false
             var typesSeen: [UniformType] = []
             var extracted = false

@@ -94,7 +94,7 @@ public struct PackCommand: Command {
         _ inputs: [PackInput], format: TransferArchiveFormat, progress: TransferProgress, to output: String?,
         context: CommandContext
     ) async throws {
-        try await ArchiveOutput.write(toPath: output, context: context) { _, sink in
+        try await ArchiveOutput.write(toPath: output, context: context) { sink in
             switch format {
             case .json:
                 var archive = TransferArchive()

@@ -43,7 +43,7 @@ public struct ReencodeCommand: Command {
         let archive = try TransferArchive(decoding: bytes, format: format)
         let result = try await Reencoder(checker: RoundTripChecker(registry: registry)).reencode(archive)
         let encoded = try result.encoded(as: format)
-        try await ArchiveOutput.write(toPath: arguments.value("--output"), context: context) { _, sink in
+        try await ArchiveOutput.write(toPath: arguments.value("--output"), context: context) { sink in
             try sink.write(contentsOf: encoded)
         }
         return .success
