@@ -87,3 +87,19 @@ struct BinaryTests {
         #expect(run.error == "transferkit: unknown command 'frobnicate' (see 'transferkit --help')\n")
     }
 }
+
+@Suite("Output to a closed pipe")
+struct ClosedPipeTests {
+    @Test func writingAfterTheReaderLeftIsAnOutputErrorNotADeath() throws {
+        // The tool ignores SIGPIPE (TransferKitTool.main); do the same here so the write returns EPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        close(ends[0])
+        defer { close(ends[1]) }
+        let output = FileDescriptorOutput(fileDescriptor: ends[1])
+        let error = #expect(throws: OutputError.self) { try output.write("lost") }
+        #expect(error == OutputError(errorNumber: EPIPE))
+        #expect(error?.description == "cannot write output: Broken pipe")
+    }
+}
