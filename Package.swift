@@ -7,29 +7,60 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
+        .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
-        .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
     ],
     dependencies: [],
     targets: [
-        .target(name: "UniformTypes"),
-        .target(name: "CBOR"),
-        .target(name: "TransferKit", dependencies: ["UniformTypes", "CBOR", "CTransferKitCRC32"]),
-        // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply
-        // intrinsic. Used only by TransferKit's CRC32; depends on nothing.
+        // MARK: - Library (lowest layer first; a target imports only those above it in this list)
+
+        // The libc switch, EINTR-safe system calls, temporary and atomic files, the child-process spawner and the
+        // lock. Every other target calls libc only through it. Not a product.
+        .target(name: "TransferKitPlatform"),
+        .target(name: "UniformTypes", dependencies: ["TransferKitPlatform"]),
+        .target(name: "CBOR", dependencies: ["TransferKitPlatform"]),
+        // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply intrinsic.
+        // Depends on nothing.
         .target(name: "CTransferKitCRC32"),
-        .target(name: "TransferKitCLI", dependencies: ["UniformTypes", "TransferKit"]),
+        .target(
+            name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
+        // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
+        .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
+
+        // MARK: - Tools
+
+        .target(name: "TransferKitCLI", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
-        // `swift run -c release transferkit-bench`: the project against baselines, one run, ratios.
+
+        // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
+
+        .executableTarget(
+            name: "CharacterCards",
+            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "UniformTypes"],
+            path: "Examples/CharacterCards", exclude: ["README.md"]),
+        .executableTarget(
+            name: "ModulePalette",
+            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "UniformTypes"],
+            path: "Examples/ModulePalette", exclude: ["README.md"]),
+        .executableTarget(
+            name: "BookShelf", dependencies: ["TransferKit", "UniformTypes"],
+            path: "Examples/BookShelf", exclude: ["README.md"]),
+
+        // MARK: - Benchmarks (`swift run -c release transferkit-bench`: the project against baselines, ratios)
+
         // It depends on the two executables it times, so that `swift run` builds them with the same flags.
         .executableTarget(
             name: "transferkit-bench",
-            dependencies: ["TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello"],
+            dependencies: [
+                "TransferKitPlatform", "TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello",
+            ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
-        // Fuzz targets (Fuzz/README.md): libFuzzer entry points when built with `Fuzz/replay.sh`'s flags,
-        // corpus-replay tools in an ordinary build.
+
+        // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
+        // in an ordinary build)
+
         .target(name: "ArchiveFuzzing", dependencies: ["TransferKit"], path: "Fuzz/ArchiveFuzzing"),
         .executableTarget(
             name: "ArchiveCBORFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveCBORFuzzer",
@@ -37,33 +68,37 @@ let package = Package(
         .executableTarget(
             name: "ArchiveJSONFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveJSONFuzzer",
             exclude: ["corpus"]),
-        .testTarget(name: "UniformTypesTests", dependencies: ["UniformTypes"], resources: [.copy("Resources")]),
-        .testTarget(name: "CBORTests", dependencies: ["CBOR"]),
-        .testTarget(
-            name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes"], resources: [.copy("Resources")]),
-        .testTarget(name: "TransferKitCLITests", dependencies: ["TransferKitCLI", "TransferKit", "transferkit"]),
 
-        // Round-trip assertions for adopters' tests; the cross-process tests need the built `transferkit`.
-        .target(name: "TransferKitTesting", dependencies: ["TransferKit", "UniformTypes"]),
+        // MARK: - Tests
+
+        // Helpers shared by the test targets (temporary folders, the checkout's files). Not a product.
+        .target(name: "TransferKitTestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
+        .testTarget(
+            name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitTestSupport"],
+            resources: [.copy("Resources")]),
+        .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
+        .testTarget(
+            name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"],
+            resources: [.copy("Resources")]),
         .testTarget(
             name: "TransferKitTestingTests",
-            dependencies: ["TransferKitTesting", "TransferKit", "UniformTypes", "transferkit"]),
-
-        // The seed scenarios, runnable with `swift run <Name>`; their archives live in Examples/Archives.
-        .executableTarget(
-            name: "CharacterCards", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
-            path: "Examples/CharacterCards", exclude: ["README.md"]),
-        .executableTarget(
-            name: "ModulePalette", dependencies: ["TransferKitCLI", "TransferKit", "UniformTypes"],
-            path: "Examples/ModulePalette", exclude: ["README.md"]),
-        .executableTarget(
-            name: "BookShelf", dependencies: ["TransferKit", "UniformTypes"],
-            path: "Examples/BookShelf", exclude: ["README.md"]),
+            dependencies: [
+                "TransferKitPlatform", "TransferKitTesting", "TransferKit", "UniformTypes", "transferkit",
+                "TransferKitTestSupport",
+            ]),
+        .testTarget(
+            name: "TransferKitCLITests",
+            dependencies: [
+                "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferKitTesting", "transferkit",
+                "TransferKitTestSupport",
+            ]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting", "TransferKitCLI", "TransferKit",
-                "UniformTypes", "transferkit",
+                "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting",
+                "TransferKitCLI", "TransferKit", "UniformTypes", "transferkit", "TransferKitTestSupport",
             ]),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 import UniformTypes
 
 /// Drags the seeds' character cards as JSON and plain text, packs them into an archive and hands it to another

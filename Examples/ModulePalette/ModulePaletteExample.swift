@@ -1,6 +1,7 @@
 import Foundation
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 import UniformTypes
 
 /// Drags the seeds' palette modules onto a canvas as data, in this process and in another one, and shows what a

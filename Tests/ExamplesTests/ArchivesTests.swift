@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 
 @testable import BookShelf
 @testable import CharacterCards

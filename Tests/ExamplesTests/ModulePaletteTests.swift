@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 import TransferKitTesting
 import UniformTypes
 

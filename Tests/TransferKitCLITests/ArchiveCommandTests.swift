@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
+import TransferKitTestSupport
 import UniformTypes
 
 /// Files in a fresh temporary directory, removed when the value goes away.
@@ -133,9 +135,9 @@ struct PackInspectExtractTests {
     }
 
     @Test(
-        "extract prefers the exact type, then the first conforming one",
+        "extract takes the first representation, in fidelity order, that conforms (the provider's rule)",
         arguments: [
-            ("public.plain-text", "exact"),
+            ("public.plain-text", "first"),
             ("public.utf8-plain-text", "first"),
             ("public.text", "first"),
             ("public.data", "first"),

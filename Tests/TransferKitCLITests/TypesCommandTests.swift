@@ -1,12 +1,9 @@
 import Foundation
 import Testing
 import TransferKitCLI
+import TransferKitTestSupport
 
-/// The repository's root, found from this file's place in it.
-private let repository = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-private let exampleTypes = repository.appendingPathComponent("Examples/ExampleTypes.json").path
+private let exampleTypes = repositoryFile("Examples/ExampleTypes.json").path
 
 @Suite("transferkit types")
 struct TypesCommandTests {
@@ -133,8 +130,8 @@ struct TypesCommandTests {
 struct MainCommandTests {
     @Test func checksTheExampleArchivesAcrossProcesses() async throws {
         let archives = try FileManager.default.contentsOfDirectory(
-            atPath: repository.appendingPathComponent("Examples/Archives").path
-        ).sorted().map { repository.appendingPathComponent("Examples/Archives/\($0)").path }
+            atPath: repositoryRoot.appendingPathComponent("Examples/Archives").path
+        ).sorted().map { repositoryRoot.appendingPathComponent("Examples/Archives/\($0)").path }
         #expect(archives.count >= 6)
         let run = try await runBinary(["check", "--cross-process", "--declarations", exampleTypes] + archives)
         #expect(run.status == 0)

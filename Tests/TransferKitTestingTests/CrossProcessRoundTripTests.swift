@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
 import TransferKitTesting
 import UniformTypes
 
@@ -96,8 +98,7 @@ private struct Script {
     var path: String { folder.appendingPathComponent("fake-transferkit").path }
 
     init(_ body: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("TransferKitTesting-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try makeTemporaryDirectory(prefix: "TransferKitTesting")
         try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferKit
+import TransferKitTestSupport
 import UniformTypes
 
 @Suite("Completion-handler spellings")
@@ -31,7 +32,7 @@ struct CompatibilityTests {
 
     @Test("loadFileRepresentation(forTypeIdentifier:completionHandler:) delivers a readable file, deleted afterwards")
     func loadFileWithHandler() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let provider = TransferProvider(temporaryDirectory: folder)
         provider.registerDataRepresentation(for: .png) { _ in Data([7, 7]) }

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TransferKit
+import TransferKitTestSupport
 import UniformTypes
 
 @Suite("Data and file representations")
 struct ProviderFileTests {
     @Test("A data representation loads as a temporary file that is deleted afterwards")
     func dataAsFile() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let provider = TransferProvider(temporaryDirectory: folder)
         provider.suggestedName = "photo"
@@ -23,8 +24,8 @@ struct ProviderFileTests {
 
     @Test("A file representation loads as data, and as a copy that is deleted while the original stays")
     func fileAsDataAndCopy() async throws {
-        let folder = try makeTemporaryFolder()
-        let source = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
+        let source = try makeTemporaryDirectory()
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: source)
@@ -55,7 +56,7 @@ struct ProviderFileTests {
 
     @Test("A file opened in place is handed over as it is and not deleted")
     func openInPlace() async throws {
-        let source = try makeTemporaryFolder()
+        let source = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: source) }
         let original = source.appendingPathComponent("in-place.png")
         try Data([9]).write(to: original)
@@ -69,7 +70,7 @@ struct ProviderFileTests {
 
     @Test("Temporary files are deleted when the closure throws")
     func cleanupAfterBodyFailure() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let provider = TransferProvider(temporaryDirectory: folder)
         provider.registerDataRepresentation(for: .png) { _ in Data([1]) }
@@ -85,7 +86,7 @@ struct ProviderFileTests {
 
     @Test("Temporary files are deleted when the loader fails, which is a loaderFailed error keeping the cause")
     func cleanupAfterLoaderFailure() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let provider = TransferProvider(temporaryDirectory: folder)
         provider.registerDataRepresentation(for: .png) { _ in throw LoaderBroke() }
@@ -100,7 +101,7 @@ struct ProviderFileTests {
 
     @Test("Temporary files are deleted when the load is cancelled")
     func cleanupAfterCancellation() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let started = StartSignal()
         let provider = TransferProvider(temporaryDirectory: folder)
@@ -134,7 +135,7 @@ struct ProviderFileTests {
 
     @Test("An unwritable temporary directory is a fileCoercionFailed error")
     func unwritableTemporaryDirectory() async throws {
-        let folder = try makeTemporaryFolder()
+        let folder = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let blocker = folder.appendingPathComponent("file")
         try Data().write(to: blocker)

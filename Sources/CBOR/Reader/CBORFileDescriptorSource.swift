@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// A byte source that reads a POSIX file descriptor (a file, a pipe, a socket) with `read(2)`.
 ///
@@ -27,22 +21,10 @@ public struct CBORFileDescriptorSource: CBORByteSource, Sendable {
     /// Reads once from the descriptor, retrying when a signal interrupts the call.
     /// - Throws: ``CBORError/Code/readFailed`` with the `errno` in the message.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            #if canImport(Glibc)
-                let result = Glibc.read(fileDescriptor, base, buffer.count)
-            #elseif canImport(Musl)
-                let result = Musl.read(fileDescriptor, base, buffer.count)
-            #else
-                let result = Darwin.read(fileDescriptor, base, buffer.count)
-            #endif
-            if result >= 0 {
-                return result
-            }
-            let code = errno
-            if code != EINTR {
-                throw CBORError(.readFailed, "read(2) on descriptor \(fileDescriptor) failed with errno \(code)")
-            }
+        do {
+            return try Syscall.read(fileDescriptor, into: buffer)
+        } catch {
+            throw CBORError(.readFailed, "Reading descriptor \(fileDescriptor) failed: \(error.reason).", cause: error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TransferKitPlatform
 public import UniformTypes
 
 extension TransferArchive {

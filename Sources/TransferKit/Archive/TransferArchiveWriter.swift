@@ -1,14 +1,7 @@
 import CBOR
 public import Foundation
+import TransferKitPlatform
 public import UniformTypes
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// Writes the binary form of a transfer archive front to back, streaming payloads with constant memory.
 ///
@@ -210,19 +203,21 @@ public struct TransferArchiveWriter: ~Copyable {
             try checkCancellation(progress, type: type)
             let wanted = Int(min(remaining, UInt64(chunkSize)))
             let outcome: Result<Int, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
-                let received = Self.read(
-                    fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                let received: Int
+                do throws(SystemError) {
+                    received = try Syscall.read(
+                        fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                } catch {
+                    return .failure(
+                        TransferArchiveError(
+                            .ioFailed, "Reading descriptor \(fileDescriptor) failed: \(error.reason).", cause: error))
+                }
                 if received == 0 {
                     return .failure(
                         TransferArchiveError(
                             .truncated,
                             "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
                                 + "for \(type); pass the length of what the descriptor really holds."))
-                }
-                if received < 0 {
-                    return .failure(
-                        TransferArchiveError(
-                            .ioFailed, "read(2) on descriptor \(fileDescriptor) failed with errno \(errno)."))
                 }
                 let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
                 crc.update(bytes)
@@ -352,16 +347,12 @@ extension TransferArchiveWriter {
     private static func emit(_ bytes: UnsafeRawBufferPointer, to sink: Sink) throws(TransferArchiveError) {
         switch sink {
         case .fileDescriptor(let descriptor):
-            var rest = bytes
-            while !rest.isEmpty, let base = rest.baseAddress {
-                let written = Self.write(descriptor, base, rest.count)
-                if written < 0 {
-                    let code = errno
-                    if code == EINTR { continue }
-                    throw TransferArchiveError(
-                        .ioFailed, "write(2) on descriptor \(descriptor) failed with errno \(code); check the output.")
-                }
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+            do {
+                try Syscall.write(descriptor, bytes)
+            } catch {
+                throw TransferArchiveError(
+                    .ioFailed, "Writing descriptor \(descriptor) failed: \(error.reason); check the output.",
+                    cause: error)
             }
         case .closure(let body):
             do {
@@ -370,33 +361,6 @@ extension TransferArchiveWriter {
                 throw error
             } catch {
                 throw TransferArchiveError(.ioFailed, "The archive's sink failed: \(error).", cause: error)
-            }
-        }
-    }
-
-    private static func write(_ descriptor: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-            Glibc.write(descriptor, base, count)
-        #elseif canImport(Musl)
-            Musl.write(descriptor, base, count)
-        #else
-            Darwin.write(descriptor, base, count)
-        #endif
-    }
-
-    /// Reads once, retrying on EINTR; returns the count, 0 at the end, or -1 with `errno` set.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        guard let base = buffer.baseAddress else { return 0 }
-        while true {
-            #if canImport(Glibc)
-                let result = Glibc.read(descriptor, base, buffer.count)
-            #elseif canImport(Musl)
-                let result = Musl.read(descriptor, base, buffer.count)
-            #else
-                let result = Darwin.read(descriptor, base, buffer.count)
-            #endif
-            if result >= 0 || errno != EINTR {
-                return result
             }
         }
     }

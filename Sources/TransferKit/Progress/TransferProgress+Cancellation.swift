@@ -1,3 +1,4 @@
+import TransferKitPlatform
 import UniformTypes
 
 extension TransferProgress {

@@ -1,3 +1,4 @@
+import TransferKitPlatform
 import UniformTypes
 
 /// The progress of a transfer: unit counts, a fraction, finished and cancelled states, child progress, and

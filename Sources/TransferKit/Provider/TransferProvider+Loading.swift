@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TransferKitPlatform
 public import UniformTypes
 
 extension TransferProvider {

@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TransferKitPlatform
 public import UniformTypes
 
 /// An item with one or more typed representations that load lazily and asynchronously.

@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import TransferKitPlatform
 public import UniformTypes
 
 /// Finds the reader type for bytes of a given uniform type, so data from elsewhere decodes without the caller

@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// Where a command writes its result: a file written atomically, or standard output for `-`.
 enum ArchiveOutput {
     /// Runs `body` with a sink on `path` (standard output for `-` or `nil`); a file appears at
@@ -8,6 +10,8 @@ enum ArchiveOutput {
         guard let path, path != "-" else {
             return try await body(context.standardOutput)
         }
-        return try await AtomicFile.write(toPath: path, body)
+        return try await AtomicFile.write(toPath: path) { descriptor in
+            try await body(FileDescriptorOutput(fileDescriptor: descriptor))
+        }
     }
 }

@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// An open input: a file named on the command line, or standard input for `-`.
 ///
@@ -30,19 +23,19 @@ final class InputFile {
             ownsDescriptor = false
         } else {
             displayName = path
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else {
-                throw UsageError("cannot open \(path): \(String(cString: strerror(errno)))")
+            do {
+                fileDescriptor = try Syscall.openForReading(path)
+            } catch {
+                throw UsageError("cannot open \(path): \(error.reason)")
             }
-            fileDescriptor = descriptor
             ownsDescriptor = true
         }
-        var status = stat()
-        if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
-            let offset = lseek(fileDescriptor, 0, SEEK_CUR)
-            size = UInt64(max(0, Int64(status.st_size) - Int64(max(0, offset))))
-        } else if fstat(fileDescriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            if ownsDescriptor { close(fileDescriptor) }
+        let status = try? Syscall.status(fileDescriptor)
+        if let status, status.isRegularFile {
+            let offset = Syscall.currentOffset(fileDescriptor) ?? 0
+            size = UInt64(max(0, status.size - offset))
+        } else if let status, status.isDirectory {
+            if ownsDescriptor { Syscall.close(fileDescriptor) }
             throw UsageError("\(path) is a directory, not a file")
         } else {
             size = nil
@@ -58,16 +51,16 @@ final class InputFile {
     }
 
     deinit {
-        if ownsDescriptor { close(fileDescriptor) }
+        if ownsDescriptor { Syscall.close(fileDescriptor) }
     }
 
     /// The first bytes of a regular file, read without moving the offset; `nil` for a pipe.
     func peek(_ count: Int) -> [UInt8]? {
         guard size != nil else { return nil }
+        guard let offset = Syscall.currentOffset(fileDescriptor) else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
-        let offset = lseek(fileDescriptor, 0, SEEK_CUR)
-        let read = buffer.withUnsafeMutableBytes { pread(fileDescriptor, $0.baseAddress, count, offset) }
-        return read < 0 ? nil : Array(buffer[..<read])
+        let read = try? buffer.withUnsafeMutableBytes { try Syscall.read(fileDescriptor, into: $0, atOffset: offset) }
+        return read.map { Array(buffer[..<$0]) }
     }
 
     /// Reads the rest of the input into memory.
@@ -76,10 +69,11 @@ final class InputFile {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UsageError("cannot read \(displayName): \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try Syscall.read(fileDescriptor, into: &buffer)
+            } catch {
+                throw UsageError("cannot read \(displayName): \(error.reason)")
             }
             if count == 0 { return data }
             guard data.count + count <= limit else {

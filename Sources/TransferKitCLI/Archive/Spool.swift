@@ -1,35 +1,24 @@
-import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// Copies a pipe into an unlinked temporary file, so that its size is known before its bytes
 /// are written into an archive. Memory stays constant; the file disappears when closed.
 enum Spool {
     static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].map { $0.hasSuffix("/") ? $0 : $0 + "/" }
-        var template = Array("\(directory ?? "/tmp/")transferkit-spool-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
+        let descriptor: Int32
+        do {
+            descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
+        } catch {
+            throw UsageError("cannot create a temporary file to hold \(input.displayName): \(error.reason)")
         }
-        guard descriptor >= 0 else {
-            throw UsageError("cannot create a temporary file to hold \(input.displayName): \(errorText())")
-        }
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
-        defer { close(descriptor) }
+        defer { Syscall.close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total: UInt64 = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input.fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UsageError("cannot read \(input.displayName): \(errorText())")
+            let count: Int
+            do {
+                count = try Syscall.read(input.fileDescriptor, into: &buffer)
+            } catch {
+                throw UsageError("cannot read \(input.displayName): \(error.reason)")
             }
             if count == 0 { break }
             try buffer.withUnsafeBytes { bytes in
@@ -38,11 +27,11 @@ enum Spool {
             }
             total += UInt64(count)
         }
-        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
-            throw UsageError("cannot rewind the temporary copy of \(input.displayName): \(errorText())")
+        do {
+            try Syscall.rewind(descriptor)
+            return InputFile(adopting: try Syscall.duplicate(descriptor), displayName: input.displayName, size: total)
+        } catch {
+            throw UsageError("cannot rewind the temporary copy of \(input.displayName): \(error.reason)")
         }
-        return InputFile(adopting: dup(descriptor), displayName: input.displayName, size: total)
     }
-
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

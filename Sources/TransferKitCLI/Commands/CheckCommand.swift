@@ -1,5 +1,6 @@
 import Foundation
 public import TransferKit
+import TransferKitPlatform
 public import UniformTypes
 
 /// `transferkit check`: validates archives and checks that their representations survive a

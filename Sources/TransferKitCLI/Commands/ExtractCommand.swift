@@ -2,20 +2,12 @@ import Foundation
 import TransferKit
 public import UniformTypes
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `transferkit extract`: writes one representation of one item.
 ///
-/// The choice follows the provider's rule: a representation of exactly the requested type
-/// wins; otherwise the first one, in fidelity order, that conforms to it. The archive is read
-/// once, front to back: an exact match streams straight to the output; a conforming one met
-/// first is spooled to an unlinked temporary file in case an exact match follows.
+/// The choice is the package's one rule, `TypeCatalog.chooseRepresentation(offered:requested:)`:
+/// the first representation, in the item's fidelity order, that conforms to the requested type
+/// (as `TransferProvider` loads). The archive is read once, front to back, and the chosen
+/// representation streams straight to the output.
 public struct ExtractCommand: Command {
     /// The catalogue used for conformance.
     public var catalog: TypeCatalog
@@ -88,7 +80,6 @@ public struct ExtractCommand: Command {
             var itemSeen = false
             var typesSeen: [UniformType] = []
             var extracted = false
-            var candidate: Candidate?
             /// Copies a chosen payload to `destination`, advancing a progress bar for large ones.
             func copying(_ length: UInt64, to destination: any OutputSink) -> (UnsafeRawBufferPointer) throws -> Void {
                 let progress = TransferProgress(totalUnitCount: Int64(clamping: length))
@@ -106,56 +97,19 @@ public struct ExtractCommand: Command {
                         return representation.itemIndex > itemIndex ? .stop : .skip
                     }
                     typesSeen.append(representation.type)
-                    if representation.type == wanted {
+                    // The choice rule with one requested type: the first conforming representation in fidelity
+                    // order wins, so the first one met here is the answer.
+                    if catalog.chooseRepresentation(offered: [representation.type], requested: [wanted]) != nil {
                         extracted = true
                         return .readThenStop(copying(representation.length, to: sink))
-                    }
-                    if candidate == nil, catalog.conforms(representation.type, to: wanted) {
-                        let spool = try Candidate()
-                        candidate = spool
-                        return .read(copying(representation.length, to: spool.output))
                     }
                     return .skip
                 })
             if extracted { return .success }
             guard itemSeen else { throw UsageError("the archive has no item \(itemIndex)") }
-            guard let candidate else {
-                let list = typesSeen.map(\.identifier).joined(separator: ", ")
-                throw UsageError(
-                    "item \(itemIndex) has no representation conforming to \(wanted.identifier) (it has: \(list))")
-            }
-            try candidate.copy(to: sink)
-            return .success
-        }
-    }
-}
-
-/// A conforming representation spooled to an unlinked temporary file.
-private final class Candidate {
-    let descriptor: Int32
-    let output: FileDescriptorOutput
-
-    init() throws {
-        var template = Array("/tmp/transferkit-extract-XXXXXX".utf8CString)
-        descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
-        guard descriptor >= 0 else { throw UsageError("cannot create a temporary file") }
-        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
-        output = FileDescriptorOutput(fileDescriptor: descriptor)
-    }
-
-    deinit { close(descriptor) }
-
-    func copy(to sink: any OutputSink) throws {
-        lseek(descriptor, 0, SEEK_SET)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            try buffer.withUnsafeBytes { try sink.write(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            let list = typesSeen.map(\.identifier).joined(separator: ", ")
+            throw UsageError(
+                "item \(itemIndex) has no representation conforming to \(wanted.identifier) (it has: \(list))")
         }
     }
 }

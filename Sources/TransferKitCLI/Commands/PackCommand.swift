@@ -2,14 +2,6 @@ import Foundation
 import TransferKit
 public import UniformTypes
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `transferkit pack`: builds an archive with one item per input file.
 ///
 /// Payloads stream from the input into the archive with constant memory. A pipe on standard

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// An ``OutputSink`` that writes straight to a POSIX file descriptor, unbuffered.
 ///
@@ -26,22 +20,15 @@ public struct FileDescriptorOutput: OutputSink {
     public static let standardError = FileDescriptorOutput(fileDescriptor: 2)
 
     /// Whether the descriptor is a terminal.
-    public var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+    public var isTerminal: Bool { Syscall.isTerminal(fileDescriptor) }
 
     /// Writes all of `bytes`, retrying after interrupts and short writes.
     /// - Throws: ``OutputError`` with the `errno` of a failed write.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard var next = bytes.baseAddress else { return }
-        var remaining = bytes.count
-        while remaining > 0 {
-            let written = systemWrite(fileDescriptor, next, remaining)
-            if written < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw OutputError(errorNumber: code)
-            }
-            next += written
-            remaining -= written
+        do {
+            try Syscall.write(fileDescriptor, bytes)
+        } catch {
+            throw OutputError(errorNumber: error.errorNumber)
         }
     }
 }
@@ -56,6 +43,6 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The system's description of the error.
     public var description: String {
-        "cannot write output: " + String(cString: strerror(errorNumber))
+        "cannot write output: " + Syscall.errorText(errorNumber)
     }
 }

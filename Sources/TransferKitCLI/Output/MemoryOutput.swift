@@ -1,4 +1,5 @@
 import Synchronization
+import TransferKitPlatform
 import UniformTypes
 
 /// An ``OutputSink`` that keeps everything written in memory, for tests and for capturing a

@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// A command-line tool made of ``Command``s: the `transferkit` executable is one, and an
 /// adopter can build another with their own model types registered.
@@ -84,7 +77,7 @@ public struct TransferKitTool: Sendable {
     /// `transferkit: peak memory N KiB`; tests and the benchmark use it, because the rusage a
     /// parent gets from `wait4` still counts the parent's own memory after `posix_spawn`.
     public func main() async -> Never {
-        signal(SIGPIPE, SIG_IGN)
+        Syscall.ignoreBrokenPipes()
         AtomicFile.installInterruptCleanup()
         let context = CommandContext(
             standardOutput: FileDescriptorOutput.standardOutput,
@@ -97,7 +90,7 @@ public struct TransferKitTool: Sendable {
         if ProcessInfo.processInfo.environment["TRANSFERKIT_REPORT_PEAK_MEMORY"] != nil {
             try? context.standardError.writeLine("\(name): peak memory \(PeakMemory.current() ?? 0) KiB")
         }
-        exit(code.rawValue)
+        Syscall.exitProcess(code.rawValue)
     }
 
     /// The command called `name`, if the tool has one.

@@ -1,4 +1,5 @@
 public import TransferKit
+import TransferKitPlatform
 import UniformTypes
 
 /// Sends `value` through a child process and returns what comes back.

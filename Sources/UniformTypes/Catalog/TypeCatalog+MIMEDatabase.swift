@@ -1,4 +1,5 @@
 import Synchronization
+import TransferKitPlatform
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials

@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// Gives every distinct canonical identifier a small process-wide number, its key.
 ///
 /// Keys let a catalog answer "which declaration is this?" with one array access instead of

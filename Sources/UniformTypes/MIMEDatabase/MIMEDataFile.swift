@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// The bytes of one file of a mime directory, read with a single `read(2)` where the file allows.
 ///
@@ -22,46 +16,12 @@ enum MIMEDataFile: Equatable, Sendable {
     /// file a few KiB, so anything this big is not a mime database file and must not exhaust memory.
     static let maximumSize = 16 * 1024 * 1024
 
-    /// Reads the whole file at `path`.
+    /// Reads the whole file at `path`; a FIFO or anything else that is not a regular file is ``unreadable``.
     static func read(atPath path: String) -> MIMEDataFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable
+        switch RegularFile.read(atPath: path, limit: maximumSize) {
+        case .success(let bytes): .contents(bytes)
+        case .failure(.missing): .missing
+        case .failure: .unreadable
         }
-        defer { _ = close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return .unreadable }
-        let size = Int(status.st_size)
-        guard size >= 0, size <= maximumSize else { return .unreadable }
-        if size == 0 { return .contents([]) }
-
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initializedCount in
-            var total = 0
-            while total < size, let base = buffer.baseAddress {
-                let count = systemRead(descriptor, base + total, size - total)
-                if count > 0 {
-                    total += count
-                } else if count == 0 {
-                    break
-                } else if errno != EINTR {
-                    failed = true
-                    break
-                }
-            }
-            initializedCount = total
-        }
-        return failed ? .unreadable : .contents(bytes)
     }
-}
-
-/// `read(2)`, spelled so that it does not clash with `MIMEDataFile.read(atPath:)`.
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #elseif canImport(Musl)
-        Musl.read(descriptor, buffer, count)
-    #else
-        Darwin.read(descriptor, buffer, count)
-    #endif
 }

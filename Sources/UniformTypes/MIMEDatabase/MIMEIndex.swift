@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// What a catalog keeps of the shared-mime-info databases it imported: the databases themselves
 /// (for glob matching, aliases and descriptions) and the uniform type of every MIME type in them.
 ///

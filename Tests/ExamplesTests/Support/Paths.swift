@@ -1,12 +1,12 @@
 import Foundation
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
+import TransferKitTestSupport
 import TransferKitTesting
 
 /// The committed archives, `Examples/Archives`, found from this file's place in the repository.
-let archivesDirectory = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Examples/Archives", isDirectory: true)
+let archivesDirectory = repositoryFile("Examples/Archives")
 
 /// Every file in `Examples/Archives`, sorted by name.
 func committedArchives() throws -> [URL] {

@@ -1,6 +1,9 @@
 import Foundation
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
+import TransferKitTestSupport
+import TransferKitTesting
 
 /// What one run of the tool printed and returned.
 struct ToolRun {
@@ -10,14 +13,9 @@ struct ToolRun {
     var outputBytes: [UInt8]
 }
 
-/// The folder holding the built products (the test bundle sits beside the executables).
-let productsDirectory: URL = {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-}()
-
 /// The path of the built `transferkit` executable.
 var transferkitPath: String {
-    productsDirectory.appendingPathComponent("transferkit").path
+    TransferKitExecutable.product(named: "transferkit")
 }
 
 /// Runs the built `transferkit` binary as a child process.
@@ -37,11 +35,4 @@ func runInProcess(_ tool: TransferKitTool, _ arguments: [String], terminal: Bool
         executablePath: transferkitPath)
     let code = await tool.run(arguments, in: context)
     return ToolRun(status: code.rawValue, output: output.text, error: error.text, outputBytes: output.bytes)
-}
-
-/// A fresh empty directory under the system's temporary folder.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("transferkit-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
 }

@@ -67,14 +67,6 @@ struct Probe: TransferProviderReading {
 /// An error that a failing loader throws.
 struct LoaderBroke: Error, Equatable {}
 
-/// A fresh, empty folder for one test's temporary files.
-func makeTemporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("TransferKitTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder
-}
-
 /// The names inside a folder.
 func contents(of folder: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+
+/// The package's one wrapper over the C library's file and descriptor calls.
+///
+/// Every other file of the package calls these instead of libc: the C library's module differs between Glibc,
+/// Musl and Darwin (so the `#if` switch lives here once), and each call that a signal can interrupt is retried on
+/// `EINTR` here, once, rather than in each caller. Failures throw ``SystemError`` carrying `errno` and the call's
+/// name, which the public error types of the layers above keep as their `cause`.
+package enum Syscall {
+    /// Reads once into `buffer`, retrying on `EINTR`.
+    /// - Returns: The number of bytes read; 0 at the end of the input.
+    /// - Throws: ``SystemError`` for any other failure.
+    package static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            #if canImport(Glibc)
+                let count = Glibc.read(descriptor, base, buffer.count)
+            #elseif canImport(Musl)
+                let count = Musl.read(descriptor, base, buffer.count)
+            #else
+                let count = Darwin.read(descriptor, base, buffer.count)
+            #endif
+            if count >= 0 { return count }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "read", errorNumber: code) }
+        }
+    }
+
+    /// Reads once into the whole of `buffer`, retrying on `EINTR`.
+    /// - Returns: The number of bytes read; 0 at the end of the input.
+    package static func read(_ descriptor: Int32, into buffer: inout [UInt8]) throws(SystemError) -> Int {
+        let outcome = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(SystemError) in try read(descriptor, into: bytes) }
+        }
+        return try outcome.get()
+    }
+
+    /// Reads until `buffer` is full or the input ends, retrying on `EINTR`.
+    /// - Returns: The number of bytes read; less than `buffer.count` only at the end of the input.
+    package static func readFully(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer
+    ) throws(SystemError) -> Int {
+        var total = 0
+        while total < buffer.count {
+            let count = try read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]))
+            if count == 0 { break }
+            total += count
+        }
+        return total
+    }
+
+    /// Reads at `offset` without moving the descriptor's position (`pread(2)`), retrying on `EINTR`.
+    package static func read(
+        _ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int64
+    ) throws(SystemError) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let count = pread(descriptor, base, buffer.count, off_t(offset))
+            if count >= 0 { return count }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "pread", errorNumber: code) }
+        }
+    }
+
+    /// Writes all of `bytes`, retrying on `EINTR` and after short writes.
+    /// - Throws: ``SystemError``; `EPIPE` when the reading end of a pipe is closed (the tool ignores `SIGPIPE`).
+    package static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        guard var next = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            #if canImport(Glibc)
+                let written = Glibc.write(descriptor, next, remaining)
+            #elseif canImport(Musl)
+                let written = Musl.write(descriptor, next, remaining)
+            #else
+                let written = Darwin.write(descriptor, next, remaining)
+            #endif
+            if written < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                throw SystemError(call: "write", errorNumber: code)
+            }
+            next += written
+            remaining -= written
+        }
+    }
+
+    /// Opens `path` for reading, close-on-exec, retrying on `EINTR`.
+    ///
+    /// With `nonBlocking`, the open itself cannot block (a FIFO with no writer would otherwise wait forever);
+    /// pair it with ``FileStatus/isRegularFile`` before reading.
+    package static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> Int32 {
+        let flags = O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
+        while true {
+            let descriptor = open(path, flags)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
+        }
+    }
+
+    /// Closes a descriptor; errors are ignored, as nothing useful can follow a failed `close` of an input.
+    package static func close(_ descriptor: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+        #elseif canImport(Musl)
+            _ = Musl.close(descriptor)
+        #else
+            _ = Darwin.close(descriptor)
+        #endif
+    }
+
+    /// Closes a descriptor that was written to, reporting a failure (a delayed write error).
+    package static func closeAfterWriting(_ descriptor: Int32) throws(SystemError) {
+        #if canImport(Glibc)
+            let result = Glibc.close(descriptor)
+        #elseif canImport(Musl)
+            let result = Musl.close(descriptor)
+        #else
+            let result = Darwin.close(descriptor)
+        #endif
+        if result != 0, errno != EINTR { throw SystemError(call: "close", errorNumber: errno) }
+    }
+
+    /// What `fstat(2)` says about an open descriptor.
+    package static func status(_ descriptor: Int32) throws(SystemError) -> FileStatus {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw SystemError(call: "fstat", errorNumber: errno) }
+        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+    }
+
+    /// The descriptor's current offset, or `nil` for a pipe or socket.
+    package static func currentOffset(_ descriptor: Int32) -> Int64? {
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        return offset < 0 ? nil : Int64(offset)
+    }
+
+    /// Moves the descriptor's offset back to the start.
+    package static func rewind(_ descriptor: Int32) throws(SystemError) {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw SystemError(call: "lseek", errorNumber: errno) }
+    }
+
+    /// A second descriptor for the same open file.
+    package static func duplicate(_ descriptor: Int32) throws(SystemError) -> Int32 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw SystemError(call: "fcntl", errorNumber: errno) }
+        return copy
+    }
+
+    /// Whether the descriptor is a terminal.
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// Removes a file; a missing file is not an error.
+    package static func unlink(_ path: String) {
+        #if canImport(Glibc)
+            _ = Glibc.unlink(path)
+        #elseif canImport(Musl)
+            _ = Musl.unlink(path)
+        #else
+            _ = Darwin.unlink(path)
+        #endif
+    }
+
+    /// Renames `source` over `destination` atomically.
+    package static func rename(_ source: String, to destination: String) throws(SystemError) {
+        #if canImport(Glibc)
+            let result = Glibc.rename(source, destination)
+        #elseif canImport(Musl)
+            let result = Musl.rename(source, destination)
+        #else
+            let result = Darwin.rename(source, destination)
+        #endif
+        guard result == 0 else { throw SystemError(call: "rename", errorNumber: errno, path: destination) }
+    }
+
+    /// Creates a new file from a `mkstemp(3)` template (ending in `XXXXXX`), readable and writable.
+    /// - Returns: The open descriptor and the file's actual path.
+    package static func makeTemporaryFile(template: String) throws(SystemError) -> (descriptor: Int32, path: String) {
+        var bytes = Array(template.utf8CString)
+        let descriptor = bytes.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard descriptor >= 0 else { throw SystemError(call: "mkstemp", errorNumber: errno, path: template) }
+        // Glibc's module lacks mkostemp; children spawned meanwhile may inherit it for this moment only.
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let path = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (descriptor, path)
+    }
+
+    /// Gives a file created by ``makeTemporaryFile(template:)`` the permissions an ordinary new file gets:
+    /// `0666` less the process's umask (`mkstemp` creates it `0600`).
+    package static func applyDefaultPermissions(_ descriptor: Int32) {
+        let mask = umask(0)
+        umask(mask)
+        fchmod(descriptor, 0o666 & ~mask)
+    }
+
+    /// The target of a symbolic link, such as `/proc/self/exe`.
+    package static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The value of an environment variable of this process.
+    package static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// The system's description of an `errno` value.
+    package static func errorText(_ errorNumber: Int32) -> String {
+        String(cString: strerror(errorNumber))
+    }
+
+    /// Makes writes to a closed pipe fail with `EPIPE` instead of ending the process with `SIGPIPE`.
+    package static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Ends the process with `status`, without returning.
+    package static func exitProcess(_ status: Int32) -> Never {
+        exit(status)
+    }
+
+    /// The calling process's id.
+    package static var processID: Int32 { getpid() }
+}
+
+/// What `fstat(2)` reports about an open file.
+package struct FileStatus: Sendable, Equatable {
+    /// `st_mode`.
+    package var mode: UInt32
+    /// `st_size`: meaningful for regular files only.
+    package var size: Int64
+
+    /// A regular file (not a FIFO, a socket, a device or a directory).
+    package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    /// A directory.
+    package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+}
+
+/// The `errno` of named error codes that callers tell apart.
+package enum ErrorNumber {
+    /// No such file or directory.
+    package static var noSuchFile: Int32 { ENOENT }
+    /// A path component is not a directory.
+    package static var notADirectory: Int32 { ENOTDIR }
+    /// The reading end of a pipe is closed.
+    package static var brokenPipe: Int32 { EPIPE }
+    /// The file is a directory.
+    package static var isADirectory: Int32 { EISDIR }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+import TransferKitTestSupport
+
+/// Writes `text` to `descriptor`.
+private func write(_ text: String, to descriptor: Int32) throws {
+    try Array(text.utf8).withUnsafeBytes { bytes in try Syscall.write(descriptor, bytes) }
+}
+
+@Suite("Atomic files")
+struct AtomicFileTests {
+    @Test func writesTheWholeFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.bin").path
+        try await AtomicFile.write(toPath: path) { try write("hello", to: $0) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "hello")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions != 0o600)
+    }
+
+    @Test func failureLeavesTheOldFileAndNoTemporary() async throws {
+        struct Interrupted: Error {}
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("out.bin").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path))
+        await #expect(throws: Interrupted.self) {
+            try await AtomicFile.write(toPath: path) { descriptor in
+                try write("half", to: descriptor)
+                throw Interrupted()
+            }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.bin"])
+    }
+
+    @Test func unwritableDirectoryThrowsTheSystemError() async {
+        let error = await #expect(throws: SystemError.self) {
+            try await AtomicFile.write(toPath: "/nonexistent-dir/out.bin") { _ in }
+        }
+        #expect(error?.errorNumber == ErrorNumber.noSuchFile)
+        #expect(error?.path == "/nonexistent-dir/out.bin")
+    }
+}
+
+@Suite("Regular files")
+struct RegularFileTests {
+    @Test func readsAWholeFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("data").path
+        try Data("abc".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(RegularFile.read(atPath: path, limit: 3) == .success(Array("abc".utf8)))
+        #expect(RegularFile.read(atPath: path, limit: 2) == .failure(.tooLarge(size: 3, limit: 2)))
+    }
+
+    @Test func aMissingFileIsMissing() {
+        #expect(RegularFile.read(atPath: "/nonexistent-dir/file", limit: 10) == .failure(.missing))
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(path, 0o600) == 0)
+        // A blocking open would wait here forever: nobody opens the FIFO for writing.
+        #expect(RegularFile.read(atPath: path, limit: 10) == .failure(.notRegular))
+    }
+
+    @Test func aDirectoryIsNotARegularFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(RegularFile.read(atPath: directory.path, limit: 10) == .failure(.notRegular))
+    }
+}
+
+@Suite("Temporary files")
+struct TemporaryFileTests {
+    @Test func anUnlinkedFileHasNoNameButHoldsData() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let descriptor = try TemporaryFile.makeUnlinked(prefix: "spool-test", in: directory.path)
+        defer { Syscall.close(descriptor) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        try write("kept", to: descriptor)
+        try Syscall.rewind(descriptor)
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = try Syscall.read(descriptor, into: &buffer)
+        #expect(Array(buffer[..<count]) == Array("kept".utf8))
+    }
+}
