@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "CBOR", targets: ["CBOR"]),
+        .library(name: "TransferArchive", targets: ["TransferArchive"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
@@ -21,10 +22,13 @@ let package = Package(
         .target(name: "UniformTypes", dependencies: ["TransferKitPlatform"]),
         .target(name: "CBOR", dependencies: ["TransferKitPlatform"]),
         // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply intrinsic.
-        // Depends on nothing.
+        // Used only by TransferArchive's CRC32; depends on nothing.
         .target(name: "CTransferKitCRC32"),
+        // The archive format: its deterministic CBOR and JSON forms, streaming reader and writer, limits, CRC-32.
         .target(
-            name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
+            name: "TransferArchive", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
+        // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
+        .target(name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferArchive"]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
         .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
 
@@ -61,7 +65,7 @@ let package = Package(
         // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
         // in an ordinary build)
 
-        .target(name: "ArchiveFuzzing", dependencies: ["TransferKit"], path: "Fuzz/ArchiveFuzzing"),
+        .target(name: "ArchiveFuzzing", dependencies: ["TransferArchive"], path: "Fuzz/ArchiveFuzzing"),
         .executableTarget(
             name: "ArchiveCBORFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveCBORFuzzer",
             exclude: ["corpus"]),
@@ -80,8 +84,9 @@ let package = Package(
             resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(
-            name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"],
+            name: "TransferArchiveTests", dependencies: ["TransferArchive", "UniformTypes", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
+        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferKitTestingTests",
             dependencies: [

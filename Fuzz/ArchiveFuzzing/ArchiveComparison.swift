@@ -1,4 +1,4 @@
-import TransferKit
+import TransferArchive
 
 /// Archive equality for the round-trip checks: `==`, except that NaN equals NaN (NaN metadata is valid in the
 /// binary form, and `Double`'s `==` never holds for it).

@@ -1,5 +1,5 @@
 import Foundation
-import TransferKit
+import TransferArchive
 
 extension ArchiveFuzzing {
     /// How a streaming walk treats payloads and representations.

@@ -1,5 +1,5 @@
 public import Foundation
-import TransferKit
+import TransferArchive
 
 /// The checks the archive fuzzers run on one input; each fuzzer's `main.swift` only adapts them to libFuzzer or to
 /// corpus replay (see `Fuzz/README.md`).

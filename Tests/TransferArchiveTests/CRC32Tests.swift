@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TransferKit
+@testable import TransferArchive
 
 /// A deterministic generator (SplitMix64), so a failure reproduces.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TransferKit
+import TransferArchive
 import UniformTypes
 
 /// Shared fixtures and helpers for the archive tests.

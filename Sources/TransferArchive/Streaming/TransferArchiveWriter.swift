@@ -142,19 +142,20 @@ public struct TransferArchiveWriter: ~Copyable {
     /// - Parameters:
     ///   - type: The type of the bytes; unique within the item.
     ///   - data: The bytes.
-    ///   - progress: Advanced by the bytes written, per chunk; if it has no total yet, its total becomes the
-    ///     payload's length. Cancelling it stops the write with ``TransferArchiveError/Code/cancelled``.
+    ///   - progress: Told the payload's length, then each chunk written; when it reports
+    ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the write with
+    ///     ``TransferArchiveError/Code/cancelled``.
     /// - Throws: ``TransferArchiveError/Code/countMismatch``, ``TransferArchiveError/Code/duplicateType``,
     ///   ``TransferArchiveError/Code/ioFailed`` or ``TransferArchiveError/Code/cancelled``.
     public mutating func writeRepresentation(
-        type: UniformType, data: Data, progress: TransferProgress? = nil
+        type: UniformType, data: Data, progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
         try beginRepresentation(type: type, length: UInt64(data.count), progress: progress)
         var crc = CRC32()
         if data.count <= ArchiveCBOR.smallPayloadSize {
             data.withUnsafeBytes { crc.update($0) }
             cbor.writeRawBytes(data)
-            progress?.advance(by: Int64(data.count))
+            progress?.didTransfer(byteCount: data.count)
         } else {
             try flush()
             let sink = self.sink
@@ -167,7 +168,7 @@ public struct TransferArchiveWriter: ~Copyable {
                     return Result { () throws(TransferArchiveError) in try Self.emit(bytes, to: sink) }
                 }
                 try check(written)
-                progress?.advance(by: Int64(end - start))
+                progress?.didTransfer(byteCount: end - start)
                 start = end
             }
         }
@@ -180,13 +181,15 @@ public struct TransferArchiveWriter: ~Copyable {
     ///   - type: The type of the bytes; unique within the item.
     ///   - length: How many bytes to read and write.
     ///   - fileDescriptor: Where the bytes come from, read from its current position; not closed.
-    ///   - progress: Advanced by the bytes written, per chunk; if it has no total yet, its total becomes `length`.
-    ///     Cancelling it stops the write with ``TransferArchiveError/Code/cancelled``.
+    ///   - progress: Told `length`, then each chunk written; when it reports
+    ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the write with
+    ///     ``TransferArchiveError/Code/cancelled``.
     /// - Throws: ``TransferArchiveError/Code/truncated`` if the descriptor ends before `length` bytes (the output
     ///   is then unusable), ``TransferArchiveError/Code/ioFailed``, ``TransferArchiveError/Code/countMismatch``,
     ///   ``TransferArchiveError/Code/duplicateType`` or ``TransferArchiveError/Code/cancelled``.
     public mutating func writeRepresentation(
-        type: UniformType, length: UInt64, from fileDescriptor: Int32, progress: TransferProgress? = nil
+        type: UniformType, length: UInt64, from fileDescriptor: Int32,
+        progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
         try beginRepresentation(type: type, length: length, progress: progress)
         try flush()
@@ -228,7 +231,7 @@ public struct TransferArchiveWriter: ~Copyable {
             }
             let received = try check(outcome)
             remaining -= UInt64(received)
-            progress?.advance(by: Int64(received))
+            progress?.didTransfer(byteCount: received)
         }
         try endRepresentation(checksum: crc.value)
     }
@@ -248,7 +251,7 @@ public struct TransferArchiveWriter: ~Copyable {
 
 extension TransferArchiveWriter {
     private mutating func beginRepresentation(
-        type: UniformType, length: UInt64, progress: TransferProgress?
+        type: UniformType, length: UInt64, progress: (any TransferArchiveProgressReporting)?
     ) throws(TransferArchiveError) {
         try expect(.writing, "writeRepresentation must come after beginItem")
         guard itemsBegun > 0, representationsWritten < representationsPromised else {
@@ -263,9 +266,7 @@ extension TransferArchiveWriter {
                 .duplicateType, "Item \(itemsBegun - 1) already has a representation of \(type); write each type once.",
                 type: type)
         }
-        if let progress, progress.totalUnitCount <= 0 {
-            progress.totalUnitCount = Int64(clamping: length)
-        }
+        progress?.willTransfer(byteCount: length)
         cbor.writeMapHead(count: 3)
         cbor.writeTextString(ArchiveCBOR.typeKey)
         cbor.writeTextString(type.identifier)
@@ -300,10 +301,10 @@ extension TransferArchiveWriter {
     }
 
     private mutating func checkCancellation(
-        _ progress: TransferProgress?, type: UniformType
+        _ progress: (any TransferArchiveProgressReporting)?, type: UniformType
     ) throws(TransferArchiveError) {
         if let progress, progress.isCancelled {
-            throw fail(.cancelled, "Writing \(type) was cancelled through its progress.", type: type)
+            throw fail(.cancelled, "Writing \(type) was cancelled by its progress reporter.", type: type)
         }
     }
 

@@ -145,8 +145,9 @@ public struct TransferArchiveReader: ~Copyable {
     /// checks its CRC-32.
     ///
     /// - Parameters:
-    ///   - progress: Advanced by each chunk's size; if it has no total yet, its total becomes the payload's
-    ///     length. Cancelling it stops the read with ``TransferArchiveError/Code/cancelled``.
+    ///   - progress: Told the payload's length, then each chunk's size; when it reports
+    ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the read with
+    ///     ``TransferArchiveError/Code/cancelled``.
     ///   - chunk: Receives the bytes; the buffer is reused, so copy what you keep. What it throws is wrapped as
     ///     ``TransferArchiveError/Code/ioFailed`` unless it is a ``TransferArchiveError``.
     /// - Throws: ``TransferArchiveError/Code/checksumMismatch`` (after the last chunk) naming the item and type,
@@ -155,7 +156,7 @@ public struct TransferArchiveReader: ~Copyable {
     /// - Returns: The payload's CRC-32, verified against the archive.
     @discardableResult
     public mutating func readPayload(
-        progress: TransferProgress? = nil, _ chunk: (UnsafeRawBufferPointer) throws -> Void
+        progress: (any TransferArchiveProgressReporting)? = nil, _ chunk: (UnsafeRawBufferPointer) throws -> Void
     ) throws(TransferArchiveError) -> UInt32 {
         try guarded { (reader: inout Self) throws(TransferArchiveError) in
             try reader.streamPayload(progress: progress, deliver: chunk)
@@ -321,16 +322,14 @@ extension TransferArchiveReader {
 
     @discardableResult
     private mutating func streamPayload(
-        progress: TransferProgress?, deliver: (UnsafeRawBufferPointer) throws -> Void
+        progress: (any TransferArchiveProgressReporting)?, deliver: (UnsafeRawBufferPointer) throws -> Void
     ) throws(TransferArchiveError) -> UInt32 {
         guard let header = representation, payloadPending else {
             throw TransferArchiveError(
                 .countMismatch, "No payload is pending: call nextRepresentation() first, and read each payload once.")
         }
         payloadPending = false
-        if let progress, progress.totalUnitCount <= 0 {
-            progress.totalUnitCount = Int64(clamping: header.length)
-        }
+        progress?.willTransfer(byteCount: header.length)
         var buffer: [UInt8] = []
         swap(&buffer, &chunk)
         defer { swap(&buffer, &chunk) }
@@ -339,7 +338,7 @@ extension TransferArchiveReader {
         var remaining = header.length
         while remaining > 0 {
             if let progress, progress.isCancelled {
-                throw TransferArchiveError(.cancelled, "Reading \(header.type) was cancelled through its progress.")
+                throw TransferArchiveError(.cancelled, "Reading \(header.type) was cancelled by its progress reporter.")
             }
             let count = Int(min(remaining, UInt64(chunkSize)))
             do {
@@ -361,7 +360,7 @@ extension TransferArchiveReader {
             }
             try outcome.get()
             remaining -= UInt64(count)
-            progress?.advance(by: Int64(count))
+            progress?.didTransfer(byteCount: count)
         }
         try finishRepresentation(header, checksum: crc.value)
         return crc.value

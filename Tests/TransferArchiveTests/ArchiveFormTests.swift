@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TransferKit
+import TransferArchive
 import UniformTypes
 
 @Suite("Archive forms: golden bytes, conversion, round trips")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TransferKit
+import TransferArchive
 import UniformTypes
 
 @Suite("Archive hostile input: every problem has its own error code")
