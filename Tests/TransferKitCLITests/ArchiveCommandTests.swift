@@ -91,6 +91,24 @@ struct PackInspectExtractTests {
         #expect(run.error == message)
     }
 
+    @Test func inputAndOutputErrorsExitTwoWithoutAUsageHint() async throws {
+        let space = try Workspace()
+        let missing = await runInProcess(tool, ["inspect", space.path("missing.transferkit")])
+        #expect(missing.status == 2)
+        #expect(
+            missing.error
+                == "transferkit inspect: cannot open \(space.path("missing.transferkit")): No such file or directory\n")
+        let directory = await runInProcess(tool, ["inspect", space.url.path])
+        #expect(directory.status == 2)
+        #expect(directory.error == "transferkit inspect: \(space.url.path) is a directory, not a file\n")
+        let input = try space.write("in.txt", Array("text".utf8))
+        let unwritable = await runInProcess(tool, ["pack", input, "-o", "/nonexistent-dir/out.transferkit"])
+        #expect(unwritable.status == 2)
+        #expect(
+            unwritable.error
+                == "transferkit pack: cannot write /nonexistent-dir/out.transferkit: No such file or directory\n")
+    }
+
     @Test func missingInputLeavesNoOutput() async throws {
         let space = try Workspace()
         let run = await runInProcess(tool, ["pack", space.path("missing.txt"), "-o", space.path("out.transferkit")])

@@ -21,7 +21,7 @@ struct BinaryTests {
 
 @Suite("Output to a closed pipe")
 struct ClosedPipeTests {
-    @Test func writingAfterTheReaderLeftIsAnOutputErrorNotADeath() throws {
+    @Test func writingAfterTheReaderLeftIsAWriteFailureNotADeath() throws {
         // The tool ignores SIGPIPE (TransferKitTool.main); do the same here so the write returns EPIPE.
         signal(SIGPIPE, SIG_IGN)
         var ends: [Int32] = [-1, -1]
@@ -29,8 +29,9 @@ struct ClosedPipeTests {
         close(ends[0])
         defer { close(ends[1]) }
         let output = FileDescriptorOutput(fileDescriptor: ends[1])
-        let error = #expect(throws: OutputError.self) { try output.write("lost") }
-        #expect(error == OutputError(errorNumber: EPIPE))
-        #expect(error?.description == "cannot write output: Broken pipe")
+        let error = #expect(throws: ToolIOError.self) { try output.write("lost") }
+        #expect(error?.code == .writeFailed)
+        #expect((error?.cause as? SystemError)?.errorNumber == EPIPE)
+        #expect(error?.message == "cannot write output: Broken pipe")
     }
 }

@@ -60,7 +60,7 @@ struct CrossProcessRoundTripTests {
         }
         #expect(error?.code == .bytesDiffer)
         #expect(error?.type == .utf8PlainText)
-        #expect(error?.byteOffset == 6)
+        #expect(error?.offset == 6)
         #expect(error?.source == "CBOR form, through \(script.path) reencode -")
     }
 

@@ -30,7 +30,8 @@ struct RoundTripTests {
             await assertRoundTrip(Lossy(kept: "a", note: "b"))
         } matching: { issue in
             let message = text(of: issue)
-            return message.contains("RoundTripError.valueDiffers (CBOR form, value read back)")
+            return message.contains("RoundTripError.valueDiffers: ")
+                && message.contains("in CBOR form, value read back)")
                 && message.contains("read back from com.example.testing.lossy")
                 && message.contains(#"expected Lossy(kept: "a", note: "b")"#)
                 && message.contains(#"got Lossy(kept: "a", note: "")"#)
@@ -68,7 +69,7 @@ struct RoundTripTests {
         #expect(error?.code == .bytesDiffer)
         #expect(error?.format == .cbor)
         #expect(error?.type == .utf8PlainText)
-        #expect(error?.byteOffset == 6)
+        #expect(error?.offset == 6)
         #expect(error?.source == "CBOR form, value read back and written again")
         #expect(error?.message.contains(#"expected 57 6f 72 6c 64 ("World"), got 77 6f 72 6c 64 ("world")"#) == true)
     }
@@ -78,7 +79,8 @@ struct RoundTripTests {
             await assertRoundTrip(CaseFolded(text: "hello World"), formats: [.json])
         } matching: { issue in
             let message = text(of: issue)
-            return message.contains("RoundTripError.bytesDiffer (JSON form, value read back and written again)")
+            return message.contains("RoundTripError.bytesDiffer: ")
+                && message.contains("in JSON form, value read back and written again)")
                 && message.contains("public.utf8-plain-text differs from byte 6 on")
         }
     }
@@ -88,7 +90,7 @@ struct RoundTripTests {
             try await roundTripped(Trimmed(text: "abc  "))
         }
         #expect(error?.code == .bytesDiffer)
-        #expect(error?.byteOffset == 3)
+        #expect(error?.offset == 3)
         #expect(error?.message.contains("expected 5 bytes, got 3") == true)
         #expect(error?.message.contains("got (end of data)") == true)
     }

@@ -20,7 +20,7 @@ struct TransferErrorTests {
     func description() {
         let error = TransferError(code: .loaderFailed, message: "It broke.", cause: LoaderBroke(), source: "public.png")
         #expect(
-            error.description == "TransferError.loaderFailed: It broke. (source: public.png) (cause: LoaderBroke())")
+            error.description == "TransferError.loaderFailed: It broke. (in public.png) (cause: LoaderBroke())")
         #expect(error.code != .cancelled)
     }
 }

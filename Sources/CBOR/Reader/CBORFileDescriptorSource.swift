@@ -24,7 +24,9 @@ public struct CBORFileDescriptorSource: CBORByteSource, Sendable {
         do {
             return try Syscall.read(fileDescriptor, into: buffer)
         } catch {
-            throw CBORError(.readFailed, "Reading descriptor \(fileDescriptor) failed: \(error.reason).", cause: error)
+            throw CBORError(
+                code: .readFailed, message: "Reading descriptor \(fileDescriptor) failed: \(error.reason).",
+                cause: error)
         }
     }
 }

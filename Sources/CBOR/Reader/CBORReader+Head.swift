@@ -24,25 +24,26 @@ extension CBORReader {
         case 24...27:
             let size = 1 << Int(info - 24)
             guard try fill(atLeast: 1 + size) else {
-                throw CBORError(.truncated, "the input ended inside a head", offset: headOffset)
+                throw CBORError(code: .truncated, message: "the input ended inside a head", offset: headOffset)
             }
             argument = buffer[(start + 1)..<(start + 1 + size)].reduce(0) { $0 << 8 | UInt64($1) }
             consume(1 + size)
         case 28...30:
             throw CBORError(
-                .reservedAdditionalInfo,
-                "additional information \(info) (initial byte 0x\(hex(initial))) is reserved by RFC 8949",
+                code: .reservedAdditionalInfo,
+                message: "additional information \(info) (initial byte 0x\(hex(initial))) is reserved by RFC 8949",
                 offset: headOffset)
         default:
             argument = 0
             if [.unsignedInteger, .negativeInteger, .tag].contains(majorType) {
                 throw CBORError(
-                    .invalidIndefiniteLength,
-                    "initial byte 0x\(hex(initial)): \(majorType) has no indefinite-length form", offset: headOffset)
+                    code: .invalidIndefiniteLength,
+                    message: "initial byte 0x\(hex(initial)): \(majorType) has no indefinite-length form",
+                    offset: headOffset)
             }
             if requiresDeterministicEncoding && majorType != .simpleOrFloat {
                 throw CBORError(
-                    .notDeterministic, "indefinite lengths are not allowed in deterministic encoding",
+                    code: .notDeterministic, message: "indefinite lengths are not allowed in deterministic encoding",
                     offset: headOffset)
             }
             consume(1)
@@ -61,7 +62,8 @@ extension CBORReader {
                 }
             if shortest != info {
                 throw CBORError(
-                    .notDeterministic, "the argument \(argument) is not in its shortest form", offset: headOffset)
+                    code: .notDeterministic, message: "the argument \(argument) is not in its shortest form",
+                    offset: headOffset)
             }
         }
         return head
@@ -71,24 +73,28 @@ extension CBORReader {
         switch head.additionalInformation {
         case 24 where head.argument < 32:
             throw CBORError(
-                .invalidSimpleValue,
-                "simple value \(head.argument) must use the one-byte form; two-byte forms below 32 are invalid",
+                code: .invalidSimpleValue,
+                message:
+                    "simple value \(head.argument) must use the one-byte form; two-byte forms below 32 are invalid",
                 offset: headOffset)
         case 25 where requiresDeterministicEncoding:
             if head.argument & 0x7c00 == 0x7c00 && head.argument & 0x3ff != 0 && head.argument != 0x7e00 {
-                throw CBORError(.notDeterministic, "a NaN must be written as 0xf97e00", offset: headOffset)
+                throw CBORError(
+                    code: .notDeterministic, message: "a NaN must be written as 0xf97e00", offset: headOffset)
             }
         case 26 where requiresDeterministicEncoding:
             let single = Float(bitPattern: UInt32(truncatingIfNeeded: head.argument))
             if single.isNaN || FloatBits.half(exactly: single) != nil {
                 throw CBORError(
-                    .notDeterministic, "the single-precision float \(single) has a shorter form", offset: headOffset)
+                    code: .notDeterministic, message: "the single-precision float \(single) has a shorter form",
+                    offset: headOffset)
             }
         case 27 where requiresDeterministicEncoding:
             let double = Double(bitPattern: head.argument)
             if double.isNaN || FloatBits.float(exactly: double) != nil {
                 throw CBORError(
-                    .notDeterministic, "the double-precision float \(double) has a shorter form", offset: headOffset)
+                    code: .notDeterministic, message: "the double-precision float \(double) has a shorter form",
+                    offset: headOffset)
             }
         default:
             break

@@ -25,7 +25,8 @@ extension CBORReader {
         let head = try readHead()
         if head.isBreak {
             throw CBORError(
-                .unexpectedBreak, "a break (0xff) stands where a data item was expected", offset: itemOffset)
+                code: .unexpectedBreak, message: "a break (0xff) stands where a data item was expected",
+                offset: itemOffset)
         }
         return try readItem(after: head, at: itemOffset, depth: depth, building: building)
     }
@@ -73,8 +74,9 @@ extension CBORReader {
     private func checkDepth(_ depth: Int, at itemOffset: Int) throws(CBORError) {
         if depth > limits.maxNestingDepth {
             throw CBORError(
-                .nestingTooDeep,
-                "arrays, maps and tags nest deeper than the limit of \(limits.maxNestingDepth)", offset: itemOffset)
+                code: .nestingTooDeep,
+                message: "arrays, maps and tags nest deeper than the limit of \(limits.maxNestingDepth)",
+                offset: itemOffset)
         }
     }
 
@@ -91,8 +93,8 @@ extension CBORReader {
 
     private func collectionTooLarge(at itemOffset: Int) -> CBORError {
         CBORError(
-            .limitExceeded,
-            "a collection has more than \(limits.maxCollectionCount) entries (Limits.maxCollectionCount)",
+            code: .limitExceeded,
+            message: "a collection has more than \(limits.maxCollectionCount) entries (Limits.maxCollectionCount)",
             offset: itemOffset)
     }
 
@@ -137,7 +139,8 @@ extension CBORReader {
             if keyHead.isBreak {
                 if declared != nil {
                     throw CBORError(
-                        .unexpectedBreak, "a break (0xff) stands where a map key was expected", offset: keyOffset)
+                        code: .unexpectedBreak, message: "a break (0xff) stands where a map key was expected",
+                        offset: keyOffset)
                 }
                 break
             }
@@ -150,11 +153,12 @@ extension CBORReader {
             let valueHead = try readHead()
             if valueHead.isBreak && declared != nil {
                 throw CBORError(
-                    .unexpectedBreak, "a break (0xff) stands where a map value was expected", offset: valueOffset)
+                    code: .unexpectedBreak, message: "a break (0xff) stands where a map value was expected",
+                    offset: valueOffset)
             }
             if valueHead.isBreak {
                 throw CBORError(
-                    .oddMapItemCount, "the map ends after a key, without its value", offset: valueOffset)
+                    code: .oddMapItemCount, message: "the map ends after a key, without its value", offset: valueOffset)
             }
             let value = try readItem(after: valueHead, at: valueOffset, depth: depth, building: building)
             if building {
@@ -185,10 +189,10 @@ extension CBORReader {
             if chunk.isBreak { break }
             guard chunk.majorType == head.majorType, !chunk.isIndefiniteLength else {
                 throw CBORError(
-                    .invalidChunk,
-                    "a chunk of an indefinite-length \(head.majorType) must be a definite-length \(head.majorType), "
-                        + "not \(chunk.isIndefiniteLength ? "indefinite " : "")\(chunk.majorType)",
-                    offset: chunkOffset)
+                    code: .invalidChunk,
+                    message:
+                        "a chunk of an indefinite-length \(head.majorType) must be a definite-length \(head.majorType), "
+                        + "not \(chunk.isIndefiniteLength ? "indefinite " : "")\(chunk.majorType)", offset: chunkOffset)
             }
             try readChunk(
                 length: chunk.argument, of: head.majorType, into: &payload, at: chunkOffset, building: building)
@@ -203,28 +207,29 @@ extension CBORReader {
     ) throws(CBORError) {
         if let known = knownRemainingByteCount, length > UInt64(known) {
             throw CBORError(
-                .truncated, "a \(majorType) declares \(length) bytes but only \(known) are left", offset: chunkOffset)
+                code: .truncated, message: "a \(majorType) declares \(length) bytes but only \(known) are left",
+                offset: chunkOffset)
         }
         guard building else {
             guard let count = Int(exactly: length) else {
-                throw CBORError(.limitExceeded, "a \(majorType) of \(length) bytes is too long", offset: chunkOffset)
+                throw CBORError(
+                    code: .limitExceeded, message: "a \(majorType) of \(length) bytes is too long", offset: chunkOffset)
             }
             try skip(count: count)
             return
         }
         guard let count = Int(exactly: length), count <= limits.maxStringLength - payload.count else {
             throw CBORError(
-                .limitExceeded,
-                "a \(majorType) is longer than \(limits.maxStringLength) bytes (Limits.maxStringLength); "
-                    + "stream it with readHead() and readBytes(count:into:)",
-                offset: chunkOffset)
+                code: .limitExceeded,
+                message: "a \(majorType) is longer than \(limits.maxStringLength) bytes (Limits.maxStringLength); "
+                    + "stream it with readHead() and readBytes(count:into:)", offset: chunkOffset)
         }
         let chunkStart = payload.count
         try appendBytes(count: count, to: &payload)
         if majorType == .textString {
             let chunk = payload[chunkStart...]
             guard String(decoding: chunk, as: UTF8.self).utf8.elementsEqual(chunk) else {
-                throw CBORError(.invalidUTF8, "a text string is not valid UTF-8", offset: chunkOffset)
+                throw CBORError(code: .invalidUTF8, message: "a text string is not valid UTF-8", offset: chunkOffset)
             }
         }
     }
@@ -242,7 +247,7 @@ private struct MapKeyChecker {
 
     mutating func check(_ key: CBORValue, at keyOffset: Int) throws(CBORError) {
         guard seen.insert(key).inserted else {
-            throw CBORError(.duplicateMapKey, "the map has the key \(key) twice", offset: keyOffset)
+            throw CBORError(code: .duplicateMapKey, message: "the map has the key \(key) twice", offset: keyOffset)
         }
         guard deterministic else { return }
         // In deterministic mode the key was read in its deterministic encoding, so encoding it
@@ -250,7 +255,8 @@ private struct MapKeyChecker {
         let encoding = try key.encoded()
         if let previousEncoding, !previousEncoding.lexicographicallyPrecedes(encoding) {
             throw CBORError(
-                .notDeterministic, "map keys must be in ascending order of their encoded bytes", offset: keyOffset)
+                code: .notDeterministic, message: "map keys must be in ascending order of their encoded bytes",
+                offset: keyOffset)
         }
         previousEncoding = encoding
     }

@@ -133,7 +133,7 @@ public struct CBORReader {
     /// Fails early, before any allocation, when in-memory input cannot hold `count` bytes.
     private func checkAvailable(_ count: Int) throws(CBORError) {
         guard count >= 0 else {
-            throw CBORError(.limitExceeded, "a byte count of \(count) is negative", offset: offset)
+            throw CBORError(code: .limitExceeded, message: "a byte count of \(count) is negative", offset: offset)
         }
         if let known = knownRemainingByteCount, count > known {
             throw truncated("\(count) bytes are needed but only \(known) are left")
@@ -146,7 +146,7 @@ public struct CBORReader {
     }
 
     func truncated(_ message: String) -> CBORError {
-        CBORError(.truncated, "the input ended too early: \(message)", offset: offset)
+        CBORError(code: .truncated, message: "the input ended too early: \(message)", offset: offset)
     }
 
     /// Makes at least `count` (≤ 16) unconsumed bytes available in the buffer if the input has
@@ -196,11 +196,13 @@ public struct CBORReader {
             located.offset = located.offset ?? offset
             throw located
         } catch {
-            throw CBORError(.readFailed, "the byte source failed: \(error)", offset: offset, cause: error)
+            throw CBORError(
+                code: .readFailed, message: "the byte source failed: \(error)", cause: error, offset: offset)
         }
         guard (0...free).contains(received) else {
             throw CBORError(
-                .readFailed, "the byte source reported \(received) bytes for a \(free)-byte buffer", offset: offset)
+                code: .readFailed, message: "the byte source reported \(received) bytes for a \(free)-byte buffer",
+                offset: offset)
         }
         return received
     }

@@ -16,7 +16,8 @@ extension CBORValue {
         self = try reader.readValue()
         guard try reader.isAtEnd() else {
             throw CBORError(
-                .trailingBytes, "\(bytes.count - reader.offset) bytes follow the data item", offset: reader.offset)
+                code: .trailingBytes, message: "\(bytes.count - reader.offset) bytes follow the data item",
+                offset: reader.offset)
         }
     }
 

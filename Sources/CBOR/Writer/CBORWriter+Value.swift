@@ -49,9 +49,8 @@ extension CBORWriter {
         encodedKeys.sort { $0.key.lexicographicallyPrecedes($1.key) }
         for (previous, next) in zip(encodedKeys, encodedKeys.dropFirst()) where previous.key == next.key {
             throw CBORError(
-                .duplicateMapKey,
-                "the map has the key \(entries[next.index].key) twice; CBOR maps need unique keys"
-            )
+                code: .duplicateMapKey,
+                message: "the map has the key \(entries[next.index].key) twice; CBOR maps need unique keys")
         }
         writeMapHead(count: UInt64(entries.count))
         for (key, index) in encodedKeys {

@@ -176,8 +176,9 @@ public struct CBORWriter: Sendable {
     public mutating func writeSimple(_ value: UInt8) throws(CBORError) {
         guard !(20...31).contains(value) else {
             throw CBORError(
-                .invalidSimpleValue,
-                "simple value \(value) cannot be written as such: use .bool/.null/.undefined for 20...23; 24...31 are reserved"
+                code: .invalidSimpleValue,
+                message:
+                    "simple value \(value) cannot be written as such: use .bool/.null/.undefined for 20...23; 24...31 are reserved"
             )
         }
         writeHead(majorType: .simpleOrFloat, argument: UInt64(value))

@@ -96,8 +96,8 @@ extension TransferArchive {
     ) throws(TransferArchiveError) {
         guard let format = format ?? TransferArchiveFormat.detect(bytes.prefix(64)) else {
             throw TransferArchiveError(
-                .notAnArchive,
-                "The input is neither a binary transfer archive (it would start with d9 d9 f7) nor a JSON one "
+                code: .notAnArchive,
+                message: "The input is neither a binary transfer archive (it would start with d9 d9 f7) nor a JSON one "
                     + "(it would start with '{'). Check that the file is a TransferKit archive.")
         }
         switch format {
@@ -162,10 +162,10 @@ enum ArchiveRules {
         let utf8 = name.utf8
         if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
             throw TransferArchiveError(
-                .invalidName,
-                "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
-                    + "'.' or '..', and hold no '/' or NUL. Give the item a plain file name, or none.",
-                itemIndex: itemIndex, offset: offset)
+                code: .invalidName,
+                message: "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
+                    + "'.' or '..', and hold no '/' or NUL. Give the item a plain file name, or none.", offset: offset,
+                itemIndex: itemIndex)
         }
     }
 
@@ -175,22 +175,21 @@ enum ArchiveRules {
     ) throws(TransferArchiveError) -> UniformType {
         guard bytes.count <= limits.maxIdentifierLength else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "A type identifier of \(bytes.count) bytes is longer than \(limits.maxIdentifierLength) "
-                    + "(Limits.maxIdentifierLength).",
-                itemIndex: itemIndex, offset: offset)
+                code: .limitExceeded,
+                message: "A type identifier of \(bytes.count) bytes is longer than \(limits.maxIdentifierLength) "
+                    + "(Limits.maxIdentifierLength).", offset: offset, itemIndex: itemIndex)
         }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw TransferArchiveError(
-                .invalidUTF8, "A type identifier is not valid UTF-8; the archive is damaged.",
-                itemIndex: itemIndex, offset: offset)
+                code: .invalidUTF8, message: "A type identifier is not valid UTF-8; the archive is damaged.",
+                offset: offset, itemIndex: itemIndex)
         }
         guard let type = UniformType(string) else {
             throw TransferArchiveError(
-                .invalidIdentifier,
-                "\(String(reflecting: string)) is not a uniform type identifier (1 to 255 characters of "
-                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.",
-                itemIndex: itemIndex, offset: offset)
+                code: .invalidIdentifier,
+                message: "\(String(reflecting: string)) is not a uniform type identifier (1 to 255 characters of "
+                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.", offset: offset, itemIndex: itemIndex
+            )
         }
         return type
     }
@@ -202,10 +201,9 @@ enum ArchiveRules {
     ) throws(TransferArchiveError) {
         guard dictionary.updateValue(value, forKey: key) == nil else {
             throw TransferArchiveError(
-                .malformed,
-                "Metadata has the key \(String(reflecting: key)) twice (or two keys that are canonically "
-                    + "equivalent Unicode); keys must be unique.",
-                itemIndex: itemIndex, offset: offset)
+                code: .malformed,
+                message: "Metadata has the key \(String(reflecting: key)) twice (or two keys that are canonically "
+                    + "equivalent Unicode); keys must be unique.", offset: offset, itemIndex: itemIndex)
         }
     }
 }

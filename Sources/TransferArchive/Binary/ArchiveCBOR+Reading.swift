@@ -22,11 +22,11 @@ struct MapCursor {
         let key = try Self.readKey(&cbor)
         if let previous, !ArchiveCBOR.keyPrecedes(previous, key) {
             throw TransferArchiveError(
-                .malformed,
-                "The archive is malformed: map keys must be unique and in deterministic order (RFC 8949 §4.2.1), "
+                code: .malformed,
+                message:
+                    "The archive is malformed: map keys must be unique and in deterministic order (RFC 8949 §4.2.1), "
                     + "but \(String(reflecting: String(decoding: key, as: UTF8.self))) follows "
-                    + "\(String(reflecting: String(decoding: previous, as: UTF8.self))).",
-                offset: offset)
+                    + "\(String(reflecting: String(decoding: previous, as: UTF8.self))).", offset: offset)
         }
         previous = key
         return String(decoding: key, as: UTF8.self)
@@ -43,11 +43,12 @@ struct MapCursor {
         }
         guard head.majorType == .textString, let length = head.length else {
             throw TransferArchiveError(
-                .malformed, "The archive is malformed: a map key is not a text string.", offset: offset)
+                code: .malformed, message: "The archive is malformed: a map key is not a text string.", offset: offset)
         }
         guard length <= UInt64(maxKeyLength) else {
             throw TransferArchiveError(
-                .limitExceeded, "A map key of \(length) bytes is longer than \(maxKeyLength).", offset: offset)
+                code: .limitExceeded, message: "A map key of \(length) bytes is longer than \(maxKeyLength).",
+                offset: offset)
         }
         var bytes: [UInt8] = []
         do {
@@ -56,7 +57,7 @@ struct MapCursor {
             throw TransferArchiveReader.convert(error)
         }
         guard String(validating: bytes, as: UTF8.self) != nil else {
-            throw TransferArchiveError(.invalidUTF8, "A map key is not valid UTF-8.", offset: offset)
+            throw TransferArchiveError(code: .invalidUTF8, message: "A map key is not valid UTF-8.", offset: offset)
         }
         return bytes
     }
@@ -80,8 +81,9 @@ struct ArchiveHeader {
     static func read(_ cbor: inout CBORReader, limits: TransferArchive.Limits) throws(TransferArchiveError) -> Self {
         var header = ArchiveHeader()
         let notAnArchive = TransferArchiveError(
-            .notAnArchive,
-            "The input is not a binary transfer archive: it must start with the CBOR self-describe tag (d9 d9 f7) "
+            code: .notAnArchive,
+            message:
+                "The input is not a binary transfer archive: it must start with the CBOR self-describe tag (d9 d9 f7) "
                 + "and an array holding \"\(TransferArchive.formatName)\". Check the file, or read it as JSON.",
             offset: 0)
         do {
@@ -97,7 +99,8 @@ struct ArchiveHeader {
         guard array.majorType == .array, let count = array.length else { throw notAnArchive }
         guard count >= 3 else {
             throw TransferArchiveError(
-                .malformed, "The archive's top-level array has \(count) elements; it needs 3.", offset: cbor.offset)
+                code: .malformed, message: "The archive's top-level array has \(count) elements; it needs 3.",
+                offset: cbor.offset)
         }
         let nameHead = try head(&cbor)
         guard nameHead.majorType == .textString, let nameLength = nameHead.length, nameLength <= 64 else {
@@ -114,21 +117,22 @@ struct ArchiveHeader {
         let versionHead = try head(&cbor)
         guard versionHead.majorType == .array, let versionCount = versionHead.length, versionCount >= 2 else {
             throw TransferArchiveError(
-                .malformed, "The archive's version is not an array [major, minor].", offset: versionOffset)
+                code: .malformed, message: "The archive's version is not an array [major, minor].",
+                offset: versionOffset)
         }
         let majorHead = try head(&cbor)
         let minorHead = try head(&cbor)
         guard majorHead.majorType == .unsignedInteger, minorHead.majorType == .unsignedInteger else {
             throw TransferArchiveError(
-                .malformed, "The archive's version numbers are not unsigned integers.", offset: versionOffset)
+                code: .malformed, message: "The archive's version numbers are not unsigned integers.",
+                offset: versionOffset)
         }
         guard majorHead.argument == UInt64(TransferArchive.currentVersion.major) else {
             throw TransferArchiveError(
-                .unsupportedVersion,
-                "The archive has major version \(majorHead.argument); this reader knows only major version "
+                code: .unsupportedVersion,
+                message: "The archive has major version \(majorHead.argument); this reader knows only major version "
                     + "\(TransferArchive.currentVersion.major). Update TransferKit, or ask the sender for version "
-                    + "\(TransferArchive.currentVersion.major).",
-                offset: versionOffset)
+                    + "\(TransferArchive.currentVersion.major).", offset: versionOffset)
         }
         for _ in 2..<versionCount {
             try skip(&cbor)
@@ -138,13 +142,14 @@ struct ArchiveHeader {
         let bodyOffset = cbor.offset
         let body = try head(&cbor)
         guard body.majorType == .map, let bodyCount = body.length else {
-            throw TransferArchiveError(.malformed, "The archive's body is not a map.", offset: bodyOffset)
+            throw TransferArchiveError(
+                code: .malformed, message: "The archive's body is not a map.", offset: bodyOffset)
         }
         header.bodyKeys = MapCursor(count: bodyCount)
         while true {
             guard let key = try header.bodyKeys.nextKey(&cbor) else {
                 throw TransferArchiveError(
-                    .malformed, "The archive's body has no \"items\" key.", offset: cbor.offset)
+                    code: .malformed, message: "The archive's body has no \"items\" key.", offset: cbor.offset)
             }
             guard key == ArchiveCBOR.itemsKey else {
                 try skip(&cbor)
@@ -153,14 +158,14 @@ struct ArchiveHeader {
             let itemsOffset = cbor.offset
             let items = try head(&cbor)
             guard items.majorType == .array, let itemCount = items.length else {
-                throw TransferArchiveError(.malformed, "The archive's items are not an array.", offset: itemsOffset)
+                throw TransferArchiveError(
+                    code: .malformed, message: "The archive's items are not an array.", offset: itemsOffset)
             }
             guard itemCount <= UInt64(max(0, limits.maxItemCount)) else {
                 throw TransferArchiveError(
-                    .limitExceeded,
-                    "The archive declares \(itemCount) items; the limit is \(limits.maxItemCount) "
-                        + "(Limits.maxItemCount).",
-                    offset: itemsOffset)
+                    code: .limitExceeded,
+                    message: "The archive declares \(itemCount) items; the limit is \(limits.maxItemCount) "
+                        + "(Limits.maxItemCount).", offset: itemsOffset)
             }
             header.itemCount = Int(itemCount)
             break
@@ -310,7 +315,7 @@ struct MetadataReader {
     }
 
     private func error(_ code: TransferArchiveError.Code, _ message: String, _ offset: Int) -> TransferArchiveError {
-        TransferArchiveError(code, message, itemIndex: itemIndex, offset: offset)
+        TransferArchiveError(code: code, message: message, offset: offset, itemIndex: itemIndex)
     }
 
     /// An IEEE 754 half-precision value as a `Double`.

@@ -178,7 +178,8 @@ extension TransferArchiveReader {
         _ body: (inout Self) throws(TransferArchiveError) -> T
     ) throws(TransferArchiveError) -> T {
         guard !failed else {
-            throw TransferArchiveError(.malformed, "An earlier call failed; the reader cannot continue past an error.")
+            throw TransferArchiveError(
+                code: .malformed, message: "An earlier call failed; the reader cannot continue past an error.")
         }
         do {
             return try body(&self)
@@ -222,7 +223,8 @@ extension TransferArchiveReader {
                 let bytes = try readText(maxLength: limits.maxNameLength, what: "a suggested name")
                 guard let name = String(validating: bytes, as: UTF8.self) else {
                     throw TransferArchiveError(
-                        .invalidUTF8, "Item \(index)'s name is not valid UTF-8.", itemIndex: index, offset: offset)
+                        code: .invalidUTF8, message: "Item \(index)'s name is not valid UTF-8.", offset: offset,
+                        itemIndex: index)
                 }
                 try ArchiveRules.checkName(name, itemIndex: index, offset: offset)
                 header.suggestedName = name
@@ -236,10 +238,10 @@ extension TransferArchiveReader {
                 }
                 guard count <= UInt64(max(0, limits.maxRepresentationsPerItem)) else {
                     throw TransferArchiveError(
-                        .limitExceeded,
-                        "Item \(index) has \(count) representations; the limit is "
-                            + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).",
-                        itemIndex: index, offset: offset)
+                        code: .limitExceeded,
+                        message: "Item \(index) has \(count) representations; the limit is "
+                            + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).", offset: offset,
+                        itemIndex: index)
                 }
                 header.representationCount = Int(count)
                 representationsLeft = Int(count)
@@ -280,8 +282,8 @@ extension TransferArchiveReader {
                 let read = try ArchiveRules.type(fromUTF8: bytes, limits: limits, itemIndex: item.index, offset: offset)
                 guard itemTypes.insert(read).inserted else {
                     throw TransferArchiveError(
-                        .duplicateType, "Item \(item.index) has two representations of \(read).",
-                        itemIndex: item.index, type: read, offset: offset)
+                        code: .duplicateType, message: "Item \(item.index) has two representations of \(read).",
+                        offset: offset, itemIndex: item.index, type: read)
                 }
                 type = read
             case ArchiveCBOR.payloadKey:
@@ -297,16 +299,17 @@ extension TransferArchiveReader {
                 }
                 guard length <= limits.maxPayloadLength else {
                     throw TransferArchiveError(
-                        .limitExceeded,
-                        "The payload of \(type) declares \(length) bytes; the limit is \(limits.maxPayloadLength) "
-                            + "(Limits.maxPayloadLength).",
-                        itemIndex: item.index, type: type, offset: offset)
+                        code: .limitExceeded,
+                        message:
+                            "The payload of \(type) declares \(length) bytes; the limit is \(limits.maxPayloadLength) "
+                            + "(Limits.maxPayloadLength).", offset: offset, itemIndex: item.index, type: type)
                 }
                 if let inputSize, length > UInt64(inputSize - cbor.offset) {
                     throw TransferArchiveError(
-                        .truncated,
-                        "The payload of \(type) declares \(length) bytes but only \(inputSize - cbor.offset) are left.",
-                        itemIndex: item.index, type: type, offset: offset)
+                        code: .truncated,
+                        message:
+                            "The payload of \(type) declares \(length) bytes but only \(inputSize - cbor.offset) are left.",
+                        offset: offset, itemIndex: item.index, type: type)
                 }
                 let header = RepresentationHeader(itemIndex: item.index, index: index, type: type, length: length)
                 representation = header
@@ -326,7 +329,8 @@ extension TransferArchiveReader {
     ) throws(TransferArchiveError) -> UInt32 {
         guard let header = representation, payloadPending else {
             throw TransferArchiveError(
-                .countMismatch, "No payload is pending: call nextRepresentation() first, and read each payload once.")
+                code: .countMismatch,
+                message: "No payload is pending: call nextRepresentation() first, and read each payload once.")
         }
         payloadPending = false
         progress?.willTransfer(byteCount: header.length)
@@ -338,7 +342,8 @@ extension TransferArchiveReader {
         var remaining = header.length
         while remaining > 0 {
             if let progress, progress.isCancelled {
-                throw TransferArchiveError(.cancelled, "Reading \(header.type) was cancelled by its progress reporter.")
+                throw TransferArchiveError(
+                    code: .cancelled, message: "Reading \(header.type) was cancelled by its progress reporter.")
             }
             let count = Int(min(remaining, UInt64(chunkSize)))
             do {
@@ -355,7 +360,8 @@ extension TransferArchiveReader {
                     return .failure(error)
                 } catch {
                     return .failure(
-                        TransferArchiveError(.ioFailed, "The payload's consumer failed: \(error).", cause: error))
+                        TransferArchiveError(
+                            code: .ioFailed, message: "The payload's consumer failed: \(error).", cause: error))
                 }
             }
             try outcome.get()
@@ -387,11 +393,11 @@ extension TransferArchiveReader {
         guard stored == UInt64(checksum) else {
             let name = item?.suggestedName.map { " (\(String(reflecting: $0)))" } ?? ""
             throw TransferArchiveError(
-                .checksumMismatch,
-                "The \(header.type) representation of item \(header.itemIndex)\(name) has CRC-32 "
+                code: .checksumMismatch,
+                message: "The \(header.type) representation of item \(header.itemIndex)\(name) has CRC-32 "
                     + "\(Self.hex(checksum)) but the archive records \(Self.hex(UInt32(stored))): the archive was "
-                    + "damaged or edited. Get a fresh copy from the sender.",
-                itemIndex: header.itemIndex, type: header.type, offset: cbor.offset)
+                    + "damaged or edited. Get a fresh copy from the sender.", offset: cbor.offset,
+                itemIndex: header.itemIndex, type: header.type)
         }
         representation = nil
     }
@@ -442,7 +448,8 @@ extension TransferArchiveReader {
         }
         guard length <= UInt64(max(0, maxLength)) else {
             throw TransferArchiveError(
-                .limitExceeded, "\(what) of \(length) bytes is longer than the limit of \(maxLength).", offset: offset)
+                code: .limitExceeded, message: "\(what) of \(length) bytes is longer than the limit of \(maxLength).",
+                offset: offset)
         }
         var bytes: [UInt8] = []
         do {
@@ -458,7 +465,8 @@ extension TransferArchiveReader {
         let metadata = MetadataReader(limits: limits, itemIndex: itemIndex, start: start)
         guard case .dictionary(let dictionary) = try metadata.readValue(&cbor, depth: 1) else {
             throw TransferArchiveError(
-                .malformed, "Item \(itemIndex)'s metadata is not a map.", itemIndex: itemIndex, offset: start)
+                code: .malformed, message: "Item \(itemIndex)'s metadata is not a map.", offset: start,
+                itemIndex: itemIndex)
         }
         return dictionary
     }
@@ -467,8 +475,9 @@ extension TransferArchiveReader {
         _ what: String, itemIndex: Int? = nil, type: UniformType? = nil
     ) -> TransferArchiveError {
         TransferArchiveError(
-            .malformed, "The archive is malformed: \(what). Check that it was written by a TransferKit archive writer.",
-            itemIndex: itemIndex, type: type, offset: cbor.offset)
+            code: .malformed,
+            message: "The archive is malformed: \(what). Check that it was written by a TransferKit archive writer.",
+            offset: cbor.offset, itemIndex: itemIndex, type: type)
     }
 
     static func convert(_ error: CBORError) -> TransferArchiveError {
@@ -481,7 +490,7 @@ extension TransferArchiveReader {
             default: .malformed
             }
         return TransferArchiveError(
-            code, "The archive's CBOR is damaged: \(error.message).", offset: error.offset, cause: error)
+            code: code, message: "The archive's CBOR is damaged: \(error.message).", cause: error, offset: error.offset)
     }
 
     static func hex(_ value: UInt32) -> String {

@@ -213,13 +213,15 @@ public struct TransferArchiveWriter: ~Copyable {
                 } catch {
                     return .failure(
                         TransferArchiveError(
-                            .ioFailed, "Reading descriptor \(fileDescriptor) failed: \(error.reason).", cause: error))
+                            code: .ioFailed, message: "Reading descriptor \(fileDescriptor) failed: \(error.reason).",
+                            cause: error))
                 }
                 if received == 0 {
                     return .failure(
                         TransferArchiveError(
-                            .truncated,
-                            "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
+                            code: .truncated,
+                            message:
+                                "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
                                 + "for \(type); pass the length of what the descriptor really holds."))
                 }
                 let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
@@ -294,7 +296,8 @@ extension TransferArchiveWriter {
         guard stage == wanted else {
             if stage == .failed {
                 throw TransferArchiveError(
-                    .ioFailed, "An earlier call failed, so the output is incomplete; start a new archive.")
+                    code: .ioFailed,
+                    message: "An earlier call failed, so the output is incomplete; start a new archive.")
             }
             throw fail(.countMismatch, "Calls out of order: \(rule).")
         }
@@ -312,7 +315,8 @@ extension TransferArchiveWriter {
         _ code: TransferArchiveError.Code, _ message: String, type: UniformType? = nil
     ) -> TransferArchiveError {
         stage = .failed
-        return TransferArchiveError(code, message, itemIndex: itemsBegun > 0 ? itemsBegun - 1 : nil, type: type)
+        return TransferArchiveError(
+            code: code, message: message, itemIndex: itemsBegun > 0 ? itemsBegun - 1 : nil, type: type)
     }
 
     private mutating func flushIfFull() throws(TransferArchiveError) {
@@ -352,8 +356,9 @@ extension TransferArchiveWriter {
                 try Syscall.write(descriptor, bytes)
             } catch {
                 throw TransferArchiveError(
-                    .ioFailed, "Writing descriptor \(descriptor) failed: \(error.reason); check the output.",
-                    cause: error)
+                    code: .ioFailed,
+                    message: "Writing descriptor \(descriptor) failed: \(error.reason); check the output.", cause: error
+                )
             }
         case .closure(let body):
             do {
@@ -361,7 +366,8 @@ extension TransferArchiveWriter {
             } catch let error as TransferArchiveError {
                 throw error
             } catch {
-                throw TransferArchiveError(.ioFailed, "The archive's sink failed: \(error).", cause: error)
+                throw TransferArchiveError(
+                    code: .ioFailed, message: "The archive's sink failed: \(error).", cause: error)
             }
         }
     }

@@ -24,7 +24,8 @@ struct JSONParser {
     /// Parses one JSON document, allowing white space around it.
     static func parse(_ input: [UInt8], maxDepth: Int) throws(TransferArchiveError) -> JSONValue {
         guard String(validating: input, as: UTF8.self) != nil else {
-            throw TransferArchiveError(.invalidUTF8, "The JSON archive is not valid UTF-8; it is damaged.")
+            throw TransferArchiveError(
+                code: .invalidUTF8, message: "The JSON archive is not valid UTF-8; it is damaged.")
         }
         let result: Result<JSONValue, TransferArchiveError> = input.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
@@ -47,11 +48,12 @@ struct JSONParser {
     }
 
     private func error(_ code: TransferArchiveError.Code, _ what: String) -> TransferArchiveError {
-        TransferArchiveError(code, "The JSON archive is malformed: \(what).", offset: position)
+        TransferArchiveError(code: code, message: "The JSON archive is malformed: \(what).", offset: position)
     }
 
     private func truncated() -> TransferArchiveError {
-        TransferArchiveError(.truncated, "The JSON archive ends too early; it was cut off.", offset: position)
+        TransferArchiveError(
+            code: .truncated, message: "The JSON archive ends too early; it was cut off.", offset: position)
     }
 
     private mutating func skipWhitespace() {
@@ -100,10 +102,10 @@ struct JSONParser {
     private func checkDepth(_ depth: Int) throws(TransferArchiveError) {
         guard depth <= maxDepth else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the archive's "
-                    + "own 3 levels).",
-                offset: position)
+                code: .limitExceeded,
+                message:
+                    "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the archive's "
+                    + "own 3 levels).", offset: position)
         }
     }
 
@@ -125,10 +127,9 @@ struct JSONParser {
             let key = try parseString()
             guard keys.insert(key).inserted else {
                 throw TransferArchiveError(
-                    .malformed,
-                    "The JSON archive is malformed: an object has the key "
-                        + "\(String(reflecting: String(decoding: key, as: UTF8.self))) twice.",
-                    offset: keyOffset)
+                    code: .malformed,
+                    message: "The JSON archive is malformed: an object has the key "
+                        + "\(String(reflecting: String(decoding: key, as: UTF8.self))) twice.", offset: keyOffset)
             }
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }

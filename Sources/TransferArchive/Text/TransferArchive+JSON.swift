@@ -34,8 +34,9 @@ extension TransferArchive {
             for (position, representation) in item.representations.enumerated() {
                 guard seenTypes.insert(representation.type).inserted else {
                     throw TransferArchiveError(
-                        .duplicateType, "Item \(index) has two representations of \(representation.type).",
-                        itemIndex: index, type: representation.type)
+                        code: .duplicateType,
+                        message: "Item \(index) has two representations of \(representation.type).", itemIndex: index,
+                        type: representation.type)
                 }
                 if position > 0 { output.raw(",") }
                 let data = representation.data
@@ -87,10 +88,10 @@ extension TransferArchive {
         case .double(let double):
             guard double.isFinite else {
                 throw TransferArchiveError(
-                    .unrepresentableValue,
-                    "Item \(itemIndex)'s metadata holds \(double), which JSON cannot represent; use the binary form "
-                        + "or store it as a string.",
-                    itemIndex: itemIndex)
+                    code: .unrepresentableValue,
+                    message:
+                        "Item \(itemIndex)'s metadata holds \(double), which JSON cannot represent; use the binary form "
+                        + "or store it as a string.", itemIndex: itemIndex)
             }
             var text = double.description
             if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
@@ -116,8 +117,8 @@ extension TransferArchive {
     static func decodeJSON(_ bytes: [UInt8], limits: Limits) throws(TransferArchiveError) -> Self {
         guard bytes.count <= limits.maxJSONDocumentSize else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "The JSON archive has \(bytes.count) bytes; the limit is \(limits.maxJSONDocumentSize) "
+                code: .limitExceeded,
+                message: "The JSON archive has \(bytes.count) bytes; the limit is \(limits.maxJSONDocumentSize) "
                     + "(Limits.maxJSONDocumentSize). Use the binary form for large payloads.")
         }
         // The archive's own levels (root, items, item) sit above the metadata map.
@@ -126,28 +127,30 @@ extension TransferArchive {
             format.elementsEqual(formatName.utf8)
         else {
             throw TransferArchiveError(
-                .notAnArchive,
-                "The JSON is not a transfer archive: it needs an object with \"format\": \"\(formatName)\".")
+                code: .notAnArchive,
+                message: "The JSON is not a transfer archive: it needs an object with \"format\": \"\(formatName)\".")
         }
         guard case .array(let version, _)? = root["version"], version.count >= 2,
             let major = try? integer(version[0]), let _ = try? integer(version[1]), major >= 0
         else {
-            throw TransferArchiveError(.malformed, "The JSON archive's \"version\" is not an array [major, minor].")
+            throw TransferArchiveError(
+                code: .malformed, message: "The JSON archive's \"version\" is not an array [major, minor].")
         }
         guard major == Int64(currentVersion.major) else {
             throw TransferArchiveError(
-                .unsupportedVersion,
-                "The archive has major version \(major); this reader knows only major version "
+                code: .unsupportedVersion,
+                message: "The archive has major version \(major); this reader knows only major version "
                     + "\(currentVersion.major). Update TransferKit, or ask the sender for version "
                     + "\(currentVersion.major).")
         }
         guard case .array(let items, let span)? = root["items"] else {
-            throw TransferArchiveError(.malformed, "The JSON archive has no \"items\" array.")
+            throw TransferArchiveError(code: .malformed, message: "The JSON archive has no \"items\" array.")
         }
         guard items.count <= limits.maxItemCount else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "The archive has \(items.count) items; the limit is \(limits.maxItemCount) (Limits.maxItemCount).",
+                code: .limitExceeded,
+                message:
+                    "The archive has \(items.count) items; the limit is \(limits.maxItemCount) (Limits.maxItemCount).",
                 offset: span.lowerBound)
         }
         var archive = TransferArchive()
@@ -170,9 +173,9 @@ extension TransferArchive {
         case .string(let bytes, let offset)?:
             guard bytes.count <= limits.maxNameLength else {
                 throw TransferArchiveError(
-                    .limitExceeded,
-                    "Item \(index)'s name has \(bytes.count) bytes; the limit is \(limits.maxNameLength).",
-                    itemIndex: index, offset: offset)
+                    code: .limitExceeded,
+                    message: "Item \(index)'s name has \(bytes.count) bytes; the limit is \(limits.maxNameLength).",
+                    offset: offset, itemIndex: index)
             }
             let name = String(decoding: bytes, as: UTF8.self)
             try ArchiveRules.checkName(name, itemIndex: index, offset: offset)
@@ -185,9 +188,10 @@ extension TransferArchive {
             break
         case .object(_, let metadataSpan)? where metadataSpan.count > limits.maxMetadataSize:
             throw TransferArchiveError(
-                .limitExceeded,
-                "Item \(index)'s metadata is larger than \(limits.maxMetadataSize) bytes (Limits.maxMetadataSize).",
-                itemIndex: index, offset: metadataSpan.lowerBound)
+                code: .limitExceeded,
+                message:
+                    "Item \(index)'s metadata is larger than \(limits.maxMetadataSize) bytes (Limits.maxMetadataSize).",
+                offset: metadataSpan.lowerBound, itemIndex: index)
         case let metadata? where isObject(metadata):
             guard
                 case .dictionary(let dictionary) = try metadataValue(
@@ -202,18 +206,18 @@ extension TransferArchive {
         }
         guard representations.count <= limits.maxRepresentationsPerItem else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "Item \(index) has \(representations.count) representations; the limit is "
+                code: .limitExceeded,
+                message: "Item \(index) has \(representations.count) representations; the limit is "
                     + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).",
-                itemIndex: index, offset: span.lowerBound)
+                offset: span.lowerBound, itemIndex: index)
         }
         var types: Set<UniformType> = []
         for representation in representations {
             let decoded = try decodeJSONRepresentation(representation, itemIndex: index, limits: limits)
             guard types.insert(decoded.type).inserted else {
                 throw TransferArchiveError(
-                    .duplicateType, "Item \(index) has two representations of \(decoded.type).", itemIndex: index,
-                    type: decoded.type)
+                    code: .duplicateType, message: "Item \(index) has two representations of \(decoded.type).",
+                    itemIndex: index, type: decoded.type)
             }
             item.representations.append(decoded)
         }
@@ -234,9 +238,9 @@ extension TransferArchive {
         case (nil, .string(let base64, let base64Offset)?):
             guard base64.count % 4 == 0, let decoded = Data(base64Encoded: Data(base64)) else {
                 throw TransferArchiveError(
-                    .invalidBase64,
-                    "The \(type) representation of item \(itemIndex) is not standard base64 with padding.",
-                    itemIndex: itemIndex, type: type, offset: base64Offset)
+                    code: .invalidBase64,
+                    message: "The \(type) representation of item \(itemIndex) is not standard base64 with padding.",
+                    offset: base64Offset, itemIndex: itemIndex, type: type)
             }
             data = decoded
         default:
@@ -246,8 +250,8 @@ extension TransferArchive {
         }
         guard UInt64(data.count) <= limits.maxPayloadLength else {
             throw TransferArchiveError(
-                .limitExceeded,
-                "The payload of \(type) has \(data.count) bytes; the limit is \(limits.maxPayloadLength).",
+                code: .limitExceeded,
+                message: "The payload of \(type) has \(data.count) bytes; the limit is \(limits.maxPayloadLength).",
                 itemIndex: itemIndex, type: type)
         }
         guard let checksumValue = value["checksum"], let stored = try? integer(checksumValue),
@@ -261,11 +265,11 @@ extension TransferArchive {
         let actual = representation.checksum
         guard UInt32(stored) == actual else {
             throw TransferArchiveError(
-                .checksumMismatch,
-                "The \(type) representation of item \(itemIndex) has CRC-32 \(TransferArchiveReader.hex(actual)) but "
+                code: .checksumMismatch,
+                message:
+                    "The \(type) representation of item \(itemIndex) has CRC-32 \(TransferArchiveReader.hex(actual)) but "
                     + "the archive records \(TransferArchiveReader.hex(UInt32(stored))): the archive was damaged or "
-                    + "edited. Get a fresh copy from the sender.",
-                itemIndex: itemIndex, type: type)
+                    + "edited. Get a fresh copy from the sender.", itemIndex: itemIndex, type: type)
         }
         return representation
     }
@@ -275,10 +279,9 @@ extension TransferArchive {
     ) throws(TransferArchiveError) -> TransferMetadataValue {
         if depth > limits.maxMetadataDepth, let span = containerSpan(value) {
             throw TransferArchiveError(
-                .limitExceeded,
-                "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
-                    + "(Limits.maxMetadataDepth).",
-                itemIndex: itemIndex, offset: span.lowerBound)
+                code: .limitExceeded,
+                message: "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
+                    + "(Limits.maxMetadataDepth).", offset: span.lowerBound, itemIndex: itemIndex)
         }
         switch value {
         case .object(let members, _):
@@ -302,8 +305,8 @@ extension TransferArchive {
             if text.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
                 guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else {
                     throw TransferArchiveError(
-                        .unrepresentableValue, "A metadata number is out of the range of Double.",
-                        itemIndex: itemIndex, offset: offset)
+                        code: .unrepresentableValue, message: "A metadata number is out of the range of Double.",
+                        offset: offset, itemIndex: itemIndex)
                 }
                 return .double(double)
             }
@@ -324,8 +327,9 @@ extension TransferArchive {
         }
         guard let integer = Int64(String(decoding: text, as: UTF8.self)) else {
             throw TransferArchiveError(
-                .unrepresentableValue, "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.",
-                itemIndex: itemIndex, offset: offset)
+                code: .unrepresentableValue,
+                message: "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.", offset: offset,
+                itemIndex: itemIndex)
         }
         return integer
     }
@@ -346,6 +350,6 @@ extension TransferArchive {
         _ what: String, itemIndex: Int? = nil, type: UniformType? = nil
     ) -> TransferArchiveError {
         TransferArchiveError(
-            .malformed, "The JSON archive is malformed: \(what).", itemIndex: itemIndex, type: type)
+            code: .malformed, message: "The JSON archive is malformed: \(what).", itemIndex: itemIndex, type: type)
     }
 }

@@ -1,3 +1,4 @@
+@_exported public import TransferKitPlatform
 import UniformTypes
 
 /// An error from loading, encoding, decoding or registering a transferable item.
@@ -12,88 +13,35 @@ import UniformTypes
 ///     print(error.message)
 /// }
 /// ```
-public struct TransferError: Error, Sendable, CustomStringConvertible {
-    /// An extensible error code; new codes do not break switch statements of users.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Wrapped: Hashable, Sendable {
-            case unavailableRepresentation
-            case noReader
-            case decodingFailed
-            case encodingFailed
-            case cancelled
-            case loaderFailed
-            case fileCoercionFailed
-            case registryConflict
-        }
+public typealias TransferError = DomainError<TransferErrorDomain>
 
-        private let wrapped: Wrapped
+/// The domain of ``TransferError``.
+public enum TransferErrorDomain: ErrorDomain {
+    /// `"TransferError"`.
+    public static var name: String { "TransferError" }
+}
 
-        /// The provider has no representation that conforms to the requested type.
-        public static var unavailableRepresentation: Self { Self(wrapped: .unavailableRepresentation) }
-        /// No reader is registered for the type of the data.
-        public static var noReader: Self { Self(wrapped: .noReader) }
-        /// The data could not be decoded into the requested type; the cause is usually a `DecodingError`.
-        public static var decodingFailed: Self { Self(wrapped: .decodingFailed) }
-        /// A value could not be encoded; the cause is usually an `EncodingError`.
-        public static var encodingFailed: Self { Self(wrapped: .encodingFailed) }
-        /// The load was cancelled through its progress or its task.
-        public static var cancelled: Self { Self(wrapped: .cancelled) }
-        /// A registered load handler threw; the cause is what it threw.
-        public static var loaderFailed: Self { Self(wrapped: .loaderFailed) }
-        /// Data could not be written to, or read from, a file while converting between data and file.
-        public static var fileCoercionFailed: Self { Self(wrapped: .fileCoercionFailed) }
-        /// Two readers claimed the same type with the same priority in a registry.
-        public static var registryConflict: Self { Self(wrapped: .registryConflict) }
+extension ErrorCode where Domain == TransferErrorDomain {
+    /// The provider has no representation that conforms to the requested type.
+    public static var unavailableRepresentation: Self { Self("unavailableRepresentation") }
 
-        /// The code's name, such as `decodingFailed`.
-        public var description: String {
-            switch wrapped {
-            case .unavailableRepresentation: "unavailableRepresentation"
-            case .noReader: "noReader"
-            case .decodingFailed: "decodingFailed"
-            case .encodingFailed: "encodingFailed"
-            case .cancelled: "cancelled"
-            case .loaderFailed: "loaderFailed"
-            case .fileCoercionFailed: "fileCoercionFailed"
-            case .registryConflict: "registryConflict"
-            }
-        }
-    }
+    /// No reader is registered for the type of the data.
+    public static var noReader: Self { Self("noReader") }
 
-    /// What kind of error this is.
-    public var code: Code
-    /// What went wrong and what to do about it.
-    public var message: String
-    /// The underlying error, if any.
-    public var cause: (any Error)?
-    /// Where the problem was found (a type identifier, a file path, …), if known.
-    public var source: String?
+    /// The data could not be decoded into the requested type; the cause is usually a `DecodingError`.
+    public static var decodingFailed: Self { Self("decodingFailed") }
 
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: The kind of error.
-    ///   - message: What went wrong and what to do about it.
-    ///   - cause: The underlying error, if any.
-    ///   - source: Where the problem was found, if known.
-    public init(code: Code, message: String, cause: (any Error)? = nil, source: String? = nil) {
-        self.code = code
-        self.message = message
-        self.cause = cause
-        self.source = source
-    }
+    /// A value could not be encoded; the cause is usually an `EncodingError`.
+    public static var encodingFailed: Self { Self("encodingFailed") }
 
-    /// The code, the message, the source and the cause on one line.
-    public var description: String {
-        var text = "TransferError.\(code): \(message)"
-        if let source {
-            text += " (source: \(source))"
-        }
-        if let cause {
-            text += " (cause: \(cause))"
-        }
-        return text
-    }
+    /// A registered load handler threw; the cause is what it threw.
+    public static var loaderFailed: Self { Self("loaderFailed") }
+
+    /// Data could not be written to, or read from, a file while converting between data and file.
+    public static var fileCoercionFailed: Self { Self("fileCoercionFailed") }
+
+    /// Two readers claimed the same type with the same priority in a registry.
+    public static var registryConflict: Self { Self("registryConflict") }
 }
 
 extension TransferError {

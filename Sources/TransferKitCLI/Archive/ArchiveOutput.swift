@@ -10,8 +10,12 @@ enum ArchiveOutput {
         guard let path, path != "-" else {
             return try await body(context.standardOutput)
         }
-        return try await AtomicFile.write(toPath: path) { descriptor in
-            try await body(FileDescriptorOutput(fileDescriptor: descriptor))
+        do {
+            return try await AtomicFile.write(toPath: path) { descriptor in
+                try await body(FileDescriptorOutput(fileDescriptor: descriptor))
+            }
+        } catch let error as SystemError {
+            throw ToolIOError.system(.writeFailed, "cannot write \(path)", source: path, cause: error)
         }
     }
 }

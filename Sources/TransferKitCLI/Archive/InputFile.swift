@@ -15,8 +15,8 @@ final class InputFile {
     private let ownsDescriptor: Bool
 
     /// Opens `path`, or standard input when it is `-`.
-    /// - Throws: ``UsageError`` naming the file when it cannot be opened or is a directory.
-    init(path: String) throws(UsageError) {
+    /// - Throws: ``ToolIOError`` naming the file when it cannot be opened or is a directory.
+    init(path: String) throws(ToolIOError) {
         if path == "-" {
             displayName = "standard input"
             fileDescriptor = 0
@@ -26,7 +26,7 @@ final class InputFile {
             do {
                 fileDescriptor = try Syscall.openForReading(path)
             } catch {
-                throw UsageError("cannot open \(path): \(error.reason)")
+                throw .system(.openFailed, "cannot open \(path)", source: path, cause: error)
             }
             ownsDescriptor = true
         }
@@ -36,7 +36,8 @@ final class InputFile {
             size = UInt64(max(0, status.size - offset))
         } else if let status, status.isDirectory {
             if ownsDescriptor { Syscall.close(fileDescriptor) }
-            throw UsageError("\(path) is a directory, not a file")
+            throw ToolIOError(
+                code: .openFailed, message: "\(path) is a directory, not a file", source: path)
         } else {
             size = nil
         }
@@ -64,8 +65,8 @@ final class InputFile {
     }
 
     /// Reads the rest of the input into memory.
-    /// - Throws: ``UsageError`` when reading fails or the input exceeds `limit` bytes.
-    func readAll(limit: Int) throws(UsageError) -> Data {
+    /// - Throws: ``ToolIOError`` when reading fails or the input exceeds `limit` bytes.
+    func readAll(limit: Int) throws(ToolIOError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
@@ -73,11 +74,14 @@ final class InputFile {
             do {
                 count = try Syscall.read(fileDescriptor, into: &buffer)
             } catch {
-                throw UsageError("cannot read \(displayName): \(error.reason)")
+                throw .system(.readFailed, "cannot read \(displayName)", source: displayName, cause: error)
             }
             if count == 0 { return data }
             guard data.count + count <= limit else {
-                throw UsageError("\(displayName) is larger than \(limit) bytes, the limit for reading it whole")
+                throw ToolIOError(
+                    code: .readFailed,
+                    message: "\(displayName) is larger than \(limit) bytes, the limit for reading it whole",
+                    source: displayName)
             }
             data.append(contentsOf: buffer[..<count])
         }

@@ -8,7 +8,8 @@ enum Spool {
         do {
             descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
         } catch {
-            throw UsageError("cannot create a temporary file to hold \(input.displayName): \(error.reason)")
+            throw ToolIOError.system(
+                .writeFailed, "cannot create a temporary file to hold \(input.displayName)", source: nil, cause: error)
         }
         defer { Syscall.close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -18,7 +19,8 @@ enum Spool {
             do {
                 count = try Syscall.read(input.fileDescriptor, into: &buffer)
             } catch {
-                throw UsageError("cannot read \(input.displayName): \(error.reason)")
+                throw ToolIOError.system(
+                    .readFailed, "cannot read \(input.displayName)", source: input.displayName, cause: error)
             }
             if count == 0 { break }
             try buffer.withUnsafeBytes { bytes in
@@ -31,7 +33,8 @@ enum Spool {
             try Syscall.rewind(descriptor)
             return InputFile(adopting: try Syscall.duplicate(descriptor), displayName: input.displayName, size: total)
         } catch {
-            throw UsageError("cannot rewind the temporary copy of \(input.displayName): \(error.reason)")
+            throw ToolIOError.system(
+                .writeFailed, "cannot rewind the temporary copy of \(input.displayName)", source: nil, cause: error)
         }
     }
 }

@@ -3,8 +3,8 @@ import TransferKitPlatform
 /// An ``OutputSink`` that writes straight to a POSIX file descriptor, unbuffered.
 ///
 /// Writes retry on `EINTR` and after short writes. A closed pipe (`EPIPE`, as when output is
-/// piped into `head`) surfaces as ``OutputError`` rather than killing the process, because the
-/// tool ignores `SIGPIPE`.
+/// piped into `head`) surfaces as ``ToolIOError`` with code ``ErrorCode/writeFailed`` rather than
+/// killing the process, because the tool ignores `SIGPIPE`.
 public struct FileDescriptorOutput: OutputSink {
     /// The descriptor written to.
     public let fileDescriptor: Int32
@@ -23,26 +23,12 @@ public struct FileDescriptorOutput: OutputSink {
     public var isTerminal: Bool { Syscall.isTerminal(fileDescriptor) }
 
     /// Writes all of `bytes`, retrying after interrupts and short writes.
-    /// - Throws: ``OutputError`` with the `errno` of a failed write.
+    /// - Throws: ``ToolIOError`` (``ErrorCode/writeFailed``) with the failed call as its cause.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
             try Syscall.write(fileDescriptor, bytes)
         } catch {
-            throw OutputError(errorNumber: error.errorNumber)
+            throw ToolIOError.system(.writeFailed, "cannot write output", source: nil, cause: error)
         }
-    }
-}
-
-/// A failed write to an output file descriptor.
-public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The `errno` value of the failed `write(2)`.
-    public var errorNumber: Int32
-
-    /// Creates an error for `errno` value `errorNumber`.
-    public init(errorNumber: Int32) { self.errorNumber = errorNumber }
-
-    /// The system's description of the error.
-    public var description: String {
-        "cannot write output: " + Syscall.errorText(errorNumber)
     }
 }

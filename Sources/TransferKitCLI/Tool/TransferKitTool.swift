@@ -61,6 +61,10 @@ public struct TransferKitTool: Sendable {
             return try await command.run(parsed, in: context)
         } catch let error as UsageError {
             return usageError(error, in: "\(name) \(command.name)", context: context)
+        } catch let error as ToolIOError {
+            // An input or output problem: the command line was fine, so no --help hint.
+            try? context.standardError.writeLine("\(name) \(command.name): \(error.message)")
+            return .usageError
         } catch {
             try? context.standardError.writeLine("\(name) \(command.name): error: \(error)")
             return .usageError

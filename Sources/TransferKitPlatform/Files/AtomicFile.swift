@@ -57,7 +57,13 @@ package enum AtomicFile {
                 for path in pending.withLock({ $0 }) { Syscall.unlink(path) }
                 exit(128 + signalNumber)
             }
+            // Dispatch arms the source on its manager thread some time after `resume()`; until then the signal
+            // is ignored and would be lost. Wait for the registration, so an interrupt that comes right after
+            // this call (as soon as an output file exists) is always handled.
+            let armed = DispatchSemaphore(value: 0)
+            source.setRegistrationHandler { armed.signal() }
             source.resume()
+            armed.wait()
             sources.withLock { $0.append(RetainedSource(source: source)) }
         }
     }

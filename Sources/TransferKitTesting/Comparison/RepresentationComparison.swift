@@ -37,7 +37,7 @@ enum RepresentationComparison {
                         + "\(returned.data.count)): expected \(excerpt(original.data, from: offset)), got "
                         + "\(excerpt(returned.data, from: offset)). Make the encoding deterministic (JSON with "
                         + "sorted keys) and check that decoding keeps every field it writes.",
-                    representation: original, byteOffset: offset)
+                    representation: original, offset: offset)
             }
         }
         if actual.count > expected.count {

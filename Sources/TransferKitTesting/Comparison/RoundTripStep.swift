@@ -20,10 +20,10 @@ struct RoundTripStep: Sendable {
     /// An error at this step.
     func error(
         _ code: RoundTripError.Code, _ message: String, cause: (any Error)? = nil,
-        representation: TransferArchive.Representation? = nil, byteOffset: Int? = nil
+        representation: TransferArchive.Representation? = nil, offset: Int? = nil
     ) -> RoundTripError {
         RoundTripError(
-            code: code, message: message, cause: cause, source: label, format: format, type: representation?.type,
-            byteOffset: byteOffset)
+            code: code, message: message, cause: cause, source: label, offset: offset, format: format,
+            type: representation?.type)
     }
 }
