@@ -168,6 +168,38 @@ struct DeclarationFileTests {
         #expect(catalog.declaration(for: try type("a.b"))?.description == #"x,] \",}"#)
     }
 
+    @Test("a trailing comma is reported on its line, with the byte offset")
+    func trailingCommaLine() {
+        let bytes = Data("{\"exported\": [\n{\"identifier\": \"a.b\"},\n]}".utf8)
+        let error = #expect(throws: UniformTypeError.self) {
+            try TypeCatalog().loadDeclarations(from: bytes, source: "bytes")
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.message.hasPrefix("line 3: unexpected character \"]\"") == true)
+        #expect(error?.offset == 38)
+    }
+
+    @Test("a duplicate key is invalidJSON, not silently the first value")
+    func duplicateKey() {
+        let bytes = Data(#"{"exported": [], "exported": [{"identifier": "a.b"}]}"#.utf8)
+        let error = #expect(throws: UniformTypeError.self) {
+            try TypeCatalog().loadDeclarations(from: bytes, source: "bytes")
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.message.contains("the key \"exported\" twice") == true)
+    }
+
+    @Test("invalid UTF-8 is invalidJSON naming the offset, not a type mismatch")
+    func invalidUTF8Offset() {
+        let bytes = Data([UInt8](#"{"exported": [{"identifier": "a."#.utf8) + [0xFF] + [UInt8](#"b"}]}"#.utf8))
+        let error = #expect(throws: UniformTypeError.self) {
+            try TypeCatalog().loadDeclarations(from: bytes, source: "bytes")
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.message.contains("not valid UTF-8") == true)
+        #expect(error?.offset == 32)
+    }
+
     @Test("bytes that are not UTF-8 JSON are invalidJSON")
     func notJSON() {
         let trailingComma = Data("{\"exported\": [\n{\"identifier\": \"a.b\"},\n]}".utf8)
@@ -177,8 +209,9 @@ struct DeclarationFileTests {
             }
             #expect(error?.code == .invalidJSON)
             #expect(error?.source == "bytes")
-            // The decoder's error is kept, except for the trailing comma, which it would accept.
-            #expect((error?.cause != nil) == (bytes != trailingComma))
+            // The parser's error is kept, and the message names the line.
+            #expect(error?.cause != nil)
+            #expect(error?.message.hasPrefix("line ") == true)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitPlatform
 import UniformTypes
 
 /// The text form: one JSON object, read and written whole in memory (bounded by
@@ -122,7 +123,12 @@ extension TransferArchive {
                     + "(Limits.maxJSONDocumentSize). Use the binary form for large payloads.")
         }
         // The archive's own levels (root, items, item) sit above the metadata map.
-        let root = try JSONParser.parse(bytes, maxDepth: max(1, limits.maxMetadataDepth) + 3)
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(bytes, maxDepth: max(1, limits.maxMetadataDepth) + 3)
+        } catch {
+            throw archiveError(error, maxDepth: max(1, limits.maxMetadataDepth) + 3)
+        }
         guard case .object = root, case .string(let format, _)? = root["format"],
             format.elementsEqual(formatName.utf8)
         else {
@@ -351,5 +357,28 @@ extension TransferArchive {
     ) -> TransferArchiveError {
         TransferArchiveError(
             code: .malformed, message: "The JSON archive is malformed: \(what).", itemIndex: itemIndex, type: type)
+    }
+
+    /// The archive's error for a JSON syntax error.
+    private static func archiveError(_ error: JSONSyntaxError, maxDepth: Int) -> TransferArchiveError {
+        switch error.kind {
+        case .malformed:
+            TransferArchiveError(
+                code: .malformed, message: "The JSON archive is malformed: \(error.detail).", cause: error,
+                offset: error.offset)
+        case .truncated:
+            TransferArchiveError(
+                code: .truncated, message: "The JSON archive ends too early; it was cut off.", cause: error,
+                offset: error.offset)
+        case .invalidUTF8:
+            TransferArchiveError(
+                code: .invalidUTF8, message: "The JSON archive is not valid UTF-8 (\(error.detail)); it is damaged.",
+                cause: error, offset: error.offset)
+        case .tooDeep:
+            TransferArchiveError(
+                code: .limitExceeded,
+                message: "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the "
+                    + "archive's own 3 levels).", cause: error, offset: error.offset)
+        }
     }
 }

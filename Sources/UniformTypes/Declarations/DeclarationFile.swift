@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -30,6 +32,8 @@ struct DeclarationFile: Sendable {
     static let entryKeys: Set<String> = ["identifier", "conformsTo", "tags", "description", "referenceURL", "version"]
     /// The largest file accepted: far above any real declaration file, low enough to bound memory.
     static let maximumSize = 16 * 1024 * 1024
+    /// The deepest nesting accepted: a declaration file needs 4 levels (file, list, entry, tags).
+    static let maximumDepth = 32
 
     /// Parses and checks `data`.
     /// - Parameter source: How errors name the file, e.g. its path.
@@ -43,35 +47,29 @@ struct DeclarationFile: Sendable {
                     + "may have; split it into smaller files.",
                 source: source)
         }
-        if let line = Self.lineOfTrailingComma(in: data) {
-            throw UniformTypeError(
-                code: .invalidJSON,
-                message: "line \(line) has a comma before a closing bracket or brace, which JSON does not allow; "
-                    + "remove it.",
-                source: source)
-        }
+        let bytes = [UInt8](data)
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONParser.parse(bytes, maxDepth: Self.maximumDepth)
         } catch {
             throw UniformTypeError(
                 code: .invalidJSON,
-                message: "the file is not valid UTF-8 JSON (\(Self.describe(error))); fix the syntax, for example "
-                    + "with a JSON linter.",
-                cause: error, source: source)
+                message: "line \(error.line(in: bytes)): \(error.detail); the file must be UTF-8 JSON (RFC 8259, no "
+                    + "trailing commas or duplicate keys), for example as a JSON linter checks it.",
+                cause: error, source: source, offset: error.offset)
         }
-        guard case .object(let top) = root else {
+        guard let members = root.members else {
             throw Self.shapeError(
                 "the top level is \(root.typeName), not an object; write {\"exported\": [...], \"imported\": [...]}",
                 source: source)
         }
+        let top = Dictionary(members, uniquingKeysWith: { first, _ in first })
         for key in top.keys.sorted() where !Self.topLevelKeys.contains(key) {
             throw Self.shapeError(
                 "unknown top-level key '\(key)'; a declaration file has only \"exported\", \"imported\" and "
                     + "\"$schema\"", source: source)
         }
-        if let schema = top["$schema"], case .string = schema {
-        } else if let schema = top["$schema"] {
+        if let schema = top["$schema"], schema.string == nil {
             throw Self.shapeError("\"$schema\" must be a string, not \(schema.typeName)", source: source)
         }
         exported = try Self.entries(top["exported"], list: "exported", source: source)
@@ -83,54 +81,13 @@ struct DeclarationFile: Sendable {
         "\(source): \(list)[\(position)]"
     }
 
-    /// The line of the first comma followed by `]` or `}`, or `nil`. `JSONDecoder` accepts such
-    /// trailing commas; JSON (RFC 8259), the schema and every other reader of the file do not.
-    static func lineOfTrailingComma(in data: Data) -> Int? {
-        var line = 1
-        var commaLine: Int?
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-            }
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                continue
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                if let commaLine {
-                    return commaLine
-                }
-            case UInt8(ascii: ","):
-                commaLine = line
-                continue
-            case UInt8(ascii: "\""):
-                inString = true
-            default:
-                break
-            }
-            commaLine = nil
-        }
-        return nil
-    }
-
     private static func entries(
         _ value: JSONValue?, list: String, source: String
     ) throws(UniformTypeError) -> [UniformTypeDeclaration] {
         guard let value else {
             return []
         }
-        guard case .array(let items) = value else {
+        guard let items = value.elements else {
             throw shapeError("\"\(list)\" must be an array of declarations, not \(value.typeName)", source: source)
         }
         var result: [UniformTypeDeclaration] = []
@@ -141,14 +98,15 @@ struct DeclarationFile: Sendable {
     }
 
     private static func entry(_ value: JSONValue, name: String) throws(UniformTypeError) -> UniformTypeDeclaration {
-        guard case .object(let fields) = value else {
+        guard let members = value.members else {
             throw shapeError("a declaration must be an object, not \(value.typeName)", source: name)
         }
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         guard let identifierValue = fields["identifier"] else {
             throw shapeError(
                 "the declaration has no \"identifier\"; add one, such as \"com.example.format\"", source: name)
         }
-        guard case .string(let identifierText) = identifierValue else {
+        guard let identifierText = identifierValue.string else {
             throw shapeError("\"identifier\" must be a string, not \(identifierValue.typeName)", source: name)
         }
         let source = "\(name) \(identifierText)"
@@ -167,24 +125,24 @@ struct DeclarationFile: Sendable {
             }
         }
         if let value = fields["tags"] {
-            guard case .object(let byClass) = value else {
+            guard let byClass = value.members else {
                 throw shapeError(
                     "\"tags\" must be an object keyed by tag class, such as {\"public.filename-extension\": [\"card\"]}, "
                         + "not \(value.typeName)", source: source)
             }
-            for (tagClass, tags) in byClass.sorted(by: { $0.key < $1.key }) {
+            for (tagClass, tags) in byClass {
                 declaration.tags[UniformTypeTagClass(rawValue: tagClass)] = try strings(
                     tags, field: "tags.\(tagClass)", source: source)
             }
         }
         if let value = fields["description"] {
-            guard case .string(let text) = value else {
+            guard let text = value.string else {
                 throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source)
             }
             declaration.description = text
         }
         if let value = fields["referenceURL"] {
-            guard case .string(let text) = value, let url = URL(string: text), url.scheme != nil else {
+            guard let text = value.string, let url = URL(string: text), url.scheme != nil else {
                 throw shapeError(
                     "\"referenceURL\" must be an absolute URL string, such as \"https://example.com/format\"",
                     source: source)
@@ -192,7 +150,7 @@ struct DeclarationFile: Sendable {
             declaration.referenceURL = url
         }
         if let value = fields["version"] {
-            guard case .integer(let version) = value, version >= 0 else {
+            guard let version = value.integer, version >= 0 else {
                 throw shapeError("\"version\" must be a whole number of at least 0", source: source)
             }
             declaration.version = version
@@ -202,12 +160,12 @@ struct DeclarationFile: Sendable {
 
     private static func strings(_ value: JSONValue, field: String, source: String) throws(UniformTypeError) -> [String]
     {
-        guard case .array(let items) = value else {
+        guard let items = value.elements else {
             throw shapeError("\"\(field)\" must be an array of strings, not \(value.typeName)", source: source)
         }
         var result: [String] = []
         for (index, item) in items.enumerated() {
-            guard case .string(let text) = item else {
+            guard let text = item.string else {
                 throw shapeError("\"\(field)\"[\(index)] must be a string, not \(item.typeName)", source: source)
             }
             result.append(text)
@@ -232,15 +190,5 @@ struct DeclarationFile: Sendable {
             code: .invalidDeclaration,
             message: problem + " (see Schemas/type-declarations.schema.json).",
             source: source)
-    }
-
-    /// A short description of a decoding error: the debug description of a corrupted-data error
-    /// (which says where), or the error itself.
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = context.underlyingError.map { ": \($0)" } ?? ""
-            return context.debugDescription + underlying
-        }
-        return "\(error)"
     }
 }

@@ -1,6 +1,10 @@
-/// A JSON value as the archive's text form reads it: strings kept as their exact UTF-8 bytes, numbers as their
-/// text, objects with their keys in document order and the byte range they span.
-indirect enum JSONValue {
+/// A JSON document as the package's one strict parser reads it: strings as their exact UTF-8 bytes, numbers as
+/// their text, objects with their keys in document order, and where each value is in the input.
+///
+/// The archive's text form, type declaration files and the tool's JSON reader all read JSON through
+/// ``JSONParser`` into this value, so they accept and reject exactly the same documents (RFC 8259: UTF-8 only, no
+/// duplicate keys, no trailing commas, bounded nesting) and report problems with a byte offset.
+package indirect enum JSONValue: Sendable {
     case object([(key: [UInt8], value: JSONValue)], span: Range<Int>)
     case array([JSONValue], span: Range<Int>)
     case string([UInt8], offset: Int)
@@ -9,27 +13,28 @@ indirect enum JSONValue {
     case null
 
     /// The value of `key` in an object.
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members, _) = self else { return nil }
         return members.first { $0.key.elementsEqual(key.utf8) }?.value
     }
 }
 
 /// A strict JSON parser (RFC 8259) with limits: UTF-8 only, no duplicate keys, bounded nesting.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private let maxDepth: Int
 
     /// Parses one JSON document, allowing white space around it.
-    static func parse(_ input: [UInt8], maxDepth: Int) throws(TransferArchiveError) -> JSONValue {
-        guard String(validating: input, as: UTF8.self) != nil else {
-            throw TransferArchiveError(
-                code: .invalidUTF8, message: "The JSON archive is not valid UTF-8; it is damaged.")
+    /// - Parameter maxDepth: The deepest nesting of arrays and objects accepted; the top level is depth 1.
+    /// - Throws: ``JSONSyntaxError`` with the offset of the first problem.
+    package static func parse(_ input: [UInt8], maxDepth: Int) throws(JSONSyntaxError) -> JSONValue {
+        if let offset = firstInvalidUTF8(in: input) {
+            throw JSONSyntaxError(kind: .invalidUTF8, detail: "the text is not valid UTF-8", offset: offset)
         }
-        let result: Result<JSONValue, TransferArchiveError> = input.withUnsafeBufferPointer { buffer in
+        let result: Result<JSONValue, JSONSyntaxError> = input.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, maxDepth: maxDepth)
-            return Result { () throws(TransferArchiveError) in
+            return Result { () throws(JSONSyntaxError) in
                 parser.skipWhitespace()
                 let value = try parser.parseValue(depth: 1)
                 parser.skipWhitespace()
@@ -42,18 +47,31 @@ struct JSONParser {
         return try result.get()
     }
 
+    /// The offset of the first byte that does not start or continue a valid UTF-8 sequence, or `nil`.
+    private static func firstInvalidUTF8(in input: [UInt8]) -> Int? {
+        var decoder = UTF8()
+        var iterator = input.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
 
-    private func error(_ code: TransferArchiveError.Code, _ what: String) -> TransferArchiveError {
-        TransferArchiveError(code: code, message: "The JSON archive is malformed: \(what).", offset: position)
+    private func error(_ kind: JSONSyntaxError.Kind, _ what: String) -> JSONSyntaxError {
+        JSONSyntaxError(kind: kind, detail: what, offset: position)
     }
 
-    private func truncated() -> TransferArchiveError {
-        TransferArchiveError(
-            code: .truncated, message: "The JSON archive ends too early; it was cut off.", offset: position)
+    private func truncated() -> JSONSyntaxError {
+        JSONSyntaxError(kind: .truncated, detail: "the text ends inside a value", offset: position)
     }
 
     private mutating func skipWhitespace() {
@@ -62,19 +80,19 @@ struct JSONParser {
         }
     }
 
-    private func peek() throws(TransferArchiveError) -> UInt8 {
+    private func peek() throws(JSONSyntaxError) -> UInt8 {
         guard position < bytes.count else { throw truncated() }
         return bytes[position]
     }
 
-    private mutating func expect(_ literal: String) throws(TransferArchiveError) {
+    private mutating func expect(_ literal: String) throws(JSONSyntaxError) {
         for byte in literal.utf8 {
             guard try peek() == byte else { throw error(.malformed, "expected \(literal)") }
             position += 1
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(TransferArchiveError) -> JSONValue {
+    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         switch try peek() {
         case UInt8(ascii: "{"):
             return try parseObject(depth: depth)
@@ -99,17 +117,14 @@ struct JSONParser {
         }
     }
 
-    private func checkDepth(_ depth: Int) throws(TransferArchiveError) {
+    private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
         guard depth <= maxDepth else {
-            throw TransferArchiveError(
-                code: .limitExceeded,
-                message:
-                    "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the archive's "
-                    + "own 3 levels).", offset: position)
+            throw JSONSyntaxError(
+                kind: .tooDeep, detail: "arrays and objects nest deeper than \(maxDepth) levels", offset: position)
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(TransferArchiveError) -> JSONValue {
+    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
         let start = position
         position += 1
@@ -126,10 +141,10 @@ struct JSONParser {
             let keyOffset = position
             let key = try parseString()
             guard keys.insert(key).inserted else {
-                throw TransferArchiveError(
-                    code: .malformed,
-                    message: "The JSON archive is malformed: an object has the key "
-                        + "\(String(reflecting: String(decoding: key, as: UTF8.self))) twice.", offset: keyOffset)
+                throw JSONSyntaxError(
+                    kind: .malformed,
+                    detail: "an object has the key \(String(reflecting: String(decoding: key, as: UTF8.self))) twice",
+                    offset: keyOffset)
             }
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }
@@ -149,7 +164,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(TransferArchiveError) -> JSONValue {
+    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
         let start = position
         position += 1
@@ -175,7 +190,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseNumber() throws(TransferArchiveError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
@@ -201,7 +216,7 @@ struct JSONParser {
     }
 
     /// Parses a string (the input is already known to be valid UTF-8) into its exact UTF-8 bytes.
-    private mutating func parseString() throws(TransferArchiveError) -> [UInt8] {
+    private mutating func parseString() throws(JSONSyntaxError) -> [UInt8] {
         position += 1
         var result: [UInt8] = []
         while true {
@@ -226,7 +241,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseEscape(into result: inout [UInt8]) throws(TransferArchiveError) {
+    private mutating func parseEscape(into result: inout [UInt8]) throws(JSONSyntaxError) {
         let escaped = try peek()
         position += 1
         switch escaped {
@@ -261,7 +276,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseHex4() throws(TransferArchiveError) -> UInt32 {
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = try peek()
@@ -279,16 +294,21 @@ struct JSONParser {
     }
 }
 
-/// Writes JSON compactly, with the archive's escaping rules.
-struct JSONOutput {
-    var bytes: [UInt8] = []
+/// Writes JSON compactly, with the package's escaping rules (those of the archive's canonical text form).
+package struct JSONOutput {
+    /// The text written so far.
+    package var bytes: [UInt8] = []
 
-    mutating func raw(_ text: String) {
+    /// An empty output.
+    package init() {}
+
+    /// Appends `text` as it is.
+    package mutating func raw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 
     /// A string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00xx`, all else as UTF-8.
-    mutating func string(_ utf8: some Collection<UInt8>) {
+    package mutating func string(_ utf8: some Collection<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         for byte in utf8 {
             switch byte {
