@@ -153,22 +153,32 @@ struct PackInspectExtractTests {
     }
 
     @Test(
-        "extract takes the first representation, in fidelity order, that conforms (the provider's rule)",
-        arguments: [
-            ("public.plain-text", "first"),
-            ("public.utf8-plain-text", "first"),
-            ("public.text", "first"),
-            ("public.data", "first"),
-        ])
-    func extractChoice(type: String, expected: String) async throws {
+        "extract and check --type choose the representation the shared table names",
+        arguments: singleTypeRepresentationChoiceTable)
+    func choiceTable(_ row: RepresentationChoiceCase) async throws {
         let space = try Workspace()
         let archive = TransferArchive(items: [
-            .init(representations: [representation(.utf8PlainText, "first"), representation(.plainText, "exact")])
+            .init(
+                // Each payload names its type, as a JSON string so that it is valid for every type checked.
+                representations: try row.offered.map { identifier in
+                    representation(try #require(UniformType(identifier)), "\"\(identifier)\"")
+                })
         ])
         let path = try space.writeArchive("a.transferkit", archive)
-        let run = await runInProcess(tool, ["extract", path, "--type", type])
-        #expect(run.status == 0)
-        #expect(run.output == expected)
+        let extract = await runInProcess(tool, ["extract", path, "--type", row.requested[0]])
+        let check = await runInProcess(tool, ["check", path, "--type", row.requested[0], "--json"])
+        if let expected = row.expectedType {
+            #expect(extract.status == 0)
+            #expect(extract.output == "\"\(expected)\"")
+            #expect(check.status == 0)
+            #expect(check.output.contains(#""type":"\#(expected)""#))
+            #expect(check.output.components(separatedBy: #""type":"#).count == 2, "one representation checked")
+        } else {
+            #expect(extract.status == 2)
+            #expect(extract.error.contains("has no representation conforming to \(row.requested[0])"))
+            #expect(check.status == 1)
+            #expect(check.output.contains("no representation conforms to it"))
+        }
     }
 
     @Test func extractFromTheJSONFormAndASecondItem() async throws {

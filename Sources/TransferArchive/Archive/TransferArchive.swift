@@ -207,3 +207,22 @@ enum ArchiveRules {
         }
     }
 }
+
+extension TransferArchive.Item {
+    /// The representation a receiver that accepts `requested` types (in its preference order) gets from this
+    /// item, chosen by the package's one rule, `TypeCatalog.chooseRepresentation(offered:requested:)`; `nil` when
+    /// no representation conforms to any requested type.
+    ///
+    /// It is the same choice `TransferProvider` makes when loading, and `transferkit extract` when writing.
+    ///
+    /// - Parameters:
+    ///   - requested: The acceptable types, most wanted first.
+    ///   - catalog: The catalogue that decides conformance.
+    public func representation(
+        for requested: [UniformType], catalog: TypeCatalog = .shared
+    ) -> TransferArchive.Representation? {
+        catalog.chooseRepresentation(offered: representations.lazy.map(\.type), requested: requested).map {
+            representations[$0]
+        }
+    }
+}

@@ -103,15 +103,13 @@ extension TransferProvider {
 }
 
 extension TransferProvider {
-    /// The first registered entry matching the requested types by the documented rule, if any.
+    /// The registered entry that the package's one choice rule,
+    /// `TypeCatalog.chooseRepresentation(offered:requested:)`, picks for `requested`, if any.
     func choose(for requested: [UniformType]) -> Entry? {
         let entries = state.withLock { $0.entries }
-        for wanted in requested {
-            if let entry = entries.first(where: { catalog.conforms($0.type, to: wanted) }) {
-                return entry
-            }
+        return catalog.chooseRepresentation(offered: entries.lazy.map(\.type), requested: requested).map {
+            entries[$0]
         }
-        return nil
     }
 
     /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).

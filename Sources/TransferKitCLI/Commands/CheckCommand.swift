@@ -32,6 +32,8 @@ public struct CheckCommand: Command {
         it. One line per item shows ✓ or ✗, each representation with how it was checked: bytes
         (re-encoded identically), value (re-encoded differently, decoded equal), decoded (no
         writer), or checksum (no reader for its type: structure and CRC only).
+        With --type TYPE, each item is checked only for the representation a reader of TYPE gets:
+        the first, in the item's order, that conforms to TYPE (what extract --type TYPE writes).
         Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read.
         """
     }
@@ -41,6 +43,9 @@ public struct CheckCommand: Command {
         CommandSignature(
             options: [
                 .init(names: ["--cross-process"], help: "Round-trip through a child transferkit process."),
+                .init(
+                    names: ["--type"], valueName: "TYPE",
+                    help: "Check only the representation each item gives a reader of TYPE (as extract chooses)."),
                 DeclarationsOption.option,
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
             ],
@@ -52,6 +57,13 @@ public struct CheckCommand: Command {
     public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let crossProcess = arguments.flag("--cross-process")
+        var wanted: UniformType?
+        if let identifier = arguments.value("--type") {
+            guard let type = UniformType(identifier) else {
+                throw UsageError("'\(identifier)' is not a valid uniform type identifier")
+            }
+            wanted = type
+        }
         let checker = RoundTripChecker(registry: registry)
         var reports: [ArchiveReport] = []
         for path in arguments.positionals {
@@ -59,7 +71,7 @@ public struct CheckCommand: Command {
             let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
             reports.append(
                 await check(
-                    bytes, name: file.displayName, crossProcess: crossProcess,
+                    bytes, name: file.displayName, crossProcess: crossProcess, wanted: wanted,
                     childArguments: DeclarationsOption.arguments(arguments), checker: checker, context))
         }
         let passed = reports.flatMap(\.items).filter(\.passed).count
@@ -77,8 +89,8 @@ public struct CheckCommand: Command {
     }
 
     private func check(
-        _ bytes: Data, name: String, crossProcess: Bool, childArguments: [String], checker: RoundTripChecker,
-        _ context: CommandContext
+        _ bytes: Data, name: String, crossProcess: Bool, wanted: UniformType?, childArguments: [String],
+        checker: RoundTripChecker, _ context: CommandContext
     ) async -> ArchiveReport {
         var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
         do {
@@ -93,7 +105,7 @@ public struct CheckCommand: Command {
             } else {
                 returned = try await Reencoder(checker: checker).reencode(archive)
             }
-            report.items = compare(archive, returned, checker: checker)
+            report.items = compare(archive, returned, wanted: wanted, checker: checker)
         } catch {
             report.error = "\(error)"
         }
@@ -116,12 +128,25 @@ public struct CheckCommand: Command {
     }
 
     private func compare(
-        _ original: TransferArchive, _ returned: TransferArchive, checker: RoundTripChecker
+        _ original: TransferArchive, _ returned: TransferArchive, wanted: UniformType?, checker: RoundTripChecker
     ) -> [ItemReport] {
         original.items.enumerated().map { index, item in
             var report = ItemReport(index: index, name: item.suggestedName, representations: [])
             let back = index < returned.items.count ? returned.items[index].representations : []
-            for (position, representation) in item.representations.enumerated() {
+            // With --type, only the representation the one choice rule gives a reader of that type.
+            var positions = Array(item.representations.indices)
+            if let wanted {
+                let types = item.representations.lazy.map(\.type)
+                guard let chosen = catalog.chooseRepresentation(offered: types, requested: [wanted]) else {
+                    report.representations.append(
+                        RepresentationReport(
+                            type: wanted.identifier, passed: false, result: "no representation conforms to it"))
+                    return report
+                }
+                positions = [chosen]
+            }
+            for position in positions {
+                let representation = item.representations[position]
                 let verdict: RoundTripChecker.Verdict
                 if position < back.count, back[position].type == representation.type {
                     verdict = checker.verdict(
@@ -133,7 +158,7 @@ public struct CheckCommand: Command {
                     RepresentationReport(
                         type: representation.type.identifier, passed: verdict.passed, result: verdict.label))
             }
-            if back.count > item.representations.count {
+            if wanted == nil, back.count > item.representations.count {
                 report.representations.append(
                     RepresentationReport(type: "(extra)", passed: false, result: "more representations came back"))
             }
