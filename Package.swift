@@ -75,8 +75,12 @@ let package = Package(
 
         // MARK: - Tests
 
-        // Helpers shared by the test targets (temporary folders, the checkout's files). Not a product.
+        // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table).
         .target(name: "TransferKitTestSupport", path: "Tests/TestSupport"),
+        // The tool with a peak-memory report at exit, for the streaming test; never shipped.
+        .executableTarget(
+            name: "transferkit-memory-probe", dependencies: ["TransferKitCLI", "TransferKitPlatform"],
+            path: "Tests/MemoryProbe"),
         .testTarget(
             name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
@@ -97,7 +101,7 @@ let package = Package(
             name: "TransferKitCLITests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferKitTesting", "transferkit",
-                "TransferKitTestSupport",
+                "transferkit-memory-probe", "TransferKitTestSupport",
             ]),
         .testTarget(
             name: "ExamplesTests",

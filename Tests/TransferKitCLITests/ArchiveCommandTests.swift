@@ -4,6 +4,7 @@ import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import TransferKitTestSupport
+import TransferKitTesting
 import UniformTypes
 
 /// Files in a fresh temporary directory, removed when the value goes away.
@@ -223,22 +224,19 @@ struct PackInspectExtractTests {
         let handle = try #require(FileHandle(forWritingAtPath: try space.write("big.bin", [])))
         for _ in 0..<64 { handle.write(Data(block)) }
         try handle.close()
-        var environment = ProcessInfo.processInfo.environment
-        environment["TRANSFERKIT_REPORT_PEAK_MEMORY"] = "1"
+        // The probe is the tool with a peak-memory report at exit; the shipping binary has no such hook.
+        let probe = TransferKitExecutable.product(named: "transferkit-memory-probe")
         let pack = try await ChildProcess.run(
-            transferkitPath, arguments: ["pack", space.path("big.bin"), "-o", space.path("big.transferkit")],
-            environment: environment)
+            probe, arguments: ["pack", space.path("big.bin"), "-o", space.path("big.transferkit")])
         #expect(pack.status == 0)
         let extract = try await ChildProcess.run(
-            transferkitPath,
-            arguments: ["extract", space.path("big.transferkit"), "--type", "public.data", "-o", space.path("out")],
-            environment: environment)
+            probe,
+            arguments: ["extract", space.path("big.transferkit"), "--type", "public.data", "-o", space.path("out")])
         #expect(extract.status == 0)
         #expect(try space.read("out") == space.read("big.bin"))
         // The same binary's peak for a trivial command is the baseline (sanitizer builds have a
         // much larger one). Holding the 64 MiB payload would add at least 64 MiB to it.
-        let baseline = try await ChildProcess.run(
-            transferkitPath, arguments: ["types", "public.png"], environment: environment)
+        let baseline = try await ChildProcess.run(probe, arguments: ["types", "public.png"])
         let baselinePeak = try peakKiB(baseline)
         for run in [pack, extract] {
             #expect(try peakKiB(run) < baselinePeak + (32 << 10))
@@ -246,7 +244,7 @@ struct PackInspectExtractTests {
     }
 }
 
-/// The peak memory a run of the tool reported with `TRANSFERKIT_REPORT_PEAK_MEMORY` set.
+/// The peak memory a run of `transferkit-memory-probe` reported.
 private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
     #expect(run.errorText.hasPrefix("transferkit: peak memory "))
     let peak = try #require(Int(run.errorText.split(separator: " ").dropLast().last ?? ""))

@@ -5,24 +5,24 @@ public import UniformTypes
 
 /// `transferkit check`: validates archives and checks that their representations survive a
 /// decode and re-encode, in this process or in a child `transferkit` process.
-public struct CheckCommand: Command {
+package struct CheckCommand: Command {
     /// The readers used to decode representations.
-    public var registry: TransferRegistry
+    package var registry: TransferRegistry
     /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command over `registry`, loading declarations into `catalog`.
-    public init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
+    package init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
         self.registry = registry
         self.catalog = catalog
     }
 
     /// `"check"`.
-    public var name: String { "check" }
+    package var name: String { "check" }
     /// One line of help.
-    public var abstract: String { "Validate archives and check that every representation round-trips." }
+    package var abstract: String { "Validate archives and check that every representation round-trips." }
     /// What is checked.
-    public var discussion: String {
+    package var discussion: String {
         """
         For each archive: the structure and every checksum are validated; every representation
         whose type has a registered reader is decoded and encoded again, and must come back with
@@ -39,7 +39,7 @@ public struct CheckCommand: Command {
     }
 
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--cross-process"], help: "Round-trip through a child transferkit process."),
@@ -54,7 +54,7 @@ public struct CheckCommand: Command {
     }
 
     /// Checks the archives.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let crossProcess = arguments.flag("--cross-process")
         var wanted: UniformType?

@@ -2,16 +2,16 @@ import Foundation
 import TransferKit
 
 /// `transferkit convert`: rewrites an archive in the other form (CBOR ⇄ JSON).
-public struct ConvertCommand: Command {
+package struct ConvertCommand: Command {
     /// Creates the command.
-    public init() {}
+    package init() {}
 
     /// `"convert"`.
-    public var name: String { "convert" }
+    package var name: String { "convert" }
     /// One line of help.
-    public var abstract: String { "Convert an archive between its CBOR and JSON forms." }
+    package var abstract: String { "Convert an archive between its CBOR and JSON forms." }
     /// Rules.
-    public var discussion: String {
+    package var discussion: String {
         """
         The output form comes from --format, else from the output's extension (.json for JSON),
         else it is the form the input is not. Every representation survives bit for bit.
@@ -20,7 +20,7 @@ public struct ConvertCommand: Command {
     }
 
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout; required)."),
@@ -31,7 +31,7 @@ public struct ConvertCommand: Command {
     }
 
     /// Converts the archive.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         guard let output = arguments.value("--output") else { throw UsageError("-o OUT is required") }
         let file = try InputFile(path: arguments.positionals[0])
         let limits = TransferArchive.Limits.default

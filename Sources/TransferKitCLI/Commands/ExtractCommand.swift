@@ -8,21 +8,21 @@ public import UniformTypes
 /// the first representation, in the item's fidelity order, that conforms to the requested type
 /// (as `TransferProvider` loads). The archive is read once, front to back, and the chosen
 /// representation streams straight to the output.
-public struct ExtractCommand: Command {
+package struct ExtractCommand: Command {
     /// The catalogue used for conformance.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command.
-    public init(catalog: TypeCatalog = .shared) {
+    package init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"extract"`.
-    public var name: String { "extract" }
+    package var name: String { "extract" }
     /// One line of help.
-    public var abstract: String { "Write one representation of an item, chosen by type." }
+    package var abstract: String { "Write one representation of an item, chosen by type." }
     /// Examples.
-    public var discussion: String {
+    package var discussion: String {
         """
         EXAMPLES:
           transferkit extract cards.transferkit --type public.utf8-plain-text
@@ -32,7 +32,7 @@ public struct ExtractCommand: Command {
     }
 
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--type"], valueName: "TYPE", help: "The uniform type wanted (required)."),
@@ -46,7 +46,7 @@ public struct ExtractCommand: Command {
     }
 
     /// Extracts the representation.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         guard let identifier = arguments.value("--type") else { throw UsageError("--type is required") }
         guard let wanted = UniformType(identifier) else {

@@ -3,21 +3,21 @@ import TransferKit
 public import UniformTypes
 
 /// `transferkit inspect`: lists an archive's items and representations.
-public struct InspectCommand: Command {
+package struct InspectCommand: Command {
     /// The catalogue used to show each type's conformance.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command.
-    public init(catalog: TypeCatalog = .shared) {
+    package init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"inspect"`.
-    public var name: String { "inspect" }
+    package var name: String { "inspect" }
     /// One line of help.
-    public var abstract: String { "List an archive's items and representations, verifying checksums." }
+    package var abstract: String { "List an archive's items and representations, verifying checksums." }
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
@@ -29,7 +29,7 @@ public struct InspectCommand: Command {
     }
 
     /// Lists the archive.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
         let format = try ArchiveFormatChoice.input(arguments.value("--format"), file: file)

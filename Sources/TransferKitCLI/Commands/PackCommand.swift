@@ -7,21 +7,21 @@ public import UniformTypes
 /// Payloads stream from the input into the archive with constant memory. A pipe on standard
 /// input has no size to put in the payload's header, so it is first spooled to an unlinked
 /// temporary file; standard input redirected from a file streams directly.
-public struct PackCommand: Command {
+package struct PackCommand: Command {
     /// The catalogue used to infer a file's type from its extension.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command.
-    public init(catalog: TypeCatalog = .shared) {
+    package init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"pack"`.
-    public var name: String { "pack" }
+    package var name: String { "pack" }
     /// One line of help.
-    public var abstract: String { "Build an archive from files, one item per file." }
+    package var abstract: String { "Build an archive from files, one item per file." }
     /// Examples and rules.
-    public var discussion: String {
+    package var discussion: String {
         """
         The type of each file comes from --type, else from its filename extension through the
         type catalogue (declared types only), else public.data; standard input is public.data. The format comes from --format, else from the output's
@@ -34,7 +34,7 @@ public struct PackCommand: Command {
     }
 
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--type"], valueName: "TYPE", help: "The uniform type of every input."),
@@ -48,7 +48,7 @@ public struct PackCommand: Command {
     }
 
     /// Packs the files.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let paths = arguments.positionals
         if arguments.value("--name") != nil, paths.count > 1 {

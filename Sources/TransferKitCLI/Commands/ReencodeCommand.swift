@@ -5,24 +5,24 @@ public import UniformTypes
 /// `transferkit reencode`: the child side of `check --cross-process`. Reads an archive,
 /// decodes and re-encodes every representation that has a registered reader, and writes the
 /// archive back in the same form.
-public struct ReencodeCommand: Command {
+package struct ReencodeCommand: Command {
     /// The readers used to decode representations.
-    public var registry: TransferRegistry
+    package var registry: TransferRegistry
     /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command over `registry`, loading declarations into `catalog`.
-    public init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
+    package init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
         self.registry = registry
         self.catalog = catalog
     }
 
     /// `"reencode"`.
-    public var name: String { "reencode" }
+    package var name: String { "reencode" }
     /// One line of help.
-    public var abstract: String { "Decode and re-encode every representation (the child of check --cross-process)." }
+    package var abstract: String { "Decode and re-encode every representation (the child of check --cross-process)." }
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout)."),
@@ -33,7 +33,7 @@ public struct ReencodeCommand: Command {
     }
 
     /// Re-encodes the archive.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
         let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)

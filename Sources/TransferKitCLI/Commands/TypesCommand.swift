@@ -2,21 +2,21 @@ public import UniformTypes
 
 /// `transferkit types`: looks up uniform types by identifier, filename extension or MIME type,
 /// shows their conformance and tags, and answers conformance questions.
-public struct TypesCommand: Command {
+package struct TypesCommand: Command {
     /// The catalogue queried; `--declarations` files are loaded into it.
-    public var catalog: TypeCatalog
+    package var catalog: TypeCatalog
 
     /// Creates the command over `catalog`.
-    public init(catalog: TypeCatalog = .shared) {
+    package init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"types"`.
-    public var name: String { "types" }
+    package var name: String { "types" }
     /// One line of help.
-    public var abstract: String { "Look up uniform types, their conformance and tags." }
+    package var abstract: String { "Look up uniform types, their conformance and tags." }
     /// Examples.
-    public var discussion: String {
+    package var discussion: String {
         """
         EXAMPLES:
           transferkit types public.utf8-plain-text
@@ -28,7 +28,7 @@ public struct TypesCommand: Command {
     }
 
     /// The accepted options.
-    public var signature: CommandSignature {
+    package var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--extension"], valueName: "EXT", help: "Find the type for a filename extension."),
@@ -44,7 +44,7 @@ public struct TypesCommand: Command {
     }
 
     /// Runs the lookup.
-    public func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let json = arguments.flag("--json")
         let pair = arguments.allValues("--conforms")

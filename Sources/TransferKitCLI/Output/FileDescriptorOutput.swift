@@ -5,26 +5,26 @@ import TransferKitPlatform
 /// Writes retry on `EINTR` and after short writes. A closed pipe (`EPIPE`, as when output is
 /// piped into `head`) surfaces as ``ToolIOError`` with code ``ErrorCode/writeFailed`` rather than
 /// killing the process, because the tool ignores `SIGPIPE`.
-public struct FileDescriptorOutput: OutputSink {
+package struct FileDescriptorOutput: OutputSink {
     /// The descriptor written to.
-    public let fileDescriptor: Int32
+    package let fileDescriptor: Int32
 
     /// Creates a sink over an open descriptor; the sink does not close it.
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
     /// The process's standard output.
-    public static let standardOutput = FileDescriptorOutput(fileDescriptor: 1)
+    package static let standardOutput = FileDescriptorOutput(fileDescriptor: 1)
     /// The process's standard error.
-    public static let standardError = FileDescriptorOutput(fileDescriptor: 2)
+    package static let standardError = FileDescriptorOutput(fileDescriptor: 2)
 
     /// Whether the descriptor is a terminal.
-    public var isTerminal: Bool { Syscall.isTerminal(fileDescriptor) }
+    package var isTerminal: Bool { Syscall.isTerminal(fileDescriptor) }
 
     /// Writes all of `bytes`, retrying after interrupts and short writes.
     /// - Throws: ``ToolIOError`` (``ErrorCode/writeFailed``) with the failed call as its cause.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws {
         do {
             try Syscall.write(fileDescriptor, bytes)
         } catch {

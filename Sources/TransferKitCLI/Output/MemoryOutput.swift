@@ -4,20 +4,20 @@ import UniformTypes
 
 /// An ``OutputSink`` that keeps everything written in memory, for tests and for capturing a
 /// command's output in-process.
-public final class MemoryOutput: OutputSink {
+package final class MemoryOutput: OutputSink {
     private let storage = SanitizedMutex<[UInt8]>([])
 
     /// Creates an empty sink.
-    public init() {}
+    package init() {}
 
     /// Appends `bytes`.
-    public func write(_ bytes: UnsafeRawBufferPointer) {
+    package func write(_ bytes: UnsafeRawBufferPointer) {
         storage.withLock { $0.append(contentsOf: bytes) }
     }
 
     /// Everything written so far.
-    public var bytes: [UInt8] { storage.withLock { $0 } }
+    package var bytes: [UInt8] { storage.withLock { $0 } }
 
     /// Everything written so far, decoded as UTF-8 (invalid sequences repaired).
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -4,23 +4,23 @@ public import UniformTypes
 
 /// UTF-8 text, read and written unchanged: the reader `transferkit check` uses for
 /// `public.utf8-plain-text` and the types that conform to it.
-public struct PlainText: TransferProviderReading, TransferProviderWriting, Hashable {
+package struct PlainText: TransferProviderReading, TransferProviderWriting, Hashable {
     /// The text.
-    public var text: String
+    package var text: String
 
     /// Creates a value holding `text`.
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
     }
 
     /// `public.utf8-plain-text`.
-    public static var readableTypes: [UniformType] { [.utf8PlainText] }
+    package static var readableTypes: [UniformType] { [.utf8PlainText] }
     /// `public.utf8-plain-text`.
-    public static var writableTypes: [UniformType] { [.utf8PlainText] }
+    package static var writableTypes: [UniformType] { [.utf8PlainText] }
 
     /// Decodes UTF-8 bytes.
     /// - Throws: ``TransferError`` with code `decodingFailed` when the bytes are not valid UTF-8.
-    public static func object(from data: Data, type: UniformType) throws -> PlainText {
+    package static func object(from data: Data, type: UniformType) throws -> PlainText {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TransferError(
                 code: .decodingFailed, message: "The \(type.identifier) bytes are not valid UTF-8 text.")
@@ -29,7 +29,7 @@ public struct PlainText: TransferProviderReading, TransferProviderWriting, Hasha
     }
 
     /// The text as UTF-8.
-    public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
+    package func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
         progress.finish()
         return Data(text.utf8)
     }

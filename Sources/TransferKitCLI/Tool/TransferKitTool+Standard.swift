@@ -2,7 +2,8 @@ public import TransferKit
 public import UniformTypes
 
 extension TransferKitTool {
-    /// The commands of the `transferkit` executable, in the order `--help` lists them.
+    /// The commands of the `transferkit` executable, in the order `--help` lists them: `types`,
+    /// `pack`, `inspect`, `extract`, `convert`, `check` and `reencode`.
     ///
     /// An adopter builds a tool that knows their model types by passing a registry with their
     /// readers registered:
@@ -32,9 +33,10 @@ extension TransferKitTool {
         ]
     }
 
-    /// A new registry holding the generic readers: ``JSONDocument`` for `public.json` and
-    /// ``PlainText`` for `public.utf8-plain-text`, both at low priority so that an adopter's
-    /// own readers for the same or more specific types win.
+    /// A new registry holding the generic readers: any JSON document for `public.json` (compared
+    /// by value: key order and number spelling do not matter) and UTF-8 text for
+    /// `public.utf8-plain-text`, both at low priority so that an adopter's own readers for the
+    /// same or more specific types win.
     public static func standardRegistry(catalog: TypeCatalog = .shared) -> TransferRegistry {
         let registry = TransferRegistry(catalog: catalog)
         // Two distinct readers on distinct types in a fresh registry cannot conflict.

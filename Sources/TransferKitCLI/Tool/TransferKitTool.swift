@@ -75,12 +75,14 @@ public struct TransferKitTool: Sendable {
     ///
     /// Ignores `SIGPIPE` so that a closed output pipe is an error the command reports, not a
     /// silent death, and removes half-written output files on SIGINT and SIGTERM.
-    ///
-    /// With the environment variable `TRANSFERKIT_REPORT_PEAK_MEMORY` set, the tool ends by
-    /// printing its peak resident memory (`VmHWM`) to standard error, as
-    /// `transferkit: peak memory N KiB`; tests and the benchmark use it, because the rusage a
-    /// parent gets from `wait4` still counts the parent's own memory after `posix_spawn`.
     public func main() async -> Never {
+        let code = await runAsProcess()
+        Syscall.exitProcess(code.rawValue)
+    }
+
+    /// What ``main()`` does before exiting: sets up the process, runs on its command line with the
+    /// process's standard output and error, and returns the exit code.
+    package func runAsProcess() async -> ExitCode {
         Syscall.ignoreBrokenPipes()
         AtomicFile.installInterruptCleanup()
         let context = CommandContext(
@@ -90,11 +92,7 @@ public struct TransferKitTool: Sendable {
             toolName: name,
             executablePath: ExecutablePath.current()
         )
-        let code = await run(Array(CommandLine.arguments.dropFirst()), in: context)
-        if ProcessInfo.processInfo.environment["TRANSFERKIT_REPORT_PEAK_MEMORY"] != nil {
-            try? context.standardError.writeLine("\(name): peak memory \(PeakMemory.current() ?? 0) KiB")
-        }
-        Syscall.exitProcess(code.rawValue)
+        return await run(Array(CommandLine.arguments.dropFirst()), in: context)
     }
 
     /// The command called `name`, if the tool has one.
