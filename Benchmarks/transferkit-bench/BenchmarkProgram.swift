@@ -1,12 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// `transferkit-bench [--quick] [--json OUT]`: TransferKit against baselines measured in the same run.
 @main
@@ -17,14 +11,14 @@ enum BenchmarkProgram {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
             printError("transferkit-bench: \(error)\n\n\(Options.usage)")
-            exit(2)
+            Syscall.exitProcess(2)
         }
         if options.showHelp {
             print(Options.usage)
             return
         }
         let status = await run(options)
-        exit(status)
+        Syscall.exitProcess(status)
     }
 
     /// Runs every benchmark, prints the table, writes the JSON report; returns the exit status.

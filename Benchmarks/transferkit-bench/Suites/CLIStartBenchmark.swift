@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// Benchmark 6: the wall time of `transferkit types public.png`, against a hello-world Swift binary built by the
 /// same `swift build -c release`.
@@ -23,11 +16,11 @@ enum CLIStartBenchmark {
             try checkOutput(hello, [], contains: "Hello")
 
             let devNull = try Spawn.openFile("/dev/null", writing: true)
-            defer { close(devNull) }
+            defer { Syscall.close(devNull) }
             func timed(_ executable: String, _ arguments: [String]) throws -> Double {
                 let (nanoseconds, exit) = try Spawn.run(executable, arguments, output: devNull)
-                guard exit.status == 0 else {
-                    throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) exited with \(exit.status)")
+                guard exit == 0 else {
+                    throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) exited with \(exit)")
                 }
                 return nanoseconds / 1e6
             }
@@ -53,11 +46,11 @@ enum CLIStartBenchmark {
         let outputPath = directory.path + "/output.txt"
         let output = try Spawn.openFile(outputPath, writing: true)
         let (_, exit) = try Spawn.run(executable, arguments, output: output)
-        close(output)
+        Syscall.close(output)
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        guard exit.status == 0, text.contains(expected) else {
+        guard exit == 0, text.contains(expected) else {
             throw BenchmarkError(
-                "\(executable) \(arguments.joined(separator: " ")) exited with \(exit.status) and printed: \(text)")
+                "\(executable) \(arguments.joined(separator: " ")) exited with \(exit) and printed: \(text)")
         }
     }
 }

@@ -1,12 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// Benchmark 2: one large representation through `transferkit pack - | transferkit extract -` on a pipe, against
 /// `cat | cat` on the same kind of pipe and the same bytes; and the peak RSS of each transferkit process.
@@ -28,7 +21,10 @@ enum StreamingBenchmark {
         let name = "archive: pack | extract throughput"
         do {
             let tool = try ProductsDirectory.executable("transferkit")
-            guard let cat = ["/bin/cat", "/usr/bin/cat"].first(where: { (path: String) in access(path, X_OK) == 0 })
+            guard
+                let cat = ["/bin/cat", "/usr/bin/cat"].first(where: { (path: String) in
+                    FileManager.default.isExecutableFile(atPath: path)
+                })
             else {
                 throw BenchmarkError("cannot find cat in /bin or /usr/bin")
             }
@@ -101,48 +97,47 @@ enum StreamingBenchmark {
         directory: TemporaryDirectory
     ) throws -> PipelineRun {
         let inputDescriptor = try Spawn.openFile(input)
-        defer { close(inputDescriptor) }
+        defer { Syscall.close(inputDescriptor) }
         let outputDescriptor = try Spawn.openFile(output, writing: true)
-        defer { close(outputDescriptor) }
+        defer { Syscall.close(outputDescriptor) }
         let firstErrors = directory.path + "/first.stderr"
         let secondErrors = directory.path + "/second.stderr"
         let firstPeak = directory.path + "/first.rss"
         let secondPeak = directory.path + "/second.rss"
-        let measuresMemory = access(timeTool, X_OK) == 0
+        let measuresMemory = FileManager.default.isExecutableFile(atPath: timeTool)
         let wrappedFirst = measuresMemory ? (timeTool, ["-f", "%M", "-o", firstPeak, first.0] + first.1) : first
         let wrappedSecond = measuresMemory ? (timeTool, ["-f", "%M", "-o", secondPeak, second.0] + second.1) : second
         let firstError = try Spawn.openFile(firstErrors, writing: true)
-        defer { close(firstError) }
+        defer { Syscall.close(firstError) }
         let secondError = try Spawn.openFile(secondErrors, writing: true)
-        defer { close(secondError) }
+        defer { Syscall.close(secondError) }
         let pipe = try Spawn.makePipe()
         var pipeOpen = (read: true, write: true)
         defer {
-            if pipeOpen.read { close(pipe.read) }
-            if pipeOpen.write { close(pipe.write) }
+            if pipeOpen.read { Syscall.close(pipe.read) }
+            if pipeOpen.write { Syscall.close(pipe.write) }
         }
 
         let start = MonotonicClock.now()
         let firstProcess = try Spawn.start(
             wrappedFirst.0, wrappedFirst.1, standardInput: inputDescriptor, standardOutput: pipe.write,
-            standardError: firstError,
-            closing: [pipe.read])
-        close(pipe.write)
+            standardError: firstError)
+        Syscall.close(pipe.write)
         pipeOpen.write = false
         let secondProcess = try Spawn.start(
             wrappedSecond.0, wrappedSecond.1, standardInput: pipe.read, standardOutput: outputDescriptor,
             standardError: secondError)
-        close(pipe.read)
+        Syscall.close(pipe.read)
         pipeOpen.read = false
         let firstExit = try Spawn.wait(firstProcess, name: first.0)
         let secondExit = try Spawn.wait(secondProcess, name: second.0)
         let elapsed = MonotonicClock.elapsed(since: start)
 
         for (command, exit, errors) in [(first, firstExit, firstErrors), (second, secondExit, secondErrors)]
-        where exit.status != 0 {
+        where exit != 0 {
             let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
             throw BenchmarkError(
-                "\(command.0) \(command.1.joined(separator: " ")) exited with \(exit.status): \(message)")
+                "\(command.0) \(command.1.joined(separator: " ")) exited with \(exit): \(message)")
         }
         guard measuresMemory else {
             return PipelineRun(nanoseconds: elapsed)
@@ -162,7 +157,11 @@ enum StreamingBenchmark {
 
     /// Checks once that the pipeline gives back the input's bytes: `pack < input | extract | cmp - input`.
     private static func checkRoundTrip(_ tool: String, input: String, directory: TemporaryDirectory) throws {
-        guard ["/usr/bin/cmp", "/bin/cmp"].contains(where: { (path: String) in access(path, X_OK) == 0 }) else {
+        guard
+            ["/usr/bin/cmp", "/bin/cmp"].contains(where: { (path: String) in
+                FileManager.default.isExecutableFile(atPath: path)
+            })
+        else {
             return
         }
         let script = "\"$0\" extract - --type \(type) | cmp - \"$1\""

@@ -1,17 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
+import TransferKitPlatform
 
 /// A file of pseudo-random bytes, written once per run: one random 1 MiB block, varied per block so that no two
 /// blocks are equal, in 1 MiB writes (~1 s for 2 GiB, and it stays in the page cache).
 enum TestFile {
     static func create(path: String, byteCount: Int) throws {
         let descriptor = try Spawn.openFile(path, writing: true)
-        defer { close(descriptor) }
+        defer { Syscall.close(descriptor) }
         let wordsPerBlock = 1 << 17
         var generator = SplitMix(seed: 0xB10C)
         let base = (0..<wordsPerBlock).map { _ in generator.next() }
@@ -24,15 +18,12 @@ enum TestFile {
                 block[index] = base[index] ^ salt
             }
             let count = min(byteCount - written, wordsPerBlock * 8)
-            try block.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < count {
-                    let result = write(descriptor, bytes.baseAddress.map { $0 + offset }, count - offset)
-                    guard result > 0 else {
-                        throw BenchmarkError("cannot write \(path): \(String(cString: strerror(errno)))")
-                    }
-                    offset += result
+            do {
+                try block.withUnsafeBytes { bytes in
+                    try Syscall.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[..<count]))
                 }
+            } catch {
+                throw BenchmarkError("cannot write \(path): \(error)")
             }
             written += count
             blockIndex += 1

@@ -94,19 +94,27 @@ package enum ChildProcess {
             throw SpawnError(executable: executable, errorNumber: errno)
         }
         let pid = try spawn(
-            executable, arguments, environment, childEnds: [fds.input[1], fds.output[1], fds.errorOutput[1]])
+            executable, arguments: arguments, environment: environment, standardInput: fds.input[1],
+            standardOutput: fds.output[1], standardError: fds.errorOutput[1])
         for index in [\Descriptors.input, \Descriptors.output, \Descriptors.errorOutput] {
             close(fds[keyPath: index][1])
             fds[keyPath: index][1] = -1
         }
         var result = Result(status: 0, standardOutput: [], standardError: [])
         pump(input, through: &fds, into: &result)
+        result.status = try waitForExit(pid, executable: executable)
+        return result
+    }
+
+    /// Waits for the child `pid` to end and reaps it.
+    /// - Returns: The exit status, or 128 plus the signal number when a signal ended the child.
+    /// - Throws: ``SpawnError`` when `waitpid` fails.
+    package static func waitForExit(_ pid: Int32, executable: String) throws(SpawnError) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw SpawnError(executable: executable, errorNumber: errno) }
         }
-        result.status = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return result
+        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Writes `input` and reads both outputs until the child closes them.
@@ -184,13 +192,21 @@ package enum ChildProcess {
         private static let sendFlags = Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)
     #endif
 
-    private static func spawn(
-        _ executable: String, _ arguments: [String], _ environment: [String: String]?, childEnds: [Int32]
-    ) throws -> pid_t {
+    /// Starts `executable` with the given descriptors as its standard input, output and error, and returns at
+    /// once: the caller connects children into a pipeline, then reaps each with ``waitForExit(_:executable:)``.
+    ///
+    /// The child starts with default signal handling and no blocked signals. Descriptors the caller keeps should be
+    /// close-on-exec (every descriptor the platform target opens is), so the child inherits only the three.
+    /// - Returns: The child's process id.
+    /// - Throws: ``SpawnError`` when the program cannot be started.
+    package static func spawn(
+        _ executable: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32,
+        standardOutput: Int32, standardError: Int32
+    ) throws(SpawnError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (target, descriptor) in childEnds.enumerated() {
+        for (target, descriptor) in [standardInput, standardOutput, standardError].enumerated() {
             posix_spawn_file_actions_adddup2(&actions, descriptor, Int32(target))
         }
         // Signals the test process ignores or blocks go back to their defaults in the child.

@@ -107,6 +107,25 @@ package enum Syscall {
         }
     }
 
+    /// Creates (or truncates) `path` for writing, close-on-exec, with permissions `0666` less the umask.
+    package static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
+        while true {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
+        }
+    }
+
+    /// A pipe whose both ends close on exec.
+    /// - Returns: The reading and the writing end.
+    package static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw SystemError(call: "pipe", errorNumber: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
     /// Closes a descriptor; errors are ignored, as nothing useful can follow a failed `close` of an input.
     package static func close(_ descriptor: Int32) {
         #if canImport(Glibc)
