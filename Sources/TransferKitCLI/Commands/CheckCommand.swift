@@ -1,7 +1,7 @@
 import Foundation
-public import TransferKit
+package import TransferKit
 import TransferKitPlatform
-public import UniformTypes
+package import UniformTypes
 
 /// `transferkit check`: validates archives and checks that their representations survive a
 /// decode and re-encode, in this process or in a child `transferkit` process.

@@ -1,6 +1,6 @@
 import Foundation
 import TransferKit
-public import UniformTypes
+package import UniformTypes
 
 /// `transferkit extract`: writes one representation of one item.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import TransferKit
-public import UniformTypes
+package import UniformTypes
 
 /// `transferkit inspect`: lists an archive's items and representations.
 package struct InspectCommand: Command {

@@ -1,6 +1,6 @@
 import Foundation
 import TransferKit
-public import UniformTypes
+package import UniformTypes
 
 /// `transferkit pack`: builds an archive with one item per input file.
 ///

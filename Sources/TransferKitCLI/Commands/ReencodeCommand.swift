@@ -1,6 +1,6 @@
 import Foundation
-public import TransferKit
-public import UniformTypes
+package import TransferKit
+package import UniformTypes
 
 /// `transferkit reencode`: the child side of `check --cross-process`. Reads an archive,
 /// decodes and re-encodes every representation that has a registered reader, and writes the

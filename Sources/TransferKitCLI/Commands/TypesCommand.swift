@@ -1,4 +1,4 @@
-public import UniformTypes
+package import UniformTypes
 
 /// `transferkit types`: looks up uniform types by identifier, filename extension or MIME type,
 /// shows their conformance and tags, and answers conformance questions.

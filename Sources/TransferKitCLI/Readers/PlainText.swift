@@ -1,6 +1,6 @@
-public import Foundation
-public import TransferKit
-public import UniformTypes
+package import Foundation
+package import TransferKit
+package import UniformTypes
 
 /// UTF-8 text, read and written unchanged: the reader `transferkit check` uses for
 /// `public.utf8-plain-text` and the types that conform to it.
