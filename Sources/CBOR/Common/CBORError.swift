@@ -14,10 +14,7 @@
 public typealias CBORError = DomainError<CBORErrorDomain>
 
 /// The domain of ``CBORError``.
-public enum CBORErrorDomain: ErrorDomain {
-    /// `"CBORError"`.
-    public static var name: String { "CBORError" }
-}
+public enum CBORErrorDomain: ErrorDomain {}
 
 extension ErrorCode where Domain == CBORErrorDomain {
     /// The input ended inside a data item: in a head, a string payload, or before a

@@ -165,7 +165,7 @@ enum ArchiveRules {
                 code: .invalidName,
                 message: "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
                     + "'.' or '..', and hold no '/' or NUL. Give the item a plain file name, or none.", offset: offset,
-                itemIndex: itemIndex)
+                details: .init(itemIndex: itemIndex))
         }
     }
 
@@ -177,19 +177,19 @@ enum ArchiveRules {
             throw TransferArchiveError(
                 code: .limitExceeded,
                 message: "A type identifier of \(bytes.count) bytes is longer than \(limits.maxIdentifierLength) "
-                    + "(Limits.maxIdentifierLength).", offset: offset, itemIndex: itemIndex)
+                    + "(Limits.maxIdentifierLength).", offset: offset, details: .init(itemIndex: itemIndex))
         }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw TransferArchiveError(
                 code: .invalidUTF8, message: "A type identifier is not valid UTF-8; the archive is damaged.",
-                offset: offset, itemIndex: itemIndex)
+                offset: offset, details: .init(itemIndex: itemIndex))
         }
         guard let type = UniformType(string) else {
             throw TransferArchiveError(
                 code: .invalidIdentifier,
                 message: "\(String(reflecting: string)) is not a uniform type identifier (1 to 255 characters of "
-                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.", offset: offset, itemIndex: itemIndex
-            )
+                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.", offset: offset,
+                details: .init(itemIndex: itemIndex))
         }
         return type
     }
@@ -203,7 +203,7 @@ enum ArchiveRules {
             throw TransferArchiveError(
                 code: .malformed,
                 message: "Metadata has the key \(String(reflecting: key)) twice (or two keys that are canonically "
-                    + "equivalent Unicode); keys must be unique.", offset: offset, itemIndex: itemIndex)
+                    + "equivalent Unicode); keys must be unique.", offset: offset, details: .init(itemIndex: itemIndex))
         }
     }
 }

@@ -17,9 +17,6 @@ public typealias TransferArchiveError = DomainError<TransferArchiveErrorDomain>
 
 /// The domain of ``TransferArchiveError``.
 public enum TransferArchiveErrorDomain: ErrorDomain {
-    /// `"TransferArchiveError"`.
-    public static var name: String { "TransferArchiveError" }
-
     /// Where in an archive a problem was found.
     public struct Details: ErrorDetails, Hashable {
         /// The index of the item, if known.
@@ -31,7 +28,7 @@ public enum TransferArchiveErrorDomain: ErrorDomain {
         public init() {}
 
         /// Creates details.
-        public init(itemIndex: Int?, type: UniformType?) {
+        public init(itemIndex: Int? = nil, type: UniformType? = nil) {
             self.itemIndex = itemIndex
             self.type = type
         }
@@ -87,36 +84,4 @@ extension ErrorCode where Domain == TransferArchiveErrorDomain {
 
     /// Reading or writing a file descriptor or a sink failed; the error is in ``cause``.
     public static var ioFailed: Self { Self("ioFailed") }
-}
-
-extension DomainError where Domain == TransferArchiveErrorDomain {
-    /// Creates an error located in an archive.
-    /// - Parameters:
-    ///   - code: What kind of problem this is.
-    ///   - message: What went wrong and what to do about it.
-    ///   - cause: The underlying error, if any.
-    ///   - source: Where the input came from, if known.
-    ///   - offset: The byte offset in the input, if known.
-    ///   - itemIndex: The index of the item, if known.
-    ///   - type: The representation's type, if known.
-    public init(
-        code: Code, message: String, cause: (any Error)? = nil, source: String? = nil, offset: Int? = nil,
-        itemIndex: Int?, type: UniformType? = nil
-    ) {
-        self.init(
-            code: code, message: message, cause: cause, source: source, offset: offset,
-            details: .init(itemIndex: itemIndex, type: type))
-    }
-
-    /// The index of the item where the problem was found, if known.
-    public var itemIndex: Int? {
-        get { details.itemIndex }
-        set { details.itemIndex = newValue }
-    }
-
-    /// The type of the representation where the problem was found, if known.
-    public var type: UniformType? {
-        get { details.type }
-        set { details.type = newValue }
-    }
 }

@@ -315,7 +315,7 @@ struct MetadataReader {
     }
 
     private func error(_ code: TransferArchiveError.Code, _ message: String, _ offset: Int) -> TransferArchiveError {
-        TransferArchiveError(code: code, message: message, offset: offset, itemIndex: itemIndex)
+        TransferArchiveError(code: code, message: message, offset: offset, details: .init(itemIndex: itemIndex))
     }
 
     /// An IEEE 754 half-precision value as a `Double`.

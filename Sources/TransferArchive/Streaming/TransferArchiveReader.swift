@@ -224,7 +224,7 @@ extension TransferArchiveReader {
                 guard let name = String(validating: bytes, as: UTF8.self) else {
                     throw TransferArchiveError(
                         code: .invalidUTF8, message: "Item \(index)'s name is not valid UTF-8.", offset: offset,
-                        itemIndex: index)
+                        details: .init(itemIndex: index))
                 }
                 try ArchiveRules.checkName(name, itemIndex: index, offset: offset)
                 header.suggestedName = name
@@ -241,7 +241,7 @@ extension TransferArchiveReader {
                         code: .limitExceeded,
                         message: "Item \(index) has \(count) representations; the limit is "
                             + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).", offset: offset,
-                        itemIndex: index)
+                        details: .init(itemIndex: index))
                 }
                 header.representationCount = Int(count)
                 representationsLeft = Int(count)
@@ -283,7 +283,7 @@ extension TransferArchiveReader {
                 guard itemTypes.insert(read).inserted else {
                     throw TransferArchiveError(
                         code: .duplicateType, message: "Item \(item.index) has two representations of \(read).",
-                        offset: offset, itemIndex: item.index, type: read)
+                        offset: offset, details: .init(itemIndex: item.index, type: read))
                 }
                 type = read
             case ArchiveCBOR.payloadKey:
@@ -302,14 +302,15 @@ extension TransferArchiveReader {
                         code: .limitExceeded,
                         message:
                             "The payload of \(type) declares \(length) bytes; the limit is \(limits.maxPayloadLength) "
-                            + "(Limits.maxPayloadLength).", offset: offset, itemIndex: item.index, type: type)
+                            + "(Limits.maxPayloadLength).", offset: offset,
+                        details: .init(itemIndex: item.index, type: type))
                 }
                 if let inputSize, length > UInt64(inputSize - cbor.offset) {
                     throw TransferArchiveError(
                         code: .truncated,
                         message:
                             "The payload of \(type) declares \(length) bytes but only \(inputSize - cbor.offset) are left.",
-                        offset: offset, itemIndex: item.index, type: type)
+                        offset: offset, details: .init(itemIndex: item.index, type: type))
                 }
                 let header = RepresentationHeader(itemIndex: item.index, index: index, type: type, length: length)
                 representation = header
@@ -397,7 +398,7 @@ extension TransferArchiveReader {
                 message: "The \(header.type) representation of item \(header.itemIndex)\(name) has CRC-32 "
                     + "\(Self.hex(checksum)) but the archive records \(Self.hex(UInt32(stored))): the archive was "
                     + "damaged or edited. Get a fresh copy from the sender.", offset: cbor.offset,
-                itemIndex: header.itemIndex, type: header.type)
+                details: .init(itemIndex: header.itemIndex, type: header.type))
         }
         representation = nil
     }
@@ -466,7 +467,7 @@ extension TransferArchiveReader {
         guard case .dictionary(let dictionary) = try metadata.readValue(&cbor, depth: 1) else {
             throw TransferArchiveError(
                 code: .malformed, message: "Item \(itemIndex)'s metadata is not a map.", offset: start,
-                itemIndex: itemIndex)
+                details: .init(itemIndex: itemIndex))
         }
         return dictionary
     }
@@ -477,7 +478,7 @@ extension TransferArchiveReader {
         TransferArchiveError(
             code: .malformed,
             message: "The archive is malformed: \(what). Check that it was written by a TransferKit archive writer.",
-            offset: cbor.offset, itemIndex: itemIndex, type: type)
+            offset: cbor.offset, details: .init(itemIndex: itemIndex, type: type))
     }
 
     static func convert(_ error: CBORError) -> TransferArchiveError {

@@ -316,7 +316,7 @@ extension TransferArchiveWriter {
     ) -> TransferArchiveError {
         stage = .failed
         return TransferArchiveError(
-            code: code, message: message, itemIndex: itemsBegun > 0 ? itemsBegun - 1 : nil, type: type)
+            code: code, message: message, details: .init(itemIndex: itemsBegun > 0 ? itemsBegun - 1 : nil, type: type))
     }
 
     private mutating func flushIfFull() throws(TransferArchiveError) {

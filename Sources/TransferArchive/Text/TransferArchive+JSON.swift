@@ -36,8 +36,8 @@ extension TransferArchive {
                 guard seenTypes.insert(representation.type).inserted else {
                     throw TransferArchiveError(
                         code: .duplicateType,
-                        message: "Item \(index) has two representations of \(representation.type).", itemIndex: index,
-                        type: representation.type)
+                        message: "Item \(index) has two representations of \(representation.type).",
+                        details: .init(itemIndex: index, type: representation.type))
                 }
                 if position > 0 { output.raw(",") }
                 let data = representation.data
@@ -92,7 +92,7 @@ extension TransferArchive {
                     code: .unrepresentableValue,
                     message:
                         "Item \(itemIndex)'s metadata holds \(double), which JSON cannot represent; use the binary form "
-                        + "or store it as a string.", itemIndex: itemIndex)
+                        + "or store it as a string.", details: .init(itemIndex: itemIndex))
             }
             var text = double.description
             if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
@@ -181,7 +181,7 @@ extension TransferArchive {
                 throw TransferArchiveError(
                     code: .limitExceeded,
                     message: "Item \(index)'s name has \(bytes.count) bytes; the limit is \(limits.maxNameLength).",
-                    offset: offset, itemIndex: index)
+                    offset: offset, details: .init(itemIndex: index))
             }
             let name = String(decoding: bytes, as: UTF8.self)
             try ArchiveRules.checkName(name, itemIndex: index, offset: offset)
@@ -197,7 +197,7 @@ extension TransferArchive {
                 code: .limitExceeded,
                 message:
                     "Item \(index)'s metadata is larger than \(limits.maxMetadataSize) bytes (Limits.maxMetadataSize).",
-                offset: metadataSpan.lowerBound, itemIndex: index)
+                offset: metadataSpan.lowerBound, details: .init(itemIndex: index))
         case let metadata? where isObject(metadata):
             guard
                 case .dictionary(let dictionary) = try metadataValue(
@@ -215,7 +215,7 @@ extension TransferArchive {
                 code: .limitExceeded,
                 message: "Item \(index) has \(representations.count) representations; the limit is "
                     + "\(limits.maxRepresentationsPerItem) (Limits.maxRepresentationsPerItem).",
-                offset: span.lowerBound, itemIndex: index)
+                offset: span.lowerBound, details: .init(itemIndex: index))
         }
         var types: Set<UniformType> = []
         for representation in representations {
@@ -223,7 +223,7 @@ extension TransferArchive {
             guard types.insert(decoded.type).inserted else {
                 throw TransferArchiveError(
                     code: .duplicateType, message: "Item \(index) has two representations of \(decoded.type).",
-                    itemIndex: index, type: decoded.type)
+                    details: .init(itemIndex: index, type: decoded.type))
             }
             item.representations.append(decoded)
         }
@@ -246,7 +246,7 @@ extension TransferArchive {
                 throw TransferArchiveError(
                     code: .invalidBase64,
                     message: "The \(type) representation of item \(itemIndex) is not standard base64 with padding.",
-                    offset: base64Offset, itemIndex: itemIndex, type: type)
+                    offset: base64Offset, details: .init(itemIndex: itemIndex, type: type))
             }
             data = decoded
         default:
@@ -258,7 +258,7 @@ extension TransferArchive {
             throw TransferArchiveError(
                 code: .limitExceeded,
                 message: "The payload of \(type) has \(data.count) bytes; the limit is \(limits.maxPayloadLength).",
-                itemIndex: itemIndex, type: type)
+                details: .init(itemIndex: itemIndex, type: type))
         }
         guard let checksumValue = value["checksum"], let stored = try? integer(checksumValue),
             (0...Int64(UInt32.max)).contains(stored)
@@ -275,7 +275,7 @@ extension TransferArchive {
                 message:
                     "The \(type) representation of item \(itemIndex) has CRC-32 \(TransferArchiveReader.hex(actual)) but "
                     + "the archive records \(TransferArchiveReader.hex(UInt32(stored))): the archive was damaged or "
-                    + "edited. Get a fresh copy from the sender.", itemIndex: itemIndex, type: type)
+                    + "edited. Get a fresh copy from the sender.", details: .init(itemIndex: itemIndex, type: type))
         }
         return representation
     }
@@ -287,7 +287,7 @@ extension TransferArchive {
             throw TransferArchiveError(
                 code: .limitExceeded,
                 message: "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
-                    + "(Limits.maxMetadataDepth).", offset: span.lowerBound, itemIndex: itemIndex)
+                    + "(Limits.maxMetadataDepth).", offset: span.lowerBound, details: .init(itemIndex: itemIndex))
         }
         switch value {
         case .object(let members, _):
@@ -312,7 +312,7 @@ extension TransferArchive {
                 guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else {
                     throw TransferArchiveError(
                         code: .unrepresentableValue, message: "A metadata number is out of the range of Double.",
-                        offset: offset, itemIndex: itemIndex)
+                        offset: offset, details: .init(itemIndex: itemIndex))
                 }
                 return .double(double)
             }
@@ -335,7 +335,7 @@ extension TransferArchive {
             throw TransferArchiveError(
                 code: .unrepresentableValue,
                 message: "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.", offset: offset,
-                itemIndex: itemIndex)
+                details: .init(itemIndex: itemIndex))
         }
         return integer
     }
@@ -356,7 +356,8 @@ extension TransferArchive {
         _ what: String, itemIndex: Int? = nil, type: UniformType? = nil
     ) -> TransferArchiveError {
         TransferArchiveError(
-            code: .malformed, message: "The JSON archive is malformed: \(what).", itemIndex: itemIndex, type: type)
+            code: .malformed, message: "The JSON archive is malformed: \(what).",
+            details: .init(itemIndex: itemIndex, type: type))
     }
 
     /// The archive's error for a JSON syntax error.

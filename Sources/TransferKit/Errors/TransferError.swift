@@ -16,10 +16,7 @@ import UniformTypes
 public typealias TransferError = DomainError<TransferErrorDomain>
 
 /// The domain of ``TransferError``.
-public enum TransferErrorDomain: ErrorDomain {
-    /// `"TransferError"`.
-    public static var name: String { "TransferError" }
-}
+public enum TransferErrorDomain: ErrorDomain {}
 
 extension ErrorCode where Domain == TransferErrorDomain {
     /// The provider has no representation that conforms to the requested type.

@@ -10,10 +10,7 @@
 public typealias ToolIOError = DomainError<ToolIOErrorDomain>
 
 /// The domain of ``ToolIOError``.
-public enum ToolIOErrorDomain: ErrorDomain {
-    /// `"ToolIOError"`.
-    public static var name: String { "ToolIOError" }
-}
+public enum ToolIOErrorDomain: ErrorDomain {}
 
 extension ErrorCode where Domain == ToolIOErrorDomain {
     /// An input could not be opened: it does not exist, is a directory, or permission is denied.

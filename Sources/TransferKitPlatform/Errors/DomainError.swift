@@ -13,6 +13,7 @@
 ///     print(error.message, error.offset ?? -1)
 /// }
 /// ```
+@dynamicMemberLookup
 public struct DomainError<Domain: ErrorDomain>: Error, Sendable, CustomStringConvertible {
     /// The domain's codes.
     public typealias Code = ErrorCode<Domain>
@@ -50,6 +51,12 @@ public struct DomainError<Domain: ErrorDomain>: Error, Sendable, CustomStringCon
         self.details = details
     }
 
+    /// A fact of the domain's ``details``, such as a `TransferArchiveError`'s `itemIndex`.
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Domain.Details, Value>) -> Value {
+        get { details[keyPath: keyPath] }
+        set { details[keyPath: keyPath] = newValue }
+    }
+
     /// `Domain.code: message (where) (cause: …)`, such as
     /// `TransferArchiveError.checksumMismatch: … (item 0, type public.png, byte offset 41)`.
     public var description: String {
@@ -69,6 +76,14 @@ public protocol ErrorDomain: Sendable {
     associatedtype Details: ErrorDetails = NoErrorDetails
     /// The name descriptions start with, such as `CBORError`.
     static var name: String { get }
+}
+
+extension ErrorDomain {
+    /// The domain type's name without its `Domain` suffix: `CBORErrorDomain` is `CBORError`.
+    public static var name: String {
+        let typeName = String(describing: Self.self)
+        return typeName.hasSuffix("Domain") ? String(typeName.dropLast("Domain".count)) : typeName
+    }
 }
 
 /// Facts that one error domain records about where a problem was found.

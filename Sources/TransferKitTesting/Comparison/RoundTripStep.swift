@@ -23,7 +23,7 @@ struct RoundTripStep: Sendable {
         representation: TransferArchive.Representation? = nil, offset: Int? = nil
     ) -> RoundTripError {
         RoundTripError(
-            code: code, message: message, cause: cause, source: label, offset: offset, format: format,
-            type: representation?.type)
+            code: code, message: message, cause: cause, source: label, offset: offset,
+            details: .init(format: format, type: representation?.type))
     }
 }

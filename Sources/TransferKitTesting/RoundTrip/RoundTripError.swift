@@ -19,9 +19,6 @@ public typealias RoundTripError = DomainError<RoundTripErrorDomain>
 
 /// The domain of ``RoundTripError``.
 public enum RoundTripErrorDomain: ErrorDomain {
-    /// `"RoundTripError"`.
-    public static var name: String { "RoundTripError" }
-
     /// Where in a round trip a difference was found.
     public struct Details: ErrorDetails, Hashable {
         /// The archive form in which the difference appeared, if it was in one.
@@ -33,7 +30,7 @@ public enum RoundTripErrorDomain: ErrorDomain {
         public init() {}
 
         /// Creates details.
-        public init(format: TransferArchiveFormat?, type: UniformType?) {
+        public init(format: TransferArchiveFormat? = nil, type: UniformType? = nil) {
             self.format = format
             self.type = type
         }
@@ -69,36 +66,4 @@ extension ErrorCode where Domain == RoundTripErrorDomain {
 
     /// The child process could not be started, or exited with a non-zero status.
     public static var childProcessFailed: Self { Self("childProcessFailed") }
-}
-
-extension DomainError where Domain == RoundTripErrorDomain {
-    /// Creates an error located in a round trip.
-    /// - Parameters:
-    ///   - code: The kind of difference.
-    ///   - message: What differs, where, and what to look at.
-    ///   - cause: The underlying error, if any.
-    ///   - source: The step of the round trip, such as `CBOR form, archive read back`.
-    ///   - offset: The first differing byte, for ``ErrorCode/bytesDiffer``.
-    ///   - format: The archive form, if any.
-    ///   - type: The representation's type, if any.
-    public init(
-        code: Code, message: String, cause: (any Error)? = nil, source: String? = nil, offset: Int? = nil,
-        format: TransferArchiveFormat?, type: UniformType? = nil
-    ) {
-        self.init(
-            code: code, message: message, cause: cause, source: source, offset: offset,
-            details: .init(format: format, type: type))
-    }
-
-    /// The archive form in which the difference appeared, if it was in one.
-    public var format: TransferArchiveFormat? {
-        get { details.format }
-        set { details.format = newValue }
-    }
-
-    /// The representation's type, if the difference is in one representation.
-    public var type: UniformType? {
-        get { details.type }
-        set { details.type = newValue }
-    }
 }

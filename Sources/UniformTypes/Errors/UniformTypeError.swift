@@ -16,10 +16,7 @@
 public typealias UniformTypeError = DomainError<UniformTypeErrorDomain>
 
 /// The domain of ``UniformTypeError``.
-public enum UniformTypeErrorDomain: ErrorDomain {
-    /// `"UniformTypeError"`.
-    public static var name: String { "UniformTypeError" }
-}
+public enum UniformTypeErrorDomain: ErrorDomain {}
 
 extension ErrorCode where Domain == UniformTypeErrorDomain {
     /// An identifier was empty, too long, had a character that is not allowed, an empty component,
