@@ -135,15 +135,45 @@ with tempfile.TemporaryDirectory() as directory:
         converted.stderr.decode(),
     )
 
-    # 5. A wrong checksum from Python is caught.
+    # 5. A wrong checksum from Python is caught: a damaged archive is an input error (exit 2, on stderr).
     python_archive.value[2]["items"][0]["representations"][0]["checksum"] ^= 1
     (work / "bad.transferkit").write_bytes(cbor2.dumps(python_archive, canonical=True))
     checked = run("check", str(work / "bad.transferkit"))
     check(
-        "CLI rejects a wrong checksum with exit code 1",
-        checked.returncode == 1 and b"checksumMismatch" in checked.stdout,
+        "CLI rejects a wrong checksum with exit code 2",
+        checked.returncode == 2 and b"checksumMismatch" in checked.stderr,
         (checked.stdout + checked.stderr).decode(),
     )
+
+# 6. The specification's vectors: the independent reader written from Schemas/transfer-archive.md
+# (spec_reader.py), JSON Schema and the tool each give the expected verdict for every file.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import spec_reader  # noqa: E402
+
+VECTORS = ROOT / "Schemas" / "vectors"
+validator = jsonschema.Draft202012Validator(SCHEMA)
+for vector in json.loads((VECTORS / "expected.json").read_text())["vectors"]:
+    name, data = vector["name"], (VECTORS / vector["name"]).read_bytes()
+    expected = "valid" if vector["valid"] else vector["code"]
+    try:
+        spec_reader.read(data)
+        verdict = "valid"
+    except spec_reader.SpecError as error:
+        verdict = error.code
+    check(f"spec reader: {name} is {expected}", verdict == expected, f"it says {verdict}")
+    inspected = run("inspect", str(VECTORS / name))
+    tool_ok = inspected.returncode == 0 if vector["valid"] else (
+        inspected.returncode == 2 and expected.encode() in inspected.stderr)
+    check(f"tool: {name} is {expected}", tool_ok, (inspected.stdout + inspected.stderr).decode()[-300:])
+    if "schema" in vector:
+        try:
+            schema_verdict = validator.is_valid(json.loads(data.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            schema_verdict = None  # not JSON text at all: only a JSON parser can say so
+        agrees = schema_verdict == vector["schema"] or (schema_verdict is None and "beyondSchema" in vector)
+        check(f"json schema: {name} is {'valid' if vector['schema'] else 'invalid'}", agrees, f"it says {schema_verdict}")
+        if "beyondSchema" not in vector:
+            check(f"json schema agrees with the spec on {name}", vector["schema"] == vector["valid"], "")
 
 passed = sum(results)
 failed = len(results) - passed

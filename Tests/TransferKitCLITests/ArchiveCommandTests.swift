@@ -150,7 +150,10 @@ struct PackInspectExtractTests {
         let path = try space.write("x.bin", Array("plain words".utf8))
         let run = await runInProcess(tool, ["inspect", path])
         #expect(run.status == 2)
-        #expect(run.error.contains("is not a TransferKit archive"))
+        #expect(
+            run.error
+                == "transferkit inspect: TransferArchiveError.notAnArchive: not a TransferKit archive: it starts with "
+                + "neither the binary form's d9 d9 f7 nor a JSON object (in \(path))\n")
     }
 
     @Test(
@@ -205,7 +208,8 @@ struct PackInspectExtractTests {
         #expect(missingItem.status == 2)
         #expect(missingItem.error.contains("the archive has no item 3"))
         let noType = await runInProcess(tool, ["extract", path])
-        #expect(noType.error.contains("--type is required"))
+        #expect(noType.status == 2)
+        #expect(noType.error == "transferkit extract: missing option --type TYPE (see 'transferkit extract --help')\n")
     }
 
     @Test func standardInputRoundTripsThroughPipes() async throws {
@@ -344,7 +348,7 @@ struct ConvertCheckTests {
         let space = try Workspace()
         let run = await runInProcess(tool, ["convert", try space.writeArchive("a.transferkit", archive)])
         #expect(run.status == 2)
-        #expect(run.error.contains("-o OUT is required"))
+        #expect(run.error == "transferkit convert: missing option --output OUT (see 'transferkit convert --help')\n")
     }
 
     @Test func checkPassesAndSaysHowEachRepresentationWasChecked() async throws {
@@ -370,17 +374,16 @@ struct ConvertCheckTests {
         #expect(run.output.split(separator: "\n").filter { $0.hasPrefix("✓") }.count == 2)
     }
 
-    @Test func checkFailsOnADamagedPayload() async throws {
+    @Test func aDamagedArchiveIsAnInputErrorOnStandardError() async throws {
         let space = try Workspace()
         var bytes = [UInt8](try archive.encoded(as: .cbor))
         let marker = try #require(bytes.firstRange(of: Array("text ✓".utf8)))
         bytes[marker.lowerBound] ^= 0x20
         let path = try space.write("bad.transferkit", bytes)
         let run = await runInProcess(tool, ["check", path])
-        #expect(run.status == 1)
-        #expect(run.output.hasPrefix("✗ \(path): "))
-        #expect(run.output.contains("checksumMismatch"))
-        #expect(run.output.hasSuffix("0 passed, 1 failed\n"))
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("transferkit check: \(path): TransferArchiveError.checksumMismatch: "))
+        #expect(run.output == "0 passed, 1 failed\n")
     }
 
     @Test func checkReportsUnreadableFilesAsInputErrors() async throws {
@@ -395,5 +398,54 @@ struct ConvertCheckTests {
             #expect(run.status == 0)
             #expect(run.output.contains("USAGE: transferkit \(command)"))
         }
+    }
+}
+
+@Suite("Command-line conventions")
+struct ConventionTests {
+    @Test func versionPrintsTheToolAndFormatVersions() async {
+        let run = await runInProcess(tool, ["--version"])
+        #expect(run.status == 0)
+        #expect(run.output == "transferkit \(TransferKitTool.transferKitVersion)\n")
+        #expect(run.output.contains("archive format 1.0"))
+    }
+
+    @Test func usageLinesShowRequiredOptionsWithoutBrackets() async {
+        let extract = await runInProcess(tool, ["extract", "--help"])
+        #expect(extract.output.contains("USAGE: transferkit extract --type TYPE [--item N]"))
+        let convert = await runInProcess(tool, ["convert", "--help"])
+        #expect(convert.output.contains(" --output OUT"))
+        #expect(!convert.output.contains("[--output OUT]"))
+        let types = await runInProcess(tool, ["types", "--help"])
+        #expect(types.output.contains("[--conforms TYPE PARENT]"))
+    }
+
+    @Test func binaryOutputIsRefusedOnATerminalUnlessAskedFor() async throws {
+        let space = try Workspace()
+        let picture = try space.write("x.png", [0x89, 0x50, 0x4e, 0x47])
+        let refused = await runInProcess(tool, ["pack", picture], outputTerminal: true)
+        #expect(refused.status == 2)
+        #expect(
+            refused.error
+                == "transferkit pack: refusing to write binary data to a terminal; give -o FILE, pipe the output, "
+                + "or -o - to write it anyway (see 'transferkit pack --help')\n")
+        #expect(refused.outputBytes.isEmpty)
+        let forced = await runInProcess(tool, ["pack", picture, "-o", "-"], outputTerminal: true)
+        #expect(forced.status == 0)
+        #expect(forced.outputBytes.starts(with: [0xd9, 0xd9, 0xf7]))
+        let json = await runInProcess(tool, ["pack", picture, "--format", "json"], outputTerminal: true)
+        #expect(json.status == 0, "the JSON form is text")
+
+        let archive = try space.writeArchive(
+            "a.transferkit",
+            TransferArchive(items: [
+                .init(representations: [representation(.png, "\u{89}PNG"), representation(.utf8PlainText, "hi")])
+            ]))
+        let png = await runInProcess(tool, ["extract", archive, "--type", "public.png"], outputTerminal: true)
+        #expect(png.status == 2)
+        #expect(png.error.contains("refusing to write binary data to a terminal"))
+        let text = await runInProcess(tool, ["extract", archive, "--type", "public.text"], outputTerminal: true)
+        #expect(text.status == 0)
+        #expect(text.output == "hi")
     }
 }

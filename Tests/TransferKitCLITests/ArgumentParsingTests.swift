@@ -39,8 +39,8 @@ struct ArgumentParsingTests {
         "rejected command lines",
         arguments: [
             (["--bogus"], "unknown option '--bogus'"),
-            (["-o"], "option '-o' needs a value (OUT)"),
-            (["--conforms", "x"], "option '--conforms' needs 2 values (TYPE)"),
+            (["-o"], "option '-o' needs a value: -o OUT"),
+            (["--conforms", "x"], "option '--conforms' needs 2 values: --conforms TYPE TYPE"),
             (["-o", "a", "--output", "b"], "option '--output' was given more than once"),
             (["--json=yes"], "option '--json' takes no value"),
             (["a", "b", "c", "d"], "too many arguments: expected at most 3 FILE"),

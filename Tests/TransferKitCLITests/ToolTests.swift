@@ -73,6 +73,6 @@ struct ToolTests {
     @Test func otherErrorsAreInputErrors() async {
         let run = await runInProcess(tool, ["echo", "--fail"])
         #expect(run.status == 2)
-        #expect(run.error == "transferkit echo: error: the input is unusable\n")
+        #expect(run.error == "transferkit echo: the input is unusable\n")
     }
 }

@@ -89,7 +89,7 @@ struct TypesCommandTests {
             ),
             (
                 ["types", "--conforms", "public.png"],
-                "transferkit types: option '--conforms' needs 2 values (TYPE) (see 'transferkit types --help')\n"
+                "transferkit types: option '--conforms' needs 2 values: --conforms TYPE PARENT (see 'transferkit types --help')\n"
             ),
         ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
@@ -117,7 +117,7 @@ struct TypesCommandTests {
             .write(to: URL(fileURLWithPath: path))
         let run = try await runBinary(["types", "--declarations", path, "public.data"])
         #expect(run.status == 2)
-        #expect(run.error.hasPrefix("transferkit types: error: "))
+        #expect(run.error.hasPrefix("transferkit types: UniformTypeError.unknownParent: "))
         #expect(run.error.contains("unknownParent"))
         #expect(run.error.contains("Bad.json"))
         let missing = try await runBinary(["types", "--declarations", space.appendingPathComponent("no.json").path])

@@ -11,7 +11,8 @@ extension TransferArchive {
     /// let archive = try TransferArchive(decoding: bytes, limits: limits)
     /// ```
     public struct Limits: Sendable, Hashable {
-        /// The longest uniform type identifier, in UTF-8 bytes. Default 255 (the identifier rule's own bound).
+        /// The longest uniform type identifier, in UTF-8 bytes. Default 255, which is also the format's own bound
+        /// (an identifier of more is `invalidIdentifier` whatever this limit says); set it lower to be stricter.
         public var maxIdentifierLength: Int
         /// The longest suggested name, in UTF-8 bytes. Default 1 024.
         public var maxNameLength: Int

@@ -173,6 +173,12 @@ enum ArchiveRules {
     static func type(
         fromUTF8 bytes: some Collection<UInt8>, limits: TransferArchive.Limits, itemIndex: Int, offset: Int?
     ) throws(TransferArchiveError) -> UniformType {
+        if bytes.count > 255, let problem = identifierProblem(bytes) {
+            throw TransferArchiveError(
+                code: .invalidIdentifier,
+                message: "A type identifier of \(bytes.count) bytes is not an archive type identifier: \(problem).",
+                offset: offset, details: .init(itemIndex: itemIndex))
+        }
         guard bytes.count <= limits.maxIdentifierLength else {
             throw TransferArchiveError(
                 code: .limitExceeded,
@@ -184,14 +190,50 @@ enum ArchiveRules {
                 code: .invalidUTF8, message: "A type identifier is not valid UTF-8; the archive is damaged.",
                 offset: offset, details: .init(itemIndex: itemIndex))
         }
-        guard let type = UniformType(string) else {
+        guard identifierProblem(bytes) == nil, let type = UniformType(string) else {
             throw TransferArchiveError(
                 code: .invalidIdentifier,
-                message: "\(String(reflecting: string)) is not a uniform type identifier (1 to 255 characters of "
-                    + "[A-Za-z0-9.-]). Fix the writer that produced this archive.", offset: offset,
+                message: "\(String(reflecting: string)) is not an archive type identifier: "
+                    + "\(identifierProblem(bytes) ?? "not a uniform type identifier"). Fix the writer that produced "
+                    + "this archive (Schemas/transfer-archive.md, section 3.1).", offset: offset,
                 details: .init(itemIndex: itemIndex))
         }
         return type
+    }
+
+    /// Throws ``TransferArchiveError/Code/invalidIdentifier`` unless `type` can be written to an archive.
+    static func checkIdentifier(_ type: UniformType, itemIndex: Int?) throws(TransferArchiveError) {
+        if let problem = identifierProblem(type.identifier.utf8) {
+            throw TransferArchiveError(
+                code: .invalidIdentifier,
+                message: "\(String(reflecting: type.identifier)) cannot be written to an archive: \(problem). The "
+                    + "format carries ASCII identifiers only (Schemas/transfer-archive.md, section 3.1); declare the "
+                    + "type with an ASCII identifier.", details: .init(itemIndex: itemIndex, type: type))
+        }
+    }
+
+    /// Why `bytes` break the archive's identifier grammar, or `nil`: 1 to 255 bytes, components of ASCII letters,
+    /// digits and `-`, separated by single dots (`Schemas/transfer-archive.md`, section 3.1). Narrower than what
+    /// `UniformType` accepts (letters and digits above U+007F), so that any JSON Schema or CDDL tool can check it.
+    static func identifierProblem(_ bytes: some Collection<UInt8>) -> String? {
+        guard !bytes.isEmpty, bytes.count <= 255 else { return "it must have 1 to 255 bytes" }
+        var componentLength = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "."):
+                guard componentLength > 0 else {
+                    return "it has an empty component (a leading, doubled or "
+                        + "trailing '.')"
+                }
+                componentLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+                componentLength += 1
+            default:
+                return "it holds a byte (0x\(String(byte, radix: 16))) outside A-Z, a-z, 0-9, '-' and '.'"
+            }
+        }
+        return componentLength > 0 ? nil : "it has an empty component (a leading, doubled or trailing '.')"
     }
 
     /// Builds a metadata dictionary, rejecting keys that Swift's `String` equality would merge.

@@ -278,7 +278,8 @@ extension TransferArchiveReader {
             switch key {
             case ArchiveCBOR.typeKey:
                 let offset = cbor.offset
-                let bytes = try readText(maxLength: limits.maxIdentifierLength, what: "a type identifier")
+                // The format's own bound comes first (invalidIdentifier); ArchiveRules then applies the reader's limit.
+                let bytes = try readText(maxLength: 255, what: "a type identifier", tooLong: .invalidIdentifier)
                 let read = try ArchiveRules.type(fromUTF8: bytes, limits: limits, itemIndex: item.index, offset: offset)
                 guard itemTypes.insert(read).inserted else {
                     throw TransferArchiveError(
@@ -441,7 +442,9 @@ extension TransferArchiveReader {
     }
 
     /// Reads a definite text string of at most `maxLength` bytes, without checking its UTF-8.
-    private mutating func readText(maxLength: Int, what: String) throws(TransferArchiveError) -> [UInt8] {
+    private mutating func readText(
+        maxLength: Int, what: String, tooLong: TransferArchiveError.Code = .limitExceeded
+    ) throws(TransferArchiveError) -> [UInt8] {
         let offset = cbor.offset
         let head = try readHead()
         guard head.majorType == .textString, let length = head.length else {
@@ -449,7 +452,7 @@ extension TransferArchiveReader {
         }
         guard length <= UInt64(max(0, maxLength)) else {
             throw TransferArchiveError(
-                code: .limitExceeded, message: "\(what) of \(length) bytes is longer than the limit of \(maxLength).",
+                code: tooLong, message: "\(what) of \(length) bytes is longer than the limit of \(maxLength).",
                 offset: offset)
         }
         var bytes: [UInt8] = []

@@ -263,6 +263,12 @@ extension TransferArchiveWriter {
                     + "\(type) would be one more.",
                 type: type)
         }
+        do {
+            try ArchiveRules.checkIdentifier(type, itemIndex: itemsBegun - 1)
+        } catch {
+            stage = .failed
+            throw error
+        }
         guard itemTypes.insert(type).inserted else {
             throw fail(
                 .duplicateType, "Item \(itemsBegun - 1) already has a representation of \(type); write each type once.",

@@ -39,9 +39,11 @@ extension TransferArchive {
                         message: "Item \(index) has two representations of \(representation.type).",
                         details: .init(itemIndex: index, type: representation.type))
                 }
+                try ArchiveRules.checkIdentifier(representation.type, itemIndex: index)
                 if position > 0 { output.raw(",") }
                 let data = representation.data
-                let text = representation.type.conforms(to: .text) && String(validating: data, as: UTF8.self) != nil
+                // Spec §5.3: "text" exactly when the bytes are valid UTF-8, whatever the type; no type graph needed.
+                let text = String(validating: data, as: UTF8.self) != nil
                 if !text {
                     output.raw("{\"base64\":")
                     output.string(data.base64EncodedString().utf8)
@@ -316,7 +318,13 @@ extension TransferArchive {
                 }
                 return .double(double)
             }
-            return .integer(try integer(value, itemIndex: itemIndex))
+            guard let integer = Int64(String(decoding: text, as: UTF8.self)) else {
+                throw TransferArchiveError(
+                    code: .unrepresentableValue,
+                    message: "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.",
+                    offset: offset, details: .init(itemIndex: itemIndex))
+            }
+            return .integer(integer)
         case .bool(let bool):
             return .bool(bool)
         case .null:
@@ -327,11 +335,14 @@ extension TransferArchive {
     }
 
     /// An integer JSON number that fits in `Int64`.
+    /// The value of a number that must be an integer. JSON has one number type, so `4.0` and `4e0` are accepted as
+    /// 4 for the format's integer fields (spec section 5.1), as JSON Schema's `integer` accepts them; writers write
+    /// `4`. Metadata keeps the distinction (`metadataValue`).
     private static func integer(_ value: JSONValue, itemIndex: Int? = nil) throws(TransferArchiveError) -> Int64 {
         guard case .number(let text, let offset) = value else {
             throw malformedJSON("a number was expected", itemIndex: itemIndex)
         }
-        guard let integer = Int64(String(decoding: text, as: UTF8.self)) else {
+        guard let integer = Int64(String(decoding: text, as: UTF8.self)) ?? value.integer.map(Int64.init) else {
             throw TransferArchiveError(
                 code: .unrepresentableValue,
                 message: "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.", offset: offset,

@@ -19,13 +19,23 @@ enum ArchiveFormatChoice {
 
     /// The form to read: `--format` if given, else detected from a regular file's first bytes,
     /// else CBOR (a pipe cannot be peeked at without consuming it).
-    static func input(_ option: String?, file: InputFile) throws(UsageError) -> TransferArchiveFormat {
+    static func input(_ option: String?, file: InputFile) throws -> TransferArchiveFormat {
         if let option {
             return try output(option, path: nil)
         }
         guard let head = file.peek(64) else { return .cbor }
+        return try detect(head, name: file.displayName)
+    }
+
+    /// The form of an archive from its first bytes (spec section 2), or `notAnArchive` naming `name`.
+    static func detect(
+        _ head: some Collection<UInt8>, name: String
+    ) throws(TransferArchiveError) -> TransferArchiveFormat {
         guard let format = TransferArchiveFormat.detect(head) else {
-            throw UsageError("\(file.displayName) is not a TransferKit archive (neither CBOR nor JSON form)")
+            throw TransferArchiveError(
+                code: .notAnArchive,
+                message: "not a TransferKit archive: it starts with neither the binary form's d9 d9 f7 nor a JSON "
+                    + "object", source: name)
         }
         return format
     }

@@ -4,10 +4,18 @@ import TransferKitPlatform
 enum ArchiveOutput {
     /// Runs `body` with a sink on `path` (standard output for `-` or `nil`); a file appears at
     /// `path` only once `body` has returned without throwing.
+    ///
+    /// Binary output (`isBinary`) is refused when it would go to a terminal by default (no `-o`):
+    /// bytes that are not text can garble the terminal. An explicit `-o -` writes it anyway.
     static func write<R>(
-        toPath path: String?, context: CommandContext, _ body: (any OutputSink) async throws -> R
+        toPath path: String?, isBinary: Bool, context: CommandContext, _ body: (any OutputSink) async throws -> R
     ) async throws -> R {
         guard let path, path != "-" else {
+            if path == nil, isBinary, context.standardOutputIsTerminal {
+                throw UsageError(
+                    "refusing to write binary data to a terminal; give -o FILE, pipe the output, or -o - to "
+                        + "write it anyway")
+            }
             return try await body(context.standardOutput)
         }
         do {

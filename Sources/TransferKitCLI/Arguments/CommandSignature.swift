@@ -22,6 +22,9 @@ public struct CommandSignature: Sendable {
         public var arity: Int
         /// Whether the option may be given more than once.
         public var isRepeatable: Bool
+        /// Whether the command cannot run without the option: the usage line shows it without brackets and
+        /// the parser reports it missing.
+        public var isRequired: Bool
         /// One line of help.
         public var help: String
 
@@ -31,15 +34,26 @@ public struct CommandSignature: Sendable {
         ///   - valueName: The placeholder for the value, or `nil` for a flag.
         ///   - arity: How many values follow the option's name.
         ///   - isRepeatable: Whether the option may appear more than once.
+        ///   - isRequired: Whether the command cannot run without it.
         ///   - help: One line of help.
         public init(
-            names: [String], valueName: String? = nil, arity: Int = 1, isRepeatable: Bool = false, help: String
+            names: [String], valueName: String? = nil, arity: Int = 1, isRepeatable: Bool = false,
+            isRequired: Bool = false, help: String
         ) {
             self.names = names
             self.valueName = valueName
             self.arity = valueName == nil ? 0 : max(1, arity)
             self.isRepeatable = isRepeatable
+            self.isRequired = isRequired
             self.help = help
+        }
+
+        /// The value placeholders as help shows them: `valueName` itself when it already names each of several
+        /// values (`"TYPE PARENT"` for arity 2), else `valueName` once per value.
+        var placeholder: String {
+            guard let valueName else { return "" }
+            let words = valueName.split(separator: " ")
+            return words.count == arity ? valueName : Array(repeating: valueName, count: arity).joined(separator: " ")
         }
 
         /// The name under which parsed values are stored: the last (longest) spelling.

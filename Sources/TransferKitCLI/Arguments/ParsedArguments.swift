@@ -64,9 +64,13 @@ public struct ParsedArguments: Sendable, Equatable {
             }
             guard taken.count == option.arity else {
                 let what = option.arity == 1 ? "a value" : "\(option.arity) values"
-                throw UsageError("option '\(name)' needs \(what) (\(option.valueName ?? "VALUE"))")
+                throw UsageError("option '\(name)' needs \(what): \(name) \(option.placeholder)")
             }
             values[key, default: []].append(contentsOf: taken)
+        }
+        for option in signature.options where option.isRequired && values[option.key] == nil {
+            let spelled = option.valueName == nil ? option.key : option.key + " " + option.placeholder
+            throw UsageError("missing option \(spelled)")
         }
         guard let spec = signature.positionals else {
             if let first = positionals.first { throw UsageError("unexpected argument '\(first)'") }

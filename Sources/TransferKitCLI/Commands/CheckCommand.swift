@@ -34,7 +34,8 @@ package struct CheckCommand: Command {
         writer), or checksum (no reader for its type: structure and CRC only).
         With --type TYPE, each item is checked only for the representation a reader of TYPE gets:
         the first, in the item's order, that conforms to TYPE (what extract --type TYPE writes).
-        Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read.
+        Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read or is
+        damaged (its error is printed on standard error; --json output still lists it).
         """
     }
 
@@ -76,6 +77,12 @@ package struct CheckCommand: Command {
         }
         let passed = reports.flatMap(\.items).filter(\.passed).count
         let failed = reports.reduce(0) { $0 + $1.items.filter { !$0.passed }.count + ($1.error == nil ? 0 : 1) }
+        // An archive that cannot be read or checked is an input error: it goes to standard error, exit 2.
+        for report in reports {
+            if let error = report.error {
+                try context.standardError.writeLine("\(context.toolName) check: \(report.archive): \(error)")
+            }
+        }
         if arguments.flag("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -85,6 +92,7 @@ package struct CheckCommand: Command {
             for report in reports { try context.standardOutput.write(report.text()) }
             try context.standardOutput.writeLine("\(passed) passed, \(failed) failed")
         }
+        if reports.contains(where: { $0.error != nil }) { return .usageError }
         return failed == 0 ? .success : .failure
     }
 
@@ -94,9 +102,7 @@ package struct CheckCommand: Command {
     ) async -> ArchiveReport {
         var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
         do {
-            guard let format = TransferArchiveFormat.detect(bytes.prefix(64)) else {
-                throw UsageError("not a TransferKit archive (neither CBOR nor JSON form)")
-            }
+            let format = try ArchiveFormatChoice.detect(bytes.prefix(64), name: name)
             let archive = try TransferArchive(decoding: bytes, format: format)
             let returned: TransferArchive
             if crossProcess {
@@ -192,7 +198,7 @@ private struct ArchiveReport: Encodable {
     var error: String?
 
     func text() -> String {
-        if let error { return "✗ \(archive): \(error)\n" }
+        if error != nil { return "" }
         return items.map { item in
             let mark = item.passed ? "✓" : "✗"
             let name = item.name.map { " \"\($0)\"" } ?? ""

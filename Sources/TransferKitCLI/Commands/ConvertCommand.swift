@@ -23,7 +23,9 @@ package struct ConvertCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout; required)."),
+                .init(
+                    names: ["-o", "--output"], valueName: "OUT", isRequired: true,
+                    help: "Where to write (- for stdout)."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The output's form."),
             ],
             positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)
@@ -32,20 +34,18 @@ package struct ConvertCommand: Command {
 
     /// Converts the archive.
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
-        guard let output = arguments.value("--output") else { throw UsageError("-o OUT is required") }
+        let output = arguments.value("--output") ?? "-"
         let file = try InputFile(path: arguments.positionals[0])
         let limits = TransferArchive.Limits.default
         let bytes = try file.readAll(limit: limits.maxJSONDocumentSize)
-        guard let inputFormat = TransferArchiveFormat.detect(bytes.prefix(64)) else {
-            throw UsageError("\(file.displayName) is not a TransferKit archive (neither CBOR nor JSON form)")
-        }
+        let inputFormat = try ArchiveFormatChoice.detect(bytes.prefix(64), name: file.displayName)
         let archive = try TransferArchive(decoding: bytes, format: inputFormat, limits: limits)
         var format = inputFormat == .cbor ? TransferArchiveFormat.json : .cbor
         if arguments.value("--format") != nil || URL(fileURLWithPath: output).pathExtension.lowercased() == "json" {
             format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
         }
         let encoded = try archive.encoded(as: format)
-        try await ArchiveOutput.write(toPath: output, context: context) { sink in
+        try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
             try sink.write(contentsOf: encoded)
         }
         return .success

@@ -35,7 +35,7 @@ package struct ExtractCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["--type"], valueName: "TYPE", help: "The uniform type wanted (required)."),
+                .init(names: ["--type"], valueName: "TYPE", isRequired: true, help: "The uniform type wanted."),
                 .init(names: ["--item"], valueName: "N", help: "The item's index (default 0)."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
@@ -48,7 +48,7 @@ package struct ExtractCommand: Command {
     /// Extracts the representation.
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
-        guard let identifier = arguments.value("--type") else { throw UsageError("--type is required") }
+        let identifier = arguments.value("--type") ?? ""
         guard let wanted = UniformType(identifier) else {
             throw UsageError("'\(identifier)' is not a valid uniform type identifier")
         }
@@ -76,7 +76,9 @@ package struct ExtractCommand: Command {
         _ wanted: UniformType, item itemIndex: Int, from file: InputFile, format: TransferArchiveFormat,
         to output: String?, bar: inout ProgressBar?, context: CommandContext
     ) async throws -> ExitCode {
-        try await ArchiveOutput.write(toPath: output, context: context) { sink in
+        // A type that is not text is binary: refused on a terminal unless -o - says so.
+        let isBinary = !catalog.conforms(wanted, to: .text)
+        return try await ArchiveOutput.write(toPath: output, isBinary: isBinary, context: context) { sink in
             var itemSeen = false
             var typesSeen: [UniformType] = []
             var extracted = false

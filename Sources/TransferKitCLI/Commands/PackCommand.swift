@@ -86,7 +86,7 @@ package struct PackCommand: Command {
         _ inputs: [PackInput], format: TransferArchiveFormat, progress: TransferProgress, to output: String?,
         context: CommandContext
     ) async throws {
-        try await ArchiveOutput.write(toPath: output, context: context) { sink in
+        try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
             switch format {
             case .json:
                 var archive = TransferArchive()

@@ -37,13 +37,13 @@ package struct ReencodeCommand: Command {
         try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
         let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
-        guard let format = TransferArchiveFormat.detect(bytes.prefix(64)) else {
-            throw UsageError("\(file.displayName) is not a TransferKit archive (neither CBOR nor JSON form)")
-        }
+        let format = try ArchiveFormatChoice.detect(bytes.prefix(64), name: file.displayName)
         let archive = try TransferArchive(decoding: bytes, format: format)
         let result = try await Reencoder(checker: RoundTripChecker(registry: registry)).reencode(archive)
         let encoded = try result.encoded(as: format)
-        try await ArchiveOutput.write(toPath: arguments.value("--output"), context: context) { sink in
+        try await ArchiveOutput.write(
+            toPath: arguments.value("--output"), isBinary: format == .cbor, context: context
+        ) { sink in
             try sink.write(contentsOf: encoded)
         }
         return .success

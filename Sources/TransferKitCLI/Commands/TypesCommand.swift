@@ -34,7 +34,7 @@ package struct TypesCommand: Command {
                 .init(names: ["--extension"], valueName: "EXT", help: "Find the type for a filename extension."),
                 .init(names: ["--mime"], valueName: "MIME", help: "Find the type for a MIME type."),
                 .init(
-                    names: ["--conforms"], valueName: "TYPE", arity: 2,
+                    names: ["--conforms"], valueName: "TYPE PARENT", arity: 2,
                     help: "Exit 0 if the first type conforms to the second, 1 if not."),
                 DeclarationsOption.option,
                 .init(names: ["--json"], help: "Print machine-readable JSON."),

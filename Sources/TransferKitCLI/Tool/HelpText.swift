@@ -1,7 +1,8 @@
 /// Renders `--help` output from a tool's commands and a command's signature.
 enum HelpText {
     static func render(_ tool: TransferKitTool) -> String {
-        var text = "OVERVIEW: \(tool.abstract)\n\nUSAGE: \(tool.name) <command> [options]\n\nCOMMANDS:\n"
+        var text = "OVERVIEW: \(tool.abstract)\n\nUSAGE: \(tool.name) <command> [options]\n"
+        text += "       \(tool.name) --version\n\nCOMMANDS:\n"
         let width = (tool.commands.map(\.name.count).max() ?? 0) + 2
         for command in tool.commands {
             text += "  " + command.name.padding(to: width) + command.abstract + "\n"
@@ -14,8 +15,8 @@ enum HelpText {
         let signature = command.signature
         var usage = "\(toolName) \(command.name)"
         for option in signature.options {
-            let spelled = option.valueName.map { option.key + " " + $0 } ?? option.key
-            usage += " [\(spelled)]" + (option.isRepeatable ? "..." : "")
+            let spelled = option.valueName == nil ? option.key : option.key + " " + option.placeholder
+            usage += (option.isRequired ? " \(spelled)" : " [\(spelled)]") + (option.isRepeatable ? "..." : "")
         }
         if let positionals = signature.positionals {
             let many = positionals.maximum.map { $0 > 1 } ?? true
@@ -28,10 +29,7 @@ enum HelpText {
         }
         for option in signature.options {
             let names = option.names.joined(separator: ", ")
-            var value = ""
-            if let valueName = option.valueName {
-                value = " " + Array(repeating: valueName, count: option.arity).joined(separator: " ")
-            }
+            let value = option.valueName == nil ? "" : " " + option.placeholder
             rows.append((names + value, option.help))
         }
         rows.append(("-h, --help", "Show help information."))

@@ -19,10 +19,7 @@ extension TransferKitTool {
     public static func standardCommands(
         catalog: TypeCatalog = .shared, registry: TransferRegistry = standardRegistry()
     ) -> [any Command] {
-        // The archive's own types are declared on first use; declare them now so that lookups
-        // such as `types --extension transferkit` find them.
-        _ = (UniformType.transferArchive, UniformType.transferArchiveJSON)
-        return [
+        [
             TypesCommand(catalog: catalog),
             PackCommand(catalog: catalog),
             InspectCommand(catalog: catalog),

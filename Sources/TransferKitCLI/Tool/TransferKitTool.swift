@@ -1,4 +1,5 @@
 import Foundation
+import TransferKit
 import TransferKitPlatform
 
 /// A command-line tool made of ``Command``s: the `transferkit` executable is one, and an
@@ -21,20 +22,30 @@ public struct TransferKitTool: Sendable {
     public var abstract: String
     /// The subcommands, in the order `--help` lists them.
     public var commands: [any Command]
+    /// What `--version` prints after the tool's name.
+    public var version: String
+
+    /// TransferKit's version and the archive format version it reads and writes, as the stock tool's
+    /// `--version` prints them.
+    public static let transferKitVersion =
+        "0.3.0 (archive format \(TransferArchive.currentVersion.major).\(TransferArchive.currentVersion.minor))"
 
     /// Creates a tool.
     /// - Parameters:
     ///   - name: The program name used in messages.
     ///   - abstract: One line for the top-level help.
     ///   - commands: The subcommands.
+    ///   - version: What `--version` prints after the name.
     public init(
         name: String = "transferkit",
         abstract: String = "Inspect, build and check TransferKit archives and uniform types.",
-        commands: [any Command]
+        commands: [any Command],
+        version: String = transferKitVersion
     ) {
         self.name = name
         self.abstract = abstract
         self.commands = commands
+        self.version = version
     }
 
     /// Runs the tool on `arguments` (without the program name) and returns the exit code.
@@ -43,6 +54,9 @@ public struct TransferKitTool: Sendable {
     public func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
         var context = context
         context.toolName = name
+        if arguments == ["--version"] {
+            return report("\(name) \(version)\n", to: context.standardOutput)
+        }
         guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
             if arguments.count > 1, arguments[0] == "help", let command = command(named: arguments[1]) {
                 return report(HelpText.render(command, toolName: name), to: context.standardOutput)
@@ -66,7 +80,8 @@ public struct TransferKitTool: Sendable {
             try? context.standardError.writeLine("\(name) \(command.name): \(error.message)")
             return .usageError
         } catch {
-            try? context.standardError.writeLine("\(name) \(command.name): error: \(error)")
+            // Every other error is an input error: the line names its domain and code, then what to do.
+            try? context.standardError.writeLine("\(name) \(command.name): \(error)")
             return .usageError
         }
     }
@@ -89,6 +104,7 @@ public struct TransferKitTool: Sendable {
             standardOutput: FileDescriptorOutput.standardOutput,
             standardError: FileDescriptorOutput.standardError,
             standardErrorIsTerminal: FileDescriptorOutput.standardError.isTerminal,
+            standardOutputIsTerminal: FileDescriptorOutput.standardOutput.isTerminal,
             toolName: name,
             executablePath: ExecutablePath.current()
         )

@@ -266,5 +266,11 @@ extension SystemTypeEntry {
 
         // TransferKit's own formats; not declared by Apple.
         type("org.transferkit.cbor", ["public.data"], "CBOR data", ext: ["cbor"], mime: ["application/cbor"]),
+        // The two forms of a transfer archive (Schemas/transfer-archive.md, "Media types"). The JSON form claims no
+        // file name extension, so that `.json` files stay public.json.
+        type("org.transferkit.archive", ["public.data"], "TransferKit archive", ext: ["transferkit"],
+             mime: ["application/vnd.transferkit.archive+cbor"]),
+        type("org.transferkit.archive.json", ["public.json"], "TransferKit archive (JSON form)",
+             mime: ["application/vnd.transferkit.archive+json"]),
     ]
 }

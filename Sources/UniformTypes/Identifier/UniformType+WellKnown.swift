@@ -270,4 +270,12 @@ extension UniformType {
 
     /// CBOR (RFC 8949), the binary form of TransferKit archives. Not declared by Apple. (`org.transferkit.cbor`)
     public static let cbor = UniformType(trusted: "org.transferkit.cbor")
+
+    /// The binary form of a TransferKit archive: file name extension `transferkit`, MIME type
+    /// `application/vnd.transferkit.archive+cbor` (`Schemas/transfer-archive.md`). (`org.transferkit.archive`)
+    public static let transferArchive = UniformType(trusted: "org.transferkit.archive")
+
+    /// The text form of a TransferKit archive: MIME type `application/vnd.transferkit.archive+json`, no file name
+    /// extension of its own, so that `json` files stay `public.json`. (`org.transferkit.archive.json`)
+    public static let transferArchiveJSON = UniformType(trusted: "org.transferkit.archive.json")
 }

@@ -26,12 +26,16 @@ func runBinary(_ arguments: [String], input: [UInt8] = []) async throws -> ToolR
         outputBytes: result.standardOutput)
 }
 
-/// Runs a tool in-process with memory sinks; `terminal` makes standard error count as a terminal.
-func runInProcess(_ tool: TransferKitTool, _ arguments: [String], terminal: Bool = false) async -> ToolRun {
+/// Runs a tool in-process with memory sinks; `terminal` makes standard error count as a terminal,
+/// `outputTerminal` standard output.
+func runInProcess(
+    _ tool: TransferKitTool, _ arguments: [String], terminal: Bool = false, outputTerminal: Bool = false
+) async -> ToolRun {
     let output = MemoryOutput()
     let error = MemoryOutput()
     let context = CommandContext(
         standardOutput: output, standardError: error, standardErrorIsTerminal: terminal,
+        standardOutputIsTerminal: outputTerminal,
         executablePath: transferkitPath)
     let code = await tool.run(arguments, in: context)
     return ToolRun(status: code.rawValue, output: output.text, error: error.text, outputBytes: output.bytes)
