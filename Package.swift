@@ -103,6 +103,13 @@ let package = Package(
                 "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferKitTesting", "transferkit",
                 "transferkit-memory-probe", "TransferKitTestSupport",
             ]),
+        // Compiles every Swift snippet of the README and the DocC catalogs against the built modules.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
+                "CBOR", "UniformTypes", "TransferKitCLI",
+            ]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [

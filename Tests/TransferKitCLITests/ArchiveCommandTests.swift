@@ -52,8 +52,24 @@ struct PackInspectExtractTests {
         #expect(run.error.isEmpty)
         let archive = try TransferArchive(decoding: try space.read("out.transferkit"))
         #expect(archive.items.map(\.suggestedName) == ["notes.txt", "blob.unknownext"])
-        #expect(archive.items.map { $0.representations.map(\.type) } == [[.plainText], [.data]])
+        // notes.txt is UTF-8, so it is packed as UTF-8 text rather than text of unknown encoding.
+        #expect(archive.items.map { $0.representations.map(\.type) } == [[.utf8PlainText], [.data]])
         #expect(archive.items[1].representations[0].data == Data([0, 1, 2, 255]))
+    }
+
+    @Test func aTextFileThatIsNotUTF8StaysPlainTextAndAnExplicitTypeIsKept() async throws {
+        let space = try Workspace()
+        let latin1 = try space.write("latin1.txt", [0x63, 0x61, 0x66, 0xe9])
+        let utf8 = try space.write("utf8.txt", Array("café".utf8))
+        let run = await runInProcess(tool, ["pack", latin1, "-o", space.path("a.transferkit")])
+        #expect(run.status == 0)
+        let archive = try TransferArchive(decoding: try space.read("a.transferkit"))
+        #expect(archive.items[0].representations[0].type == .plainText)
+        let explicit = await runInProcess(
+            tool, ["pack", utf8, "--type", "public.plain-text", "-o", space.path("b.transferkit")])
+        #expect(explicit.status == 0)
+        let typed = try TransferArchive(decoding: try space.read("b.transferkit"))
+        #expect(typed.items[0].representations[0].type == .plainText)
     }
 
     @Test func explicitTypeAndNameAndJSONForm() async throws {

@@ -25,8 +25,8 @@ package struct ExtractCommand: Command {
     package var discussion: String {
         """
         EXAMPLES:
-          transferkit extract cards.transferkit --type public.utf8-plain-text
-          transferkit extract cards.transferkit --type public.json --item 1 -o card.json
+          transferkit extract cards.transferkit --type public.json -o card-copy.json
+          transferkit extract cards.transferkit --type public.utf8-plain-text --item 1
           transferkit pack - --type public.png < cover.png | transferkit extract - --type public.image > copy.png
         """
     }

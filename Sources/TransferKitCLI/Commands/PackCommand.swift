@@ -24,8 +24,11 @@ package struct PackCommand: Command {
     package var discussion: String {
         """
         The type of each file comes from --type, else from its filename extension through the
-        type catalogue (declared types only), else public.data; standard input is public.data. The format comes from --format, else from the output's
-        extension (.json for the JSON form), else CBOR.
+        type catalogue (declared types only), else public.data; standard input is public.data.
+        A file whose extension says only public.plain-text (.txt: text of unknown encoding) is
+        public.utf8-plain-text when its bytes are valid UTF-8 (files up to 16 MiB are read to
+        tell). The format comes from --format, else from the output's extension (.json for the
+        JSON form), else CBOR.
 
         EXAMPLES:
           transferkit pack card.json notes.txt -o cards.transferkit
@@ -67,7 +70,9 @@ package struct PackCommand: Command {
         let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
         var inputs: [PackInput] = []
         for path in paths {
-            inputs.append(try PackInput(path: path, type: type ?? inferredType(path), name: arguments.value("--name")))
+            var input = try PackInput(path: path, type: type ?? inferredType(path), name: arguments.value("--name"))
+            if type == nil { input.refineTextEncoding() }
+            inputs.append(input)
         }
         let total = inputs.reduce(UInt64(0)) { $0 + $1.size }
         let progress = TransferProgress(totalUnitCount: Int64(clamping: total))
@@ -119,7 +124,7 @@ package struct PackCommand: Command {
 /// One input of `pack`, opened, with its type, name and size.
 private struct PackInput {
     let file: InputFile
-    let type: UniformType
+    var type: UniformType
     let name: String?
     let size: UInt64
 
@@ -132,6 +137,19 @@ private struct PackInput {
         self.name = name ?? (path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent)
         self.size = file.size ?? 0
         self.file = file
+    }
+
+    /// The most bytes read to tell whether a `.txt` file is UTF-8.
+    static let sniffLimit: UInt64 = 16 << 20
+
+    /// Makes a file typed only `public.plain-text` (no known encoding) `public.utf8-plain-text` when
+    /// its bytes are valid UTF-8, so that readers of UTF-8 text (and `extract --type
+    /// public.utf8-plain-text`) accept it.
+    mutating func refineTextEncoding() {
+        guard type == .plainText, size <= Self.sniffLimit, let bytes = file.peek(Int(size)),
+            bytes.count == Int(size), String(validating: bytes, as: UTF8.self) != nil
+        else { return }
+        type = .utf8PlainText
     }
 
     func item(data: Data) -> TransferArchive.Item {

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+import TransferKitTestSupport
+import TransferKitTesting
+
+/// The README's text between a heading and the next heading.
+private func readmeSection(_ heading: String) throws -> String {
+    let text = try String(contentsOf: repositoryFile("README.md"), encoding: .utf8)
+    let start = try #require(text.range(of: "\n" + heading + "\n"))
+    let rest = text[start.upperBound...]
+    let end = rest.range(of: "\n## ")?.lowerBound ?? rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex
+    return String(rest[..<end])
+}
+
+@Suite("README")
+struct ReadmeTests {
+    @Test("the installation lines name products this package has, under the identity of the URL")
+    func installationProducts() throws {
+        let section = try readmeSection("## Installation")
+        let url = try #require(section.firstMatch(of: /\.package\(url: "([^"]+)", from: "[0-9.]+"\)/)).1
+        let identity = url.split(separator: "/").last.map { $0.replacingOccurrences(of: ".git", with: "") }
+        let manifest = try String(contentsOf: repositoryFile("Package.swift"), encoding: .utf8)
+        let products = Set(manifest.matches(of: /\.(?:library|executable)\(name: "([^"]+)"/).map { String($0.1) })
+        let named = section.matches(of: /\.product\(name: "([^"]+)", package: "([^"]+)"\)/)
+        #expect(named.count >= 4)
+        for match in named {
+            #expect(products.contains(String(match.1)), "no product \(match.1)")
+            #expect(String(match.2) == identity, "package: must be the URL's last component, \(identity ?? "?")")
+        }
+        for mentioned in ["TransferArchive", "CBOR", "TransferKitCLI"] {
+            #expect(products.contains(mentioned))
+        }
+    }
+
+    @Test("the tool's command lines run as written from the checkout, in order")
+    func toolLines() async throws {
+        let section = try readmeSection("### The tool")
+        let lines = section.split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("swift run transferkit") || $0.hasPrefix("head ") || $0.contains("| swift run")
+        }
+        #expect(lines.count >= 7)
+        let folder = try makeTemporaryDirectory(prefix: "readme-tool")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("Examples"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: repositoryFile("Examples/Files"), to: folder.appendingPathComponent("Examples/Files"))
+        let tool = TransferKitExecutable.product(named: "transferkit")
+        for line in lines {
+            // `swift run transferkit` is the built binary; the comment after '#' is not part of the command.
+            let command = (line.components(separatedBy: "  #").first ?? line)
+                .replacingOccurrences(of: "swift run transferkit", with: "'\(tool)'")
+            let run = try await ChildProcess.run("/bin/sh", arguments: ["-c", "cd '\(folder.path)' && \(command)"])
+            let allowed: Set<Int32> = line.contains("--conforms") ? [0, 1] : [0]
+            #expect(allowed.contains(run.status), "\(line)\n\(run.errorText)")
+        }
+        #expect(
+            try Data(contentsOf: folder.appendingPathComponent("copy.bin"))
+                == Data(contentsOf: folder.appendingPathComponent("big.bin")))
+    }
+}
