@@ -2,7 +2,7 @@
 
 /// An error thrown while reading or writing CBOR.
 ///
-/// Check ``code`` to tell errors apart; ``message`` is for people and may change.
+/// Check `code` to tell errors apart; `message` is for people and may change.
 ///
 /// ```swift
 /// do {
@@ -64,6 +64,6 @@ extension ErrorCode where Domain == CBORErrorDomain {
     /// Bytes followed the single data item that was expected.
     public static var trailingBytes: Self { Self("trailingBytes") }
 
-    /// The byte source threw; the error is in ``CBORError/cause``.
+    /// The byte source threw; the error is in `CBORError.cause`.
     public static var readFailed: Self { Self("readFailed") }
 }

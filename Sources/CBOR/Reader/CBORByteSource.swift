@@ -16,13 +16,13 @@
 public protocol CBORByteSource {
     /// Copies up to `buffer.count` bytes into the start of `buffer`.
     /// - Returns: How many bytes were copied; 0 only at the end of the input.
-    /// - Throws: Any error; the reader wraps it in ``CBORError/Code/readFailed``.
+    /// - Throws: Any error; the reader wraps it in `CBORError.Code.readFailed`.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 
     /// How many bytes are left, if the source knows (in-memory sources do).
     ///
     /// The reader compares declared lengths and counts with it and reports
-    /// ``CBORError/Code/truncated`` before allocating anything for them.
+    /// `CBORError.Code.truncated` before allocating anything for them.
     var remainingByteCount: Int? { get }
 }
 

@@ -19,7 +19,7 @@ public struct CBORFileDescriptorSource: CBORByteSource, Sendable {
     }
 
     /// Reads once from the descriptor, retrying when a signal interrupts the call.
-    /// - Throws: ``CBORError/Code/readFailed`` with the `errno` in the message.
+    /// - Throws: `CBORError.Code.readFailed` with the `errno` in the message.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         do {
             return try Syscall.read(fileDescriptor, into: buffer)

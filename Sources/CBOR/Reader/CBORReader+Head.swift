@@ -5,9 +5,9 @@ extension CBORReader {
     /// After a string head, the payload follows: read it with ``readBytes(count:into:)`` or
     /// ``skip(count:)``. After an array, map or tag head, the items follow.
     ///
-    /// - Throws: ``CBORError/Code/truncated``, ``CBORError/Code/reservedAdditionalInfo``,
-    ///   ``CBORError/Code/invalidIndefiniteLength``, ``CBORError/Code/invalidSimpleValue``, and
-    ///   in deterministic mode ``CBORError/Code/notDeterministic``.
+    /// - Throws: `CBORError.Code.truncated`, `CBORError.Code.reservedAdditionalInfo`,
+    ///   `CBORError.Code.invalidIndefiniteLength`, `CBORError.Code.invalidSimpleValue`, and
+    ///   in deterministic mode `CBORError.Code.notDeterministic`.
     public mutating func readHead() throws(CBORError) -> CBORHead {
         let headOffset = offset
         guard try fill(atLeast: 1) else {

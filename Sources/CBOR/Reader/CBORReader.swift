@@ -92,14 +92,14 @@ public struct CBORReader {
     ///   - count: How many bytes to read; choose a chunk size, not a declared length, for
     ///     payloads that may be large.
     ///   - destination: Receives the bytes.
-    /// - Throws: ``CBORError/Code/truncated`` if the input ends first.
+    /// - Throws: `CBORError.Code.truncated` if the input ends first.
     public mutating func readBytes(count: Int, into destination: inout [UInt8]) throws(CBORError) {
         destination.removeAll(keepingCapacity: true)
         try appendBytes(count: count, to: &destination)
     }
 
     /// Consumes `count` bytes without keeping them, e.g. an unwanted string payload.
-    /// - Throws: ``CBORError/Code/truncated`` if the input ends first.
+    /// - Throws: `CBORError.Code.truncated` if the input ends first.
     public mutating func skip(count: Int) throws(CBORError) {
         try checkAvailable(count)
         var remaining = count

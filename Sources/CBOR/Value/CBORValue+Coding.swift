@@ -8,7 +8,7 @@ extension CBORValue {
     ///   - bytes: One encoded data item, nothing before or after it.
     ///   - limits: What the reader accepts; ``CBORReader/Limits/default`` unless given.
     ///   - requireDeterministic: Whether to reject encodings that are not deterministic.
-    /// - Throws: ``CBORError``; ``CBORError/Code/trailingBytes`` if bytes follow the item.
+    /// - Throws: ``CBORError``; `CBORError.Code.trailingBytes` if bytes follow the item.
     public init(
         decoding bytes: [UInt8], limits: CBORReader.Limits = .default, requireDeterministic: Bool = false
     ) throws(CBORError) {
@@ -22,7 +22,7 @@ extension CBORValue {
     }
 
     /// This item in the deterministic encoding (see ``CBORWriter/write(_:)``).
-    /// - Throws: ``CBORError/Code/duplicateMapKey`` or ``CBORError/Code/invalidSimpleValue``.
+    /// - Throws: `CBORError.Code.duplicateMapKey` or `CBORError.Code.invalidSimpleValue`.
     public func encoded() throws(CBORError) -> [UInt8] {
         var writer = CBORWriter()
         try writer.write(self)

@@ -3,8 +3,8 @@ extension CBORWriter {
     /// definite lengths, map keys sorted by the bytes of their encodings.
     ///
     /// Whatever this writes, ``CBORReader/readValue()`` reads back as an equal value.
-    /// - Throws: ``CBORError/Code/duplicateMapKey`` if a map has two equal keys;
-    ///   ``CBORError/Code/invalidSimpleValue`` for `.simple` in 20...31.
+    /// - Throws: `CBORError.Code.duplicateMapKey` if a map has two equal keys;
+    ///   `CBORError.Code.invalidSimpleValue` for `.simple` in 20...31.
     public mutating func write(_ value: CBORValue) throws(CBORError) {
         switch value {
         case .unsigned(let n):

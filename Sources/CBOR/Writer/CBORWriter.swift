@@ -171,7 +171,7 @@ public struct CBORWriter: Sendable {
     }
 
     /// Appends a simple value.
-    /// - Throws: ``CBORError/Code/invalidSimpleValue`` for 20...31: 20–23 are false, true,
+    /// - Throws: `CBORError.Code.invalidSimpleValue` for 20...31: 20–23 are false, true,
     ///   null and undefined (write those with their own methods), 24–31 are reserved.
     public mutating func writeSimple(_ value: UInt8) throws(CBORError) {
         guard !(20...31).contains(value) else {

@@ -1,6 +1,6 @@
 extension TransferArchive {
     /// Bounds on what a reader accepts, checked as values are read, so hostile input fails with
-    /// ``TransferArchiveError/Code/limitExceeded`` instead of exhausting memory or the stack.
+    /// `TransferArchiveError.Code.limitExceeded` instead of exhausting memory or the stack.
     ///
     /// No reader allocates by a length the input declares: declared lengths are checked against these limits
     /// and against the bytes present (in memory) or read in bounded chunks (streams).

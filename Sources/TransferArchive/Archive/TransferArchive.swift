@@ -112,9 +112,9 @@ extension TransferArchive {
     ///
     /// - Parameter format: The form to write.
     /// - Returns: The encoded archive.
-    /// - Throws: ``TransferArchiveError`` with ``TransferArchiveError/Code/invalidName`` for a suggested name with
-    ///   `/` or NUL, ``TransferArchiveError/Code/duplicateType`` for two representations of one type in an item,
-    ///   or ``TransferArchiveError/Code/unrepresentableValue`` for NaN or infinite metadata in JSON.
+    /// - Throws: ``TransferArchiveError`` with `TransferArchiveError.Code.invalidName` for a suggested name with
+    ///   `/` or NUL, `TransferArchiveError.Code.duplicateType` for two representations of one type in an item,
+    ///   or `TransferArchiveError.Code.unrepresentableValue` for NaN or infinite metadata in JSON.
     public func encoded(as format: TransferArchiveFormat) throws(TransferArchiveError) -> Data {
         switch format {
         case .cbor: try encodedCBOR()
@@ -157,7 +157,7 @@ extension TransferArchive {
 
 /// Checks shared by both forms and by the streaming writer and reader.
 enum ArchiveRules {
-    /// Throws ``TransferArchiveError/Code/invalidName`` unless `name` is a file name without folders.
+    /// Throws `TransferArchiveError.Code.invalidName` unless `name` is a file name without folders.
     static func checkName(_ name: String, itemIndex: Int, offset: Int? = nil) throws(TransferArchiveError) {
         let utf8 = name.utf8
         if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
@@ -201,7 +201,7 @@ enum ArchiveRules {
         return type
     }
 
-    /// Throws ``TransferArchiveError/Code/invalidIdentifier`` unless `type` can be written to an archive.
+    /// Throws `TransferArchiveError.Code.invalidIdentifier` unless `type` can be written to an archive.
     static func checkIdentifier(_ type: UniformType, itemIndex: Int?) throws(TransferArchiveError) {
         if let problem = identifierProblem(type.identifier.utf8) {
             throw TransferArchiveError(

@@ -3,8 +3,8 @@ public import UniformTypes
 
 /// An error from reading or writing a transfer archive, in either form.
 ///
-/// Compare errors by ``code``; ``message`` says what went wrong and what to do, and is for people.
-/// ``itemIndex``, ``type`` and ``offset`` locate the problem when it is known.
+/// Compare errors by `code`; `message` says what went wrong and what to do, and is for people.
+/// `itemIndex`, `type` and `offset` locate the problem when it is known.
 ///
 /// ```swift
 /// do {
@@ -82,6 +82,6 @@ extension ErrorCode where Domain == TransferArchiveErrorDomain {
     /// called out of order.
     public static var countMismatch: Self { Self("countMismatch") }
 
-    /// Reading or writing a file descriptor or a sink failed; the error is in ``cause``.
+    /// Reading or writing a file descriptor or a sink failed; the error is in `cause`.
     public static var ioFailed: Self { Self("ioFailed") }
 }

@@ -1,4 +1,4 @@
-/// A small JSON-like value stored in a provider's ``TransferProvider/metadata``.
+/// A small JSON-like value stored in an archive item's metadata (and in a `TransferProvider`'s `metadata`).
 ///
 /// It encodes as the natural JSON value (a string, a number, a Boolean, an array or an object), so an archive can
 /// store it as JSON or CBOR. Literals work:

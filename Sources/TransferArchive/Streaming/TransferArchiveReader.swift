@@ -17,13 +17,13 @@ public import UniformTypes
 ///
 /// Payloads arrive in chunks of at most ``chunkSize`` bytes through one reused buffer; the CRC-32 is computed on
 /// the way and checked when the payload ends, so a mismatch is reported after the last chunk (with
-/// ``TransferArchiveError/Code/checksumMismatch`` naming the item and type). Skipped payloads and representations
+/// `TransferArchiveError.Code.checksumMismatch` naming the item and type). Skipped payloads and representations
 /// are still checked. Unknown map keys are skipped at every level; the input must be in the deterministic
 /// encoding the CDDL describes (RFC 8949 §4.2.1), which is also what puts `type` before `payload` and `checksum`
 /// after it. After the last item the reader checks that nothing follows the archive, which on a pipe waits for
 /// the writer to close it.
 ///
-/// After an error the reader is failed, and later calls throw ``TransferArchiveError/Code/malformed``.
+/// After an error the reader is failed, and later calls throw `TransferArchiveError.Code.malformed`.
 ///
 /// Not `Sendable`: it owns a position in its input; make it in the task that reads.
 public struct TransferArchiveReader: ~Copyable {
@@ -147,11 +147,11 @@ public struct TransferArchiveReader: ~Copyable {
     /// - Parameters:
     ///   - progress: Told the payload's length, then each chunk's size; when it reports
     ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the read with
-    ///     ``TransferArchiveError/Code/cancelled``.
+    ///     `TransferArchiveError.Code.cancelled`.
     ///   - chunk: Receives the bytes; the buffer is reused, so copy what you keep. What it throws is wrapped as
-    ///     ``TransferArchiveError/Code/ioFailed`` unless it is a ``TransferArchiveError``.
-    /// - Throws: ``TransferArchiveError/Code/checksumMismatch`` (after the last chunk) naming the item and type,
-    ///   ``TransferArchiveError/Code/truncated``, ``TransferArchiveError/Code/countMismatch`` when no payload is
+    ///     `TransferArchiveError.Code.ioFailed` unless it is a ``TransferArchiveError``.
+    /// - Throws: `TransferArchiveError.Code.checksumMismatch` (after the last chunk) naming the item and type,
+    ///   `TransferArchiveError.Code.truncated`, `TransferArchiveError.Code.countMismatch` when no payload is
     ///   pending, and others for damaged input.
     /// - Returns: The payload's CRC-32, verified against the archive.
     @discardableResult
@@ -164,7 +164,7 @@ public struct TransferArchiveReader: ~Copyable {
     }
 
     /// Skips the current representation's payload, still checking its CRC-32.
-    /// - Throws: ``TransferArchiveError/Code/checksumMismatch``, ``TransferArchiveError/Code/countMismatch``
+    /// - Throws: `TransferArchiveError.Code.checksumMismatch`, `TransferArchiveError.Code.countMismatch`
     ///   when no payload is pending, and others for damaged input.
     /// - Returns: The payload's CRC-32, verified against the archive.
     @discardableResult

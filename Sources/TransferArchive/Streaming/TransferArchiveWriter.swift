@@ -21,7 +21,7 @@ public import UniformTypes
 /// reused buffer of ``chunkSize`` bytes; small payloads and headers are gathered into one buffer and written in
 /// blocks of about 64 KiB.
 ///
-/// After any error the writer is failed: later calls throw ``TransferArchiveError/Code/ioFailed``, and the output
+/// After any error the writer is failed: later calls throw `TransferArchiveError.Code.ioFailed`, and the output
 /// holds an incomplete archive that readers reject.
 ///
 /// Not `Sendable`: it owns a position in its output; make it in the task that writes.
@@ -66,7 +66,7 @@ public struct TransferArchiveWriter: ~Copyable {
     /// - Parameters:
     ///   - chunkSize: The size of the one buffer that payloads read from descriptors go through; 1 MiB by default.
     ///   - sink: Receives the bytes; the buffer is only valid during the call. What it throws becomes
-    ///     ``TransferArchiveError/Code/ioFailed`` with the error as ``TransferArchiveError/cause``.
+    ///     `TransferArchiveError.Code.ioFailed` with the error as `TransferArchiveError.cause`.
     public init(chunkSize: Int = 1 << 20, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.sink = .closure(sink)
         self.chunkSize = max(4096, chunkSize)
@@ -74,7 +74,7 @@ public struct TransferArchiveWriter: ~Copyable {
 
     /// Writes the archive's header and promises how many items follow.
     /// - Parameter itemCount: The number of ``beginItem(suggestedName:metadata:representationCount:)`` calls to come.
-    /// - Throws: ``TransferArchiveError/Code/countMismatch`` if called twice or with a negative count.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` if called twice or with a negative count.
     public mutating func begin(itemCount: Int) throws(TransferArchiveError) {
         try expect(.initial, "begin(itemCount:) must be the first call, and only once")
         guard itemCount >= 0 else {
@@ -98,8 +98,8 @@ public struct TransferArchiveWriter: ~Copyable {
     ///   - suggestedName: A file name without folders, or `nil`.
     ///   - metadata: Small values that travel with the item; an empty dictionary is not written.
     ///   - representationCount: The number of `writeRepresentation` calls to come for this item.
-    /// - Throws: ``TransferArchiveError/Code/countMismatch`` when the previous item is incomplete or all promised
-    ///   items were written; ``TransferArchiveError/Code/invalidName`` for a name with `/` or NUL.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` when the previous item is incomplete or all promised
+    ///   items were written; `TransferArchiveError.Code.invalidName` for a name with `/` or NUL.
     public mutating func beginItem(
         suggestedName: String?, metadata: [String: TransferMetadataValue], representationCount: Int
     ) throws(TransferArchiveError) {
@@ -144,9 +144,9 @@ public struct TransferArchiveWriter: ~Copyable {
     ///   - data: The bytes.
     ///   - progress: Told the payload's length, then each chunk written; when it reports
     ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the write with
-    ///     ``TransferArchiveError/Code/cancelled``.
-    /// - Throws: ``TransferArchiveError/Code/countMismatch``, ``TransferArchiveError/Code/duplicateType``,
-    ///   ``TransferArchiveError/Code/ioFailed`` or ``TransferArchiveError/Code/cancelled``.
+    ///     `TransferArchiveError.Code.cancelled`.
+    /// - Throws: `TransferArchiveError.Code.countMismatch`, `TransferArchiveError.Code.duplicateType`,
+    ///   `TransferArchiveError.Code.ioFailed` or `TransferArchiveError.Code.cancelled`.
     public mutating func writeRepresentation(
         type: UniformType, data: Data, progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
@@ -183,10 +183,10 @@ public struct TransferArchiveWriter: ~Copyable {
     ///   - fileDescriptor: Where the bytes come from, read from its current position; not closed.
     ///   - progress: Told `length`, then each chunk written; when it reports
     ///     ``TransferArchiveProgressReporting/isCancelled`` it stops the write with
-    ///     ``TransferArchiveError/Code/cancelled``.
-    /// - Throws: ``TransferArchiveError/Code/truncated`` if the descriptor ends before `length` bytes (the output
-    ///   is then unusable), ``TransferArchiveError/Code/ioFailed``, ``TransferArchiveError/Code/countMismatch``,
-    ///   ``TransferArchiveError/Code/duplicateType`` or ``TransferArchiveError/Code/cancelled``.
+    ///     `TransferArchiveError.Code.cancelled`.
+    /// - Throws: `TransferArchiveError.Code.truncated` if the descriptor ends before `length` bytes (the output
+    ///   is then unusable), `TransferArchiveError.Code.ioFailed`, `TransferArchiveError.Code.countMismatch`,
+    ///   `TransferArchiveError.Code.duplicateType` or `TransferArchiveError.Code.cancelled`.
     public mutating func writeRepresentation(
         type: UniformType, length: UInt64, from fileDescriptor: Int32,
         progress: (any TransferArchiveProgressReporting)? = nil
@@ -239,7 +239,7 @@ public struct TransferArchiveWriter: ~Copyable {
     }
 
     /// Checks that every promised item and representation was written and writes what is still buffered.
-    /// - Throws: ``TransferArchiveError/Code/countMismatch`` or ``TransferArchiveError/Code/ioFailed``.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` or `TransferArchiveError.Code.ioFailed`.
     public mutating func finish() throws(TransferArchiveError) {
         try expect(.writing, "finish() must come after begin(itemCount:), and only once")
         try checkItemComplete()

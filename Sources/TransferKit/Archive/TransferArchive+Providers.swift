@@ -16,8 +16,8 @@ extension TransferArchive {
     ///   - providers: The items, in order.
     ///   - progress: Its total becomes the number of representations to load; each load reports into a child
     ///     worth one unit. Cancelling it cancels the loads.
-    /// - Throws: ``TransferError`` from a load handler (``TransferError/Code/loaderFailed``,
-    ///   ``TransferError/Code/cancelled``, …).
+    /// - Throws: ``TransferError`` from a load handler (`TransferError.Code.loaderFailed`,
+    ///   `TransferError.Code.cancelled`, …).
     public init(providers: [TransferProvider], progress: TransferProgress? = nil) async throws {
         let visible = providers.map { provider in
             provider.state.withLock { $0.entries }.filter { $0.visibility.isVisible(to: .otherProcesses) }

@@ -45,7 +45,7 @@ extension TransferCodable {
     /// The value encoded with ``transferCoding``.
     ///
     /// - Returns: The encoded bytes.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/encodingFailed`` and the encoder's error as cause.
+    /// - Throws: ``TransferError`` with `TransferError.Code.encodingFailed` and the encoder's error as cause.
     public func transferEncodedData() throws -> Data {
         do {
             return try Self.transferCoding.encode(self)
@@ -61,7 +61,7 @@ extension TransferCodable {
     /// A value decoded from `data` with ``transferCoding``.
     ///
     /// - Parameter data: Bytes written by ``transferEncodedData()``.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed``, carrying the `DecodingError` (whose
+    /// - Throws: ``TransferError`` with `TransferError.Code.decodingFailed`, carrying the `DecodingError` (whose
     ///   coding path the message names).
     public init(transferEncodedData data: Data) throws {
         do {
@@ -73,8 +73,8 @@ extension TransferCodable {
 
     /// The value encoded as ``contentType``, for any requested type that the content type conforms to.
     ///
-    /// - Throws: ``TransferError/Code/unavailableRepresentation`` for other types;
-    ///   ``TransferError/Code/encodingFailed`` when encoding fails.
+    /// - Throws: `TransferError.Code.unavailableRepresentation` for other types;
+    ///   `TransferError.Code.encodingFailed` when encoding fails.
     public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
         guard Self.contentType.conforms(to: type) else {
             throw TransferError(
@@ -88,7 +88,7 @@ extension TransferCodable {
 
     /// Decodes with ``init(transferEncodedData:)`` whatever the type (every readable type shares one coding).
     ///
-    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed``.
+    /// - Throws: ``TransferError`` with `TransferError.Code.decodingFailed`.
     public static func object(from data: Data, type: UniformType) throws -> Self {
         try Self(transferEncodedData: data)
     }

@@ -18,8 +18,8 @@ public struct TransferCoding<Value>: Sendable {
 
     /// A coding from an encoding and a decoding closure.
     ///
-    /// Errors thrown by the closures are wrapped in ``TransferError`` with ``TransferError/Code/encodingFailed``
-    /// or ``TransferError/Code/decodingFailed`` by the callers.
+    /// Errors thrown by the closures are wrapped in ``TransferError`` with `TransferError.Code.encodingFailed`
+    /// or `TransferError.Code.decodingFailed` by the callers.
     ///
     /// - Parameters:
     ///   - encode: Turns a value into bytes.

@@ -65,7 +65,7 @@ public protocol ItemProviderReading: TransferProviderReading {
     ///   - data: The bytes.
     ///   - typeIdentifier: The identifier of the registered type the bytes were loaded from.
     /// - Returns: The value.
-    /// - Throws: Any error; providers report it as ``TransferError/Code/decodingFailed``.
+    /// - Throws: Any error; providers report it as `TransferError.Code.decodingFailed`.
     static func object(withItemProviderData data: Data, typeIdentifier: String) throws -> Self
 }
 

@@ -6,7 +6,7 @@ import UniformTypes
 ///
 /// Each starts the async load in a task and returns a Foundation `Progress` that mirrors it; cancelling that
 /// `Progress` cancels the load. Handlers run on an arbitrary thread. An identifier that is not a valid uniform type
-/// identifier fails with ``TransferError/Code/unavailableRepresentation``.
+/// identifier fails with `TransferError.Code.unavailableRepresentation`.
 extension TransferProvider {
     /// The registered type identifiers in fidelity order, as strings.
     public var registeredTypeIdentifiers: [String] {

@@ -3,8 +3,8 @@ import UniformTypes
 
 /// An error from loading, encoding, decoding or registering a transferable item.
 ///
-/// Compare errors by ``code``; read ``message`` for what went wrong and what to do, and ``cause`` for the
-/// underlying error (a `DecodingError` for ``Code/decodingFailed``, the loader's error for ``Code/loaderFailed``).
+/// Compare errors by `code`; read `message` for what went wrong and what to do, and `cause` for the
+/// underlying error (a `DecodingError` for `decodingFailed`, the loader's error for `loaderFailed`).
 ///
 /// ```swift
 /// do {

@@ -25,7 +25,7 @@ public protocol TransferProviderReading: Sendable {
     ///   - data: The bytes of a representation.
     ///   - type: The representation's registered type; it conforms to one of ``readableTypes``.
     /// - Returns: The decoded value.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed`` (preferred), or any error, which
-    ///   callers report as ``TransferError/Code/decodingFailed``.
+    /// - Throws: ``TransferError`` with `TransferError.Code.decodingFailed` (preferred), or any error, which
+    ///   callers report as `TransferError.Code.decodingFailed`.
     static func object(from data: Data, type: UniformType) throws -> Self
 }

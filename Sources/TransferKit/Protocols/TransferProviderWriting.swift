@@ -38,7 +38,7 @@ public protocol TransferProviderWriting: Sendable {
     ///   - type: One of ``writableTypes-swift.property``.
     ///   - progress: Where to report progress; check it for cancellation between chunks of long work.
     /// - Returns: The encoded bytes.
-    /// - Throws: Any error; a provider reports it as ``TransferError/Code/loaderFailed`` unless it is a
+    /// - Throws: Any error; a provider reports it as `TransferError.Code.loaderFailed` unless it is a
     ///   ``TransferError`` already.
     func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data
 }

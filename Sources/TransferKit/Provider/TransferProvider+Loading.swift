@@ -16,9 +16,9 @@ extension TransferProvider {
     ///   - type: The requested type; a registered subtype satisfies it.
     ///   - progress: The caller's progress; the load reports into a child of it and is cancelled with it.
     /// - Returns: The bytes.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/unavailableRepresentation``,
-    ///   ``TransferError/Code/loaderFailed``, ``TransferError/Code/encodingFailed``,
-    ///   ``TransferError/Code/fileCoercionFailed`` or ``TransferError/Code/cancelled``.
+    /// - Throws: ``TransferError`` with `TransferError.Code.unavailableRepresentation`,
+    ///   `TransferError.Code.loaderFailed`, `TransferError.Code.encodingFailed`,
+    ///   `TransferError.Code.fileCoercionFailed` or `TransferError.Code.cancelled`.
     public func loadDataRepresentation(for type: UniformType, progress: TransferProgress? = nil) async throws -> Data {
         let entry = try representation(for: [type], reader: nil)
         return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
@@ -80,7 +80,7 @@ extension TransferProvider {
     ///   - objectClass: The reader type.
     ///   - progress: The caller's progress; the load reports into a child of it and is cancelled with it.
     /// - Returns: The object.
-    /// - Throws: The errors of ``loadDataRepresentation(for:progress:)``, or ``TransferError/Code/decodingFailed``.
+    /// - Throws: The errors of ``loadDataRepresentation(for:progress:)``, or `TransferError.Code.decodingFailed`.
     public func loadObject<T: TransferProviderReading>(
         ofClass objectClass: T.Type,
         progress: TransferProgress? = nil
@@ -167,7 +167,7 @@ extension TransferProvider {
     /// Then nobody outside can cancel the load's progress: only the calling task can cancel the load. So the body runs
     /// in the calling task, without a task of its own, and gets a progress with no parent (the parent that a caller
     /// progress would have could not be observed). Cancelling the calling task cancels that progress, and the caller
-    /// gets ``TransferError/Code/cancelled`` if the task is cancelled when the body ends, as with a caller progress.
+    /// gets `TransferError.Code.cancelled` if the task is cancelled when the body ends, as with a caller progress.
     private func runWithoutCallerProgress<R: Sendable>(
         _ entry: Entry,
         _ body: (TransferProgress) async throws -> R
@@ -222,7 +222,7 @@ extension TransferProvider {
         }
     }
 
-    /// Runs a file operation, reporting its failure as ``TransferError/Code/fileCoercionFailed``.
+    /// Runs a file operation, reporting its failure as `TransferError.Code.fileCoercionFailed`.
     static func coerce<R>(_ type: UniformType, from url: URL, _ operation: () throws -> R) throws -> R {
         do {
             return try operation()

@@ -39,7 +39,7 @@ public import UniformTypes
 /// Each load takes an optional caller ``TransferProgress``. The handler gets a child of it worth the caller's
 /// remaining units (a caller progress without a total gets a total of 1). The load runs inside
 /// ``TransferProgress/withCancellation(_:)``: cancelling the progress cancels the load, cancelling the calling task
-/// cancels the progress, and either way the caller gets ``TransferError/Code/cancelled``.
+/// cancels the progress, and either way the caller gets `TransferError.Code.cancelled`.
 public final class TransferProvider: Sendable {
     let state: SanitizedMutex<State>
     let catalog: TypeCatalog

@@ -80,7 +80,7 @@ public final class TransferRegistry: Sendable {
     /// - Parameters:
     ///   - reader: The reader type.
     ///   - priority: Decides between readers that claim the same type.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/registryConflict`` when another reader claims one of
+    /// - Throws: ``TransferError`` with `TransferError.Code.registryConflict` when another reader claims one of
     ///   the types with the same priority.
     public func register<T: TransferProviderReading>(_ reader: T.Type, priority: Priority = .default) throws {
         let types = reader.readableTypes
@@ -152,7 +152,7 @@ public final class TransferRegistry: Sendable {
     ///   - data: The bytes.
     ///   - type: Their type.
     /// - Returns: The decoded object; cast it to the type you expect.
-    /// - Throws: ``TransferError`` with ``TransferError/Code/noReader`` or ``TransferError/Code/decodingFailed``.
+    /// - Throws: ``TransferError`` with `TransferError.Code.noReader` or `TransferError.Code.decodingFailed`.
     public func object(from data: Data, type: UniformType) throws -> any TransferProviderReading {
         guard let reader = reader(for: type) else {
             let known = registeredTypes.map(\.identifier).joined(separator: ", ")

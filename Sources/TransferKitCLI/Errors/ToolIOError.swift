@@ -2,7 +2,7 @@
 
 /// A file or stream the tool could not open, read or write: an input error, not a usage error, so the tool
 /// prints its message without a `--help` hint and exits with ``ExitCode/usageError`` (2, "usage or input
-/// error"). The failed system call is the ``DomainError/cause``; the path or stream is the ``DomainError/source``.
+/// error"). The failed system call is the `DomainError.cause`; the path or stream is the `DomainError.source`.
 ///
 /// ```swift
 /// catch let error as ToolIOError where error.code == .writeFailed { … }

@@ -94,7 +94,7 @@ public protocol ErrorDetails: Sendable {
     var locationPhrases: [String] { get }
 }
 
-/// The details of a domain that records nothing beyond ``DomainError/source`` and ``DomainError/offset``.
+/// The details of a domain that records nothing beyond `DomainError.source` and `DomainError.offset`.
 public struct NoErrorDetails: ErrorDetails, Hashable {
     /// Nothing.
     public init() {}

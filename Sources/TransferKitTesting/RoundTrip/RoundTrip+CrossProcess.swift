@@ -23,7 +23,7 @@ import UniformTypes
 ///     ``TransferKitExecutable`` for how to point it elsewhere).
 ///   - formats: The archive forms to try, in order; both by default.
 /// - Returns: The value read back from the last form.
-/// - Throws: ``RoundTripError`` describing the first difference, with ``RoundTripError/Code/childProcessFailed``
+/// - Throws: ``RoundTripError`` describing the first difference, with `RoundTripError.Code.childProcessFailed`
 ///   when the child cannot be started or fails.
 @discardableResult
 public func crossProcessRoundTripped<T: TransferProviderWriting & TransferProviderReading & Equatable>(

@@ -3,7 +3,7 @@ import UniformTypes
 
 /// Sends `value` through a transfer archive in memory, in each form, and returns what comes back.
 ///
-/// For each form in `formats`: a ``TransferKit/TransferProvider`` of the value (in-process fast path off)
+/// For each form in `formats`: a `TransferProvider` of the value (in-process fast path off)
 /// becomes an archive; the archive's bytes are read back and must hold the same representations with the same
 /// bytes; `loadObject(ofClass:)` on the archive's provider must give a value equal to `value`; and that value,
 /// written again, must give the same bytes for every representation. The first difference throws.

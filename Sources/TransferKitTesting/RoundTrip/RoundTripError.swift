@@ -4,7 +4,7 @@ public import UniformTypes
 
 /// The first difference a round trip found, or the step that failed before anything could be compared.
 ///
-/// ``message`` says it all in one paragraph: the archive form, the representation's type, the byte offset of the
+/// `message` says it all in one paragraph: the archive form, the representation's type, the byte offset of the
 /// first differing byte or both values' descriptions. The other properties hold the same facts for code that
 /// wants to look at them.
 ///
@@ -55,7 +55,7 @@ extension ErrorCode where Domain == RoundTripErrorDomain {
     /// More representations (or items) came back than went out.
     public static var extraRepresentation: Self { Self("extraRepresentation") }
 
-    /// A representation came back with other bytes; ``DomainError/offset`` is the first that differs.
+    /// A representation came back with other bytes; `DomainError.offset` is the first that differs.
     public static var bytesDiffer: Self { Self("bytesDiffer") }
 
     /// `loadObject(ofClass:)` could not decode what came back.

@@ -1,7 +1,7 @@
 /// Checks a batch of declarations against a catalog and builds the catalog that results.
 ///
 /// This is the one place where declarations are validated; ``TypeCatalog/register(_:as:)``
-/// and the loaders are the ways in. Each error's ``UniformTypeError/source`` names the entry as
+/// and the loaders are the ways in. Each error's `UniformTypeError.source` names the entry as
 /// `<entry name> <identifier>`, where the entry name is `declarations[<position in the batch>]`
 /// unless the caller names entries itself (a file loader writes `Cards.json: exported[2]`).
 enum DeclarationValidator {

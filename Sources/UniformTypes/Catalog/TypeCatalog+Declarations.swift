@@ -39,7 +39,7 @@ extension TypeCatalog {
     /// identifier again with the same origin (in the file or in an earlier one) is an error.
     ///
     /// - Parameter url: A `file:` URL.
-    /// - Throws: ``UniformTypeError`` whose ``UniformTypeError/source`` names the file and, for
+    /// - Throws: ``UniformTypeError`` whose `UniformTypeError.source` names the file and, for
     ///   problems of one entry, the entry (`/path/Cards.json: exported[2] com.example.card`), with
     ///   code `unreadableFile`, `invalidJSON`, `invalidDeclaration` (a missing identifier, a field of
     ///   the wrong type, an unknown key), `invalidIdentifier`, `invalidTag`, `unknownParent`,

@@ -95,7 +95,7 @@ extension UniformTypeDeclaration {
     /// A lower ``rank`` wins: ``system`` (0) beats ``exported`` (100), which beats ``imported``
     /// (200), which beats ``mimeDatabase`` (300). A declaration for an identifier that a stronger origin already declares is ignored;
     /// one from a stronger origin replaces a weaker one; two from the same origin are a
-    /// ``UniformTypeError/Code/duplicateIdentifier`` error. When several types claim one tag,
+    /// `UniformTypeError.Code.duplicateIdentifier` error. When several types claim one tag,
     /// lookups prefer the stronger origin, then the earlier registration.
     public struct Origin: Hashable, Sendable, CustomStringConvertible {
         /// A short name, e.g. `exported`.

@@ -3,8 +3,8 @@
 /// An error from the `UniformTypes` library: a bad identifier or tag, a rejected declaration, or a
 /// declaration file that cannot be read or parsed.
 ///
-/// Check ``code`` to react to a specific problem; ``message`` says what went wrong and what to do,
-/// ``source`` names where it was found.
+/// Check `code` to react to a specific problem; `message` says what went wrong and what to do,
+/// `source` names where it was found.
 ///
 /// ```swift
 /// do {

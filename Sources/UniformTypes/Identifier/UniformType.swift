@@ -73,7 +73,7 @@ public struct UniformType: Sendable {
 
     /// Creates a type from an identifier, throwing an error that says why it is not valid.
     /// - Parameter identifier: A type identifier such as `public.json`.
-    /// - Throws: ``UniformTypeError`` with code ``UniformTypeError/Code/invalidIdentifier``.
+    /// - Throws: ``UniformTypeError`` with code `UniformTypeError.Code.invalidIdentifier`.
     public init(validating identifier: String) throws(UniformTypeError) {
         if let problem = IdentifierSyntax.problem(with: identifier) {
             throw UniformTypeError(
