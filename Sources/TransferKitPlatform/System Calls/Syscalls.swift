@@ -21,13 +21,7 @@ package enum Syscall {
     ) throws(SystemError) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
-            #if canImport(Glibc)
-                let count = Glibc.read(descriptor, base, buffer.count)
-            #elseif canImport(Musl)
-                let count = Musl.read(descriptor, base, buffer.count)
-            #else
-                let count = Darwin.read(descriptor, base, buffer.count)
-            #endif
+            let count = cRead(descriptor, base, buffer.count)
             if count >= 0 { return count }
             let code = errno
             if code != EINTR { throw SystemError(call: "read", errorNumber: code) }
@@ -76,13 +70,7 @@ package enum Syscall {
         guard var next = bytes.baseAddress else { return }
         var remaining = bytes.count
         while remaining > 0 {
-            #if canImport(Glibc)
-                let written = Glibc.write(descriptor, next, remaining)
-            #elseif canImport(Musl)
-                let written = Musl.write(descriptor, next, remaining)
-            #else
-                let written = Darwin.write(descriptor, next, remaining)
-            #endif
+            let written = cWrite(descriptor, next, remaining)
             if written < 0 {
                 let code = errno
                 if code == EINTR { continue }
@@ -98,23 +86,12 @@ package enum Syscall {
     /// With `nonBlocking`, the open itself cannot block (a FIFO with no writer would otherwise wait forever);
     /// pair it with ``FileStatus/isRegularFile`` before reading.
     package static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> Int32 {
-        let flags = O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
-        while true {
-            let descriptor = open(path, flags)
-            if descriptor >= 0 { return descriptor }
-            let code = errno
-            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
-        }
+        try openRetrying(path, flags: O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
     }
 
     /// Creates (or truncates) `path` for writing, close-on-exec, with permissions `0666` less the umask.
     package static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
-        while true {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            if descriptor >= 0 { return descriptor }
-            let code = errno
-            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
-        }
+        try openRetrying(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)
     }
 
     /// A pipe whose both ends close on exec.
@@ -126,26 +103,24 @@ package enum Syscall {
         return (ends[0], ends[1])
     }
 
+    /// `open(2)` with `flags` (and mode `0666` less the umask when it creates), retried on `EINTR`.
+    private static func openRetrying(_ path: String, flags: Int32) throws(SystemError) -> Int32 {
+        while true {
+            let descriptor = open(path, flags, 0o666)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
+        }
+    }
+
     /// Closes a descriptor; errors are ignored, as nothing useful can follow a failed `close` of an input.
     package static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-            _ = Glibc.close(descriptor)
-        #elseif canImport(Musl)
-            _ = Musl.close(descriptor)
-        #else
-            _ = Darwin.close(descriptor)
-        #endif
+        _ = cClose(descriptor)
     }
 
     /// Closes a descriptor that was written to, reporting a failure (a delayed write error).
     package static func closeAfterWriting(_ descriptor: Int32) throws(SystemError) {
-        #if canImport(Glibc)
-            let result = Glibc.close(descriptor)
-        #elseif canImport(Musl)
-            let result = Musl.close(descriptor)
-        #else
-            let result = Darwin.close(descriptor)
-        #endif
+        let result = cClose(descriptor)
         if result != 0, errno != EINTR { throw SystemError(call: "close", errorNumber: errno) }
     }
 
@@ -181,24 +156,12 @@ package enum Syscall {
 
     /// Removes a file; a missing file is not an error.
     package static func unlink(_ path: String) {
-        #if canImport(Glibc)
-            _ = Glibc.unlink(path)
-        #elseif canImport(Musl)
-            _ = Musl.unlink(path)
-        #else
-            _ = Darwin.unlink(path)
-        #endif
+        _ = cUnlink(path)
     }
 
     /// Renames `source` over `destination` atomically.
     package static func rename(_ source: String, to destination: String) throws(SystemError) {
-        #if canImport(Glibc)
-            let result = Glibc.rename(source, destination)
-        #elseif canImport(Musl)
-            let result = Musl.rename(source, destination)
-        #else
-            let result = Darwin.rename(source, destination)
-        #endif
+        let result = cRename(source, destination)
         guard result == 0 else { throw SystemError(call: "rename", errorNumber: errno, path: destination) }
     }
 
@@ -280,4 +243,15 @@ package enum ErrorNumber {
     package static var brokenPipe: Int32 { EPIPE }
     /// The file is a directory.
     package static var isADirectory: Int32 { EISDIR }
+}
+
+// The C library's calls under names that the `Syscall` methods of the same name do not shadow.
+private func cClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func cRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+private func cRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func cUnlink(_ path: String) -> Int32 { unlink(path) }
+private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
 }
