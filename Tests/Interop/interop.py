@@ -66,7 +66,9 @@ with tempfile.TemporaryDirectory() as directory:
         all(rep["checksum"] == zlib.crc32(rep["payload"]) for rep in reps),
         repr([(rep["checksum"], zlib.crc32(rep["payload"])) for rep in reps]),
     )
-    check("types inferred from extensions", [rep["type"] for rep in reps][0] == "public.plain-text", repr(reps[0]["type"]))
+    check(
+        "types inferred from extensions (a UTF-8 .txt file is UTF-8 text)",
+        [rep["type"] for rep in reps][0] == "public.utf8-plain-text", repr(reps[0]["type"]))
     reencoded = cbor2.dumps(cbor2.CBORTag(55799, archive), canonical=True)
     check("cbor2's canonical encoding gives the same bytes", reencoded == raw, reencoded[:40].hex())
 
