@@ -7,7 +7,7 @@ public import UniformTypes
 /// Make one with ``codable(_:coding:)``, ``data(_:exporting:importing:)``, ``file(_:exporting:importing:)`` or
 /// ``proxy(exporting:importing:)``, and narrow it with ``exportingCondition(_:)``, ``visibility(_:)`` and
 /// ``suggestedFileName(_:)`` (a modifier applies to every representation of the list it is called on).
-public struct TransferRepresentations<Item: Sendable>: Sendable {
+public struct TransferRepresentations<Item>: Sendable {
     /// The representations in order.
     public internal(set) var elements: [Element]
 
@@ -215,6 +215,78 @@ extension TransferRepresentations {
                     }
                 })
         ])
+    }
+
+    /// Another list's representations, in its order, through conversions to and from its item type: the proxy
+    /// of ``proxy(exporting:importing:)`` for an `Other` described by a list rather than by its reader and writer.
+    /// The other list's exporting conditions and file names are not applied (they would need the converted value).
+    ///
+    /// - Parameters:
+    ///   - other: The other type's representations.
+    ///   - exporting: Converts a value to `Other`; `nil` for an import-only proxy.
+    ///   - importing: Converts an `Other` to a value; `nil` for an export-only proxy.
+    /// - Returns: One representation per representation of `other`.
+    public static func proxy<Other>(
+        _ other: TransferRepresentations<Other>,
+        exporting: (@Sendable (Item) async throws -> Other)?,
+        importing: (@Sendable (Other) async throws -> Item)? = nil
+    ) -> Self {
+        Self(
+            other.elements.map { element in
+                Element(
+                    kind: .proxy, exportedTypes: exporting == nil ? [] : element.exportedTypes,
+                    importedTypes: importing == nil || element.importer == nil ? [] : element.importedTypes,
+                    visibility: element.visibility,
+                    exportData: { item, type, progress in
+                        guard let exporting else { throw TransferError.notExported(Item.self, type) }
+                        return try await element.exportData(try await exporting(item), type, progress)
+                    },
+                    importer: importing.map { importing in
+                        .asynchronous { data, type, progress in
+                            try await importing(try await element.importValue(data, type, progress))
+                        }
+                    })
+            })
+    }
+
+    /// The same representations for another item type that wraps this one (an adapter that makes a
+    /// non-`Sendable` type representable, for example).
+    ///
+    /// - Parameters:
+    ///   - wrap: Makes the other item of a value.
+    ///   - unwrap: Gets the value of the other item.
+    /// - Returns: The representations, converting on every export, import and condition.
+    public func bridged<Other>(
+        wrap: @escaping @Sendable (Item) -> Other, unwrap: @escaping @Sendable (Other) -> Item
+    ) -> TransferRepresentations<Other> {
+        TransferRepresentations<Other>(elements.map { Self.bridge($0, wrap: wrap, unwrap: unwrap) })
+    }
+
+    private static func bridge<Other>(
+        _ element: Element, wrap: @escaping @Sendable (Item) -> Other, unwrap: @escaping @Sendable (Other) -> Item
+    ) -> TransferRepresentations<Other>.Element {
+        typealias OtherElement = TransferRepresentations<Other>.Element
+        var importer: OtherElement.Importer?
+        if element.importer != nil {
+            importer = .asynchronous { data, type, progress in
+                wrap(try await element.importValue(data, type, progress))
+            }
+        }
+        let exportData: @Sendable (Other, UniformType, TransferProgress) async throws -> Data = {
+            other, type, progress in
+            try await element.exportData(unwrap(other), type, progress)
+        }
+        var bridged = OtherElement(
+            kind: OtherElement.Kind(rawValue: element.kind.rawValue) ?? .data,
+            exportedTypes: element.exportedTypes, importedTypes: element.importedTypes, visibility: element.visibility,
+            exportData: exportData, importer: importer)
+        if let condition = element.exportingCondition {
+            bridged.exportingCondition = { other in condition(unwrap(other)) }
+        }
+        if let name = element.suggestedFileName {
+            bridged.suggestedFileName = { other in name(unwrap(other)) }
+        }
+        return bridged
     }
 
     /// Writes `data` to a temporary file, passes it to `importing` and deletes it.

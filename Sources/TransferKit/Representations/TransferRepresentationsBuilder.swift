@@ -1,7 +1,7 @@
 /// Builds a ``TransferRepresentations`` list from representations written one per line, with `if`, `if`/`else`
 /// and `for` allowed.
 @resultBuilder
-public enum TransferRepresentationsBuilder<Item: Sendable> {
+public enum TransferRepresentationsBuilder<Item> {
     /// One representation list as written.
     public static func buildExpression(_ expression: TransferRepresentations<Item>) -> TransferRepresentations<Item> {
         expression
