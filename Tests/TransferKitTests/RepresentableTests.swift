@@ -98,4 +98,26 @@ struct RepresentableTests {
         #expect(try await provider.loadDataRepresentation(for: .plainText) == Data("file".utf8))
         #expect(try await provider.loadObject(ofClass: Note.self) == Note(text: "file"))
     }
+
+    @Test("TransferCodable is the one-line case: one Codable representation of its content type")
+    func transferCodableIsTheOneLineCase() {
+        let representations = CustomModule.transferRepresentations.elements
+        #expect(representations.map(\.kind) == [.codable])
+        #expect(representations.map(\.exportedTypes) == [[CustomModule.contentType]])
+        #expect(representations.map(\.importedTypes) == [[CustomModule.contentType]])
+    }
+
+    @Test("A value the Codable representation cannot encode is encodingFailed")
+    func encodingFailure() async throws {
+        struct Infinite: Codable, TransferRepresentable {
+            var value: Double
+            static var transferRepresentations: TransferRepresentations<Infinite> {
+                TransferRepresentations.codable(.json)
+            }
+        }
+        let provider = TransferProvider(object: Infinite(value: .infinity))
+        provider.loadOptions.allowsInProcessFastPath = false
+        let error = await #expect(throws: TransferError.self) { try await provider.loadDataRepresentation(for: .json) }
+        #expect(error?.code == .encodingFailed)
+    }
 }

@@ -101,7 +101,9 @@
         ) -> Progress {
             let provider = transferProvider
             let handler = Unchecked(value: completionHandler)
-            return start(typeIdentifier, Unchecked(value: { (_: Bool?, error) in handler.value(nil, error) })) {
+            return start(
+                typeIdentifier, Unchecked(value: { (_: Bool?, error) in if let error { handler.value(nil, error) } })
+            ) {
                 type, progress in
                 try await provider.loadFileRepresentation(for: type, progress: progress) { url in
                     handler.value(url, nil)
@@ -124,7 +126,10 @@
             let provider = transferProvider
             let handler = Unchecked(value: completionHandler)
             let inPlace = Set(provider.registeredTypes(openableInPlace: true))
-            return start(typeIdentifier, Unchecked(value: { (_: Bool?, error) in handler.value(nil, false, error) })) {
+            return start(
+                typeIdentifier,
+                Unchecked(value: { (_: Bool?, error) in if let error { handler.value(nil, false, error) } })
+            ) {
                 type, progress in
                 try await provider.loadFileRepresentation(for: type, progress: progress) { url in
                     let chosen = TypeCatalog.shared.chooseRepresentation(
