@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferKitCompatibility
+import TransferKitTesting
 
 extension UTType {
     static let card = UTType(exportedAs: "com.example.compatibility.card", conformingTo: .json)
@@ -106,6 +107,14 @@ struct TransferableTests {
         }
         #expect(data == Data("file note".utf8))
         #expect(try await loadTransferable(Note.self, from: provider).get() == Note(text: "file note"))
+    }
+
+    @Test("A card survives archives and a child process that re-encodes its JSON and its text")
+    func crossProcess() async throws {
+        let card = TransferableValue(Card(title: "Chewie"))
+        try await roundTripped(card)
+        let probe = TransferKitExecutable.product(named: "transferkit-compatibility-probe")
+        #expect(try await crossProcessRoundTripped(card, executable: probe) == card)
     }
 
     @Test("Bad bytes and missing types give Apple's codes")

@@ -73,6 +73,9 @@
         }
     }
 
+    /// Values are equal when the wrapped values are.
+    extension TransferableValue: Equatable where Value: Equatable {}
+
     /// CoreTransferable's visibility of a representation. There are no teams or app groups on Linux: ``team`` and
     /// ``group`` mean ``ownProcess``.
     public struct TransferRepresentationVisibility: Hashable, Sendable {
