@@ -38,6 +38,19 @@ struct Note: Equatable, Transferable {
     }
 }
 
+/// Settings stored as a binary property list, and read from a legacy text form.
+struct Settings: Codable, Equatable, Transferable {
+    var volume: Int
+
+    static var transferRepresentation: some TransferRepresentation {
+        CodableRepresentation(
+            contentType: .binaryPropertyList, encoder: PropertyListEncoder(), decoder: PropertyListDecoder())
+        DataRepresentation(importedContentType: .utf8PlainText) { data in
+            Settings(volume: Int(String(decoding: data, as: UTF8.self)) ?? 0)
+        }
+    }
+}
+
 private func loadTransferable<T: Transferable>(
     _ type: T.Type, from provider: NSItemProvider
 ) async -> Result<T, any Error> {
@@ -115,6 +128,21 @@ struct TransferableTests {
         try await roundTripped(card)
         let probe = TransferKitExecutable.product(named: "transferkit-compatibility-probe")
         #expect(try await crossProcessRoundTripped(card, executable: probe) == card)
+    }
+
+    @Test("A custom encoder and decoder are used; an import-only representation only imports")
+    func customCoding() async throws {
+        #expect(Settings.exportedContentTypes() == [.binaryPropertyList])
+        #expect(Settings.importedContentTypes() == [.binaryPropertyList, .utf8PlainText])
+        let provider = NSItemProvider()
+        provider.register(Settings(volume: 11))
+        let (data, _) = await completion {
+            provider.loadDataRepresentation(forTypeIdentifier: kUTTypeBinaryPropertyList, completionHandler: $0)
+        }
+        #expect(data?.starts(with: Data("bplist".utf8)) == true)
+        #expect(try await loadTransferable(Settings.self, from: provider).get() == Settings(volume: 11))
+        let text = NSItemProvider(item: "7" as NSString, typeIdentifier: nil)
+        #expect(try await loadTransferable(Settings.self, from: text).get() == Settings(volume: 7))
     }
 
     @Test("Bad bytes and missing types give Apple's codes")
