@@ -105,6 +105,8 @@ struct RepresentableTests {
         #expect(representations.map(\.kind) == [.codable])
         #expect(representations.map(\.exportedTypes) == [[CustomModule.contentType]])
         #expect(representations.map(\.importedTypes) == [[CustomModule.contentType]])
+        #expect(!CustomModule.importsAsynchronously)
+        #expect(TitleCard.importsAsynchronously)
     }
 
     @Test("A value the Codable representation cannot encode is encodingFailed")

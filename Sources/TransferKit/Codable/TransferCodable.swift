@@ -43,6 +43,9 @@ extension TransferCodable {
         TransferRepresentations.codable(contentType, coding: transferCoding)
     }
 
+    /// `false`: the Codable representation decodes synchronously, so loads skip the list (a hot path).
+    public static var importsAsynchronously: Bool { false }
+
     /// Only ``contentType``.
     public var writableTypes: [UniformType] { Self.writableTypes }
 

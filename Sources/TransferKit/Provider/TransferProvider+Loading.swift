@@ -95,7 +95,7 @@ extension TransferProvider {
         let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
         let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
         do {
-            if let representable = objectClass as? any TransferRepresentable.Type,
+            if let representable = objectClass as? any TransferRepresentable.Type, representable.importsAsynchronously,
                 let importer = Self.asynchronousImporter(of: representable, for: entry.type, catalog: catalog)
             {
                 let value = try await run(entry, progress: progress) { child in try await importer(data, child) }

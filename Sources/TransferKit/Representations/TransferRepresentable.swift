@@ -27,9 +27,21 @@ public import UniformTypes
 public protocol TransferRepresentable: TransferProviderReading, TransferProviderWriting {
     /// The representations, highest fidelity first.
     @TransferRepresentationsBuilder<Self> static var transferRepresentations: TransferRepresentations<Self> { get }
+
+    /// Whether some representation imports asynchronously (a data, file or proxy importer), so that loads must
+    /// await it rather than call `object(from:type:)`; by default looked up in the list on each load.
+    static var importsAsynchronously: Bool { get }
 }
 
 extension TransferRepresentable {
+    /// Whether an element of ``transferRepresentations`` has an asynchronous importer.
+    public static var importsAsynchronously: Bool {
+        transferRepresentations.elements.contains { element in
+            if case .asynchronous = element.importer { return true }
+            return false
+        }
+    }
+
     /// Every exported type, in order, without duplicates (the first representation of a type wins).
     public static var writableTypes: [UniformType] {
         transferRepresentations.exportedTypes(of: nil)
