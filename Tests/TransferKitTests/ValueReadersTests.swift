@@ -91,4 +91,19 @@ struct ValueReadersTests {
         let listError = #expect(throws: TransferError.self) { try URL.list(fromURIList: Data("a b\n".utf8)) }
         #expect(listError?.code == .decodingFailed)
     }
+
+    @Test("A list of URLs writes text/uri-list and reads it, or a single URL, back")
+    func urlList() async throws {
+        let files = [URL(fileURLWithPath: "/tmp/a.txt"), URL(fileURLWithPath: "/tmp/b c.txt")]
+        let provider = TransferProvider(object: files)
+        provider.loadOptions.allowsInProcessFastPath = false
+        #expect(provider.registeredTypes == [.uriList])
+        #expect(try await provider.loadObject(ofClass: [URL].self) == files)
+        #expect(try await provider.loadObject(ofClass: URL.self) == files[0])
+        let single = TransferProvider(data: Data("https://example.com".utf8), type: .url)
+        #expect(try await single.loadObject(ofClass: [URL].self) == [URL(string: "https://example.com")])
+        let bad = TransferProvider(data: Data("one\r\n".utf8), type: .uriList)
+        let error = await #expect(throws: TransferError.self) { try await bad.loadObject(ofClass: [URL].self) }
+        #expect(error?.code == .decodingFailed)
+    }
 }

@@ -84,3 +84,30 @@ extension UniformType {
         UniformType(mimeType: "text/uri-list") ?? UniformType(exportedAs: "org.freedesktop.uri-list")
     }
 }
+
+/// A list of URLs — the files of a drag, as GTK and Qt exchange them — reads from `text/uri-list` (or a single
+/// `public.url`) and writes `text/uri-list`.
+///
+/// ```swift
+/// let provider = TransferProvider(object: [fileA, fileB])     // text/uri-list, CRLF-separated
+/// let files = try await provider.loadObject(ofClass: [URL].self)
+/// ```
+extension Array: TransferProviderReading, TransferProviderWriting where Element == URL {
+    /// `text/uri-list`, then one `public.url`.
+    public static var readableTypes: [UniformType] { [.uriList, .url] }
+
+    /// `text/uri-list`.
+    public static var writableTypes: [UniformType] { [.uriList] }
+
+    /// The URLs of a `text/uri-list`, or the one URL of a URL representation.
+    ///
+    /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed`` for a line or bytes that are not a URL.
+    public static func object(from data: Data, type: UniformType) throws -> [URL] {
+        type.conforms(to: .uriList) ? try URL.list(fromURIList: data) : [try URL.object(from: data, type: type)]
+    }
+
+    /// The URLs as a `text/uri-list`.
+    public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
+        URL.uriList(self)
+    }
+}
