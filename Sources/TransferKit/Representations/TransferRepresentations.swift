@@ -20,16 +20,22 @@ public struct TransferRepresentations<Item>: Sendable {
 
     /// One representation: what it exports and imports, and how.
     public struct Element: Sendable {
-        /// How a representation was declared.
-        public enum Kind: String, Sendable {
+        /// How a representation was declared: an extensible set of values, so new kinds do not break `switch`
+        /// statements of users.
+        public struct Kind: Hashable, Sendable, CustomStringConvertible {
+            let name: String
+
             /// `Codable` through a ``TransferCoding``.
-            case codable
+            public static var codable: Self { Self(name: "codable") }
             /// Bytes from and to closures.
-            case data
+            public static var data: Self { Self(name: "data") }
             /// A file from and to closures.
-            case file
-            /// Another representable type.
-            case proxy
+            public static var file: Self { Self(name: "file") }
+            /// Another type's representations.
+            public static var proxy: Self { Self(name: "proxy") }
+
+            /// The kind's name, such as `proxy`.
+            public var description: String { name }
         }
 
         /// How it was declared.
@@ -277,7 +283,7 @@ extension TransferRepresentations {
             try await element.exportData(unwrap(other), type, progress)
         }
         var bridged = OtherElement(
-            kind: OtherElement.Kind(rawValue: element.kind.rawValue) ?? .data,
+            kind: OtherElement.Kind(name: element.kind.name),
             exportedTypes: element.exportedTypes, importedTypes: element.importedTypes, visibility: element.visibility,
             exportData: exportData, importer: importer)
         if let condition = element.exportingCondition {
