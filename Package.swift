@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TransferArchive", targets: ["TransferArchive"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
+        .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
@@ -31,6 +32,10 @@ let package = Package(
         .target(name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferArchive"]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
         .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
+        // Apple's spellings (NSItemProvider, kUTType…, UTType, CoreTransferable) over TransferKit's types, so files
+        // shared with Apple platforms compile with one import changed; compiles to re-exports only on Apple platforms.
+        .target(
+            name: "TransferKitCompatibility", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
 
         // MARK: - Tools
 
@@ -81,6 +86,16 @@ let package = Package(
         .executableTarget(
             name: "transferkit-memory-probe", dependencies: ["TransferKitCLI", "TransferKitPlatform"],
             path: "Tests/MemoryProbe"),
+        // The seeds' classes, copied verbatim with only their import lines changed, in Swift 5 mode as such apps
+        // are; shared by the compatibility tests and the probe they run as a child process.
+        .target(
+            name: "TransferKitCompatibilitySeeds", dependencies: ["TransferKitCompatibility"],
+            path: "Tests/CompatibilitySeeds", swiftSettings: [.swiftLanguageMode(.v5)]),
+        // A tool that knows the seeds' classes (TRANSFERKIT_SEED picks one): the child of the cross-process tests.
+        .executableTarget(
+            name: "transferkit-compatibility-probe",
+            dependencies: ["TransferKitCompatibility", "TransferKitCompatibilitySeeds", "TransferKitCLI"],
+            path: "Tests/CompatibilityProbe"),
         .testTarget(
             name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
@@ -111,6 +126,13 @@ let package = Package(
                 "CBOR", "UniformTypes", "TransferKitCLI",
             ]),
         .testTarget(
+            name: "TransferKitCompatibilityTests",
+            dependencies: [
+                "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
+                "transferkit-compatibility-probe", "TransferKitTesting", "TransferKitTestSupport",
+            ],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(
             name: "ExamplesTests",
             dependencies: [
                 "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting",
@@ -119,8 +141,13 @@ let package = Package(
     ]
 )
 
-// Upcoming language features, enabled for every target.
-for target in package.targets where target.type != .plugin && target.type != .binary {
+// Targets that hold adopters' Apple-platform code verbatim: built as such apps are, without the upcoming features
+// below (ExistentialAny would warn on their `Error` where Apple's compilers do not).
+let adopterCodeTargets: Set = ["TransferKitCompatibilitySeeds"]
+
+// Upcoming language features, enabled for every other target.
+for target in package.targets
+where target.type != .plugin && target.type != .binary && !adopterCodeTargets.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         // SE-0335: existential types are spelled `any P`.

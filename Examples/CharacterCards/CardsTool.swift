@@ -12,7 +12,7 @@ enum CardsTool {
     /// The registry the tool's commands decode with: the generic JSON and text readers, and ``Model``.
     static func makeRegistry() throws -> TransferRegistry {
         let registry = TransferKitTool.standardRegistry()
-        // Model claims plain text too; the generic PlainText reader is registered at low priority, so Model wins.
+        // Model claims plain text too; the generic String reader is registered at low priority, so Model wins.
         try registry.register(Model.self)
         return registry
     }

@@ -1,7 +1,8 @@
 public import Foundation
 public import UniformTypes
 
-/// A `Codable` type that gets ``TransferProviderWriting`` and ``TransferProviderReading`` for free.
+/// A `Codable` type that gets ``TransferProviderWriting`` and ``TransferProviderReading`` for free: a
+/// ``TransferRepresentable`` with one Codable representation.
 ///
 /// Declare the type's ``contentType``; values are written and read as that type through ``transferCoding``
 /// (JSON with sorted keys unless you say otherwise).
@@ -24,7 +25,7 @@ public import UniformTypes
 ///     }
 /// }
 /// ```
-public protocol TransferCodable: Codable, TransferProviderWriting, TransferProviderReading {
+public protocol TransferCodable: Codable, TransferRepresentable {
     /// The uniform type of the encoded form, for example `UniformType(exportedAs: "com.example.card", conformingTo: .json)`.
     static var contentType: UniformType { get }
 
@@ -35,6 +36,24 @@ public protocol TransferCodable: Codable, TransferProviderWriting, TransferProvi
 extension TransferCodable {
     /// ``TransferCoding/json``: JSON with sorted keys.
     public static var transferCoding: TransferCoding<Self> { .json }
+
+    /// One Codable representation of ``contentType`` through ``transferCoding``: the one-line case of
+    /// ``TransferRepresentable``.
+    public static var transferRepresentations: TransferRepresentations<Self> {
+        TransferRepresentations.codable(contentType, coding: transferCoding)
+    }
+
+    /// `false`: the Codable representation decodes synchronously, so loads skip the list (a hot path).
+    public static var importsAsynchronously: Bool { false }
+
+    /// Only ``contentType``.
+    public var writableTypes: [UniformType] { Self.writableTypes }
+
+    /// ``TransferVisibility/all``.
+    public func visibility(for type: UniformType) -> TransferVisibility { .all }
+
+    /// `nil`.
+    public func suggestedFileName(for type: UniformType) -> String? { nil }
 
     /// Only ``contentType``.
     public static var writableTypes: [UniformType] { [contentType] }

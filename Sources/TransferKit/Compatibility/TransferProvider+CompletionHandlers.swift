@@ -133,7 +133,7 @@ extension TransferProvider {
     }
 
     /// Awaits a completion-handler style load, linking cancellation of `progress` to the `Progress` it returns.
-    static func bridge<R: Sendable>(
+    package static func bridge<R: Sendable>(
         _ progress: TransferProgress,
         _ start: (@escaping @Sendable (R?, (any Error)?) -> Void) -> Progress?
     ) async throws -> R {

@@ -32,6 +32,13 @@ public protocol TransferProviderWriting: Sendable {
     /// - Returns: The visibility of that representation.
     func visibility(for type: UniformType) -> TransferVisibility
 
+    /// A file name for receivers that save the representation of `type`; by default `nil` (the provider's
+    /// ``TransferProvider/suggestedName`` applies).
+    ///
+    /// - Parameter type: One of ``writableTypes-swift.property``.
+    /// - Returns: A name without directory, such as `Luke.card`, or `nil`.
+    func suggestedFileName(for type: UniformType) -> String?
+
     /// Encodes the value as `type`.
     ///
     /// - Parameters:
@@ -49,4 +56,7 @@ extension TransferProviderWriting {
 
     /// ``TransferVisibility/all`` for every type.
     public func visibility(for type: UniformType) -> TransferVisibility { .all }
+
+    /// `nil` for every type.
+    public func suggestedFileName(for type: UniformType) -> String? { nil }
 }

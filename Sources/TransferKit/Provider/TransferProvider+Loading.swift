@@ -52,7 +52,7 @@ extension TransferProvider {
             let url = try await run(entry, progress: progress) { child in try await loader(child) }
             return try await body(url)
         }
-        let (folder, name) = try makeTemporaryFolder(for: entry.type)
+        let (folder, name) = try makeTemporaryFolder(for: entry.type, suggestedName: entry.suggestedName)
         defer { try? FileManager.default.removeItem(at: folder) }
         let destination = folder.appendingPathComponent(name, isDirectory: false)
         try await run(entry, progress: progress) { child in
@@ -95,10 +95,32 @@ extension TransferProvider {
         let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
         let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
         do {
+            if let representable = objectClass as? any TransferRepresentable.Type, representable.importsAsynchronously,
+                let importer = Self.asynchronousImporter(of: representable, for: entry.type, catalog: catalog)
+            {
+                let value = try await run(entry, progress: progress) { child in try await importer(data, child) }
+                guard let value = value as? T else {
+                    throw TransferError(
+                        code: .decodingFailed, message: "The importer of \(objectClass) returned another type.",
+                        source: entry.type.identifier)
+                }
+                return value
+            }
             return try objectClass.object(from: data, type: entry.type)
         } catch {
             throw TransferError.decodingFailed(error, reader: objectClass, type: entry.type, byteCount: data.count)
         }
+    }
+
+    /// The asynchronous importer of the representation of `representable` that reads `type`, if it has one (a
+    /// synchronous one runs through `object(from:type:)`, so that a type overriding it keeps its own decoding).
+    private static func asynchronousImporter<R: TransferRepresentable>(
+        of representable: R.Type, for type: UniformType, catalog: TypeCatalog
+    ) -> (@Sendable (Data, TransferProgress) async throws -> any Sendable)? {
+        guard let element = R.transferRepresentations.importer(for: type, catalog: catalog),
+            case .asynchronous = element.importer
+        else { return nil }
+        return { data, progress in try await element.importValue(data, type, progress) }
     }
 }
 
@@ -236,8 +258,10 @@ extension TransferProvider {
     }
 
     /// A fresh folder under the temporary directory, and a file name for `type` inside it.
-    func makeTemporaryFolder(for type: UniformType) throws -> (folder: URL, name: String) {
-        let (directory, suggested) = state.withLock { ($0.resolvedTemporaryDirectory(), $0.suggestedName) }
+    func makeTemporaryFolder(for type: UniformType, suggestedName: String? = nil) throws -> (folder: URL, name: String)
+    {
+        let (directory, providerName) = state.withLock { ($0.resolvedTemporaryDirectory(), $0.suggestedName) }
+        let suggested = suggestedName ?? providerName
         let folder = directory.appendingPathComponent("TransferKit-\(UUID().uuidString)", isDirectory: true)
         try Self.coerce(type, from: folder) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

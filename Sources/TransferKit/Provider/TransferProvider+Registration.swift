@@ -62,7 +62,8 @@ extension TransferProvider {
         let source = ObjectSource(objectType: type(of: object), load: { _ in object })
         return object.writableTypes.reduce(0) { count, type in
             let entry = Entry(
-                type: type, visibility: visibility.narrowed(by: object.visibility(for: type)), source: .object(source))
+                type: type, visibility: visibility.narrowed(by: object.visibility(for: type)), source: .object(source),
+                suggestedName: object.suggestedFileName(for: type))
             return count + (register(entry) ? 1 : 0)
         }
     }

@@ -56,7 +56,8 @@ public final class TransferProvider: Sendable {
     }
 
     /// A provider for an object: registers its ``TransferProviderWriting/writableTypes-swift.property`` in order, each
-    /// with the object's ``TransferProviderWriting/visibility(for:)``.
+    /// with the object's ``TransferProviderWriting/visibility(for:)`` and ``TransferProviderWriting/suggestedFileName(for:)``;
+    /// ``suggestedName`` is the first of those names.
     ///
     /// A reader of the object's own type gets the object itself (see ``LoadOptions/allowsInProcessFastPath``).
     ///
@@ -64,6 +65,7 @@ public final class TransferProvider: Sendable {
     public convenience init(object: some TransferProviderWriting) {
         self.init()
         registerObject(object)
+        state.withLock { state in state.suggestedName = state.entries.lazy.compactMap(\.suggestedName).first }
     }
 
     /// A provider for a file: one file representation whose type comes from the file name's extension through
@@ -159,6 +161,8 @@ extension TransferProvider {
         let type: UniformType
         let visibility: TransferVisibility
         let source: Source
+        /// The representation's own file name, which wins over the provider's ``TransferProvider/suggestedName``.
+        var suggestedName: String?
     }
 
     /// An object that writes a representation, loaded eagerly (a stored object) or lazily.

@@ -31,14 +31,14 @@ extension TransferKitTool {
     }
 
     /// A new registry holding the generic readers: any JSON document for `public.json` (compared
-    /// by value: key order and number spelling do not matter) and UTF-8 text for
-    /// `public.utf8-plain-text`, both at low priority so that an adopter's own readers for the
+    /// by value: key order and number spelling do not matter) and TransferKit's `String` for every
+    /// plain-text type (UTF-8, UTF-16, byte-order marks), both at low priority so that an adopter's own readers for the
     /// same or more specific types win.
     public static func standardRegistry(catalog: TypeCatalog = .shared) -> TransferRegistry {
         let registry = TransferRegistry(catalog: catalog)
         // Two distinct readers on distinct types in a fresh registry cannot conflict.
         try? registry.register(JSONDocument.self, priority: .low)
-        try? registry.register(PlainText.self, priority: .low)
+        try? registry.register(String.self, priority: .low)
         return registry
     }
 }

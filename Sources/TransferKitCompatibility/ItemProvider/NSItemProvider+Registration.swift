@@ -1,0 +1,105 @@
+#if !canImport(Darwin)
+    public import Foundation
+    import TransferKitPlatform
+    import UniformTypes
+
+    extension NSItemProvider {
+        /// Registers every writable type of an object, in its order, with its visibility narrowed by `visibility`.
+        ///
+        /// - Parameters:
+        ///   - object: The object.
+        ///   - visibility: The widest visibility its representations may have.
+        public func registerObject(
+            _ object: any NSItemProviderWriting, visibility: NSItemProviderRepresentationVisibility
+        ) {
+            register(object, visibility: visibility)
+        }
+
+        private func register<T: NSItemProviderWriting>(_ object: T, visibility: NSItemProviderRepresentationVisibility)
+        {
+            transferProvider.registerObject(ItemProviderObject(object), visibility: visibility.transferVisibility)
+        }
+
+        /// Registers the writable types of a class, whose object `loadHandler` creates on each load.
+        ///
+        /// - Parameters:
+        ///   - aClass: The class.
+        ///   - visibility: Which processes may see the representations.
+        ///   - loadHandler: Creates the object and passes it (or an error) to its argument once.
+        public func registerObject(
+            ofClass aClass: any NSItemProviderWriting.Type,
+            visibility: NSItemProviderRepresentationVisibility,
+            loadHandler: @escaping (@escaping ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?
+        ) {
+            register(aClass, visibility: visibility, loadHandler: Unchecked(value: loadHandler))
+        }
+
+        private func register<T: NSItemProviderWriting>(
+            _ aClass: T.Type, visibility: NSItemProviderRepresentationVisibility,
+            loadHandler: Unchecked<(@escaping ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?>
+        ) {
+            transferProvider.registerObject(
+                ofClass: ItemProviderObject<T>.self, visibility: visibility.transferVisibility
+            ) { progress in
+                let loaded: Unchecked<any NSItemProviderWriting> = try await TransferProvider.bridge(progress) {
+                    completion in
+                    loadHandler.value { object, error in completion(object.map { Unchecked(value: $0) }, error) }
+                }
+                guard let object = loaded.value as? T else {
+                    throw NSError(
+                        domain: NSItemProviderErrorDomain,
+                        code: NSItemProvider.ErrorCode.unexpectedValueClassError.rawValue,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The load handler returned a \(type(of: loaded.value)), not a \(T.self)."
+                        ])
+                }
+                return ItemProviderObject(object)
+            }
+        }
+
+        /// Registers a data representation whose handler passes its bytes to a completion handler.
+        ///
+        /// - Parameters:
+        ///   - typeIdentifier: The bytes' type; an invalid identifier registers nothing.
+        ///   - visibility: Which processes may see the representation.
+        ///   - loadHandler: Produces the bytes and passes them (or an error) to its argument once.
+        public func registerDataRepresentation(
+            forTypeIdentifier typeIdentifier: String,
+            visibility: NSItemProviderRepresentationVisibility,
+            loadHandler: @escaping (@escaping (Data?, (any Error)?) -> Void) -> Progress?
+        ) {
+            guard let type = UniformType(typeIdentifier) else { return }
+            let handler = Unchecked(value: loadHandler)
+            transferProvider.registerDataRepresentation(for: type, visibility: visibility.transferVisibility) {
+                progress in
+                try await TransferProvider.bridge(progress) { completion in handler.value { completion($0, $1) } }
+            }
+        }
+
+        /// Registers a file representation whose handler passes a file's URL to a completion handler.
+        ///
+        /// - Parameters:
+        ///   - typeIdentifier: The file's type; an invalid identifier registers nothing.
+        ///   - fileOptions: `.openInPlace` lets readers use the file in place.
+        ///   - visibility: Which processes may see the representation.
+        ///   - loadHandler: Produces the file and passes its URL, whether it was coordinated (ignored: Linux has no
+        ///     file coordination), or an error to its argument once.
+        public func registerFileRepresentation(
+            forTypeIdentifier typeIdentifier: String,
+            fileOptions: NSItemProviderFileOptions = [],
+            visibility: NSItemProviderRepresentationVisibility,
+            loadHandler: @escaping (@escaping (URL?, Bool, (any Error)?) -> Void) -> Progress?
+        ) {
+            guard let type = UniformType(typeIdentifier) else { return }
+            let handler = Unchecked(value: loadHandler)
+            transferProvider.registerFileRepresentation(
+                for: type, visibility: visibility.transferVisibility, openInPlace: fileOptions.contains(.openInPlace)
+            ) { progress in
+                try await TransferProvider.bridge(progress) { completion in
+                    handler.value { url, _, error in completion(url, error) }
+                }
+            }
+        }
+    }
+#endif
