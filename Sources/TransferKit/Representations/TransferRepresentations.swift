@@ -6,7 +6,7 @@ public import UniformTypes
 ///
 /// Make one with ``codable(_:coding:)``, ``data(_:exporting:importing:)``, ``file(_:exporting:importing:)`` or
 /// ``proxy(exporting:importing:)``, and narrow it with ``exportingCondition(_:)``, ``visibility(_:)`` and
-/// ``suggestedFileName(_:)`` (a modifier applies to every representation of the list it is called on).
+/// `suggestedFileName(_:)` (a modifier applies to every representation of the list it is called on).
 public struct TransferRepresentations<Item>: Sendable {
     /// The representations in order.
     public internal(set) var elements: [Element]

@@ -6,7 +6,7 @@ public import UniformTypes
 /// Reading decodes by the registered type: `public.utf8-plain-text` as UTF-8, `public.utf16-plain-text` as UTF-16
 /// (a byte-order mark, if present, decides the byte order; otherwise little-endian), and any other plain-text type
 /// by its byte-order mark, else as UTF-8. A leading byte-order mark is never part of the text. To decode bytes
-/// that arrived with a MIME type, pass its `charset` parameter to ``Swift/String/init(transferData:type:charset:)``.
+/// that arrived with a MIME type, pass its `charset` parameter to `String.init(transferData:type:charset:)`.
 ///
 /// ```swift
 /// let provider = TransferProvider(data: Data("hello".utf8), type: .plainText)
@@ -21,7 +21,7 @@ extension String: TransferProviderReading, TransferProviderWriting {
     /// `public.utf8-plain-text`.
     public static var writableTypes: [UniformType] { [.utf8PlainText] }
 
-    /// Decodes text; see ``Swift/String/init(transferData:type:charset:)``.
+    /// Decodes text; see `String.init(transferData:type:charset:)`.
     ///
     /// - Throws: ``TransferError`` with ``TransferError/Code/decodingFailed`` when the bytes are not valid in the
     ///   encoding.

@@ -32,7 +32,7 @@ enum PayloadHandling {
 /// Walks an archive of either form item by item, representation by representation.
 ///
 /// The CBOR form streams from the descriptor with constant memory; the JSON form is read whole
-/// (within ``TransferArchive/Limits/maxJSONDocumentSize``), then walked the same way.
+/// (within `Limits.maxJSONDocumentSize`), then walked the same way.
 enum ArchiveWalker {
     /// Walks `file`; returns the archive's version.
     @discardableResult

@@ -3,7 +3,7 @@ import TransferKit
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal and
 /// the payload is large enough for progress to matter.
 ///
-/// It observes a ``TransferKit/TransferProgress`` through its coalesced `updates`, so a fast
+/// It observes a `TransferProgress` through its coalesced `updates`, so a fast
 /// transfer redraws only as often as the terminal keeps up, never once per chunk.
 final class ProgressBar: Sendable {
     /// Payloads smaller than this finish too fast for a bar to help.

@@ -3,7 +3,7 @@
 
     /// CoreTransferable's `Transferable`: a type that declares its representations with a builder.
     ///
-    /// The declaration maps onto TransferKit's ``TransferKit/TransferRepresentations`` list, in order; providers
+    /// The declaration maps onto TransferKit's `TransferRepresentations` list, in order; providers
     /// offer the exported representations in that order and loads try the imported ones in that order.
     ///
     /// ```swift
@@ -51,8 +51,8 @@
         }
     }
 
-    /// A value of a ``Transferable`` type as a native ``TransferKit/TransferRepresentable`` value, so that a
-    /// ``TransferKit/TransferProvider`` or a registry can hold it.
+    /// A value of a ``Transferable`` type as a native `TransferRepresentable` value, so that a
+    /// `TransferProvider` or a registry can hold it.
     ///
     /// It is `@unchecked Sendable` because `Transferable` does not require `Sendable`: the value is only passed to
     /// the representations' own closures.

@@ -17,7 +17,7 @@
 
         /// Decodes text of the type.
         ///
-        /// - Throws: ``TransferKit/TransferError`` with `decodingFailed` for bytes invalid in the type's encoding.
+        /// - Throws: `TransferError` with `decodingFailed` for bytes invalid in the type's encoding.
         public static func object(withItemProviderData data: Data, typeIdentifier: String) throws -> Self {
             let text = try String(transferData: data, type: UniformType(typeIdentifier) ?? .plainText)
             return try cast(NSString(string: text), to: Self.self)
@@ -52,7 +52,7 @@
 
         /// Decodes a URL.
         ///
-        /// - Throws: ``TransferKit/TransferError`` with `decodingFailed` for bytes that are not a URL.
+        /// - Throws: `TransferError` with `decodingFailed` for bytes that are not a URL.
         public static func object(withItemProviderData data: Data, typeIdentifier: String) throws -> Self {
             let url = try URL.object(from: data, type: UniformType(typeIdentifier) ?? .url)
             return try cast(url as NSURL, to: Self.self)

@@ -3,10 +3,10 @@
     public import UniformTypes
 
     /// An instance of an Apple-style ``NSItemProviderReading`` / ``NSItemProviderWriting`` class as a native
-    /// TransferKit reader and writer (``TransferKit/ItemProviderReading`` and ``TransferKit/ItemProviderWriting``).
+    /// TransferKit reader and writer (`ItemProviderReading` and `ItemProviderWriting`).
     ///
     /// ``NSItemProvider`` uses it for every object it registers or loads. Use it yourself to put such a class in a
-    /// ``TransferKit/TransferRegistry`` (for a tool's `check` and `reencode`) or a ``TransferKit/TransferProvider``:
+    /// `TransferRegistry` (for a tool's `check` and `reencode`) or a `TransferProvider`:
     ///
     /// ```swift
     /// try registry.register(ItemProviderObject<Model>.self)

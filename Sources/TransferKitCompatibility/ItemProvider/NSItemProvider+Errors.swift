@@ -24,7 +24,7 @@
 
         /// The `NSError` an Apple caller expects for an error of a native load.
         ///
-        /// ``TransferKit/TransferError`` codes map to ``NSItemProviderErrorDomain``: `unavailableRepresentation` to
+        /// `TransferError` codes map to ``NSItemProviderErrorDomain``: `unavailableRepresentation` to
         /// −1000 (−1200 for an object load), `decodingFailed` to −1100, `fileCoercionFailed` to −1200, others to −1;
         /// the native error is the `NSUnderlyingErrorKey`, and its message the localized description. A load
         /// handler's own error is passed through unchanged, and a cancelled load is `NSUserCancelledError` in

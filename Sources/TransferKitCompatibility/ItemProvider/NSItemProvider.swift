@@ -3,7 +3,7 @@
     import TransferKitPlatform
     import UniformTypes
 
-    /// Apple's `NSItemProvider`, as a thin class over a native ``TransferKit/TransferProvider``.
+    /// Apple's `NSItemProvider`, as a thin class over a native `TransferProvider`.
     ///
     /// Every method has Apple's name, parameters and completion-handler shape, and returns a Foundation `Progress`
     /// whose `cancel()` cancels the native load. Errors are Apple's (see ``appleError(for:loadingObject:)``).

@@ -4,7 +4,7 @@
     /// Apple's `NSItemProviderReading`: a class whose instances can be created from an item provider's data.
     ///
     /// The requirements are Apple's, so a model class written for Apple platforms conforms unchanged. Unlike
-    /// TransferKit's own ``TransferKit/ItemProviderReading``, it does not require `Sendable`; ``NSItemProvider``
+    /// TransferKit's own `ItemProviderReading`, it does not require `Sendable`; ``NSItemProvider``
     /// adapts conforming classes with ``ItemProviderObject``.
     public protocol NSItemProviderReading: NSObjectProtocol, SendableMetatype {
         /// The identifiers of the types this class reads, most preferred first.
