@@ -81,7 +81,20 @@ extension TypeCatalog {
         let paths =
             directories.map { $0.map(\.path) }
             ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
-        let database = MIMEDatabase(directories: paths)
+        return importMIMEDatabase(MIMEDatabase(directories: paths), directories: paths, since: start, clock: clock)
+    }
+
+    /// Imports a database already parsed (from ``MIMEDatabase/init(files:)``, for the fuzzer), as
+    /// ``importMIMEDatabase(directories:)`` imports the one it reads.
+    package func importMIMEDatabase(_ database: MIMEDatabase) -> MIMEImportSummary {
+        let clock = ContinuousClock()
+        return importMIMEDatabase(database, directories: [], since: clock.now, clock: clock)
+    }
+
+    private func importMIMEDatabase(
+        _ database: MIMEDatabase, directories paths: [String], since start: ContinuousClock.Instant,
+        clock: ContinuousClock
+    ) -> MIMEImportSummary {
         var imported = 0
         var mapped = 0
         var already = 0

@@ -12,11 +12,19 @@ struct MIMEDatabaseBuilder {
         let pattern: String
     }
 
+    /// A lowercased `type parent` pair of a `subclasses` file.
+    private struct ParentKey: Hashable {
+        let type: String
+        let parent: String
+    }
+
     private var mimeTypes: [String] = []
     private var typeSpellings: [String: String] = [:]
     private var aliasTargets: [String: String] = [:]
     private var aliasesInLoadOrder: [String] = []
     private var explicitParents: [String: [String]] = [:]
+    /// The lowercased pairs of `explicitParents`, so that a repeated line is found without a search.
+    private var explicitParentKeys: Set<ParentKey> = []
     private var globs: [MIMEGlob] = []
     private var globKeys: Set<GlobKey> = []
     /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
@@ -27,12 +35,23 @@ struct MIMEDatabaseBuilder {
     /// Reads the files of one mime directory, which has lower precedence than those added before it.
     mutating func addDirectory(_ directory: String) {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        if let bytes = read(prefix + "types") { addTypes(bytes) }
-        if let bytes = read(prefix + "aliases") { addAliases(bytes) }
-        if let bytes = read(prefix + "subclasses") { addSubclasses(bytes) }
-        if let bytes = read(prefix + "globs2") {
+        var files = MIMEDirectoryFiles()
+        files.types = read(prefix + "types")
+        files.aliases = read(prefix + "aliases")
+        files.subclasses = read(prefix + "subclasses")
+        files.globs2 = read(prefix + "globs2")
+        if files.globs2 == nil { files.globs = read(prefix + "globs") }
+        add(files)
+    }
+
+    /// Adds the files of one mime directory, already read; `globs` counts only without `globs2`.
+    mutating func add(_ files: MIMEDirectoryFiles) {
+        if let bytes = files.types { addTypes(bytes) }
+        if let bytes = files.aliases { addAliases(bytes) }
+        if let bytes = files.subclasses { addSubclasses(bytes) }
+        if let bytes = files.globs2 {
             addGlobs(bytes, hasWeights: true)
-        } else if let bytes = read(prefix + "globs") {
+        } else if let bytes = files.globs {
             addGlobs(bytes, hasWeights: false)
         }
     }
@@ -70,12 +89,15 @@ struct MIMEDatabaseBuilder {
             }
         }
 
-        return MIMEDatabase(
+        var database = MIMEDatabase(
             directories: directories, mimeTypes: mimeTypes, globs: globs, skippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
             aliasesByType: aliasesByType, explicitParents: explicitParents, literalGlobs: literal,
             caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
             caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
+        (database.explicitReach, database.explicitReachSteps) = MIMEDatabase.explicitReach(
+            explicitParents: explicitParents, canonical: database.canonical(for:))
+        return database
     }
 
     private mutating func read(_ path: String) -> [UInt8]? {
@@ -120,10 +142,8 @@ struct MIMEDatabaseBuilder {
             let key = type.asciiLowercased
             let parentKey = parent.asciiLowercased
             guard parentKey != key else { continue }
-            var parents = explicitParents[key] ?? []
-            if !parents.contains(where: { $0.asciiLowercased == parentKey }) {
-                parents.append(parent)
-                explicitParents[key] = parents
+            if explicitParentKeys.insert(ParentKey(type: key, parent: parentKey)).inserted {
+                explicitParents[key, default: []].append(parent)
             }
         }
     }

@@ -136,8 +136,9 @@ enum MIMEImporter {
         in snapshot: CatalogSnapshot
     ) -> UniformTypeDeclaration {
         var parents: [UniformType] = []
+        var added: Set<UniformType> = [type]
         func add(_ parent: UniformType) {
-            if parent != type, !parents.contains(parent) {
+            if added.insert(parent).inserted {
                 parents.append(parent)
             }
         }
