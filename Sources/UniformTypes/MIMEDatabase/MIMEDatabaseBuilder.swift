@@ -4,9 +4,12 @@
 /// directory's target wins; `subclasses` are a union; globs are a union, except that a
 /// `weight:type:__NOGLOBS__` line drops the globs of that type from every lower-precedence directory.
 struct MIMEDatabaseBuilder {
-    /// A type's pattern as written, flags ignored. `update-mime-database` writes a case-sensitive glob twice,
-    /// `50:text/x-csrc:*.c:cs` then `50:text/x-csrc:*.c`; like `gio`, only the first line of such a pair
-    /// counts, otherwise `*.c` would also match `X.C` and `core` also `Core`.
+    /// A type's pattern, lowercased, flags ignored: a glob whose key an earlier glob has is dropped.
+    /// `update-mime-database` writes a case-sensitive glob twice, `50:text/x-c++src:*.C:cs` then
+    /// `50:text/x-c++src:*.C`; like `gio`, only the first line of such a pair counts, otherwise `*.C` would also
+    /// match `x.c` and `core` also `Core`. Lowercasing also drops `*.X` after `*.x` (both match the same names),
+    /// which keeping the pattern as written did not (the fuzzer found the database then differed from itself
+    /// written back).
     private struct GlobKey: Hashable {
         let type: String
         let pattern: String
@@ -178,7 +181,7 @@ struct MIMEDatabaseBuilder {
                 return
             }
             guard !closedGlobTypes.contains(type) else { return }
-            if globKeys.insert(GlobKey(type: type, pattern: rawPattern)).inserted { globs.append(glob) }
+            if globKeys.insert(GlobKey(type: type, pattern: rawPattern.lowercased())).inserted { globs.append(glob) }
         }
         closedGlobTypes.formUnion(closedHere)
     }
