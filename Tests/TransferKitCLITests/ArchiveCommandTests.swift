@@ -8,7 +8,7 @@ import TransferKitTesting
 import UniformTypes
 
 /// Files in a fresh temporary directory, removed when the value goes away.
-private final class Workspace {
+final class Workspace {
     let url: URL
 
     init() throws { url = try makeTemporaryDirectory() }
@@ -35,7 +35,7 @@ private final class Workspace {
     var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path).sorted()) ?? [] }
 }
 
-private let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
+let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
 
 private func representation(_ type: UniformType, _ text: String) -> TransferArchive.Representation {
     TransferArchive.Representation(type: type, data: Data(text.utf8))
