@@ -256,9 +256,10 @@ private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
 struct InterruptTests {
     /// A shell script that starts `extract` on a FIFO whose writer sends the archive's first 60 bytes and then
     /// waits for a file `go` before sending the rest, so extract has created its temporary output and waits; the
-    /// script then runs `action` (with `$tool` the extract's pid), lets the writer go on, reports extract's status
-    /// and lists the folder.
-    private func script(in space: Workspace, action: String) throws -> String {
+    /// script then runs `action` (with `$tool` the extract's pid), creates `go` only after extract has ended unless
+    /// `release` (so a signal handled late cannot lose the race against the rest of the input), reports extract's
+    /// status and lists the folder.
+    private func script(in space: Workspace, action: String, release: Bool = false) throws -> String {
         let archive = TransferArchive(items: [
             .init(representations: [TransferArchive.Representation(type: .data, data: Data(count: 4096))])
         ])
@@ -267,7 +268,7 @@ struct InterruptTests {
             cd "\(space.url.path)" || exit 90
             mkfifo pipe || exit 91
             ( head -c 60 whole.transferkit; until [ -e go ]; do sleep 0.01; done; tail -c +61 whole.transferkit ) \
-                > pipe &
+                > pipe 2>/dev/null &
             writer=$!
             "\(transferkitPath)" extract pipe --type public.data -o out.bin &
             tool=$!
@@ -276,9 +277,10 @@ struct InterruptTests {
               tries=$((tries + 1)); [ $tries -gt 500 ] && exit 92; sleep 0.01
             done
             \(action)
-            touch go
+            \(release ? "touch go" : ":")
             wait $tool
             status=$?
+            touch go
             wait $writer
             rm go
             echo "status $status"
@@ -301,7 +303,7 @@ struct InterruptTests {
         // The tool ignores SIGPIPE (a closed output pipe is an EPIPE error it reports), so the command goes on.
         let space = try Workspace()
         let run = try await ChildProcess.run(
-            "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -PIPE $tool")])
+            "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -PIPE $tool", release: true)])
         #expect(run.status == 0, "\(run.errorText)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
         #expect(lines.first == "status 0")
