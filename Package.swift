@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
-            name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitTestSupport"],
+            name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(

@@ -300,10 +300,18 @@ final class CatalogSnapshot: Sendable {
         return result
     }
 
-    /// The declared tags of `type`, or the tag a dynamic identifier encodes.
+    /// The declared tags of `type` (with the MIME types of the database merged into it, after its own), or the tag a
+    /// dynamic identifier encodes.
     func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         if let entry = entry(for: type) {
-            return entry.declaration.tags
+            var tags = entry.declaration.tags
+            // MIME types of the database merged into this declared type (MIMEImporter's extension rule).
+            if let merged = mimeIndex?.mergedMIMETypes[type.canonical] {
+                let declared = Set((tags[.mimeType] ?? []).map(\.asciiLowercased))
+                tags[.mimeType, default: []].append(
+                    contentsOf: merged.filter { !declared.contains($0.asciiLowercased) })
+            }
+            return tags
         }
         if let dynamic = type.dynamic, let tagClass = dynamic.tagClass, let tag = dynamic.tag {
             return [tagClass: [tag]]
