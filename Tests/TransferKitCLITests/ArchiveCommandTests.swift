@@ -295,7 +295,7 @@ struct InterruptTests {
             "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -\(signal) $tool")])
         #expect(run.status == 0, "\(run.errorText)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
-        #expect(lines.first == "status \(128 + number)")
+        #expect(lines.first == "status \(128 + number)", "\(run.outputText)\n\(run.errorText)")
         #expect(lines.dropFirst().sorted() == [".", "..", "pipe", "whole.transferkit"])
     }
 
