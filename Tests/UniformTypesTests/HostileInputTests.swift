@@ -103,6 +103,17 @@ struct HostileInputTests {
         #expect(error?.code == .unreadableFile)
     }
 
+    @Test("deep nesting in a declarations file is invalidJSON saying how deep, not a generic parse failure")
+    func deepNesting() {
+        let text =
+            #"{"exported": "# + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
+        let error = #expect(throws: UniformTypeError.self) {
+            try TypeCatalog().loadDeclarations(from: Data(text.utf8), source: "deep.json")
+        }
+        #expect(error?.code == .invalidJSON)
+        #expect(error?.message.contains("nest deeper than 32 levels") == true)
+    }
+
     /// A temporary mime directory with a one-line `types` file.
     private func makeMIMEDirectory() throws -> URL {
         let directory = try makeTemporaryDirectory()
