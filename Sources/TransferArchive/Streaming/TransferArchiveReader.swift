@@ -349,7 +349,7 @@ extension TransferArchiveReader {
             let count = Int(min(remaining, UInt64(chunkSize)))
             do {
                 try cbor.readBytes(count: count, into: &buffer)
-            } catch  where error.code == .truncated {
+            } catch let error where error.code == .truncated {
                 // The CBOR reader counts within this chunk; say where the input ends within the whole payload
                 // (`buffer` holds what this chunk received).
                 let available = header.length - remaining + UInt64(buffer.count)

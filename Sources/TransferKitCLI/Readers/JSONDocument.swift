@@ -27,7 +27,7 @@ struct JSONDocument: TransferProviderReading, TransferProviderWriting, Hashable 
         do {
             return JSONDocument(
                 canonicalText: try JSONParser.parse([UInt8](data), maxDepth: maximumDepth).canonicalText)
-        } catch  where error.kind == .tooDeep {
+        } catch let error where error.kind == .tooDeep {
             // Valid JSON may nest this deep; the reader refuses it to bound its stack, so say that, not "invalid".
             throw TransferError(
                 code: .decodingFailed,
