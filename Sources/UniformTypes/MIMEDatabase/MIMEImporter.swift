@@ -159,13 +159,13 @@ enum MIMEImporter {
         let key = mimeType.asciiLowercased
         for glob in database.globs(for: mimeType)
         where !glob.isCaseSensitive || glob.pattern == glob.pattern.lowercased() {
+            // The claim is a table lookup and most extensions have none; the glob match is dearer, so it comes after.
             guard let filenameExtension = glob.filenameExtension,
                 case .success(let tag) = TagSyntax.normalize(filenameExtension, as: .filenameExtension),
+                let declared = snapshot.declaredTypes(claiming: tag, tagClass: .filenameExtension, conformingTo: nil)
+                    .first(where: { snapshot.entry(for: $0)?.origin != .mimeDatabase }),
                 database.mimeTypes(forFileName: "x." + filenameExtension).first?.asciiLowercased == key
             else { continue }
-            let claimant = snapshot.declaredTypes(claiming: tag, tagClass: .filenameExtension, conformingTo: nil)
-                .first { snapshot.entry(for: $0)?.origin != .mimeDatabase }
-            guard let declared = claimant else { continue }
             let ownMIMETypes = snapshot.entry(for: declared)?.declaration.tags[.mimeType] ?? []
             let ownDatabaseTypes = ownMIMETypes.compactMap { database.canonical(for: $0) }
             if ownDatabaseTypes.contains(where: { database.extensions(for: $0).contains(filenameExtension) }) {
