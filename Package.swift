@@ -70,12 +70,22 @@ let package = Package(
         // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
         // in an ordinary build)
 
+        // The replay `main` of an ordinary build, shared by every fuzzer.
+        .target(name: "FuzzSupport", path: "Fuzz/FuzzSupport"),
         .target(name: "ArchiveFuzzing", dependencies: ["TransferArchive"], path: "Fuzz/ArchiveFuzzing"),
         .executableTarget(
-            name: "ArchiveCBORFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveCBORFuzzer",
+            name: "ArchiveCBORFuzzer", dependencies: ["ArchiveFuzzing", "FuzzSupport"], path: "Fuzz/ArchiveCBORFuzzer",
             exclude: ["corpus"]),
         .executableTarget(
-            name: "ArchiveJSONFuzzer", dependencies: ["ArchiveFuzzing"], path: "Fuzz/ArchiveJSONFuzzer",
+            name: "ArchiveJSONFuzzer", dependencies: ["ArchiveFuzzing", "FuzzSupport"], path: "Fuzz/ArchiveJSONFuzzer",
+            exclude: ["corpus"]),
+        // The type-declaration loader and the shared-mime-info parser (package API of UniformTypes).
+        .target(name: "TypesFuzzing", dependencies: ["UniformTypes"], path: "Fuzz/TypesFuzzing"),
+        .executableTarget(
+            name: "DeclarationsFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/DeclarationsFuzzer",
+            exclude: ["corpus"]),
+        .executableTarget(
+            name: "MIMEDatabaseFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/MIMEDatabaseFuzzer",
             exclude: ["corpus"]),
 
         // MARK: - Tests
@@ -99,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
-            name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitTestSupport"],
+            name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 // Fuzzes the binary (CBOR) form of transfer archives: see ArchiveFuzzing.checkCBOR and Fuzz/README.md.
 import ArchiveFuzzing
 import Foundation
+import FuzzSupport
 
 /// libFuzzer's entry point: one input per call; a return of 0 means "done", traps are findings.
 @_cdecl("LLVMFuzzerTestOneInput")

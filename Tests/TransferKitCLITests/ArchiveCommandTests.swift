@@ -8,7 +8,7 @@ import TransferKitTesting
 import UniformTypes
 
 /// Files in a fresh temporary directory, removed when the value goes away.
-private final class Workspace {
+final class Workspace {
     let url: URL
 
     init() throws { url = try makeTemporaryDirectory() }
@@ -35,7 +35,7 @@ private final class Workspace {
     var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: url.path).sorted()) ?? [] }
 }
 
-private let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
+let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
 
 private func representation(_ type: UniformType, _ text: String) -> TransferArchive.Representation {
     TransferArchive.Representation(type: type, data: Data(text.utf8))
@@ -274,39 +274,76 @@ private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
 
 @Suite("Interrupted output")
 struct InterruptTests {
-    @Test(arguments: ["INT", "TERM"])
-    func anInterruptedCommandLeavesNoFileBehind(signal: String) async throws {
-        let space = try Workspace()
+    /// A shell script that starts `extract` on a FIFO whose writer sends the archive's first 60 bytes and then
+    /// waits for a file `go` before sending the rest, so extract has created its temporary output and waits; the
+    /// script then runs `action` (with `$tool` the extract's pid), creates `go` only after extract has ended unless
+    /// `release` (so a signal handled late cannot lose the race against the rest of the input), reports extract's
+    /// status and lists the folder.
+    private func script(in space: Workspace, action: String, release: Bool = false) throws -> String {
         let archive = TransferArchive(items: [
             .init(representations: [TransferArchive.Representation(type: .data, data: Data(count: 4096))])
         ])
         _ = try space.writeArchive("whole.transferkit", archive)
-        // The archive's first bytes arrive through a FIFO whose writer then stalls, so extract has created its
-        // temporary output file and waits for the rest; the signal arrives while the output is half-written.
-        let script = """
+        return """
             cd "\(space.url.path)" || exit 90
             mkfifo pipe || exit 91
-            ( head -c 60 whole.transferkit; sleep 30 ) > pipe &
+            ( head -c 60 whole.transferkit; until [ -e go ]; do sleep 0.01; done; tail -c +61 whole.transferkit ) \
+                > pipe 2>/dev/null &
             writer=$!
             "\(transferkitPath)" extract pipe --type public.data -o out.bin &
             tool=$!
             tries=0
-            until ls -a | grep -q '^[.]out[.]bin[.]tmp-'; do
+            until ls -a | grep -q '^[.]transferkit-tmp-'"$tool"'-out[.]bin[.]'; do
               tries=$((tries + 1)); [ $tries -gt 500 ] && exit 92; sleep 0.01
             done
-            kill -\(signal) $tool
+            \(action)
+            \(release ? "touch go" : ":")
             wait $tool
             status=$?
-            kill $writer 2>/dev/null
+            touch go
+            wait $writer
+            rm go
             echo "status $status"
             ls -a
             """
-        let run = try await ChildProcess.run("/bin/sh", arguments: ["-c", script])
+    }
+
+    @Test(arguments: [("HUP", 1), ("INT", 2), ("QUIT", 3), ("USR1", 10), ("USR2", 12), ("ALRM", 14), ("TERM", 15)])
+    func aSignalledCommandLeavesNoFileBehind(signal: String, number: Int32) async throws {
+        let space = try Workspace()
+        let run = try await ChildProcess.run(
+            "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -\(signal) $tool")])
         #expect(run.status == 0, "\(run.errorText)")
         let lines = run.outputText.split(separator: "\n").map(String.init)
-        let expected = signal == "INT" ? 128 + 2 : 128 + 15
-        #expect(lines.first == "status \(expected)")
+        #expect(lines.first == "status \(128 + number)", "\(run.outputText)\n\(run.errorText)")
         #expect(lines.dropFirst().sorted() == [".", "..", "pipe", "whole.transferkit"])
+    }
+
+    @Test func aSIGPIPEFromKillIsIgnoredAndTheCommandFinishes() async throws {
+        // The tool ignores SIGPIPE (a closed output pipe is an EPIPE error it reports), so the command goes on.
+        let space = try Workspace()
+        let run = try await ChildProcess.run(
+            "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -PIPE $tool", release: true)])
+        #expect(run.status == 0, "\(run.errorText)")
+        let lines = run.outputText.split(separator: "\n").map(String.init)
+        #expect(lines.first == "status 0")
+        #expect(lines.dropFirst().sorted() == [".", "..", "out.bin", "pipe", "whole.transferkit"])
+        #expect(try space.read("out.bin") == Data(count: 4096))
+    }
+
+    @Test func aKilledCommandsTemporaryFileIsRemovedByTheNextRun() async throws {
+        // SIGKILL cannot be caught: the temporary file stays, named with the dead process's pid, until the next
+        // write into the same folder removes it.
+        let space = try Workspace()
+        let run = try await ChildProcess.run(
+            "/bin/sh", arguments: ["-c", try script(in: space, action: "kill -KILL $tool; wait $tool")])
+        #expect(run.status == 0, "\(run.errorText)")
+        let left = space.contents.filter { $0.hasPrefix(".transferkit-tmp-") }
+        #expect(left.count == 1)
+        let next = await runInProcess(
+            tool, ["extract", space.path("whole.transferkit"), "--type", "public.data", "-o", space.path("again.bin")])
+        #expect(next.status == 0)
+        #expect(space.contents == ["again.bin", "pipe", "whole.transferkit"])
     }
 }
 

@@ -124,6 +124,18 @@ struct TypesCommandTests {
         #expect(missing.status == 2)
         #expect(missing.error.contains("unreadableFile"))
     }
+
+    @Test func aFIFOAsDeclarationsFileIsRefusedWithoutWaitingForAWriter() async throws {
+        let space = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: space) }
+        let path = space.appendingPathComponent("types.json").path
+        #expect(mkfifo(path, 0o600) == 0)
+        // The audit's reproducer: nobody ever writes to the FIFO, so a blocking open would never return.
+        let run = try await runBinary(["types", "--declarations", path, "public.data"])
+        #expect(run.status == 2)
+        #expect(run.error.contains("unreadableFile"))
+        #expect(run.error.contains("not a regular file"))
+    }
 }
 
 @Suite("The README's main command")

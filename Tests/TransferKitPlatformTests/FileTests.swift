@@ -92,3 +92,32 @@ struct TemporaryFileTests {
         #expect(Array(buffer[..<count]) == Array("kept".utf8))
     }
 }
+
+@Suite("Stale temporary files")
+struct StaleTemporaryFileTests {
+    @Test func onlyRegularFilesOfProcessesThatAreGoneAreRemoved() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // 2^31 - 1 is above any pid_max, so no process has it; pid 1 always exists.
+        let gone = ".transferkit-tmp-2147483647-out.bin.AbC123"
+        let names = [
+            gone, ".transferkit-tmp-\(Syscall.processID)-mine.bin.AbC123", ".transferkit-tmp-1-init.bin.AbC123",
+            ".transferkit-tmp-x-not-a-pid", ".transferkit-tmp-2147483647", "out.bin",
+        ]
+        for name in names {
+            try Data("x".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent(".transferkit-tmp-2147483647-folder"),
+            withIntermediateDirectories: false)
+        let removed = AtomicFile.removeStaleTemporaryFiles(inDirectory: directory.path + "/")
+        #expect(removed == [directory.path + "/" + gone])
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(left == (names.dropFirst() + [".transferkit-tmp-2147483647-folder"]).sorted())
+    }
+
+    @Test func everyCatchableTerminatingSignalButPIPEIsCleanedUp() {
+        #expect(Set(AtomicFile.cleanupSignals) == [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM])
+        #expect(!AtomicFile.cleanupSignals.contains(SIGPIPE))
+    }
+}

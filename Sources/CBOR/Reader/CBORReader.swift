@@ -104,7 +104,9 @@ public struct CBORReader {
         try checkAvailable(count)
         var remaining = count
         while remaining > 0 {
-            guard try fill(atLeast: 1) else { throw truncated("input ends \(remaining) bytes before the payload does") }
+            guard try fill(atLeast: 1) else {
+                throw truncated("input ends after \(count - remaining) of the \(count) bytes requested")
+            }
             let step = min(remaining, end - start)
             consume(step)
             remaining -= step
@@ -116,7 +118,9 @@ public struct CBORReader {
         try checkAvailable(count)
         var remaining = count
         while remaining > 0 {
-            guard try fill(atLeast: 1) else { throw truncated("input ends \(remaining) bytes before the payload does") }
+            guard try fill(atLeast: 1) else {
+                throw truncated("input ends after \(count - remaining) of the \(count) bytes requested")
+            }
             let step = min(remaining, end - start)
             destination.append(contentsOf: buffer[start..<(start + step)])
             consume(step)

@@ -350,6 +350,16 @@ extension TransferArchiveReader {
             let count = Int(min(remaining, UInt64(chunkSize)))
             do {
                 try cbor.readBytes(count: count, into: &buffer)
+            } catch let error where error.code == .truncated {
+                // The CBOR reader counts within this chunk; say where the input ends within the whole payload
+                // (`buffer` holds what this chunk received).
+                let available = header.length - remaining + UInt64(buffer.count)
+                throw TransferArchiveError(
+                    code: .truncated,
+                    message: "The input ends \(available) bytes into the \(header.length)-byte payload of "
+                        + "\(header.type) (\(header.length - available) bytes missing): the archive was cut short or "
+                        + "its length field is damaged.",
+                    cause: error, offset: error.offset)
             } catch {
                 throw Self.convert(error)
             }
@@ -493,8 +503,12 @@ extension TransferArchiveReader {
             case .readFailed: .ioFailed
             default: .malformed
             }
-        return TransferArchiveError(
-            code: code, message: "The archive's CBOR is damaged: \(error.message).", cause: error, offset: error.offset)
+        // A failed read is the system's problem, not damage in the archive.
+        let message =
+            code == .ioFailed
+            ? "Reading the archive failed: \(error.message)"
+            : "The archive's CBOR is damaged: \(error.message)."
+        return TransferArchiveError(code: code, message: message, cause: error, offset: error.offset)
     }
 
     static func hex(_ value: UInt32) -> String {

@@ -23,13 +23,11 @@ enum PayloadHandling {
     case skip
     /// Hand its bytes, chunk by chunk, to the closure.
     case read((UnsafeRawBufferPointer) throws -> Void)
-    /// Hand its bytes to the closure, verify them, and end the walk.
-    case readThenStop((UnsafeRawBufferPointer) throws -> Void)
-    /// Stop the walk here.
-    case stop
 }
 
-/// Walks an archive of either form item by item, representation by representation.
+/// Walks an archive of either form item by item, representation by representation, always to its end: a walk
+/// that returns has checked the whole archive (every checksum, the keys, nothing after it), so no command can
+/// report success on an archive that `inspect` rejects.
 ///
 /// The CBOR form streams from the descriptor with constant memory; the JSON form is read whole
 /// (within `Limits.maxJSONDocumentSize`), then walked the same way.
@@ -54,10 +52,6 @@ enum ArchiveWalker {
                     switch try onRepresentation(walked) {
                     case .skip: try onChecksum(walked, try reader.skipPayload())
                     case .read(let body): try onChecksum(walked, try reader.readPayload(body))
-                    case .readThenStop(let body):
-                        try onChecksum(walked, try reader.readPayload(body))
-                        return reader.version
-                    case .stop: return reader.version
                     }
                 }
             }
@@ -75,11 +69,6 @@ enum ArchiveWalker {
                     switch try onRepresentation(walked) {
                     case .skip: break
                     case .read(let body): try representation.data.withUnsafeBytes { try body($0) }
-                    case .readThenStop(let body):
-                        try representation.data.withUnsafeBytes { try body($0) }
-                        try onChecksum(walked, representation.checksum)
-                        return TransferArchive.currentVersion
-                    case .stop: return TransferArchive.currentVersion
                     }
                     try onChecksum(walked, representation.checksum)
                 }

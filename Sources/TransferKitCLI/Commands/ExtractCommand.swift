@@ -8,6 +8,12 @@ package import UniformTypes
 /// the first representation, in the item's fidelity order, that conforms to the requested type
 /// (as `TransferProvider` loads). The archive is read once, front to back, and the chosen
 /// representation streams straight to the output.
+///
+/// The walk goes on to the archive's end after the copy, checking everything `inspect` checks (every
+/// checksum, key order, duplicate keys, nothing after the archive), so an invalid archive never exits 0.
+/// When that check fails after the copy, an `-o FILE` output is never created (it is written atomically);
+/// on standard output the bytes already written cannot be taken back, and the exit status 2 and the error
+/// message say they must not be used.
 package struct ExtractCommand: Command {
     /// The catalogue used for conformance.
     package var catalog: TypeCatalog
@@ -95,15 +101,15 @@ package struct ExtractCommand: Command {
                 file, format: format,
                 item: { item in itemSeen = itemSeen || item.index == itemIndex },
                 representation: { representation in
-                    guard representation.itemIndex == itemIndex else {
-                        return representation.itemIndex > itemIndex ? .stop : .skip
-                    }
+                    // Everything after the chosen payload is still read (skipped), so the whole archive is
+                    // checked before the command reports success.
+                    guard !extracted, representation.itemIndex == itemIndex else { return .skip }
                     typesSeen.append(representation.type)
                     // The choice rule with one requested type: the first conforming representation in fidelity
                     // order wins, so the first one met here is the answer.
                     if catalog.chooseRepresentation(offered: [representation.type], requested: [wanted]) != nil {
                         extracted = true
-                        return .readThenStop(copying(representation.length, to: sink))
+                        return .read(copying(representation.length, to: sink))
                     }
                     return .skip
                 })

@@ -27,6 +27,12 @@ struct JSONDocument: TransferProviderReading, TransferProviderWriting, Hashable 
         do {
             return JSONDocument(
                 canonicalText: try JSONParser.parse([UInt8](data), maxDepth: maximumDepth).canonicalText)
+        } catch let error where error.kind == .tooDeep {
+            // Valid JSON may nest this deep; the reader refuses it to bound its stack, so say that, not "invalid".
+            throw TransferError(
+                code: .decodingFailed,
+                message: "The \(type.identifier) bytes nest arrays and objects deeper than the \(maximumDepth) levels "
+                    + "this reader accepts: \(error).", cause: error, source: type.identifier)
         } catch {
             throw TransferError(
                 code: .decodingFailed, message: "The \(type.identifier) bytes are not valid JSON: \(error).",

@@ -89,7 +89,7 @@ public struct TransferKitTool: Sendable {
     /// Runs the tool on the process's command line and exits with the command's exit code.
     ///
     /// Ignores `SIGPIPE` so that a closed output pipe is an error the command reports, not a
-    /// silent death, and removes half-written output files on SIGINT and SIGTERM.
+    /// silent death, and removes half-written output files on every catchable terminating signal.
     public func main() async -> Never {
         let code = await runAsProcess()
         Syscall.exitProcess(code.rawValue)

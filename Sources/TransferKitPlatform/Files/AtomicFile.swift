@@ -13,8 +13,15 @@ import Dispatch
 ///
 /// A failure, a crash or Ctrl-C never leaves a half-written file at the destination; an existing file there stays
 /// untouched until the rename. The temporary file is removed when the body throws, and (once
-/// ``installInterruptCleanup()`` has run) when the process is interrupted with SIGINT or SIGTERM. The file is not
-/// fsynced: the rename protects against a crash of the process, not against a power loss.
+/// ``installInterruptCleanup()`` has run) when the process gets any catchable signal that would end it:
+/// ``cleanupSignals``. `SIGPIPE` is not among them: the tool ignores it, so a write to a closed pipe fails with
+/// `EPIPE` (the body throws, and the file is removed like on any error), and a `SIGPIPE` sent with `kill` does not
+/// end the process, which finishes or fails as it would have, renaming or removing the file itself.
+///
+/// Only `SIGKILL` (or a power loss) can leave a temporary file behind. Its name says whose it is,
+/// `.transferkit-tmp-<pid>-<name>.XXXXXX`, and the next ``write(toPath:_:)`` into the same directory removes those
+/// whose process is gone. The file is not fsynced: the rename protects against a crash of the process, not against
+/// a power loss.
 package enum AtomicFile {
     private static let pending = SanitizedMutex<Set<String>>([])
 
@@ -25,10 +32,12 @@ package enum AtomicFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        removeStaleTemporaryFiles(inDirectory: directory)
         let descriptor: Int32
         let temporary: String
         do {
-            (descriptor, temporary) = try Syscall.makeTemporaryFile(template: "\(directory).\(name).tmp-XXXXXX")
+            (descriptor, temporary) = try Syscall.makeTemporaryFile(
+                template: directory + temporaryName(for: name, processID: Syscall.processID))
         } catch {
             throw SystemError(call: error.call, errorNumber: error.errorNumber, path: path)
         }
@@ -47,25 +56,67 @@ package enum AtomicFile {
         }
     }
 
-    /// Removes pending temporary files when the process receives SIGINT or SIGTERM, then exits with status 128
-    /// plus the signal number. The tool's `main()` calls it.
+    /// The signals after which ``installInterruptCleanup()`` removes pending temporary files: every catchable signal
+    /// whose default action ends the process, except `SIGPIPE`, which the tool ignores (see ``AtomicFile``).
+    package static let cleanupSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM]
+
+    /// The start of every temporary file's name.
+    package static let temporaryPrefix = ".transferkit-tmp-"
+
+    /// The `mkstemp` template of a temporary file for the output `name`, made by the process `processID`:
+    /// `.transferkit-tmp-<pid>-<name>.XXXXXX`, the name cut to 200 bytes so the whole fits in `NAME_MAX`.
+    static func temporaryName(for name: String, processID: Int32) -> String {
+        "\(temporaryPrefix)\(processID)-\(String(decoding: name.utf8.prefix(200), as: UTF8.self)).XXXXXX"
+    }
+
+    /// The process that made the temporary file called `name`, or `nil` if `name` is not one of ours.
+    static func owner(ofTemporaryName name: String) -> Int32? {
+        guard name.hasPrefix(temporaryPrefix) else { return nil }
+        let digits = name.utf8.dropFirst(temporaryPrefix.utf8.count).prefix { $0 >= 0x30 && $0 <= 0x39 }
+        guard !digits.isEmpty, digits.count <= 10,
+            name.utf8.dropFirst(temporaryPrefix.utf8.count + digits.count).first == UInt8(ascii: "-")
+        else { return nil }
+        return Int32(String(decoding: digits, as: UTF8.self))
+    }
+
+    /// Removes the temporary files in `directory` (a path ending in `/`, or empty for the current directory) that a
+    /// process which no longer exists left behind, such as one killed with `SIGKILL`. Only regular files whose name
+    /// has our prefix and a pid are touched; those of live processes (and of this one) stay.
+    /// - Returns: The paths removed.
+    @discardableResult
+    package static func removeStaleTemporaryFiles(inDirectory directory: String) -> [String] {
+        var removed: [String] = []
+        for name in Syscall.directoryEntries(atPath: directory.isEmpty ? "." : directory) {
+            guard let pid = owner(ofTemporaryName: name), pid != Syscall.processID, !Syscall.processExists(pid)
+            else { continue }
+            let path = directory + name
+            guard Syscall.linkStatus(atPath: path)?.isRegularFile == true else { continue }
+            Syscall.unlink(path)
+            removed.append(path)
+        }
+        return removed
+    }
+
+    /// Removes pending temporary files when the process receives one of ``cleanupSignals``, then exits with status
+    /// 128 plus the signal number (what a shell reports for a process the signal ended). The tool's `main()` calls
+    /// it.
     package static func installInterruptCleanup() {
-        for signalNumber in [SIGINT, SIGTERM] {
+        // Dispatch arms a source on its manager thread some time after `resume()`; until then the signal is
+        // ignored and would be lost. Wait for every registration, so a signal that comes right after this call (as
+        // soon as an output file exists) is always handled; waiting once for all keeps start-up short.
+        let armed = DispatchSemaphore(value: 0)
+        for signalNumber in cleanupSignals {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 for path in pending.withLock({ $0 }) { Syscall.unlink(path) }
                 exit(128 + signalNumber)
             }
-            // Dispatch arms the source on its manager thread some time after `resume()`; until then the signal
-            // is ignored and would be lost. Wait for the registration, so an interrupt that comes right after
-            // this call (as soon as an output file exists) is always handled.
-            let armed = DispatchSemaphore(value: 0)
             source.setRegistrationHandler { armed.signal() }
             source.resume()
-            armed.wait()
             sources.withLock { $0.append(RetainedSource(source: source)) }
         }
+        for _ in cleanupSignals { armed.wait() }
     }
 
     private static let sources = SanitizedMutex<[RetainedSource]>([])

@@ -218,6 +218,33 @@ package enum Syscall {
 
     /// The calling process's id.
     package static var processID: Int32 { getpid() }
+
+    /// Whether a process with id `pid` exists (`kill(pid, 0)`: also when it belongs to another user).
+    package static func processExists(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// What `lstat(2)` says about `path` (a symbolic link itself, not its target), or `nil` if it cannot be read.
+    package static func linkStatus(atPath path: String) -> FileStatus? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+    }
+
+    /// The names in the directory at `path` (without `.` and `..`); empty if it cannot be read.
+    package static func directoryEntries(atPath path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
 }
 
 /// What `fstat(2)` reports about an open file.

@@ -122,11 +122,8 @@ enum DeclarationValidator {
                 source: source
             )
         }
-        var parents: [UniformType] = []
-        for parent in declaration.conformsTo where !parents.contains(parent) {
-            parents.append(parent)
-        }
-        declaration.conformsTo = parents
+        var seenParents: Set<UniformType> = []
+        declaration.conformsTo = declaration.conformsTo.filter { seenParents.insert($0).inserted }
         for (tagClass, tags) in declaration.tags {
             var normalizedTags: [String] = []
             for tag in tags {

@@ -17,6 +17,12 @@ extension TypeCatalog {
     /// other MIME type becomes a type named `org.freedesktop.shared-mime-info.<media>.<subtype>`
     /// (lowercased, each character outside `a–z 0–9` replaced by `-`), conforming to what its
     /// `sub-class-of` parents map to, with its extensions, MIME type and aliases as tags.
+    /// A MIME type that the database gives first for an extension a declared type claims (all
+    /// that gio sees for `x.c` is `text/x-csrc`; `public.c-source` claims `c`) merges into that
+    /// declared type instead, which gains the MIME type and its aliases; its identifier and
+    /// conformance stay as declared. There is no merge when the declared type's own MIME type has
+    /// that extension in the database too (`*.otf` is an OpenDocument formula template first, and
+    /// `font/otf` second): the extension then has two meanings, and each keeps its type.
     /// Afterwards, MIME lookups resolve aliases, and extension lookups that no declared type
     /// answers follow the database's glob rules (weights, then the longest pattern).
     ///
@@ -81,7 +87,20 @@ extension TypeCatalog {
         let paths =
             directories.map { $0.map(\.path) }
             ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
-        let database = MIMEDatabase(directories: paths)
+        return importMIMEDatabase(MIMEDatabase(directories: paths), directories: paths, since: start, clock: clock)
+    }
+
+    /// Imports a database already parsed (from ``MIMEDatabase/init(files:)``, for the fuzzer), as
+    /// ``importMIMEDatabase(directories:)`` imports the one it reads.
+    package func importMIMEDatabase(_ database: MIMEDatabase) -> MIMEImportSummary {
+        let clock = ContinuousClock()
+        return importMIMEDatabase(database, directories: [], since: clock.now, clock: clock)
+    }
+
+    private func importMIMEDatabase(
+        _ database: MIMEDatabase, directories paths: [String], since start: ContinuousClock.Instant,
+        clock: ContinuousClock
+    ) -> MIMEImportSummary {
         var imported = 0
         var mapped = 0
         var already = 0

@@ -217,8 +217,9 @@ public final class TypeCatalog: Sendable {
         return snapshot.supertypes(of: type)
     }
 
-    /// The tags of `type` by class, the preferred tag first: the declared ones, or for a dynamic
-    /// type the tag its identifier encodes.
+    /// The tags of `type` by class, the preferred tag first: the declared ones (then the MIME types
+    /// an imported database merged into the type because both claim an extension, see
+    /// ``importMIMEDatabase(directories:)``), or for a dynamic type the tag its identifier encodes.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()

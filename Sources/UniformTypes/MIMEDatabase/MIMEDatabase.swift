@@ -12,15 +12,15 @@
 /// database.canonical(for: "text/x-markdown")       // "text/markdown"
 /// database.parents(of: "image/svg+xml")            // ["application/xml"]
 /// ```
-struct MIMEDatabase: Sendable {
+package struct MIMEDatabase: Sendable {
     /// The mime directories this database was loaded from, highest precedence first.
     let directories: [String]
     /// Every canonical MIME type of every directory, highest-precedence directory first, then file order.
-    let mimeTypes: [String]
+    package let mimeTypes: [String]
     /// Every effective glob (after `__NOGLOBS__`), highest-precedence directory first, then file order.
     let globs: [MIMEGlob]
     /// Lines that were skipped because they were malformed, over all files read.
-    let skippedLineCount: Int
+    package let skippedLineCount: Int
     /// Files that exist but could not be read (permissions, not a regular file, too large); they were skipped.
     let unreadableFiles: [String]
 
@@ -32,6 +32,11 @@ struct MIMEDatabase: Sendable {
     let aliasesByType: [String: [String]]
     /// Lowercased type → parents named in `subclasses` files (union over directories, without duplicates).
     let explicitParents: [String: [String]]
+    /// What the explicit parents of each type lead to (see ``explicitReach(explicitParents:canonical:)``); set by
+    /// the builder once the other tables exist.
+    var explicitReach: [String: MIMEReach] = [:]
+    /// The steps computing ``explicitReach`` took: the work count that tests bound.
+    var explicitReachSteps = 0
     /// Lowercased literal pattern → indices into `globs`; case-insensitive and case-sensitive globs apart.
     let literalGlobs: [String: [Int]]
     let caseSensitiveLiteralGlobs: [String: [Int]]

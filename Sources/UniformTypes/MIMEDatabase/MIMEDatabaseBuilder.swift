@@ -4,12 +4,21 @@
 /// directory's target wins; `subclasses` are a union; globs are a union, except that a
 /// `weight:type:__NOGLOBS__` line drops the globs of that type from every lower-precedence directory.
 struct MIMEDatabaseBuilder {
-    /// A type's pattern as written, flags ignored. `update-mime-database` writes a case-sensitive glob twice,
-    /// `50:text/x-csrc:*.c:cs` then `50:text/x-csrc:*.c`; like `gio`, only the first line of such a pair
-    /// counts, otherwise `*.c` would also match `X.C` and `core` also `Core`.
+    /// A type's pattern, lowercased, flags ignored: a glob whose key an earlier glob has is dropped.
+    /// `update-mime-database` writes a case-sensitive glob twice, `50:text/x-c++src:*.C:cs` then
+    /// `50:text/x-c++src:*.C`; like `gio`, only the first line of such a pair counts, otherwise `*.C` would also
+    /// match `x.c` and `core` also `Core`. Lowercasing also drops `*.X` after `*.x` (both match the same names),
+    /// which keeping the pattern as written did not (the fuzzer found the database then differed from itself
+    /// written back).
     private struct GlobKey: Hashable {
         let type: String
         let pattern: String
+    }
+
+    /// A lowercased `type parent` pair of a `subclasses` file.
+    private struct ParentKey: Hashable {
+        let type: String
+        let parent: String
     }
 
     private var mimeTypes: [String] = []
@@ -17,6 +26,8 @@ struct MIMEDatabaseBuilder {
     private var aliasTargets: [String: String] = [:]
     private var aliasesInLoadOrder: [String] = []
     private var explicitParents: [String: [String]] = [:]
+    /// The lowercased pairs of `explicitParents`, so that a repeated line is found without a search.
+    private var explicitParentKeys: Set<ParentKey> = []
     private var globs: [MIMEGlob] = []
     private var globKeys: Set<GlobKey> = []
     /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
@@ -27,12 +38,23 @@ struct MIMEDatabaseBuilder {
     /// Reads the files of one mime directory, which has lower precedence than those added before it.
     mutating func addDirectory(_ directory: String) {
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        if let bytes = read(prefix + "types") { addTypes(bytes) }
-        if let bytes = read(prefix + "aliases") { addAliases(bytes) }
-        if let bytes = read(prefix + "subclasses") { addSubclasses(bytes) }
-        if let bytes = read(prefix + "globs2") {
+        var files = MIMEDirectoryFiles()
+        files.types = read(prefix + "types")
+        files.aliases = read(prefix + "aliases")
+        files.subclasses = read(prefix + "subclasses")
+        files.globs2 = read(prefix + "globs2")
+        if files.globs2 == nil { files.globs = read(prefix + "globs") }
+        add(files)
+    }
+
+    /// Adds the files of one mime directory, already read; `globs` counts only without `globs2`.
+    mutating func add(_ files: MIMEDirectoryFiles) {
+        if let bytes = files.types { addTypes(bytes) }
+        if let bytes = files.aliases { addAliases(bytes) }
+        if let bytes = files.subclasses { addSubclasses(bytes) }
+        if let bytes = files.globs2 {
             addGlobs(bytes, hasWeights: true)
-        } else if let bytes = read(prefix + "globs") {
+        } else if let bytes = files.globs {
             addGlobs(bytes, hasWeights: false)
         }
     }
@@ -70,12 +92,15 @@ struct MIMEDatabaseBuilder {
             }
         }
 
-        return MIMEDatabase(
+        var database = MIMEDatabase(
             directories: directories, mimeTypes: mimeTypes, globs: globs, skippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
             aliasesByType: aliasesByType, explicitParents: explicitParents, literalGlobs: literal,
             caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
             caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
+        (database.explicitReach, database.explicitReachSteps) = MIMEDatabase.explicitReach(
+            explicitParents: explicitParents, canonical: database.canonical(for:))
+        return database
     }
 
     private mutating func read(_ path: String) -> [UInt8]? {
@@ -120,10 +145,8 @@ struct MIMEDatabaseBuilder {
             let key = type.asciiLowercased
             let parentKey = parent.asciiLowercased
             guard parentKey != key else { continue }
-            var parents = explicitParents[key] ?? []
-            if !parents.contains(where: { $0.asciiLowercased == parentKey }) {
-                parents.append(parent)
-                explicitParents[key] = parents
+            if explicitParentKeys.insert(ParentKey(type: key, parent: parentKey)).inserted {
+                explicitParents[key, default: []].append(parent)
             }
         }
     }
@@ -158,7 +181,7 @@ struct MIMEDatabaseBuilder {
                 return
             }
             guard !closedGlobTypes.contains(type) else { return }
-            if globKeys.insert(GlobKey(type: type, pattern: rawPattern)).inserted { globs.append(glob) }
+            if globKeys.insert(GlobKey(type: type, pattern: rawPattern.lowercased())).inserted { globs.append(glob) }
         }
         closedGlobTypes.formUnion(closedHere)
     }

@@ -4,6 +4,8 @@
 /// Mapping rules (documented in the DocC catalog):
 /// - A MIME type that a declared type (any origin but `mimeDatabase`) claims, directly or through
 ///   one of the database's aliases, maps to that declared type; nothing is added for it.
+/// - So does a MIME type whose extension a declared type claims, by the rule of
+///   ``declaredType(sharingExtensionWith:database:in:)``: `text/x-csrc` and `public.c-source` are one type.
 /// - Every other MIME type becomes a type named by ``identifier(forMIMEType:)``, with the
 ///   canonical MIME type and its aliases as MIME tags, the extensions of its `*.ext` globs
 ///   (highest weight first) as filename-extension tags, and as parents its sub-class-of parents
@@ -60,6 +62,7 @@ enum MIMEImporter {
         var typeForMIME = previous?.typeForMIME ?? [:]
         var mimeForIdentifier = previous?.mimeForIdentifier ?? [:]
         var usedIdentifiers = Set(mimeForIdentifier.keys)
+        var mergedMIMETypes = previous?.mergedMIMETypes ?? [:]
 
         // First pass: the uniform type of every MIME type, so parents can be mapped in any order.
         var derived: [(mimeType: String, type: UniformType)] = []
@@ -71,6 +74,13 @@ enum MIMEImporter {
             }
             if let declared = declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot) {
                 typeForMIME[key] = declared
+                result.mappedToDeclaredTypeCount += 1
+                continue
+            }
+            if let declared = declaredType(sharingExtensionWith: mimeType, database: database, in: snapshot) {
+                typeForMIME[key] = declared
+                mergedMIMETypes[declared.canonical, default: []].append(
+                    contentsOf: ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) })
                 result.mappedToDeclaredTypeCount += 1
                 continue
             }
@@ -98,7 +108,7 @@ enum MIMEImporter {
 
         let index = MIMEIndex(
             databases: (previous?.databases ?? []) + [database], typeForMIME: typeForMIME,
-            mimeForIdentifier: mimeForIdentifier)
+            mimeForIdentifier: mimeForIdentifier, mergedMIMETypes: mergedMIMETypes)
         do {
             result.snapshot = try DeclarationValidator.apply(
                 declarations, as: .mimeDatabase, to: snapshot, mimeIndex: index)
@@ -131,13 +141,49 @@ enum MIMEImporter {
         return candidates.first { isInode || snapshot.conforms($0, to: .data) } ?? candidates.first
     }
 
+    /// The declared type that `mimeType` merges into because both stand for the same filename extension, or `nil`.
+    ///
+    /// The rule: take `mimeType`'s case-insensitive `*.ext` globs, highest weight first, and keep those for which
+    /// `mimeType` is the database's own first answer (what `gio` says for a file `x.ext`). The first such extension
+    /// that a declared type (not one made from a database) claims decides: the MIME type merges into that type
+    /// (`text/x-csrc` into `public.c-source`, `application/pkix-cert` into `public.x509-certificate`), so lookups by
+    /// the MIME type or its aliases answer the declared type, whose identifier and conformance stay Apple's. No merge
+    /// when that declared type carries a MIME type of its own that the database gives the same extension: then the
+    /// extension has two meanings (`*.otf`: OpenDocument formula template in the database, OpenType font declared),
+    /// and the declared type keeps the extension while the database type stays apart. A case-sensitive glob counts
+    /// only when its extension is lowercase (`*.c:cs`, not `*.C:cs`), because declared extensions are matched in
+    /// lowercase: `text/x-c++src` is not merged into `public.c-source` through `*.C`.
+    private static func declaredType(
+        sharingExtensionWith mimeType: String, database: MIMEDatabase, in snapshot: CatalogSnapshot
+    ) -> UniformType? {
+        let key = mimeType.asciiLowercased
+        for glob in database.globs(for: mimeType)
+        where !glob.isCaseSensitive || glob.pattern == glob.pattern.lowercased() {
+            // The claim is a table lookup and most extensions have none; the glob match is dearer, so it comes after.
+            guard let filenameExtension = glob.filenameExtension,
+                case .success(let tag) = TagSyntax.normalize(filenameExtension, as: .filenameExtension),
+                let declared = snapshot.declaredTypes(claiming: tag, tagClass: .filenameExtension, conformingTo: nil)
+                    .first(where: { snapshot.entry(for: $0)?.origin != .mimeDatabase }),
+                database.mimeTypes(forFileName: "x." + filenameExtension).first?.asciiLowercased == key
+            else { continue }
+            let ownMIMETypes = snapshot.entry(for: declared)?.declaration.tags[.mimeType] ?? []
+            let ownDatabaseTypes = ownMIMETypes.compactMap { database.canonical(for: $0) }
+            if ownDatabaseTypes.contains(where: { database.extensions(for: $0).contains(filenameExtension) }) {
+                return nil
+            }
+            return declared
+        }
+        return nil
+    }
+
     private static func declaration(
         of type: UniformType, mimeType: String, database: MIMEDatabase, typeForMIME: [String: UniformType],
         in snapshot: CatalogSnapshot
     ) -> UniformTypeDeclaration {
         var parents: [UniformType] = []
+        var added: Set<UniformType> = [type]
         func add(_ parent: UniformType) {
-            if parent != type, !parents.contains(parent) {
+            if added.insert(parent).inserted {
                 parents.append(parent)
             }
         }

@@ -17,10 +17,18 @@ final class MIMEIndex: Sendable {
     /// Descriptions read so far, by canonical identifier; `nil` values record misses.
     private let descriptions = SanitizedMutex<[String: String?]>([:])
 
-    init(databases: [MIMEDatabase], typeForMIME: [String: UniformType], mimeForIdentifier: [String: String]) {
+    /// Declared type's identifier → the database MIME types (and their aliases) merged into it because both claim
+    /// the same extension; ``TypeCatalog/tags(of:)`` lists them after the type's declared MIME tags.
+    let mergedMIMETypes: [String: [String]]
+
+    init(
+        databases: [MIMEDatabase], typeForMIME: [String: UniformType], mimeForIdentifier: [String: String],
+        mergedMIMETypes: [String: [String]] = [:]
+    ) {
         self.databases = databases
         self.typeForMIME = typeForMIME
         self.mimeForIdentifier = mimeForIdentifier
+        self.mergedMIMETypes = mergedMIMETypes
     }
 
     /// The canonical spelling of `mimeType` (resolving aliases) in the first database that knows it.

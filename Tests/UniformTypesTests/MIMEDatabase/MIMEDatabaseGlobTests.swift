@@ -101,4 +101,15 @@ struct MIMEDatabaseGlobTests {
     func fnmatch(pattern: String, name: String, expected: Bool) {
         #expect(MIMEGlob.fnmatch(Array(pattern.unicodeScalars), Array(name.unicodeScalars)) == expected)
     }
+
+    @Test("a glob repeated in another case counts once, and the database written back parses to itself")
+    func repeatedGlobInAnotherCase() {
+        let files = MIMEDirectoryFiles(
+            globs2: Array("50:text/x-a:*.X\n50:text/x-a:*.x\n50:text/x-b:*.C:cs\n50:text/x-b:*.C\n".utf8))
+        let database = MIMEDatabase(files: [files])
+        #expect(database.globs.map(\.pattern) == ["*.x", "*.C"])
+        let again = MIMEDatabase(files: [database.files])
+        #expect(again.skippedLineCount == 0)
+        #expect(again.hasSameContents(as: database))
+    }
 }

@@ -1,0 +1,150 @@
+public import Foundation
+import UniformTypes
+
+/// The checks the type fuzzers run on one input; each fuzzer's `main.swift` only adapts them to libFuzzer or to
+/// corpus replay (see `Fuzz/README.md`).
+///
+/// Bad input must make the loaders throw ``UniformTypeError`` (declarations) or skip lines (the MIME database);
+/// anything else is a finding: a crash or ASan report, a hang, or a broken invariant, which ``violation(_:_:)``
+/// turns into a deliberate trap.
+///
+/// ```swift
+/// TypesFuzzing.checkDeclarations(Data(#"{"exported": []}"#.utf8))
+/// ```
+public enum TypesFuzzing {
+    /// The most types whose conformance the checks walk per input, so one input stays cheap.
+    static let checkedTypeCount = 64
+
+    /// Loads `input` as a type-declaration file into a fresh catalog. What loads must re-load to the same
+    /// declarations: the exported and imported declarations the catalog then holds, written back with their
+    /// `Codable` form as a declaration file, must load into another fresh catalog and give equal declarations
+    /// of the same origins, in the same order. Every loaded type must conform to itself and not be its own
+    /// strict supertype.
+    /// - Parameter input: Any bytes.
+    public static func checkDeclarations(_ input: Data) {
+        let catalog = TypeCatalog()
+        do {
+            try catalog.loadDeclarations(from: input, source: "input")
+        } catch {
+            return
+        }
+        let (exported, imported) = loaded(in: catalog)
+        let rewritten: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            rewritten = try encoder.encode(["exported": exported, "imported": imported])
+        } catch {
+            violation("loaded declarations do not encode: \(error)", input)
+        }
+        let again = TypeCatalog()
+        do {
+            try again.loadDeclarations(from: rewritten, source: "rewritten")
+        } catch {
+            violation("loaded declarations, written back, do not load: \(error)", input)
+        }
+        let (exportedAgain, importedAgain) = loaded(in: again)
+        guard exportedAgain == exported, importedAgain == imported else {
+            violation("loaded declarations, written back, load to different declarations", input)
+        }
+        for declaration in (exported + imported).prefix(checkedTypeCount) {
+            let type = declaration.identifier
+            guard catalog.conforms(type, to: type), !catalog.supertypes(of: type).contains(type) else {
+                violation("'\(type)' does not conform to itself, or is its own strict supertype", input)
+            }
+        }
+    }
+
+    /// The catalog's exported and imported declarations, in catalog order.
+    private static func loaded(
+        in catalog: TypeCatalog
+    ) -> (exported: [UniformTypeDeclaration], imported: [UniformTypeDeclaration]) {
+        var exported: [UniformTypeDeclaration] = []
+        var imported: [UniformTypeDeclaration] = []
+        for declaration in catalog.declarations {
+            switch catalog.origin(of: declaration.identifier) {
+            case .exported?: exported.append(declaration)
+            case .imported?: imported.append(declaration)
+            default: break
+            }
+        }
+        return (exported, imported)
+    }
+
+    /// The separator between the files of an input to ``checkMIMEDatabase(_:)``.
+    static let fileSeparator = Array("\n--\n".utf8)
+
+    /// Parses `input` as the files of up to two mime directories and imports the database into a fresh catalog.
+    ///
+    /// The input: one flags byte (bit 0: the glob files are the older `globs`, not `globs2`; bit 1: the catalog
+    /// starts empty rather than with the built-in types, which makes the import several times cheaper), then the files
+    /// separated by `\n--\n`: `types`, `aliases`, `subclasses`, globs of the first directory, then the same four of
+    /// a second, lower-precedence directory; files past the end of the input are missing.
+    ///
+    /// Invariants: the database written back as files (``MIMEDatabase/files``; unless a legacy pattern holds a `:`,
+    /// which `globs2` cannot express) parses without a skipped line to a
+    /// database with the same contents; every type's ancestors exclude the type itself; the import into a catalog
+    /// reports no problem (the importer builds valid declarations by construction, breaking cycles), and each
+    /// extension of a glob can be looked up.
+    /// - Parameter input: Any bytes.
+    public static func checkMIMEDatabase(_ input: Data) {
+        let bytes = [UInt8](input)
+        guard let flags = bytes.first else { return }
+        let parts = split(bytes.dropFirst())
+        var directories: [MIMEDirectoryFiles] = []
+        for start in stride(from: 0, to: parts.count, by: 4) {
+            func part(_ offset: Int) -> [UInt8]? { start + offset < parts.count ? parts[start + offset] : nil }
+            var files = MIMEDirectoryFiles(types: part(0), aliases: part(1), subclasses: part(2))
+            if flags & 1 == 1 { files.globs = part(3) } else { files.globs2 = part(3) }
+            directories.append(files)
+            if directories.count == 2 { break }
+        }
+        let database = MIMEDatabase(files: directories)
+        if database.isWritableAsFiles {
+            let reparsed = MIMEDatabase(files: [database.files])
+            guard reparsed.skippedLineCount == 0, reparsed.hasSameContents(as: database) else {
+                violation("the database written back as files parses to a different database", bytes)
+            }
+        }
+        for type in database.mimeTypes.prefix(checkedTypeCount) {
+            let ancestors = database.ancestors(of: type)
+            guard !ancestors.contains(where: { $0.lowercased() == type.lowercased() }) else {
+                violation("'\(type)' is its own ancestor", bytes)
+            }
+        }
+        let catalog = TypeCatalog(includingSystemTypes: flags & 2 == 0)
+        let summary = catalog.importMIMEDatabase(database)
+        if let problem = summary.problem {
+            violation("the import reported a problem: \(problem)", bytes)
+        }
+        for filenameExtension in database.globExtensions.prefix(checkedTypeCount) {
+            _ = catalog.type(tag: filenameExtension, tagClass: .filenameExtension, conformingTo: nil)
+        }
+    }
+
+    /// `bytes` split at every ``fileSeparator``.
+    private static func split(_ bytes: ArraySlice<UInt8>) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var start = bytes.startIndex
+        var index = bytes.startIndex
+        while index + fileSeparator.count <= bytes.endIndex {
+            if bytes[index..<index + fileSeparator.count].elementsEqual(fileSeparator) {
+                parts.append(Array(bytes[start..<index]))
+                index += fileSeparator.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(Array(bytes[start...]))
+        return parts
+    }
+
+    /// Reports a broken invariant to libFuzzer.
+    ///
+    /// `fatalError` is deliberate and allowed here, in fuzz-harness code only: the trap is how libFuzzer learns
+    /// about a finding and saves the input as `crash-…`. The library code under test never traps on input.
+    static func violation(_ what: String, _ input: some Collection<UInt8>) -> Never {
+        fatalError("Types invariant broken: \(what) (input of \(input.count) bytes)")
+    }
+}

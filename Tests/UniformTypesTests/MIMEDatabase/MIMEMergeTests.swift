@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import UniformTypes
+
+/// A fresh catalog with the built-in types and a database made of `globs2` and `aliases` lines, every type of the
+/// globs listed in `types`.
+private func importing(globs: String, aliases: String = "") -> (TypeCatalog, MIMEImportSummary) {
+    let types = Set(globs.split(separator: "\n").map { $0.split(separator: ":")[1] }).sorted()
+    let files = MIMEDirectoryFiles(
+        types: Array(types.joined(separator: "\n").utf8), aliases: Array(aliases.utf8), globs2: Array(globs.utf8))
+    let catalog = TypeCatalog()
+    return (catalog, catalog.importMIMEDatabase(MIMEDatabase(files: [files])))
+}
+
+@Suite("A database type and a declared type that claim one extension")
+struct MIMEMergeTests {
+    @Test("merge into the declared type, which gains the MIME type and its aliases and keeps its conformance")
+    func merge() throws {
+        let before = TypeCatalog().supertypes(of: UniformType.cSource)
+        let (catalog, summary) = importing(
+            globs: "50:text/x-fixture-csrc:*.c:cs\n", aliases: "text/x-fixture-c text/x-fixture-csrc\n")
+        #expect(summary.importedTypeCount == 0)
+        #expect(summary.mappedToDeclaredTypeCount == 1)
+        #expect(catalog.type(mimeType: "text/x-fixture-csrc") == UniformType.cSource)
+        #expect(catalog.type(mimeType: "TEXT/X-FIXTURE-C") == UniformType.cSource)
+        #expect(catalog.type(filenameExtension: "c") == UniformType.cSource)
+        #expect(catalog.tags(of: UniformType.cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
+        #expect(catalog.supertypes(of: UniformType.cSource) == before)
+    }
+
+    @Test("only the database's first answer for the extension merges")
+    func firstAnswerOnly() throws {
+        let (catalog, summary) = importing(globs: "60:text/x-fixture-first:*.c\n40:text/x-fixture-second:*.c\n")
+        #expect(summary.importedTypeCount == 1)
+        #expect(catalog.type(mimeType: "text/x-fixture-first") == UniformType.cSource)
+        let second = try #require(catalog.type(mimeType: "text/x-fixture-second"))
+        #expect(catalog.origin(of: second) == .mimeDatabase)
+    }
+
+    @Test("no merge when the declared type's own MIME type has the extension too: two meanings, two types")
+    func twoMeanings() throws {
+        let (catalog, summary) = importing(globs: "60:application/x-fixture-notpng:*.png\n50:image/png:*.png\n")
+        #expect(summary.importedTypeCount == 1)
+        #expect(summary.mappedToDeclaredTypeCount == 1)
+        let other = try #require(catalog.type(mimeType: "application/x-fixture-notpng"))
+        #expect(catalog.origin(of: other) == .mimeDatabase)
+        #expect(catalog.type(filenameExtension: "png") == .png)
+        #expect(catalog.tags(of: .png)[.mimeType] == ["image/png"])
+    }
+
+    @Test("an upper-case case-sensitive glob does not merge: declared extensions match in lower case")
+    func upperCaseGlob() throws {
+        let (catalog, summary) = importing(globs: "50:text/x-fixture-cxx:*.C:cs\n")
+        #expect(summary.importedTypeCount == 1)
+        let cxx = try #require(catalog.type(mimeType: "text/x-fixture-cxx"))
+        #expect(cxx != UniformType.cSource)
+        #expect(catalog.origin(of: cxx) == .mimeDatabase)
+    }
+}
