@@ -66,7 +66,7 @@ struct ExtractValidationTests {
         let extract = await runInProcess(
             tool, ["extract", path, "--type", "public.plain-text", "-o", space.path("out.txt")])
         #expect(extract.status == 2)
-        #expect(extract.error.hasPrefix("transferkit extract: error: TransferArchiveError.\(broken.code)"))
+        #expect(extract.error.hasPrefix("transferkit extract: TransferArchiveError.\(broken.code)"))
         // The output is written atomically: it never appears, and no temporary file is left.
         #expect(space.contents == ["broken.transferkit"])
     }

@@ -36,10 +36,12 @@ struct RoundTripChecker: Sendable {
     }
 
     /// Decodes `data` as `type` and encodes it again, or returns it unchanged when no reader
-    /// (or no writer) exists for the type.
+    /// (or no writer) exists for the type, or when the bytes do not decode.
     func reencode(_ data: Data, type: UniformType) async throws -> Data {
         guard let reader = registry.reader(for: type) else { return data }
-        let object = try reader.object(from: data, type: type)
+        // Bytes that do not decode come back unchanged: comparing them then reports the decoding failure as a
+        // failed check (exit 1), not as an archive that cannot be read (exit 2). Encoding failures still throw.
+        guard let object = try? reader.object(from: data, type: type) else { return data }
         guard let writer = object as? any TransferProviderWriting else { return data }
         return try await writer.loadData(for: type, progress: TransferProgress())
     }
