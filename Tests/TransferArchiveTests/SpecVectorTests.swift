@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferArchive
 import TransferKitTestSupport
+import UniformTypes
 
 /// One entry of `Schemas/vectors/expected.json`.
 struct SpecVector: Decodable, Sendable, CustomStringConvertible {
@@ -69,5 +70,37 @@ struct SpecVectorTests {
             #expect(!vector.valid, "rejected with \(error)")
             #expect(error.code.description == vector.code, "\(error)")
         }
+    }
+}
+
+@Suite("Writing identifiers the archive cannot carry")
+struct WriterIdentifierTests {
+    /// A type `UniformType` accepts (Apple allows letters above U+007F) but the archive grammar does not.
+    private let accented = UniformType("com.example.café")
+
+    @Test(
+        "both forms of the in-memory encoder refuse it with invalidIdentifier",
+        arguments: TransferArchiveFormat.allCases)
+    func encoderRefuses(_ format: TransferArchiveFormat) throws {
+        let type = try #require(accented)
+        let archive = TransferArchive(items: [.init(representations: [.init(type: type, data: Data("x".utf8))])])
+        let error = #expect(throws: TransferArchiveError.self) { try archive.encoded(as: format) }
+        #expect(error?.code == .invalidIdentifier)
+        #expect(error?.itemIndex == 0)
+        #expect(error?.type == type)
+    }
+
+    @Test("the streaming writer refuses it before writing the representation")
+    func streamingWriterRefuses() throws {
+        let type = try #require(accented)
+        var written: [UInt8] = []
+        var writer = TransferArchiveWriter { written.append(contentsOf: $0) }
+        try writer.begin(itemCount: 1)
+        try writer.beginItem(suggestedName: nil, metadata: [:], representationCount: 1)
+        let error = #expect(throws: TransferArchiveError.self) {
+            try writer.writeRepresentation(type: type, data: Data("x".utf8))
+        }
+        #expect(error?.code == .invalidIdentifier)
+        #expect(error?.message.contains("ASCII identifiers only") == true)
     }
 }

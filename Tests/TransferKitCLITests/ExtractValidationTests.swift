@@ -129,3 +129,13 @@ struct ExtractValidationTests {
         #expect(!run.output.contains("not valid JSON"))
     }
 }
+
+@Suite("Inputs that cannot be read")
+struct UnreadableInputTests {
+    @Test func aFailingReadIsAReadFailureWithoutAUsageHint() async throws {
+        // Reading /proc/self/mem at offset 0 fails with EIO; convert reads its input whole.
+        let run = try await runBinary(["convert", "/proc/self/mem", "-o", "-"])
+        #expect(run.status == 2)
+        #expect(run.error == "transferkit convert: cannot read /proc/self/mem: Input/output error\n")
+    }
+}
