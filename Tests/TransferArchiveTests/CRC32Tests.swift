@@ -1,20 +1,8 @@
 import Foundation
 import Testing
+import TransferKitTestSupport
 
 @testable import TransferArchive
-
-/// A deterministic generator (SplitMix64), so a failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}
 
 /// `count` random bytes from a generator seeded with `seed`.
 func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {

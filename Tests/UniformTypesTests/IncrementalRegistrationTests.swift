@@ -6,8 +6,8 @@ import UniformTypes
 @Suite("Registering one declaration at a time")
 struct IncrementalRegistrationTests {
     /// A chain of exported types, each conforming to the one before and to `public.text`, with
-    /// imported types hanging off it; long enough to take the catalog past a multiple of 64 types
-    /// (where each bitset row gets a word longer), with extensions and MIME types shared between
+    /// imported types hanging off it; long enough for skip pointers several levels deep in the
+    /// catalog's conformance index, with extensions and MIME types shared between
     /// origins.
     private static func declarations() throws -> [(UniformTypeDeclaration, UniformTypeDeclaration.Origin)] {
         var result: [(UniformTypeDeclaration, UniformTypeDeclaration.Origin)] = []

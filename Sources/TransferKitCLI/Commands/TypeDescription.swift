@@ -57,8 +57,12 @@ struct TypeDescription: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
     }
 
-    /// Draws the parents of `type` as a tree; a type reached a second time is marked instead
-    /// of being expanded again.
+    /// How many levels of parents the tree shows; deeper ones are summed up in one line. A chain of 50 000
+    /// MIME subclasses drawn whole overflowed the stack and took gigabytes of indentation.
+    static let treeDepthLimit = 24
+
+    /// Draws the parents of `type` as a tree, ``treeDepthLimit`` levels deep; a type reached a second time is
+    /// marked instead of being expanded again.
     private static func tree(of type: UniformType, in catalog: TypeCatalog) -> [String] {
         var lines = [type.identifier]
         var shown: Set<UniformType> = [type]
@@ -70,16 +74,21 @@ struct TypeDescription: Encodable {
                 !supertypes.contains { $0 != candidate && catalog.conforms($0, to: candidate) }
             }.sorted { $0.identifier < $1.identifier }
         }
-        func draw(_ type: UniformType, prefix: String) {
+        func draw(_ type: UniformType, prefix: String, depth: Int) {
             let children = parents(of: type)
+            if depth == treeDepthLimit, !children.isEmpty {
+                let hidden = catalog.supertypes(of: type).subtracting(shown).count
+                lines.append(prefix + "└─ … (\(hidden) more supertypes, listed by --json)")
+                return
+            }
             for (index, parent) in children.enumerated() {
                 let last = index == children.count - 1
                 let seen = !shown.insert(parent).inserted
                 lines.append(prefix + (last ? "└─ " : "├─ ") + parent.identifier + (seen ? " (above)" : ""))
-                if !seen { draw(parent, prefix: prefix + (last ? "   " : "│  ")) }
+                if !seen { draw(parent, prefix: prefix + (last ? "   " : "│  "), depth: depth + 1) }
             }
         }
-        draw(type, prefix: "")
+        draw(type, prefix: "", depth: 0)
         return lines
     }
 }

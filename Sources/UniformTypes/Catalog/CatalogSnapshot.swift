@@ -1,12 +1,10 @@
 /// An immutable view of a catalog's declarations, with everything queries need precomputed.
 ///
 /// Each declaration has a compact index. `indexByKey` maps an identifier's process-wide key to
-/// that index in one array access; `supertypeBits` holds, for each index, a bitset of the
-/// indexes it conforms to (itself included), so a warm conformance query is two array reads
-/// and a bit test, with no hashing and no allocation. A catalog swaps in a new snapshot when
-/// declarations are added, so answers drawn from an old snapshot stay consistent.
-///
-/// Memory: the bitsets take n²/8 bytes for n declarations (about 125 KB for 1 000).
+/// that index in one array access; `conformance` answers between indexes without hashing or
+/// allocating (see ``ConformanceIndex``), in memory linear in the declarations. A catalog swaps in
+/// a new snapshot when declarations are added, so answers drawn from an old snapshot stay
+/// consistent.
 final class CatalogSnapshot: Sendable {
     /// A declaration and where it came from.
     struct Entry: Sendable {
@@ -28,8 +26,7 @@ final class CatalogSnapshot: Sendable {
     let mimeIndex: MIMEIndex?
     private let indexByKey: [Int32]
     private let indexByCanonical: [String: Int32]
-    private let wordsPerType: Int
-    private let supertypeBits: [UInt64]
+    private let conformance: ConformanceIndex
     /// Claims by tag class and normalized tag, strongest origin first, then registration order.
     private let claims: [UniformTypeTagClass: [String: [TagClaim]]]
 
@@ -49,26 +46,23 @@ final class CatalogSnapshot: Sendable {
         byCanonical.reserveCapacity(entries.count)
         var keys: [Int32] = []
         Self.indexIdentifiers(entries, from: 0, byKey: &keys, byCanonical: &byCanonical)
-        let words = (entries.count + 63) / 64
-        var bits = [UInt64](repeating: 0, count: entries.count * words)
-        Self.linkSupertypes(order, parents: parents, words: words, bits: &bits)
+        let conformance = ConformanceIndex(parents: parents, order: order)
         var claims: [UniformTypeTagClass: [String: [TagClaim]]] = [:]
         Self.indexClaims(entries, from: 0, into: &claims)
         self.init(
             entries: entries, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
-            wordsPerType: words, supertypeBits: bits, claims: claims)
+            conformance: conformance, claims: claims)
     }
 
     private init(
         entries: [Entry], mimeIndex: MIMEIndex?, indexByKey: [Int32], indexByCanonical: [String: Int32],
-        wordsPerType: Int, supertypeBits: [UInt64], claims: [UniformTypeTagClass: [String: [TagClaim]]]
+        conformance: ConformanceIndex, claims: [UniformTypeTagClass: [String: [TagClaim]]]
     ) {
         self.entries = entries
         self.mimeIndex = mimeIndex
         self.indexByKey = indexByKey
         self.indexByCanonical = indexByCanonical
-        self.wordsPerType = wordsPerType
-        self.supertypeBits = supertypeBits
+        self.conformance = conformance
         self.claims = claims
     }
 
@@ -85,32 +79,18 @@ final class CatalogSnapshot: Sendable {
     ///   - order: The indexes of the new entries, each once, parents before children.
     func appending(_ added: [Entry], parents: [[Int32]], order: [Int32]) -> CatalogSnapshot {
         let oldCount = entries.count
-        let count = oldCount + added.count
         var keys = indexByKey
         var byCanonical = indexByCanonical
         Self.indexIdentifiers(added, from: oldCount, byKey: &keys, byCanonical: &byCanonical)
 
-        let words = (count + 63) / 64
-        var bits: [UInt64]
-        if words == wordsPerType {
-            bits = supertypeBits
-            bits.append(contentsOf: repeatElement(0, count: added.count * words))
-        } else {
-            bits = [UInt64](repeating: 0, count: count * words)
-            for row in 0..<oldCount {
-                for word in 0..<wordsPerType {
-                    bits[row * words + word] = supertypeBits[row * wordsPerType + word]
-                }
-            }
-        }
-        Self.linkSupertypes(
-            order, parents: { parents[Int($0) - oldCount] }, words: words, bits: &bits)
+        var conformance = conformance
+        conformance.append(parents: parents, order: order)
 
         var claims = claims
         Self.indexClaims(added, from: oldCount, into: &claims)
         return CatalogSnapshot(
             entries: entries + added, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
-            wordsPerType: words, supertypeBits: bits, claims: claims)
+            conformance: conformance, claims: claims)
     }
 
     /// Records the index of each of `entries`, the first being `start`, by key and by canonical
@@ -130,26 +110,6 @@ final class CatalogSnapshot: Sendable {
                 keys.append(contentsOf: repeatElement(-1, count: key - keys.count + 1))
             }
             keys[key] = index
-        }
-    }
-
-    private static func linkSupertypes(_ order: [Int32], parents: [[Int32]], words: Int, bits: inout [UInt64]) {
-        linkSupertypes(order, parents: { parents[Int($0)] }, words: words, bits: &bits)
-    }
-
-    /// Sets, for each node of `order` in turn, its own bit and the bits of its parents' rows.
-    private static func linkSupertypes(
-        _ order: [Int32], parents: (Int32) -> [Int32], words: Int, bits: inout [UInt64]
-    ) {
-        for node in order {
-            let row = Int(node) * words
-            bits[row + Int(node) / 64] |= 1 << UInt64(Int(node) % 64)
-            for parent in parents(node) {
-                let parentRow = Int(parent) * words
-                for word in 0..<words {
-                    bits[row + word] |= bits[parentRow + word]
-                }
-            }
         }
     }
 
@@ -239,6 +199,9 @@ final class CatalogSnapshot: Sendable {
         }
         return run > 0 && slashes == (slash ? 1 : 0)
     }
+    /// How many declarations have no stored cover and are answered by search (see ``ConformanceIndex``).
+    var searchedTypeCount: Int { conformance.searchedCount }
+
     // MARK: - Lookups by type
 
     /// The index of the declaration of `type`, or -1.
@@ -265,7 +228,7 @@ final class CatalogSnapshot: Sendable {
             guard otherIndex >= 0 else {
                 return false
             }
-            return supertypeBits[index * wordsPerType + otherIndex / 64] & (1 << UInt64(otherIndex % 64)) != 0
+            return conformance.conforms(index, to: otherIndex)
         }
         if type == other {
             return true
@@ -284,11 +247,8 @@ final class CatalogSnapshot: Sendable {
         var result: Set<UniformType> = []
         let index = index(of: type)
         if index >= 0 {
-            let row = index * wordsPerType
-            for other in entries.indices where other != index {
-                if supertypeBits[row + other / 64] & (1 << UInt64(other % 64)) != 0 {
-                    result.insert(entries[other].declaration.identifier)
-                }
+            for other in conformance.supertypes(of: index) {
+                result.insert(entries[Int(other)].declaration.identifier)
             }
         } else if let dynamic = type.dynamic {
             for parent in dynamic.parents {

@@ -17,7 +17,9 @@ import TransferKitPlatform
 /// Declarations enter only through ``register(_:as:)``, which checks a whole batch and applies
 /// all of it or none of it. Readers see an immutable snapshot that a registration replaces in one
 /// step, so queries never block on validation and never see half a batch. Conformance answers
-/// come from precomputed bitsets: a warm ``conforms(_:to:)`` does not allocate.
+/// come from an index built with each snapshot, in memory linear in the number of types: a warm
+/// ``conforms(_:to:)`` does not allocate (bar types whose parents were chosen to defeat the index, which are
+/// answered by a bounded search).
 ///
 /// ```swift
 /// let catalog = TypeCatalog()
