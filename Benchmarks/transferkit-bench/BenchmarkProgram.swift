@@ -1,5 +1,4 @@
 import Foundation
-
 import TransferKitPlatform
 
 /// `transferkit-bench [--quick] [--json OUT]`: TransferKit against baselines measured in the same run.
@@ -42,6 +41,7 @@ enum BenchmarkProgram {
             ("types", TypeSystemBenchmark.run),
             ("progress", ProgressBenchmark.run),
             ("cli", CLIStartBenchmark.run),
+            ("scale", CatalogScaleBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

@@ -27,6 +27,8 @@ final class CatalogSnapshot: Sendable {
     private let indexByKey: [Int32]
     private let indexByCanonical: [String: Int32]
     private let conformance: ConformanceIndex
+    /// The answers given to lookups by extension and MIME type; see ``TagAnswerMemo``.
+    let tagAnswers = TagAnswerMemo()
     /// Claims by tag class and normalized tag, strongest origin first, then registration order.
     private let claims: [UniformTypeTagClass: [String: [TagClaim]]]
 

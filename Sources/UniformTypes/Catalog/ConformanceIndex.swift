@@ -194,6 +194,11 @@ struct ConformanceIndex: Sendable {
     private func ancestor(of node: Int32, atDepth target: Int32) -> Int32 {
         var walk = node
         var walkDepth = depth[Int(node)]
+        // Most hierarchies are a few levels deep: plain parent steps are cheapest there.
+        while walkDepth > target, walkDepth - target <= 4 {
+            walk = primary[Int(walk)]
+            walkDepth -= 1
+        }
         while walkDepth > target {
             let skipDepth = Self.skipDepth(walkDepth)
             let previousSkipDepth = Self.skipDepth(walkDepth - 1)

@@ -72,6 +72,14 @@ extension TypeCatalog {
         lazy.finished.store(true, ordering: .releasing)
     }
 
+    /// Whether this catalog imports the system MIME database lazily and has not yet done so.
+    var isMIMEImportPending: Bool {
+        guard let lazy = lazyMIMEImport else {
+            return false
+        }
+        return !lazy.finished.load(ordering: .acquiring)
+    }
+
     /// Whether answering a question about `type` may need the MIME database: only identifiers in
     /// the database's domain can be declared by an import.
     func mayNeedMIMEDatabase(_ type: UniformType) -> Bool {

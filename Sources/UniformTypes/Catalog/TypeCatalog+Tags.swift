@@ -39,6 +39,12 @@ extension TypeCatalog {
     /// The preferred type for a tag of any class; see ``types(tag:tagClass:conformingTo:)``.
     /// - Returns: The first match, or `nil` when the tag is not valid or is a wildcard.
     public func type(tag: String, tagClass: UniformTypeTagClass, conformingTo supertype: UniformType?) -> UniformType? {
+        var snapshot = snapshot
+        let key = TagAnswerMemo.Key(tag: tag, supertype: supertype)
+        let importPending = isMIMEImportPending
+        if let known = snapshot.tagAnswers.answer(key, tagClass: tagClass, anyDatabase: importPending) {
+            return known
+        }
         guard case .success(let normalized) = TagSyntax.normalize(tag, as: tagClass), !normalized.isWildcard else {
             return nil
         }
@@ -46,16 +52,20 @@ extension TypeCatalog {
         // such lookups do not wait for ``shared`` to import it.
         if lazyMIMEImport != nil,
             let declared = snapshot.declaredTypes(claiming: normalized, tagClass: tagClass, conformingTo: supertype)
-                .first, origin(ofDeclared: declared) != .mimeDatabase
+                .first, snapshot.entry(for: declared)?.origin != .mimeDatabase
         {
+            snapshot.tagAnswers.keep(declared, for: key, tagClass: tagClass, holdsForAnyDatabase: true)
             return declared
         }
-        importSystemMIMEDatabaseIfNeeded()
-        return resolve(tag, normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot).first
-    }
-
-    private func origin(ofDeclared type: UniformType) -> UniformTypeDeclaration.Origin? {
-        snapshot.entry(for: type)?.origin
+        if importPending {
+            importSystemMIMEDatabaseIfNeeded()
+            snapshot = self.snapshot
+        }
+        let answer = resolve(tag, normalized, tagClass: tagClass, conformingTo: supertype, in: snapshot).first
+        if let answer {
+            snapshot.tagAnswers.keep(answer, for: key, tagClass: tagClass, holdsForAnyDatabase: false)
+        }
+        return answer
     }
 
     /// The types that a tag names, the preferred one first.
