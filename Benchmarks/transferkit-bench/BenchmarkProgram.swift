@@ -23,6 +23,16 @@ enum BenchmarkProgram {
     /// Runs every benchmark, prints the table, writes the JSON report; returns the exit status.
     static func run(_ options: Options) async -> Int32 {
         let configuration: RunConfiguration = options.quick ? .quick : .full
+        // Read the old report first, so a wrong path fails before minutes of measuring.
+        var previous: Report?
+        if let path = options.comparePath {
+            do {
+                previous = try Comparison.load(path)
+            } catch {
+                printError("transferkit-bench: \(error)")
+                return 2
+            }
+        }
         let started = MonotonicClock.now()
         let date = ISO8601DateFormatter().string(from: Date())
         var loads = [0.0, 0.0, 0.0]
@@ -66,6 +76,11 @@ enum BenchmarkProgram {
         print(report.table())
         print("")
         print("ran in \(Format.number(report.durationSeconds)) s")
+
+        if let previous {
+            print("")
+            print(Comparison(old: previous, new: report).table())
+        }
 
         var status: Int32 = rows.contains { $0.status == .error } ? 1 : 0
         if let path = options.jsonPath {

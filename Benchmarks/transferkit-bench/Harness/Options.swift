@@ -1,16 +1,18 @@
-/// The command line: `transferkit-bench [--quick] [--json OUT]`.
+/// The command line: `transferkit-bench [--quick] [--json OUT] [--compare OLD] [--only NAME]`.
 struct Options: Sendable {
     /// Whether to run the short smoke run.
     var quick = false
     /// Where to write the JSON report, if anywhere.
     var jsonPath: String?
+    /// A previous run's JSON report to print the changes against, if any.
+    var comparePath: String?
     /// The suites to run (all when empty), e.g. for profiling one with `perf record`.
     var only: [String] = []
     /// Whether to print the usage and stop.
     var showHelp = false
 
     static let usage = """
-        USAGE: transferkit-bench [--quick] [--json OUT] [--only NAME]
+        USAGE: transferkit-bench [--quick] [--json OUT] [--compare OLD.json] [--only NAME]
 
         Measures TransferKit against baselines run alternately in the same process, and prints a table of
         best and median figures, ratios and targets. Build in release mode first:
@@ -19,8 +21,11 @@ struct Options: Sendable {
         OPTIONS:
           --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).
           --json OUT   Also write the results as JSON to OUT.
+          --compare OLD.json
+                       After the table, print each row's change against OLD.json, the
+                       --json report of an earlier run.
           --only NAME  Run only this suite (repeatable): provider, stream, items, types,
-                       progress, cli.
+                       progress, cli, scale.
           -h, --help   Show this help.
 
         The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;
@@ -44,6 +49,11 @@ struct Options: Sendable {
                     throw UsageError(description: "--json needs a file name, such as --json bench.json")
                 }
                 jsonPath = path
+            case "--compare":
+                guard let path = remaining.popFirst(), !path.isEmpty else {
+                    throw UsageError(description: "--compare needs a file name, such as --compare old.json")
+                }
+                comparePath = path
             case "--only":
                 guard let name = remaining.popFirst(), !name.isEmpty else {
                     throw UsageError(description: "--only needs a suite name, such as --only provider")
