@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
+        .library(name: "TransferSessions", targets: ["TransferSessions"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
@@ -36,6 +37,10 @@ let package = Package(
         // shared with Apple platforms compile with one import changed; compiles to re-exports only on Apple platforms.
         .target(
             name: "TransferKitCompatibility", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
+
+        // Drag and drop sessions with exactly-once moves, and ordered lists that take part in them (issue 11: the
+        // in-process part).
+        .target(name: "TransferSessions", dependencies: ["TransferKitPlatform", "TransferKit"]),
 
         // MARK: - Tools
 
@@ -117,6 +122,9 @@ let package = Package(
             resources: [.copy("Resources")]),
         .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"]),
         .testTarget(
+            name: "TransferSessionsTests",
+            dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),
+        .testTarget(
             name: "TransferKitTestingTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTesting", "TransferKit", "UniformTypes", "transferkit",
@@ -133,7 +141,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
-                "CBOR", "UniformTypes", "TransferKitCLI",
+                "CBOR", "UniformTypes", "TransferKitCLI", "TransferSessions",
             ]),
         .testTarget(
             name: "TransferKitCompatibilityTests",

@@ -1,0 +1,254 @@
+import Synchronization
+public import TransferKit
+
+/// An ordered list of models that takes part in drags and drops by itself: it starts drag sessions for its
+/// elements, reserves and removes them as a move's source, and inserts what is dropped on it, reordering in
+/// place when the drag came from the list itself.
+///
+/// Reordering within the list and moving between lists are one mechanism: a drop on the list that dragged the
+/// elements moves them in place (no `isReordering` flag), a drop on another list inserts them there and then
+/// removes them here. Elements are named by identity, so the app may edit the list while a drag is in flight.
+///
+/// **Pinned elements** (seed 003) cannot be dragged, and a drop that would shift a pinned element from its
+/// position is ``DropOperation/forbidden``.
+///
+/// ```swift
+/// let left = TransferList(models)
+/// let right = TransferList([Model]())
+/// let session = try left.beginDrag([models[0].id])
+/// let result = try await right.drop(session, at: 0)   // a move: in `right` once, gone from `left`
+/// ```
+public final class TransferList<Element>: DragSource, Sendable
+where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & Sendable {
+    private struct State {
+        var elements: [Element]
+        /// The elements each session's move has reserved.
+        var reserved: [DragSession.ID: Set<Element.ID>] = [:]
+        /// Sessions whose move this list already carried out in place (a reorder): their removal is done.
+        var placedInPlace: Set<DragSession.ID> = []
+    }
+
+    private let state: Mutex<State>
+    private let isPinned: @Sendable (Element) -> Bool
+    private let makeCopy: @Sendable (Element) -> Element
+    private let makeProvider: @Sendable (Element) -> TransferProvider
+
+    /// A list.
+    /// - Parameters:
+    ///   - elements: The elements; their identities must be distinct.
+    ///   - isPinned: Which elements stay where they are (seed 003's fixed cells).
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity. By default a copy
+    ///     keeps the identity, and a copy into a list that has it is refused.
+    ///   - makeProvider: The provider a dragged element carries to other processes. By default an empty one:
+    ///     same-process drops use the element itself.
+    public init(
+        _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
+    ) {
+        state = Mutex(State(elements: elements))
+        self.isPinned = isPinned
+        self.makeCopy = makeCopy
+        self.makeProvider = makeProvider
+    }
+
+    /// The elements, in order.
+    public var elements: [Element] {
+        state.withLock { $0.elements }
+    }
+
+    /// Changes the list outside any drop (the app's own edits, which may happen while a drag is in flight).
+    /// - Returns: The change.
+    @discardableResult
+    public func edit(_ body: (inout [Element]) -> Void) -> CollectionDifference<Element> {
+        state.withLock { state in
+            let old = state.elements
+            body(&state.elements)
+            return state.elements.identityDifference(from: old)
+        }
+    }
+
+    // MARK: - Dragging from the list
+
+    /// Starts a drag of the elements with `ids`, in the order the list has them.
+    /// - Throws: ``TransferSessionError`` with code `forbiddenByList` when an element is pinned or not in the
+    ///   list.
+    public func beginDrag(
+        _ ids: [Element.ID], localContext: (any Sendable)? = nil, allowsMoveOperation: Bool = true,
+        allowsMoveToOtherApplications: Bool = false, origin: TransferSessionOrigin = .current
+    ) throws(TransferSessionError) -> DragSession {
+        let wanted = Set(ids)
+        let picked = elements.filter { wanted.contains($0.id) }
+        if let pinned = picked.first(where: isPinned) {
+            throw TransferSessionError(
+                code: .forbiddenByList, message: "The element \(pinned.id) is pinned and cannot be dragged.",
+                source: "\(pinned.id)")
+        }
+        guard picked.count == wanted.count else {
+            let missing = wanted.subtracting(picked.map(\.id)).map { "\($0)" }.sorted()
+            throw TransferSessionError(
+                code: .forbiddenByList,
+                message: "The list has no element \(missing.joined(separator: ", ")); drag what it shows.",
+                source: missing.first)
+        }
+        let items = picked.map {
+            DragItem(id: TransferItemID($0.id.description), provider: makeProvider($0), localObject: $0)
+        }
+        return DragSession(
+            items: items, source: self, localContext: localContext, allowsMoveOperation: allowsMoveOperation,
+            allowsMoveToOtherApplications: allowsMoveToOtherApplications, origin: origin)
+    }
+
+    // MARK: - DragSource
+
+    /// Reserves the elements the list still holds and no other session has reserved.
+    public func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
+        state.withLock { state in
+            let taken = state.reserved.values.reduce(into: Set<Element.ID>()) { $0.formUnion($1) }
+            let present = Set(state.elements.map(\.id))
+            var granted: [TransferItemID] = []
+            var ids: Set<Element.ID> = []
+            for item in items {
+                guard let id = Element.ID(item.rawValue), present.contains(id), !taken.contains(id) else {
+                    continue
+                }
+                if ids.insert(id).inserted {
+                    granted.append(item)
+                }
+            }
+            state.reserved[session] = ids
+            return granted
+        }
+    }
+
+    /// Removes the reserved elements, unless the list already moved them in place.
+    public func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
+        state.withLock { state in
+            let reserved = state.reserved.removeValue(forKey: session) ?? []
+            if state.placedInPlace.remove(session) != nil {
+                return
+            }
+            let ids = Set(items.compactMap { Element.ID($0.rawValue) }).intersection(reserved)
+            state.elements.removeElements(withIDs: ids)
+        }
+    }
+
+    /// Ends the reservation; the elements stay.
+    public func release(_ items: [TransferItemID], for session: DragSession.ID) async {
+        _ = state.withLock { state in
+            state.placedInPlace.remove(session)
+            return state.reserved.removeValue(forKey: session)
+        }
+    }
+
+    // MARK: - Dropping on the list
+
+    /// What a drop of `session` at `index` would do: `operation` as the session resolves it, or
+    /// ``DropOperation/forbidden`` when it would shift a pinned element.
+    /// - Parameters:
+    ///   - session: The drag passing over the list.
+    ///   - index: A position in the list as it is now, with dragged elements still in place.
+    ///   - operation: The operation the list would propose.
+    ///   - destination: The application and process of this list.
+    public func proposal(
+        for session: DragSession, at index: Int, operation: DropOperation = .move,
+        destination: TransferSessionOrigin = .current
+    ) -> DropProposal {
+        let resolved = session.resolvedOperation(for: operation, at: destination)
+        let intent = DropIntent.insertAtIndex(index)
+        guard resolved.transfersItems else {
+            return DropProposal(operation: resolved, intent: intent)
+        }
+        let ids = session.items.compactMap { Element.ID($0.id.rawValue) }
+        let allowed = state.withLock { state in
+            guard session.source === self && resolved == .move else {
+                return pinnedStay(in: state.elements, insertingCount: ids.count, at: index)
+            }
+            var after = state.elements
+            after.moveElements(withIDs: ids, toIndex: index)
+            return pinnedStay(from: state.elements, to: after)
+        }
+        return DropProposal(operation: allowed ? resolved : .forbidden, intent: intent)
+    }
+
+    /// Drops `session` at `index`: in place when the drag came from this list and moves, else by loading the
+    /// items (local objects as they are) and inserting them, copies made with `makeCopy`.
+    /// - Parameters:
+    ///   - session: The drag to drop.
+    ///   - index: A position in the list as it is now, with dragged elements still in place; clamped to the list.
+    ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
+    ///   - destination: The application and process of this list.
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of ``DragSession/drop(_:on:commit:)``, and `forbiddenByList` when the drop would shift
+    ///   a pinned element or bring an identity the list already has (nothing moves then either).
+    public func drop(
+        _ session: DragSession, at index: Int, operation: DropOperation = .move,
+        destination: TransferSessionOrigin = .current
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
+        let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
+        return try await session.drop(proposal, on: destination) { drop, resolved in
+            if resolved == .move, session.source === self {
+                return try self.moveInPlace(drop.items, to: index, for: session.id)
+            }
+            let loaded = try await drop.loadObjects(ofClass: Element.self)
+            return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
+        }
+    }
+
+    private func moveInPlace(
+        _ items: [DragItem], to index: Int, for session: DragSession.ID
+    ) throws(TransferSessionError) -> CollectionDifference<Element> {
+        try state.withLock { state throws(TransferSessionError) in
+            let ids = items.compactMap { Element.ID($0.id.rawValue) }
+            var after = state.elements
+            let change = after.moveElements(withIDs: ids, toIndex: index)
+            guard pinnedStay(from: state.elements, to: after) else {
+                throw Self.pinnedError()
+            }
+            state.elements = after
+            state.placedInPlace.insert(session)
+            return change
+        }
+    }
+
+    private func insert(
+        _ incoming: [Element], at index: Int
+    ) throws(TransferSessionError) -> CollectionDifference<
+        Element
+    > {
+        try state.withLock { state throws(TransferSessionError) in
+            let present = Set(state.elements.map(\.id))
+            if let duplicate = incoming.first(where: { present.contains($0.id) }) {
+                throw TransferSessionError(
+                    code: .forbiddenByList,
+                    message: "The list already has an element \(duplicate.id); give copies a new identity (makeCopy).",
+                    source: "\(duplicate.id)")
+            }
+            guard pinnedStay(in: state.elements, insertingCount: incoming.count, at: index) else {
+                throw Self.pinnedError()
+            }
+            return state.elements.insertElements(incoming, at: index)
+        }
+    }
+
+    private static func pinnedError() -> TransferSessionError {
+        TransferSessionError(
+            code: .forbiddenByList, message: "The drop would shift a pinned element; drop somewhere else.")
+    }
+
+    /// Whether every pinned element keeps its position from `before` to `after`.
+    private func pinnedStay(from before: [Element], to after: [Element]) -> Bool {
+        let positions = Dictionary(after.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return before.enumerated().allSatisfy { index, element in
+            !isPinned(element) || positions[element.id] == index
+        }
+    }
+
+    /// Whether inserting `count` elements at `index` keeps every pinned element where it is: none at or after
+    /// the insertion point.
+    private func pinnedStay(in elements: [Element], insertingCount count: Int, at index: Int) -> Bool {
+        let target = min(max(index, 0), elements.count)
+        return count == 0 || !elements[target...].contains(where: isPinned)
+    }
+}

@@ -1,0 +1,28 @@
+@_exported public import TransferKitPlatform
+
+/// An error of a drag or drop session: a `DomainError` in ``TransferSessionErrorDomain``.
+///
+/// ```swift
+/// do {
+///     _ = try await session.drop(DropProposal(operation: .move), on: .current) { _, _ in }
+/// } catch let error as TransferSessionError where error.code == .sessionEnded {
+///     // the drag was already dropped or cancelled
+/// }
+/// ```
+public typealias TransferSessionError = DomainError<TransferSessionErrorDomain>
+
+/// The domain of ``TransferSessionError``.
+public enum TransferSessionErrorDomain: ErrorDomain {}
+
+extension ErrorCode where Domain == TransferSessionErrorDomain {
+    /// The session was already dropped, cancelled or ended: a session drops once.
+    public static var sessionEnded: Self { Self("sessionEnded") }
+    /// A move found none of its items in the source any more (each was removed or moved meanwhile).
+    public static var itemsUnavailable: Self { Self("itemsUnavailable") }
+    /// The destination's commit failed; nothing moved and the source keeps its items.
+    public static var commitFailed: Self { Self("commitFailed") }
+    /// A drop index or item is not in the destination list.
+    public static var invalidDestination: Self { Self("invalidDestination") }
+    /// An item may not be moved, or a position may not receive items (pinned rows, seed 003).
+    public static var forbiddenByList: Self { Self("forbiddenByList") }
+}

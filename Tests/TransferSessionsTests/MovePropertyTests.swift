@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+import TransferKit
+import TransferKitTestSupport
+import TransferSessions
+
+/// Thousands of random drags over two lists: moves within and between them, copies, cancels, drops that fail
+/// (undecodable items from another application, pinned positions, cancelled tasks), drags of items that are
+/// edited away meanwhile, and pairs of drops running at the same time. After every step each identity is in at
+/// most one list and exactly once, and the lists hold exactly the identities the test expects: a move changes
+/// no count, a copy adds one identity per copied item, a failure changes nothing.
+@Suite("Exactly-once moves under random drags")
+struct MovePropertyTests {
+    private static let elsewhere = TransferSessionOrigin(
+        applicationIdentifier: "com.example.elsewhere", processIdentifier: 2)
+
+    /// A pair of lists and the identities they must hold between them.
+    private final class World: @unchecked Sendable {
+        let lists: [TransferList<Row>]
+        var expected: Set<String>
+        /// What another application received by moves into it.
+        var elsewhere: [String] = []
+        var next = 0
+        /// How the drops ended, by operation or error code, so the test can show every path ran.
+        var outcomes: [String: Int] = [:]
+
+        func tally<Value>(_ body: () async throws(TransferSessionError) -> DropResult<Value>) async {
+            do {
+                outcomes[try await body().operation.description, default: 0] += 1
+            } catch {
+                outcomes[error.code.description, default: 0] += 1
+            }
+        }
+
+        init(seed: UInt64) {
+            let copy: @Sendable (Row) -> Row = { Row(id: "\($0.id).c\(UUID().uuidString.prefix(8))", title: $0.title) }
+            let pinned: @Sendable (Row) -> Bool = { $0.title == "pinned" }
+            var left: [Row] = (0..<6).map { Row(id: "l\($0)", title: $0 == 2 ? "undecodable" : "plain") }
+            left.append(Row(id: "pin", title: "pinned"))
+            let right: [Row] = (0..<4).map { Row(id: "r\($0)", title: "plain") }
+            lists = [
+                TransferList(left, isPinned: pinned, makeCopy: copy, makeProvider: Row.provider),
+                TransferList(right, isPinned: pinned, makeCopy: copy, makeProvider: Row.provider),
+            ]
+            expected = Set((left + right).map(\.id))
+        }
+
+        /// Checks the invariants; returns a description of the first breach.
+        func breach() -> String? {
+            let all = lists.flatMap { $0.elements.map(\.id) } + elsewhere
+            if Set(all).count != all.count {
+                return "an identity is twice: \(lists.map { $0.elements.map(\.id) })"
+            }
+            if Set(all) != expected {
+                return "holds \(Set(all).sorted()), expected \(expected.sorted())"
+            }
+            return nil
+        }
+    }
+
+    private enum Ending: CaseIterable {
+        case moveSameApplication, moveElsewhere, copy, cancel, cancelTask, refusedMove
+    }
+
+    /// One random drag and its ending; updates the expected identities.
+    private func step(_ world: World, _ generator: inout SplitMix64) async {
+        let from = world.lists[Int.random(in: 0...1, using: &generator)]
+        let to = world.lists[Int.random(in: 0...1, using: &generator)]
+        let available = from.elements.filter { $0.title != "pinned" }
+        guard !available.isEmpty else {
+            return
+        }
+        let picked = Array(available.shuffled(using: &generator).prefix(Int.random(in: 1...3, using: &generator)))
+        guard
+            let session = try? from.beginDrag(
+                picked.map(\.id), allowsMoveToOtherApplications: Bool.random(using: &generator))
+        else {
+            return
+        }
+        // Edits while the drag is in flight: delete a picked row, add a row, or shuffle.
+        switch Int.random(in: 0..<6, using: &generator) {
+        case 0:
+            let victim = picked[0].id
+            from.edit { $0.removeAll { $0.id == victim } }
+            world.expected.remove(victim)
+        case 1:
+            world.next += 1
+            let added = Row(id: "n\(world.next)", title: "plain")
+            to.edit { $0.insert(added, at: 0) }
+            world.expected.insert(added.id)
+        case 2:
+            var order = generator
+            from.edit { list in
+                let pin = list.firstIndex { $0.title == "pinned" }
+                let rest = list.filter { $0.title != "pinned" }.shuffled(using: &order)
+                list = rest
+                if let pin { list.insert(Row(id: "pin", title: "pinned"), at: min(pin, list.count)) }
+            }
+            generator = order
+        default:
+            break
+        }
+        let index = Int.random(in: 0...(to.elements.count + 1), using: &generator)
+        switch Ending.allCases.randomElement(using: &generator) ?? .cancel {
+        case .moveSameApplication:
+            await world.tally { () async throws(TransferSessionError) in try await to.drop(session, at: index) }
+        case .moveElsewhere:
+            await world.tally { () async throws(TransferSessionError) in
+                try await session.drop(DropProposal(operation: .move), on: Self.elsewhere) { drop, operation in
+                    let rows = try await drop.loadObjects(ofClass: Row.self)
+                    // The other application commits: it holds a move's rows, or copies of them.
+                    for row in rows where operation == .move {
+                        world.elsewhere.append(row.id)
+                    }
+                }
+            }
+        case .copy:
+            await world.tally { () async throws(TransferSessionError) in
+                let result = try await to.drop(session, at: index, operation: .copy)
+                for case .insert(_, let row, _) in result.value?.insertions ?? [] {
+                    world.expected.insert(row.id)
+                }
+                return result
+            }
+        case .cancel:
+            await session.cancel()
+        case .cancelTask:
+            let task = Task { try await to.drop(session, at: index) }
+            task.cancel()
+            await world.tally { () async throws(TransferSessionError) in
+                do {
+                    return try await task.value
+                } catch let error as TransferSessionError {
+                    throw error
+                } catch {
+                    throw TransferSessionError(code: .commitFailed, message: "unexpected \(error)")
+                }
+            }
+        case .refusedMove:
+            await world.tally { () async throws(TransferSessionError) in
+                try await session.drop(DropProposal(operation: .move)) { _, _ in throw URLError(.cancelled) }
+            }
+        }
+    }
+
+    @Test("500 random steps for each of 8 seeds keep every item in exactly one list", arguments: UInt64(1)...8)
+    func randomSequences(seed: UInt64) async throws {
+        let world = World(seed: seed)
+        var generator = SplitMix64(state: seed)
+        for number in 0..<500 {
+            await step(world, &generator)
+            if let breach = world.breach() {
+                Issue.record("seed \(seed), step \(number): \(breach)")
+                return
+            }
+        }
+        // Every kind of ending happened: moves, copies, cancels, and each failure.
+        for outcome in ["move", "copy", "cancel", "cancelled", "commitFailed", "itemsUnavailable"] {
+            #expect(world.outcomes[outcome, default: 0] > 0, "seed \(seed): \(world.outcomes)")
+        }
+    }
+
+    @Test("drops of the same rows at the same time move each row once", arguments: UInt64(1)...4)
+    func concurrentDrops(seed: UInt64) async throws {
+        var generator = SplitMix64(state: seed)
+        for _ in 0..<100 {
+            let world = World(seed: seed)
+            let ids = world.lists[0].elements.filter { $0.title == "plain" }.map(\.id)
+            let sessions = try (0..<4).map { _ in
+                try world.lists[0].beginDrag(Array(ids.shuffled(using: &generator).prefix(2)))
+            }
+            let targets = (0..<4).map { _ in Int.random(in: 0...1, using: &generator) }
+            await withTaskGroup(of: Void.self) { group in
+                for (session, target) in zip(sessions, targets) {
+                    let list = world.lists[target]
+                    group.addTask { _ = try? await list.drop(session, at: 0) }
+                }
+            }
+            #expect(world.breach() == nil)
+        }
+    }
+}

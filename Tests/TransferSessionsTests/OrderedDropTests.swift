@@ -1,0 +1,59 @@
+import Testing
+import TransferSessions
+
+private func rows(_ ids: [String]) -> [Row] {
+    ids.map { Row(id: $0, title: $0) }
+}
+
+@Suite("Ordered-list edits of drops")
+struct OrderedDropTests {
+    @Test(
+        "moving several elements by identity adjusts the index for those that leave",
+        arguments: [
+            (["b"], 0, ["b", "a", "c", "d"]),
+            (["b"], 3, ["a", "c", "b", "d"]),
+            (["a", "c"], 4, ["b", "d", "a", "c"]),
+            (["d", "a"], 2, ["b", "a", "d", "c"]),
+            (["c"], 99, ["a", "b", "d", "c"]),
+            (["c"], -5, ["c", "a", "b", "d"]),
+            (["gone"], 1, ["a", "b", "c", "d"]),
+        ])
+    func moveByIdentity(ids: [String], index: Int, expected: [String]) {
+        let before = rows(["a", "b", "c", "d"])
+        var list = before
+        let change = list.moveElements(withIDs: ids, toIndex: index)
+        #expect(list.map(\.id) == expected)
+        #expect(before.applying(change)?.map(\.id) == expected)
+        // Moves are inferred: every removal is matched with an insertion.
+        #expect(change.removals.allSatisfy { if case .remove(_, _, let other) = $0 { other != nil } else { false } })
+    }
+
+    @Test("a move in a category tab lands next to the tab's neighbours in the whole list, order renumbered (seed 002)")
+    func filteredView() {
+        // Whole list: novels n1 n2 n3 interleaved with comics c1 c2.
+        var shelf = rows(["n1", "c1", "n2", "c2", "n3"])
+        let isNovel: (Row) -> Bool = { $0.id.hasPrefix("n") }
+        // In the novels tab (n1 n2 n3), drag n3 to position 0.
+        let change = shelf.moveElements(withIDs: ["n3"], toIndex: 0, inViewWhere: isNovel)
+        #expect(shelf.map(\.id) == ["n3", "n1", "c1", "n2", "c2"])
+        #expect(shelf.filter(isNovel).map(\.id) == ["n3", "n1", "n2"])
+        #expect(shelf.filter { !isNovel($0) }.map(\.id) == ["c1", "c2"])
+        #expect(rows(["n1", "c1", "n2", "c2", "n3"]).applying(change)?.map(\.id) == shelf.map(\.id))
+        // To the tab's end: after the last novel, not after the last element.
+        shelf.moveElements(withIDs: ["n1"], toIndex: 3, inViewWhere: isNovel)
+        #expect(shelf.map(\.id) == ["n3", "c1", "n2", "n1", "c2"])
+        shelf.renumber(\.order, from: 1)
+        #expect(shelf.map(\.order) == [1, 2, 3, 4, 5])
+    }
+
+    @Test("the edit-mode move takes the final index, and refuses positions outside the list (seed 004)")
+    func moveRow() throws {
+        var list = rows(["a", "b", "c"])
+        let change = list.moveRow(at: 0, to: 2)
+        #expect(list.map(\.id) == ["b", "c", "a"])
+        #expect(rows(["a", "b", "c"]).applying(try #require(change))?.map(\.id) == ["b", "c", "a"])
+        #expect(list.moveRow(at: 3, to: 0) == nil)
+        #expect(list.moveRow(at: 0, to: -1) == nil)
+        #expect(list.map(\.id) == ["b", "c", "a"])
+    }
+}
