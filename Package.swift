@@ -51,14 +51,14 @@ let package = Package(
 
         .executableTarget(
             name: "CharacterCards",
-            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "UniformTypes"],
+            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/CharacterCards", exclude: ["README.md"]),
         .executableTarget(
             name: "ModulePalette",
-            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "UniformTypes"],
+            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/ModulePalette", exclude: ["README.md"]),
         .executableTarget(
-            name: "BookShelf", dependencies: ["TransferKit", "UniformTypes"],
+            name: "BookShelf", dependencies: ["TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/BookShelf", exclude: ["README.md"]),
 
         // MARK: - Benchmarks (`swift run -c release transferkit-bench`: the project against baselines, ratios)

@@ -54,3 +54,8 @@ struct BookCover: TransferCodable, Hashable, CustomStringConvertible {
 
     private static let propertyList = TransferCoding<BookCover>.propertyList(format: .xml)
 }
+
+extension BookCover: Identifiable {
+    /// The cover's identity in lists: its title.
+    var id: String { title }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import TransferKit
+import TransferSessions
 import UniformTypes
 
 /// Reorders book covers by drag and drop (seeds 002 and 003) and serializes the new order.
@@ -96,5 +97,44 @@ enum BookShelfExample {
         let archive = try await makeArchive()
         let sizes = try TransferArchiveFormat.allCases.map { "\(try archive.encoded(as: $0).count) bytes of \($0)" }
         print("   \(archive.items.count) items: \(sizes.joined(separator: ", "))")
+
+        print("7. The same moves on TransferSessions")
+        for line in try await sessionMoves() { print("   \(line)") }
+    }
+
+    /// Seeds 002, 003 and 004 on sessions: a category tab's move mapped onto the whole shelf, the pinned
+    /// "add" cell at the front, and the edit-mode reorder.
+    static func sessionMoves() async throws -> [String] {
+        var lines: [String] = []
+        func titles(_ covers: [BookCover]) -> String {
+            covers.map { "\($0.order) \($0.title)" }.joined(separator: " · ")
+        }
+
+        // Seed 002: in the "friends" tab (Demian, Norwegian Wood), drag Norwegian Wood before Demian.
+        var covers = Shelf.sample.covers
+        let change = covers.moveElements(
+            withIDs: ["Norwegian Wood"], toIndex: 0, inViewWhere: { $0.category == "friends" })
+        covers.renumber(\.order)
+        lines.append("friends tab, Norwegian Wood to the front: \(titles(covers)) (\(change.count) changes)")
+
+        // Seed 003: the first cell adds a book; it cannot be dragged and nothing may be dropped before it.
+        let addCell = BookCover(title: "+ Add a book", author: "", category: "", order: 0)
+        let shelf = TransferList([addCell] + Shelf.sample.covers, isPinned: { $0.title == addCell.title })
+        do {
+            _ = try shelf.beginDrag([addCell.id])
+        } catch {
+            lines.append("drag the add cell: \(error.code)")
+        }
+        let almond = try shelf.beginDrag(["Almond"])
+        lines.append("drop Almond before the add cell: \(shelf.proposal(for: almond, at: 0).operation)")
+        _ = try await shelf.drop(almond, at: 1)
+        lines.append("drop Almond after it: \(shelf.elements.map(\.title).joined(separator: " · "))")
+
+        // Seed 004: edit mode's moveRowAt:to:, positions after the move.
+        var editing = Shelf.sample.covers
+        editing.moveRow(at: 0, to: 3)
+        editing.renumber(\.order)
+        lines.append("edit mode, row 0 to row 3: \(titles(editing))")
+        return lines
     }
 }

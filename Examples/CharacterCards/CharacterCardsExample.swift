@@ -2,6 +2,7 @@ import Foundation
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+import TransferSessions
 import UniformTypes
 
 /// Drags the seeds' character cards as JSON and plain text, packs them into an archive and hands it to another
@@ -99,5 +100,38 @@ enum CharacterCardsExample {
         print("6. Plain text from another app becomes a card too")
         let dropped = TransferProvider(data: Data("Rey — Scavenger — portion bread".utf8), type: .utf8PlainText)
         print("   \(try await dropped.loadObject(ofClass: Model.self))")
+
+        print("7. Seed 000's two table views as TransferLists: reorder within, move between, copy only when asked")
+        for line in try await twoLists() { print("   \(line)") }
+    }
+
+    /// Seed 000 on sessions: the cards in two lists; a reorder, two moves, a cancelled drag and a copy, with the
+    /// lists and the card count after each.
+    static func twoLists() async throws -> [String] {
+        // A copy is a new card with its own identity (the name is the identity here).
+        let copy: @Sendable (Model) -> Model = {
+            Model(name: $0.name + "'", character: $0.character, favorite: $0.favorite)
+        }
+        let first = TransferList(Model.samples, makeCopy: copy)
+        let second = TransferList([Model](), makeCopy: copy)
+        var lines: [String] = []
+        func record(_ step: String) {
+            let names = [first, second].map { $0.elements.map(\.name).joined(separator: " ") }
+            let total = first.elements.count + second.elements.count
+            lines.append("\(step): [\(names[0])] [\(names[1])], \(total) cards")
+        }
+        record("start")
+        let reorder = try await first.drop(try first.beginDrag(["Han"]), at: 0)
+        record("drag Han to the top of the first list (\(reorder.operation), in place)")
+        let move = try await second.drop(try first.beginDrag(["Luke"]), at: 0)
+        record("drag Luke to the second list (\(move.operation))")
+        _ = try await second.drop(try first.beginDrag(["Leia"]), at: 1)
+        record("drag Leia below him (move)")
+        let abandoned = try second.beginDrag(["Luke"])
+        await abandoned.cancel()
+        record("drag Luke and let go outside any list (\(abandoned.phase))")
+        let copied = try await first.drop(try second.beginDrag(["Leia"]), at: 1, operation: .copy)
+        record("copy Leia to the first list (\(copied.operation): one card more)")
+        return lines
     }
 }

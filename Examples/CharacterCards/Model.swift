@@ -67,3 +67,8 @@ final class Model: TransferCodable, Equatable, CustomStringConvertible {
         Model(name: "Han", character: "Smuggler", favorite: "the Falcon"),
     ]
 }
+
+extension Model: Identifiable {
+    /// The card's identity in lists: the character's name.
+    var id: String { name }
+}

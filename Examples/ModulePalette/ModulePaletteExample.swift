@@ -2,6 +2,7 @@ import Foundation
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+import TransferSessions
 import UniformTypes
 
 /// Drags the seeds' palette modules onto a canvas as data, in this process and in another one, and shows what a
@@ -103,6 +104,50 @@ enum ModulePaletteExample {
         print("   in this process: \(await draw(TransferProvider(data: slider, type: .customModule)).line)")
         let bad = TransferArchive(items: [.init(representations: [.init(type: .customModule, data: slider)])])
         try await runDropTarget(bad)
+
+        print("5. The same drop as a session: the canvas builds its own view from the module (seed 001)")
+        for line in try await canvasDrops() { print("   \(line)") }
+    }
+
+    /// What the canvas puts on screen for a module: a view of its own, not the palette's cell.
+    static func canvasView(for module: CustomModule) -> String {
+        switch module.type {
+        case .button: "ButtonView(title: \"Button\", size: 120×44)"
+        case .switch: "SwitchView(isOn: false, size: 51×31)"
+        }
+    }
+
+    /// Seed 001 on sessions: the palette offers modules (it keeps them: a palette only lets you copy), the
+    /// canvas's drop builds a view from each. In this process the canvas gets the palette's own object; from
+    /// another application it decodes the bytes; a move is refused, since the palette allows none.
+    static func canvasDrops() async throws -> [String] {
+        var lines: [String] = []
+        var canvas: [String] = []
+        func paletteDrag(_ type: CustomModuleType) -> DragSession {
+            let module = CustomModule(type: type)
+            let item = DragItem(
+                id: TransferItemID("\(type)"), provider: TransferProvider(object: module), localObject: module)
+            return DragSession(items: [item], source: nil, allowsMoveOperation: false)
+        }
+        let otherApp = TransferSessionOrigin(applicationIdentifier: "com.example.canvas", processIdentifier: 2)
+        for (type, origin, operation) in [
+            (CustomModuleType.button, TransferSessionOrigin.current, DropOperation.copy),
+            (.switch, otherApp, .copy),
+            (.button, .current, .move),
+        ] {
+            let result = try await paletteDrag(type).drop(DropProposal(operation: operation), on: origin) { drop, _ in
+                let local = drop.items.allSatisfy { $0.localObject != nil }
+                let modules = try await drop.loadObjects(ofClass: CustomModule.self)
+                canvas += modules.map(canvasView(for:))
+                return local ? "the palette's own object" : "decoded from \(CustomModule.contentType.identifier)"
+            }
+            let place = origin == .current ? "this app" : "another app"
+            lines.append(
+                "\(operation) \(type) onto a canvas in \(place): \(result.operation)"
+                    + (result.value.map { ", \($0)" } ?? " (the palette allows no move)"))
+        }
+        lines.append("canvas: \(canvas.joined(separator: ", "))")
+        return lines
     }
 
     /// Sends `archive` (binary form) to a child `--drop-target` process and prints what it says.
