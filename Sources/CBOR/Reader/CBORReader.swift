@@ -37,7 +37,7 @@ public struct CBORReader {
     var sourceAtEnd: Bool
 
     /// How many bytes of input have been consumed: the offset of the next byte.
-    public private(set) var offset = 0
+    public internal(set) var offset = 0
 
     /// The limits that ``readValue()`` enforces.
     public var limits: Limits
