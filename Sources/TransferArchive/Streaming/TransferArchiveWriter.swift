@@ -19,7 +19,9 @@ public import UniformTypes
 /// The output is the deterministic encoding that ``TransferArchive/encoded(as:)`` gives for the same content. Each
 /// payload's CRC-32 is computed while it streams and written after it. Payloads from a descriptor go through one
 /// reused buffer of ``chunkSize`` bytes; small payloads and headers are gathered into one buffer and written in
-/// blocks of about 64 KiB.
+/// blocks of about 64 KiB. A payload read from a regular file into a writer on a pipe is read once, for its
+/// checksum, and moved into the pipe with `splice(2)` (Linux), which saves copying it a second time; a file that
+/// changes while it is written then arrives with a checksum that no longer matches, so readers reject it.
 ///
 /// After any error the writer is failed: later calls throw `TransferArchiveError.Code.ioFailed`, and the output
 /// holds an incomplete archive that readers reject.
@@ -47,6 +49,8 @@ public struct TransferArchiveWriter: ~Copyable {
     private var representationsPromised = 0
     private var representationsWritten = 0
     private var itemTypes: Set<UniformType> = []
+    /// Whether the output descriptor is a pipe, once asked.
+    private var outputPipe: Bool?
 
     /// A writer to an open file descriptor (a file, a pipe, a socket), which it neither owns nor closes.
     /// - Parameters:
@@ -199,35 +203,25 @@ public struct TransferArchiveWriter: ~Copyable {
         if buffer.count != chunkSize {
             buffer = [UInt8](repeating: 0, count: chunkSize)
         }
-        let sink = self.sink
+        var copier = PayloadCopier(input: fileDescriptor, output: sink, outputIsPipe: outputIsPipe())
         var crc = CRC32()
         var remaining = length
         while remaining > 0 {
             try checkCancellation(progress, type: type)
             let wanted = Int(min(remaining, UInt64(chunkSize)))
             let outcome: Result<Int, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
-                let received: Int
-                do throws(SystemError) {
-                    received = try Syscall.read(
-                        fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
-                } catch {
-                    return .failure(
-                        TransferArchiveError(
-                            code: .ioFailed, message: "Reading descriptor \(fileDescriptor) failed: \(error.reason).",
-                            cause: error))
-                }
-                if received == 0 {
-                    return .failure(
-                        TransferArchiveError(
+                Result { () throws(TransferArchiveError) in
+                    let received = try copier.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                    if received == 0 {
+                        throw TransferArchiveError(
                             code: .truncated,
                             message:
                                 "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
-                                + "for \(type); pass the length of what the descriptor really holds."))
-                }
-                let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
-                crc.update(bytes)
-                return Result { () throws(TransferArchiveError) in
-                    try Self.emit(bytes, to: sink)
+                                + "for \(type); pass the length of what the descriptor really holds.")
+                    }
+                    let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
+                    crc.update(bytes)
+                    try copier.emit(bytes)
                     return received
                 }
             }
@@ -235,6 +229,7 @@ public struct TransferArchiveWriter: ~Copyable {
             remaining -= UInt64(received)
             progress?.didTransfer(byteCount: received)
         }
+        try check(Result { () throws(TransferArchiveError) in try copier.finish() })
         try endRepresentation(checksum: crc.value)
     }
 
@@ -351,6 +346,90 @@ extension TransferArchiveWriter {
             stage = .failed
             error.itemIndex = error.itemIndex ?? (itemsBegun > 0 ? itemsBegun - 1 : nil)
             throw error
+        }
+    }
+
+    /// Whether the sink is a descriptor of a pipe (asked once), which `splice(2)` can fill from a file.
+    private mutating func outputIsPipe() -> Bool {
+        if let outputPipe { return outputPipe }
+        guard case .fileDescriptor(let descriptor) = sink else { return false }
+        let isPipe = (try? Syscall.status(descriptor))?.isPipe ?? false
+        outputPipe = isPipe
+        return isPipe
+    }
+
+    /// Moves one payload from an input descriptor to the sink, chunk by chunk.
+    ///
+    /// From a regular file it reads at explicit offsets (`pread`) and leaves the file's position after the payload
+    /// at the end, as a plain read would. When the output is a pipe too, each chunk is read once for its checksum
+    /// and then moved into the pipe with `splice(2)`, which hands the pipe the file's cached pages instead of
+    /// copying the bytes a second time; where splicing is not possible it writes the chunk it read.
+    private struct PayloadCopier {
+        let input: Int32
+        let output: Sink
+        /// The input's position, when it is a regular file.
+        var offset: Int64?
+        var splices: Bool
+
+        init(input: Int32, output: Sink, outputIsPipe: Bool) {
+            self.input = input
+            self.output = output
+            let status = try? Syscall.status(input)
+            offset = status?.isRegularFile == true ? Syscall.currentOffset(input) : nil
+            splices = outputIsPipe && offset != nil
+            if offset != nil { Syscall.adviseSequentialReading(input) }
+        }
+
+        /// Reads the next bytes of the input into `buffer`; 0 at its end.
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransferArchiveError) -> Int {
+            do {
+                guard let offset else { return try Syscall.read(input, into: buffer) }
+                return try Syscall.read(input, into: buffer, atOffset: offset)
+            } catch {
+                throw TransferArchiveError(
+                    code: .ioFailed, message: "Reading descriptor \(input) failed: \(error.reason).", cause: error)
+            }
+        }
+
+        /// Sends `bytes`, just read from the input at ``offset``, to the output.
+        mutating func emit(_ bytes: UnsafeRawBufferPointer) throws(TransferArchiveError) {
+            var sent = 0
+            if splices, case .fileDescriptor(let descriptor) = output, var position = offset {
+                while sent < bytes.count {
+                    let moved: Int?
+                    do {
+                        moved = try Syscall.splice(
+                            from: input, offset: &position, toPipe: descriptor, count: bytes.count - sent)
+                    } catch {
+                        throw TransferArchiveError(
+                            code: .ioFailed,
+                            message: "Writing descriptor \(descriptor) failed: \(error.reason); check the output.",
+                            cause: error)
+                    }
+                    // Not possible here (a file system without splice): copy this chunk and the rest instead.
+                    guard let moved, moved > 0 else {
+                        splices = false
+                        break
+                    }
+                    sent += moved
+                }
+            }
+            if sent < bytes.count {
+                try TransferArchiveWriter.emit(UnsafeRawBufferPointer(rebasing: bytes[sent...]), to: output)
+            }
+            offset = offset.map { $0 + Int64(bytes.count) }
+        }
+
+        /// Leaves a regular file's position after the bytes copied.
+        func finish() throws(TransferArchiveError) {
+            guard let offset else { return }
+            do {
+                try Syscall.seek(input, to: offset)
+            } catch {
+                throw TransferArchiveError(
+                    code: .ioFailed, message: "Moving descriptor \(input) past the payload failed: \(error.reason).",
+                    cause: error)
+            }
         }
     }
 
