@@ -51,6 +51,17 @@ public struct TransferArchiveWriter: ~Copyable {
     private var itemTypes: Set<UniformType> = []
     /// Whether the output descriptor is a pipe, once asked.
     private var outputPipe: Bool?
+    /// The representation being written in pieces, between ``beginRepresentation(type:length:progress:)`` and
+    /// ``finishRepresentation()``.
+    private var openPayload: OpenPayload?
+
+    private struct OpenPayload {
+        let type: UniformType
+        let length: UInt64
+        var remaining: UInt64
+        var crc = CRC32()
+        let progress: (any TransferArchiveProgressReporting)?
+    }
 
     /// A writer to an open file descriptor (a file, a pipe, a socket), which it neither owns nor closes.
     /// - Parameters:
@@ -154,7 +165,7 @@ public struct TransferArchiveWriter: ~Copyable {
     public mutating func writeRepresentation(
         type: UniformType, data: Data, progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
-        try beginRepresentation(type: type, length: UInt64(data.count), progress: progress)
+        try writeRepresentationHead(type: type, length: UInt64(data.count), progress: progress)
         var crc = CRC32()
         if data.count <= ArchiveCBOR.smallPayloadSize {
             data.withUnsafeBytes { crc.update($0) }
@@ -176,7 +187,7 @@ public struct TransferArchiveWriter: ~Copyable {
                 start = end
             }
         }
-        try endRepresentation(checksum: crc.value)
+        try writeRepresentationTail(checksum: crc.value)
     }
 
     /// Writes a representation of exactly `length` bytes read from `fileDescriptor`, streaming them through one
@@ -195,7 +206,7 @@ public struct TransferArchiveWriter: ~Copyable {
         type: UniformType, length: UInt64, from fileDescriptor: Int32,
         progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
-        try beginRepresentation(type: type, length: length, progress: progress)
+        try writeRepresentationHead(type: type, length: length, progress: progress)
         try flush()
         var buffer: [UInt8] = []
         swap(&buffer, &chunk)
@@ -230,7 +241,89 @@ public struct TransferArchiveWriter: ~Copyable {
             progress?.didTransfer(byteCount: received)
         }
         try check(Result { () throws(TransferArchiveError) in try copier.finish() })
-        try endRepresentation(checksum: crc.value)
+        try writeRepresentationTail(checksum: crc.value)
+    }
+
+    /// Starts a representation of exactly `length` bytes that arrive in pieces, for bytes that are neither in memory
+    /// nor in one descriptor (a network stream, an `AsyncSequence` of chunks): pass them to
+    /// ``appendPayload(_:)`` as they come, then call ``finishRepresentation()``, which writes the checksum.
+    ///
+    /// ```swift
+    /// try writer.beginRepresentation(type: .mpeg4Movie, length: size)
+    /// for try await chunk in download {
+    ///     try chunk.withUnsafeBytes { bytes in try writer.appendPayload(bytes) }
+    /// }
+    /// try writer.finishRepresentation()
+    /// ```
+    ///
+    /// The length comes first because the archive's deterministic CBOR writes it before the bytes.
+    /// - Parameters:
+    ///   - type: The type of the bytes; unique within the item.
+    ///   - length: How many bytes the pieces will hold in all.
+    ///   - progress: Told `length`, then each piece; when it reports
+    ///     ``TransferArchiveProgressReporting/isCancelled`` the next ``appendPayload(_:)`` stops the write with
+    ///     `TransferArchiveError.Code.cancelled`.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` (out of order, or one representation too many),
+    ///   `TransferArchiveError.Code.duplicateType`, `TransferArchiveError.Code.ioFailed`.
+    public mutating func beginRepresentation(
+        type: UniformType, length: UInt64, progress: (any TransferArchiveProgressReporting)? = nil
+    ) throws(TransferArchiveError) {
+        try writeRepresentationHead(type: type, length: length, progress: progress)
+        openPayload = OpenPayload(type: type, length: length, remaining: length, progress: progress)
+    }
+
+    /// Writes the next piece of the representation that ``beginRepresentation(type:length:progress:)`` started.
+    ///
+    /// Pieces smaller than 64 KiB are gathered and written in larger blocks; larger ones are written as they are.
+    /// - Parameter bytes: The piece; only read during the call.
+    /// - Throws: `TransferArchiveError.Code.lengthMismatch` when the pieces would exceed the promised length,
+    ///   `TransferArchiveError.Code.countMismatch` when no representation is open,
+    ///   `TransferArchiveError.Code.cancelled`, `TransferArchiveError.Code.ioFailed`.
+    public mutating func appendPayload(_ bytes: UnsafeRawBufferPointer) throws(TransferArchiveError) {
+        guard stage == .writing, var payload = openPayload else {
+            try expect(.writing, "appendPayload must come after beginRepresentation(type:length:progress:)")
+            throw fail(.countMismatch, "Calls out of order: appendPayload must come after beginRepresentation.")
+        }
+        try checkCancellation(payload.progress, type: payload.type)
+        guard UInt64(bytes.count) <= payload.remaining else {
+            throw fail(
+                .lengthMismatch,
+                "The pieces of \(payload.type) exceed the \(payload.length) bytes promised by beginRepresentation: "
+                    + "\(payload.length - payload.remaining + UInt64(bytes.count)) bytes so far.",
+                type: payload.type)
+        }
+        payload.crc.update(bytes)
+        payload.remaining -= UInt64(bytes.count)
+        openPayload = payload
+        if bytes.count < ArchiveCBOR.smallPayloadSize {
+            cbor.writeRawBytes(bytes)
+            try flushIfFull()
+        } else {
+            try flush()
+            let sink = self.sink
+            try check(Result { () throws(TransferArchiveError) in try Self.emit(bytes, to: sink) })
+        }
+        payload.progress?.didTransfer(byteCount: bytes.count)
+    }
+
+    /// Ends the representation that ``beginRepresentation(type:length:progress:)`` started and writes its checksum.
+    /// - Throws: `TransferArchiveError.Code.lengthMismatch` when the pieces held fewer bytes than promised (the
+    ///   output is then unusable), `TransferArchiveError.Code.countMismatch` when no representation is open,
+    ///   `TransferArchiveError.Code.ioFailed`.
+    public mutating func finishRepresentation() throws(TransferArchiveError) {
+        guard stage == .writing, let payload = openPayload else {
+            try expect(.writing, "finishRepresentation must come after beginRepresentation(type:length:progress:)")
+            throw fail(.countMismatch, "Calls out of order: finishRepresentation must come after beginRepresentation.")
+        }
+        guard payload.remaining == 0 else {
+            throw fail(
+                .lengthMismatch,
+                "The pieces of \(payload.type) held \(payload.length - payload.remaining) of the \(payload.length) "
+                    + "bytes promised by beginRepresentation; promise the length the bytes really have.",
+                type: payload.type)
+        }
+        openPayload = nil
+        try writeRepresentationTail(checksum: payload.crc.value)
     }
 
     /// Checks that every promised item and representation was written and writes what is still buffered.
@@ -247,7 +340,7 @@ public struct TransferArchiveWriter: ~Copyable {
 }
 
 extension TransferArchiveWriter {
-    private mutating func beginRepresentation(
+    private mutating func writeRepresentationHead(
         type: UniformType, length: UInt64, progress: (any TransferArchiveProgressReporting)?
     ) throws(TransferArchiveError) {
         try expect(.writing, "writeRepresentation must come after beginItem")
@@ -277,7 +370,7 @@ extension TransferArchiveWriter {
         cbor.writeByteStringHead(length: length)
     }
 
-    private mutating func endRepresentation(checksum: UInt32) throws(TransferArchiveError) {
+    private mutating func writeRepresentationTail(checksum: UInt32) throws(TransferArchiveError) {
         cbor.writeTextString(ArchiveCBOR.checksumKey)
         cbor.writeUnsignedInteger(UInt64(checksum))
         representationsWritten += 1
@@ -294,6 +387,12 @@ extension TransferArchiveWriter {
     }
 
     private mutating func expect(_ wanted: Stage, _ rule: String) throws(TransferArchiveError) {
+        if let openPayload, stage == .writing {
+            throw fail(
+                .countMismatch,
+                "Calls out of order: \(rule); finish the representation of \(openPayload.type) first "
+                    + "(finishRepresentation()).", type: openPayload.type)
+        }
         guard stage == wanted else {
             if stage == .failed {
                 throw TransferArchiveError(
