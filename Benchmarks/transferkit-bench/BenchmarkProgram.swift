@@ -1,11 +1,14 @@
 import Foundation
-
 import TransferKitPlatform
 
 /// `transferkit-bench [--quick] [--json OUT]`: TransferKit against baselines measured in the same run.
 @main
 enum BenchmarkProgram {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == StreamProviderBenchmark.childFlag {
+            Syscall.exitProcess(await StreamProviderBenchmark.child(Array(arguments.dropFirst())))
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
