@@ -4,7 +4,7 @@ import UniformTypes
 
 extension TransferArchiveWriter {
     /// Writes a whole archive of `providers`, streaming each representation: the output is the archive that
-    /// ``TransferArchive/init(providers:progress:)`` builds in memory, but only one chunk of a stream or file
+    /// `TransferArchive.init(providers:progress:)` builds in memory, but only one chunk of a stream or file
     /// representation is held at a time.
     ///
     /// ```swift

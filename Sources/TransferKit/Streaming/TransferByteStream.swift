@@ -4,7 +4,7 @@ import TransferKitPlatform
 /// The bytes of a representation as a sequence of chunks, which may add up to more than fits in memory.
 ///
 /// A provider hands one out from ``TransferProvider/registerStreamRepresentation(for:visibility:loadHandler:)``;
-/// ``TransferArchiveWriter/writeItem(from:progress:)`` writes it into an archive chunk by chunk, holding one chunk at
+/// `TransferArchiveWriter.writeItem(from:progress:)` writes it into an archive chunk by chunk, holding one chunk at
 /// a time, and ``TransferProvider/loadStream(for:progress:)`` gives any representation to a reader this way. Make one
 /// from any `AsyncSequence` of `Data`, from a file, or from bytes in memory:
 ///

@@ -11,9 +11,9 @@ extension TransferProvider {
     /// }
     /// ```
     ///
-    /// ``TransferArchiveWriter/writeItem(from:progress:)`` writes the stream into an archive one chunk at a time;
+    /// `TransferArchiveWriter.writeItem(from:progress:)` writes the stream into an archive one chunk at a time;
     /// ``loadStream(for:progress:)`` gives it to a reader as it is. ``loadDataRepresentation(for:progress:)`` (and
-    /// everything built on it, such as ``TransferArchive/init(providers:progress:)``) still works: it collects the
+    /// everything built on it, such as `TransferArchive.init(providers:progress:)`) still works: it collects the
     /// chunks into one `Data`, reporting each to the load's progress and stopping when the load is cancelled.
     ///
     /// - Parameters:
