@@ -21,8 +21,7 @@ extension CBORReader {
                 consume(step)
                 total += step
             } else if destination.count - total >= Self.directReadMinimum, !sourceAtEnd {
-                let received = try readDirectly(
-                    into: UnsafeMutableRawBufferPointer(rebasing: destination[total...]))
+                let received = try pull(into: UnsafeMutableRawBufferPointer(rebasing: destination[total...]))
                 if received == 0 {
                     sourceAtEnd = true
                     break
@@ -39,8 +38,9 @@ extension CBORReader {
     /// Reads of at least this many bytes go straight from the source to the caller.
     private static var directReadMinimum: Int { 64 * 1024 }
 
-    /// One read from the source into `destination`, bypassing the buffer.
-    private mutating func readDirectly(into destination: UnsafeMutableRawBufferPointer) throws(CBORError) -> Int {
+    /// One read from the source into `destination` (the reader's buffer, or the caller's memory), with the source's
+    /// failures as `CBORError.Code.readFailed` at the current offset.
+    mutating func pull(into destination: UnsafeMutableRawBufferPointer) throws(CBORError) -> Int {
         // Moved out, not copied, so that the source is not shared while it reads.
         var pulled: any CBORByteSource = CBORBufferSource([])
         swap(&pulled, &source)

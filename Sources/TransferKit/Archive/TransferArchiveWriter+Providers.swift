@@ -60,16 +60,17 @@ extension TransferArchiveWriter {
         try beginItem(
             suggestedName: provider.suggestedName, metadata: provider.metadata, representationCount: entries.count)
         for entry in entries {
-            let child = progress?.makeChild(withPendingUnitCount: 1) ?? TransferProgress()
+            let child = progress?.makeChild(withPendingUnitCount: 1)
             if entry.stream != nil || entry.source.isFile {
-                try await writeStreamed(entry, of: provider, progress: child)
+                // A progress even without a caller's: the copy checks it between chunks for task cancellation.
+                try await writeStreamed(entry, of: provider, progress: child ?? TransferProgress())
             } else {
                 let data = try await provider.run(entry, progress: child) { loadProgress in
                     try await provider.loadData(from: entry, loadProgress)
                 }
                 try writeRepresentation(type: entry.type, data: data)
             }
-            child.finish()
+            child?.finish()
         }
     }
 
@@ -103,21 +104,26 @@ extension TransferArchiveWriter {
     ) async throws {
         try beginRepresentation(type: type, length: length, progress: progress)
         var chunks = stream.makeAsyncIterator()
-        while true {
-            if progress.isCancelled { throw TransferError.cancelled(source: type.identifier) }
-            let chunk: Data?
-            do {
-                chunk = try await chunks.next()
-            } catch {
-                throw TransferByteStream.providerError(error, type: type)
-            }
-            guard let chunk else { break }
+        while let chunk = try await Self.nextChunk(of: &chunks, type: type, progress: progress) {
             let appended = chunk.withUnsafeBytes { bytes in
                 Result { () throws(TransferArchiveError) in try appendPayload(bytes) }
             }
             try appended.get()
         }
         try finishRepresentation()
+    }
+
+    /// The next chunk of a stream being written, with its errors as the provider reports them, after checking for
+    /// cancellation.
+    private static func nextChunk(
+        of chunks: inout TransferByteStream.AsyncIterator, type: UniformType, progress: TransferProgress
+    ) async throws -> Data? {
+        if progress.isCancelled { throw TransferError.cancelled(source: type.identifier) }
+        do {
+            return try await chunks.next()
+        } catch {
+            throw TransferByteStream.providerError(error, type: type)
+        }
     }
 
     /// Copies a file representation (or a stream made from a file) from its descriptor.
@@ -151,15 +157,7 @@ extension TransferArchiveWriter {
         defer { Syscall.close(descriptor) }
         var total: UInt64 = 0
         var chunks = stream.makeAsyncIterator()
-        while true {
-            if progress.isCancelled { throw TransferError.cancelled(source: type.identifier) }
-            let chunk: Data?
-            do {
-                chunk = try await chunks.next()
-            } catch {
-                throw TransferByteStream.providerError(error, type: type)
-            }
-            guard let chunk else { break }
+        while let chunk = try await Self.nextChunk(of: &chunks, type: type, progress: progress) {
             let written = chunk.withUnsafeBytes { bytes in
                 Result { () throws(SystemError) in try Syscall.write(descriptor, bytes) }
             }
