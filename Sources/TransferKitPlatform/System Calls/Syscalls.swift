@@ -370,8 +370,8 @@ private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: In
         static let setPipeSize: Int32 = 1031
         static let getPipeSize: Int32 = 1032
 
-        typealias SpliceFunction =
-            @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+        typealias Offset = UnsafeMutablePointer<Int64>?
+        typealias SpliceFunction = @convention(c) (Int32, Offset, Int32, Offset, Int, UInt32) -> Int
 
         /// `splice(2)` from the C library, looked up once by name: the module map hides its declaration.
         static let splice: SpliceFunction? = {
