@@ -42,6 +42,9 @@ struct CountedChunks: AsyncSequence, Sendable {
     var size: Int
     var ledger = ChunkLedger()
     var failAt: Int?
+    /// Whether `next()` suspends (`Task.yield()`) before each chunk, as a real source would, so that a task that
+    /// iterates leaves its thread to others (a sequence that never suspends keeps it until it ends).
+    var suspends = false
     var onChunk: @Sendable (Int) -> Void = { _ in }
 
     var totalBytes: Int { count * size }
@@ -54,6 +57,7 @@ struct CountedChunks: AsyncSequence, Sendable {
 
         mutating func next() async throws -> Data? {
             guard index < chunks.count else { return nil }
+            if chunks.suspends { await Task.yield() }
             if index == chunks.failAt { throw StreamFailure.sourceVanished }
             chunks.onChunk(index)
             let memory = UnsafeMutableRawPointer.allocate(byteCount: chunks.size, alignment: 16)
@@ -245,7 +249,7 @@ struct StreamRepresentationTests {
     func cancelTaskMidStream() async throws {
         let started = AsyncStream<Void>.makeStream()
         let chunks = CountedChunks(
-            count: 1_000_000, size: 16,
+            count: 1_000_000, size: 16, suspends: true,
             onChunk: { index in if index == 2 { started.continuation.yield() } })
         let provider = TransferProvider()
         provider.registerStreamRepresentation(for: .data) { _ in
