@@ -157,6 +157,68 @@ struct ArchivePiecewiseWriterTests {
     }
 }
 
+@Suite("Archive reader: large payloads read straight from the descriptor")
+struct ArchiveDirectReadTests {
+    /// An archive with one `length`-byte payload (byte i is i * 5), written to a temporary file cut to `keep` bytes.
+    private func archiveFile(payloadLength length: Int, keep: Int? = nil) throws -> URL {
+        let payload = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 5) })
+        let bytes = try TransferArchive(items: [
+            TransferArchive.Item(
+                suggestedName: nil, metadata: [:],
+                representations: [TransferArchive.Representation(type: .data, data: payload)])
+        ]).encoded(as: .cbor)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("direct-\(UUID().uuidString)")
+        try bytes.prefix(keep ?? bytes.count).write(to: url)
+        return url
+    }
+
+    @Test("Chunks of a multi-MiB payload arrive whole and in order, with the checksum verified")
+    func wholeChunks() throws {
+        let url = try archiveFile(payloadLength: 3 * (1 << 20) + 1234)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fd = open(url.path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var reader = try TransferArchiveReader(fileDescriptor: fd)
+        _ = try #require(try reader.nextItem())
+        _ = try #require(try reader.nextRepresentation())
+        var sizes: [Int] = []
+        var index = 0
+        var matches = true
+        try reader.readPayload { chunk in
+            sizes.append(chunk.count)
+            for byte in chunk {
+                if byte != UInt8(truncatingIfNeeded: index &* 5) { matches = false }
+                index += 1
+            }
+        }
+        #expect(sizes == [1 << 20, 1 << 20, 1 << 20, 1234])
+        #expect(matches)
+        #expect(try reader.nextItem() == nil)
+    }
+
+    @Test("An input that ends inside a large payload is truncated, saying how far in")
+    func truncatedInside() throws {
+        let url = try archiveFile(payloadLength: 3 << 20, keep: 2 << 20)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let fd = open(url.path, O_RDONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var reader = try TransferArchiveReader(fileDescriptor: fd)
+        _ = try #require(try reader.nextItem())
+        let header = try #require(try reader.nextRepresentation())
+        var received = 0
+        let error = #expect(throws: TransferArchiveError.self) {
+            try reader.readPayload { received += $0.count }
+        }
+        #expect(error?.code == .truncated)
+        #expect(received == 1 << 20)
+        #expect(
+            error?.message.contains("bytes into the \(header.length)-byte payload") == true,
+            "\(String(describing: error))")
+    }
+}
+
 /// Bytes a reader thread collects, handed over once it is done.
 private final class ReceivedBytes: @unchecked Sendable {
     // @unchecked: `bytes` is written by the reader thread only before `done` is signalled, and read after.
