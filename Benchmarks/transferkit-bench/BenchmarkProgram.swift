@@ -5,6 +5,10 @@ import TransferKitPlatform
 @main
 enum BenchmarkProgram {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == StreamProviderBenchmark.childFlag {
+            Syscall.exitProcess(await StreamProviderBenchmark.child(Array(arguments.dropFirst())))
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -121,3 +121,59 @@ struct StaleTemporaryFileTests {
         #expect(!AtomicFile.cleanupSignals.contains(SIGPIPE))
     }
 }
+
+@Suite("Pipes")
+struct PipeTests {
+    @Test("enlargePipe grows a pipe up to the system's limit, and says nil for a file")
+    func enlarge() throws {
+        let (readEnd, writeEnd) = try Syscall.makePipe()
+        defer {
+            Syscall.close(readEnd)
+            Syscall.close(writeEnd)
+        }
+        #if os(Linux)
+            let before = try #require(Syscall.pipeCapacity(writeEnd))
+            let after = try #require(Syscall.enlargePipe(writeEnd, toAtMost: 1 << 20))
+            #expect(after >= before)
+            #expect(after <= 1 << 20)
+            // Asking for less never shrinks it.
+            #expect(Syscall.enlargePipe(readEnd, toAtMost: 4096) == after)
+            #expect(Syscall.pipeCapacity(readEnd) == after)
+        #endif
+        let file = try Syscall.openForReading("/proc/self/status")
+        defer { Syscall.close(file) }
+        #expect(Syscall.enlargePipe(file, toAtMost: 1 << 20) == nil)
+        #expect(try Syscall.status(readEnd).isPipe)
+        #expect(try !Syscall.status(file).isPipe)
+    }
+
+    @Test("splice moves a file's bytes into a pipe and advances the offset; nil when the output is no pipe")
+    func splice() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("in.bin").path
+        try Data("0123456789".utf8).write(to: URL(fileURLWithPath: path))
+        let input = try Syscall.openForReading(path)
+        defer { Syscall.close(input) }
+        let (readEnd, writeEnd) = try Syscall.makePipe()
+        defer {
+            Syscall.close(readEnd)
+            Syscall.close(writeEnd)
+        }
+        var offset: Int64 = 2
+        #if os(Linux)
+            let moved = try Syscall.splice(from: input, offset: &offset, toPipe: writeEnd, count: 5)
+            #expect(moved == 5)
+            #expect(offset == 7)
+            var buffer = [UInt8](repeating: 0, count: 16)
+            let count = try Syscall.read(readEnd, into: &buffer)
+            #expect(String(decoding: buffer[..<count], as: UTF8.self) == "23456")
+            let output = try Syscall.openForWriting(directory.appendingPathComponent("out.bin").path)
+            defer { Syscall.close(output) }
+            #expect(try Syscall.splice(from: input, offset: &offset, toPipe: output, count: 1) == nil)
+            #expect(offset == 7)
+        #else
+            #expect(try Syscall.splice(from: input, offset: &offset, toPipe: writeEnd, count: 5) == nil)
+        #endif
+    }
+}

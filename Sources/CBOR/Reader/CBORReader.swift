@@ -37,7 +37,7 @@ public struct CBORReader {
     var sourceAtEnd: Bool
 
     /// How many bytes of input have been consumed: the offset of the next byte.
-    public private(set) var offset = 0
+    public internal(set) var offset = 0
 
     /// The limits that ``readValue()`` enforces.
     public var limits: Limits
@@ -185,29 +185,9 @@ public struct CBORReader {
         var storage: [UInt8] = []
         swap(&storage, &buffer)
         defer { swap(&storage, &buffer) }
-        // Moved out, not copied, so neither the buffer nor the source is shared while written.
-        var pulled: any CBORByteSource = CBORBufferSource([])
-        swap(&pulled, &source)
-        defer { swap(&pulled, &source) }
-        let free = storage.count - end
-        let received: Int
-        do {
-            received = try storage.withUnsafeMutableBytes { [end] raw in
-                try pulled.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
-            }
-        } catch let error as CBORError {
-            var located = error
-            located.offset = located.offset ?? offset
-            throw located
-        } catch {
-            throw CBORError(
-                code: .readFailed, message: "the byte source failed: \(error)", cause: error, offset: offset)
+        let outcome = storage.withUnsafeMutableBytes { [end] raw in
+            Result { () throws(CBORError) in try pull(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...])) }
         }
-        guard (0...free).contains(received) else {
-            throw CBORError(
-                code: .readFailed, message: "the byte source reported \(received) bytes for a \(free)-byte buffer",
-                offset: offset)
-        }
-        return received
+        return try outcome.get()
     }
 }

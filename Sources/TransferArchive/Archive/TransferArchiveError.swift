@@ -84,4 +84,7 @@ extension ErrorCode where Domain == TransferArchiveErrorDomain {
 
     /// Reading or writing a file descriptor or a sink failed; the error is in `cause`.
     public static var ioFailed: Self { Self("ioFailed") }
+
+    /// A representation written in pieces received more or fewer bytes than the length promised for it.
+    public static var lengthMismatch: Self { Self("lengthMismatch") }
 }

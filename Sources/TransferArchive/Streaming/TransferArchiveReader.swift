@@ -339,7 +339,10 @@ extension TransferArchiveReader {
         var buffer: [UInt8] = []
         swap(&buffer, &chunk)
         defer { swap(&buffer, &chunk) }
-        buffer.reserveCapacity(Int(min(header.length, UInt64(chunkSize))))
+        let largestChunk = Int(min(header.length, UInt64(chunkSize)))
+        if buffer.count < largestChunk {
+            buffer = [UInt8](repeating: 0, count: largestChunk)
+        }
         var crc = CRC32()
         var remaining = header.length
         while remaining > 0 {
@@ -348,25 +351,29 @@ extension TransferArchiveReader {
                     code: .cancelled, message: "Reading \(header.type) was cancelled by its progress reporter.")
             }
             let count = Int(min(remaining, UInt64(chunkSize)))
-            do {
-                try cbor.readBytes(count: count, into: &buffer)
-            } catch let error where error.code == .truncated {
-                // The CBOR reader counts within this chunk; say where the input ends within the whole payload
-                // (`buffer` holds what this chunk received).
-                let available = header.length - remaining + UInt64(buffer.count)
-                throw TransferArchiveError(
-                    code: .truncated,
-                    message: "The input ends \(available) bytes into the \(header.length)-byte payload of "
-                        + "\(header.type) (\(header.length - available) bytes missing): the archive was cut short or "
-                        + "its length field is damaged.",
-                    cause: error, offset: error.offset)
-            } catch {
-                throw Self.convert(error)
-            }
-            let outcome: Result<Void, TransferArchiveError> = buffer.withUnsafeBytes { bytes in
-                crc.update(bytes)
+            // One read from the input into the chunk, the checksum over it there, and the chunk handed on: no copy
+            // between reading and delivering.
+            let outcome: Result<Void, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
+                let bytes = UnsafeMutableRawBufferPointer(rebasing: storage[..<count])
+                let received: Int
+                do throws(CBORError) {
+                    received = try cbor.readBytes(into: bytes)
+                } catch {
+                    return .failure(Self.convert(error))
+                }
+                guard received == count else {
+                    let available = header.length - remaining + UInt64(received)
+                    return .failure(
+                        TransferArchiveError(
+                            code: .truncated,
+                            message: "The input ends \(available) bytes into the \(header.length)-byte payload of "
+                                + "\(header.type) (\(header.length - available) bytes missing): the archive was cut "
+                                + "short or its length field is damaged.",
+                            offset: cbor.offset))
+                }
+                crc.update(UnsafeRawBufferPointer(bytes))
                 do {
-                    try deliver(bytes)
+                    try deliver(UnsafeRawBufferPointer(bytes))
                     return .success(())
                 } catch let error as TransferArchiveError {
                     return .failure(error)

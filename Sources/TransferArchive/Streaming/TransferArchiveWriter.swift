@@ -19,7 +19,9 @@ public import UniformTypes
 /// The output is the deterministic encoding that ``TransferArchive/encoded(as:)`` gives for the same content. Each
 /// payload's CRC-32 is computed while it streams and written after it. Payloads from a descriptor go through one
 /// reused buffer of ``chunkSize`` bytes; small payloads and headers are gathered into one buffer and written in
-/// blocks of about 64 KiB.
+/// blocks of about 64 KiB. A payload read from a regular file into a writer on a pipe is read once, for its
+/// checksum, and moved into the pipe with `splice(2)` (Linux), which saves copying it a second time; a file that
+/// changes while it is written then arrives with a checksum that no longer matches, so readers reject it.
 ///
 /// After any error the writer is failed: later calls throw `TransferArchiveError.Code.ioFailed`, and the output
 /// holds an incomplete archive that readers reject.
@@ -47,6 +49,19 @@ public struct TransferArchiveWriter: ~Copyable {
     private var representationsPromised = 0
     private var representationsWritten = 0
     private var itemTypes: Set<UniformType> = []
+    /// Whether the output descriptor is a pipe, once asked.
+    private var outputPipe: Bool?
+    /// The representation being written in pieces, between ``beginRepresentation(type:length:progress:)`` and
+    /// ``finishRepresentation()``.
+    private var openPayload: OpenPayload?
+
+    private struct OpenPayload {
+        let type: UniformType
+        let length: UInt64
+        var remaining: UInt64
+        var crc = CRC32()
+        let progress: (any TransferArchiveProgressReporting)?
+    }
 
     /// A writer to an open file descriptor (a file, a pipe, a socket), which it neither owns nor closes.
     /// - Parameters:
@@ -150,7 +165,7 @@ public struct TransferArchiveWriter: ~Copyable {
     public mutating func writeRepresentation(
         type: UniformType, data: Data, progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
-        try beginRepresentation(type: type, length: UInt64(data.count), progress: progress)
+        try writeRepresentationHead(type: type, length: UInt64(data.count), progress: progress)
         var crc = CRC32()
         if data.count <= ArchiveCBOR.smallPayloadSize {
             data.withUnsafeBytes { crc.update($0) }
@@ -172,7 +187,7 @@ public struct TransferArchiveWriter: ~Copyable {
                 start = end
             }
         }
-        try endRepresentation(checksum: crc.value)
+        try writeRepresentationTail(checksum: crc.value)
     }
 
     /// Writes a representation of exactly `length` bytes read from `fileDescriptor`, streaming them through one
@@ -191,7 +206,7 @@ public struct TransferArchiveWriter: ~Copyable {
         type: UniformType, length: UInt64, from fileDescriptor: Int32,
         progress: (any TransferArchiveProgressReporting)? = nil
     ) throws(TransferArchiveError) {
-        try beginRepresentation(type: type, length: length, progress: progress)
+        try writeRepresentationHead(type: type, length: length, progress: progress)
         try flush()
         var buffer: [UInt8] = []
         swap(&buffer, &chunk)
@@ -199,35 +214,25 @@ public struct TransferArchiveWriter: ~Copyable {
         if buffer.count != chunkSize {
             buffer = [UInt8](repeating: 0, count: chunkSize)
         }
-        let sink = self.sink
+        var copier = PayloadCopier(input: fileDescriptor, output: sink, outputIsPipe: outputIsPipe())
         var crc = CRC32()
         var remaining = length
         while remaining > 0 {
             try checkCancellation(progress, type: type)
             let wanted = Int(min(remaining, UInt64(chunkSize)))
             let outcome: Result<Int, TransferArchiveError> = buffer.withUnsafeMutableBytes { storage in
-                let received: Int
-                do throws(SystemError) {
-                    received = try Syscall.read(
-                        fileDescriptor, into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
-                } catch {
-                    return .failure(
-                        TransferArchiveError(
-                            code: .ioFailed, message: "Reading descriptor \(fileDescriptor) failed: \(error.reason).",
-                            cause: error))
-                }
-                if received == 0 {
-                    return .failure(
-                        TransferArchiveError(
+                Result { () throws(TransferArchiveError) in
+                    let received = try copier.read(into: UnsafeMutableRawBufferPointer(rebasing: storage[..<wanted]))
+                    if received == 0 {
+                        throw TransferArchiveError(
                             code: .truncated,
                             message:
                                 "Descriptor \(fileDescriptor) ended \(remaining) bytes before the \(length) bytes promised "
-                                + "for \(type); pass the length of what the descriptor really holds."))
-                }
-                let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
-                crc.update(bytes)
-                return Result { () throws(TransferArchiveError) in
-                    try Self.emit(bytes, to: sink)
+                                + "for \(type); pass the length of what the descriptor really holds.")
+                    }
+                    let bytes = UnsafeRawBufferPointer(rebasing: storage[..<received])
+                    crc.update(bytes)
+                    try copier.emit(bytes)
                     return received
                 }
             }
@@ -235,7 +240,90 @@ public struct TransferArchiveWriter: ~Copyable {
             remaining -= UInt64(received)
             progress?.didTransfer(byteCount: received)
         }
-        try endRepresentation(checksum: crc.value)
+        try check(Result { () throws(TransferArchiveError) in try copier.finish() })
+        try writeRepresentationTail(checksum: crc.value)
+    }
+
+    /// Starts a representation of exactly `length` bytes that arrive in pieces, for bytes that are neither in memory
+    /// nor in one descriptor (a network stream, an `AsyncSequence` of chunks): pass them to
+    /// ``appendPayload(_:)`` as they come, then call ``finishRepresentation()``, which writes the checksum.
+    ///
+    /// ```swift
+    /// try writer.beginRepresentation(type: .mpeg4Movie, length: size)
+    /// for try await chunk in download {
+    ///     try chunk.withUnsafeBytes { bytes in try writer.appendPayload(bytes) }
+    /// }
+    /// try writer.finishRepresentation()
+    /// ```
+    ///
+    /// The length comes first because the archive's deterministic CBOR writes it before the bytes.
+    /// - Parameters:
+    ///   - type: The type of the bytes; unique within the item.
+    ///   - length: How many bytes the pieces will hold in all.
+    ///   - progress: Told `length`, then each piece; when it reports
+    ///     ``TransferArchiveProgressReporting/isCancelled`` the next ``appendPayload(_:)`` stops the write with
+    ///     `TransferArchiveError.Code.cancelled`.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` (out of order, or one representation too many),
+    ///   `TransferArchiveError.Code.duplicateType`, `TransferArchiveError.Code.ioFailed`.
+    public mutating func beginRepresentation(
+        type: UniformType, length: UInt64, progress: (any TransferArchiveProgressReporting)? = nil
+    ) throws(TransferArchiveError) {
+        try writeRepresentationHead(type: type, length: length, progress: progress)
+        openPayload = OpenPayload(type: type, length: length, remaining: length, progress: progress)
+    }
+
+    /// Writes the next piece of the representation that ``beginRepresentation(type:length:progress:)`` started.
+    ///
+    /// Pieces smaller than 64 KiB are gathered and written in larger blocks; larger ones are written as they are.
+    /// - Parameter bytes: The piece; only read during the call.
+    /// - Throws: `TransferArchiveError.Code.lengthMismatch` when the pieces would exceed the promised length,
+    ///   `TransferArchiveError.Code.countMismatch` when no representation is open,
+    ///   `TransferArchiveError.Code.cancelled`, `TransferArchiveError.Code.ioFailed`.
+    public mutating func appendPayload(_ bytes: UnsafeRawBufferPointer) throws(TransferArchiveError) {
+        guard stage == .writing, var payload = openPayload else {
+            try expect(.writing, "appendPayload must come after beginRepresentation(type:length:progress:)")
+            throw fail(.countMismatch, "Calls out of order: appendPayload must come after beginRepresentation.")
+        }
+        try checkCancellation(payload.progress, type: payload.type)
+        guard UInt64(bytes.count) <= payload.remaining else {
+            throw fail(
+                .lengthMismatch,
+                "The pieces of \(payload.type) exceed the \(payload.length) bytes promised by beginRepresentation: "
+                    + "\(payload.length - payload.remaining + UInt64(bytes.count)) bytes so far.",
+                type: payload.type)
+        }
+        payload.crc.update(bytes)
+        payload.remaining -= UInt64(bytes.count)
+        openPayload = payload
+        if bytes.count < ArchiveCBOR.smallPayloadSize {
+            cbor.writeRawBytes(bytes)
+            try flushIfFull()
+        } else {
+            try flush()
+            let sink = self.sink
+            try check(Result { () throws(TransferArchiveError) in try Self.emit(bytes, to: sink) })
+        }
+        payload.progress?.didTransfer(byteCount: bytes.count)
+    }
+
+    /// Ends the representation that ``beginRepresentation(type:length:progress:)`` started and writes its checksum.
+    /// - Throws: `TransferArchiveError.Code.lengthMismatch` when the pieces held fewer bytes than promised (the
+    ///   output is then unusable), `TransferArchiveError.Code.countMismatch` when no representation is open,
+    ///   `TransferArchiveError.Code.ioFailed`.
+    public mutating func finishRepresentation() throws(TransferArchiveError) {
+        guard stage == .writing, let payload = openPayload else {
+            try expect(.writing, "finishRepresentation must come after beginRepresentation(type:length:progress:)")
+            throw fail(.countMismatch, "Calls out of order: finishRepresentation must come after beginRepresentation.")
+        }
+        guard payload.remaining == 0 else {
+            throw fail(
+                .lengthMismatch,
+                "The pieces of \(payload.type) held \(payload.length - payload.remaining) of the \(payload.length) "
+                    + "bytes promised by beginRepresentation; promise the length the bytes really have.",
+                type: payload.type)
+        }
+        openPayload = nil
+        try writeRepresentationTail(checksum: payload.crc.value)
     }
 
     /// Checks that every promised item and representation was written and writes what is still buffered.
@@ -252,7 +340,7 @@ public struct TransferArchiveWriter: ~Copyable {
 }
 
 extension TransferArchiveWriter {
-    private mutating func beginRepresentation(
+    private mutating func writeRepresentationHead(
         type: UniformType, length: UInt64, progress: (any TransferArchiveProgressReporting)?
     ) throws(TransferArchiveError) {
         try expect(.writing, "writeRepresentation must come after beginItem")
@@ -282,7 +370,7 @@ extension TransferArchiveWriter {
         cbor.writeByteStringHead(length: length)
     }
 
-    private mutating func endRepresentation(checksum: UInt32) throws(TransferArchiveError) {
+    private mutating func writeRepresentationTail(checksum: UInt32) throws(TransferArchiveError) {
         cbor.writeTextString(ArchiveCBOR.checksumKey)
         cbor.writeUnsignedInteger(UInt64(checksum))
         representationsWritten += 1
@@ -299,6 +387,12 @@ extension TransferArchiveWriter {
     }
 
     private mutating func expect(_ wanted: Stage, _ rule: String) throws(TransferArchiveError) {
+        if let openPayload, stage == .writing {
+            throw fail(
+                .countMismatch,
+                "Calls out of order: \(rule); finish the representation of \(openPayload.type) first "
+                    + "(finishRepresentation()).", type: openPayload.type)
+        }
         guard stage == wanted else {
             if stage == .failed {
                 throw TransferArchiveError(
@@ -351,6 +445,90 @@ extension TransferArchiveWriter {
             stage = .failed
             error.itemIndex = error.itemIndex ?? (itemsBegun > 0 ? itemsBegun - 1 : nil)
             throw error
+        }
+    }
+
+    /// Whether the sink is a descriptor of a pipe (asked once), which `splice(2)` can fill from a file.
+    private mutating func outputIsPipe() -> Bool {
+        if let outputPipe { return outputPipe }
+        guard case .fileDescriptor(let descriptor) = sink else { return false }
+        let isPipe = (try? Syscall.status(descriptor))?.isPipe ?? false
+        outputPipe = isPipe
+        return isPipe
+    }
+
+    /// Moves one payload from an input descriptor to the sink, chunk by chunk.
+    ///
+    /// From a regular file it reads at explicit offsets (`pread`) and leaves the file's position after the payload
+    /// at the end, as a plain read would. When the output is a pipe too, each chunk is read once for its checksum
+    /// and then moved into the pipe with `splice(2)`, which hands the pipe the file's cached pages instead of
+    /// copying the bytes a second time; where splicing is not possible it writes the chunk it read.
+    private struct PayloadCopier {
+        let input: Int32
+        let output: Sink
+        /// The input's position, when it is a regular file.
+        var offset: Int64?
+        var splices: Bool
+
+        init(input: Int32, output: Sink, outputIsPipe: Bool) {
+            self.input = input
+            self.output = output
+            let status = try? Syscall.status(input)
+            offset = status?.isRegularFile == true ? Syscall.currentOffset(input) : nil
+            splices = outputIsPipe && offset != nil
+            if offset != nil { Syscall.adviseSequentialReading(input) }
+        }
+
+        /// Reads the next bytes of the input into `buffer`; 0 at its end.
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(TransferArchiveError) -> Int {
+            do {
+                guard let offset else { return try Syscall.read(input, into: buffer) }
+                return try Syscall.read(input, into: buffer, atOffset: offset)
+            } catch {
+                throw TransferArchiveError(
+                    code: .ioFailed, message: "Reading descriptor \(input) failed: \(error.reason).", cause: error)
+            }
+        }
+
+        /// Sends `bytes`, just read from the input at ``offset``, to the output.
+        mutating func emit(_ bytes: UnsafeRawBufferPointer) throws(TransferArchiveError) {
+            var sent = 0
+            if splices, case .fileDescriptor(let descriptor) = output, var position = offset {
+                while sent < bytes.count {
+                    let moved: Int?
+                    do {
+                        moved = try Syscall.splice(
+                            from: input, offset: &position, toPipe: descriptor, count: bytes.count - sent)
+                    } catch {
+                        throw TransferArchiveError(
+                            code: .ioFailed,
+                            message: "Writing descriptor \(descriptor) failed: \(error.reason); check the output.",
+                            cause: error)
+                    }
+                    // Not possible here (a file system without splice): copy this chunk and the rest instead.
+                    guard let moved, moved > 0 else {
+                        splices = false
+                        break
+                    }
+                    sent += moved
+                }
+            }
+            if sent < bytes.count {
+                try TransferArchiveWriter.emit(UnsafeRawBufferPointer(rebasing: bytes[sent...]), to: output)
+            }
+            offset = offset.map { $0 + Int64(bytes.count) }
+        }
+
+        /// Leaves a regular file's position after the bytes copied.
+        func finish() throws(TransferArchiveError) {
+            guard let offset else { return }
+            do {
+                try Syscall.seek(input, to: offset)
+            } catch {
+                throw TransferArchiveError(
+                    code: .ioFailed, message: "Moving descriptor \(input) past the payload failed: \(error.reason).",
+                    cause: error)
+            }
         }
     }
 

@@ -18,9 +18,7 @@ extension TransferArchive {
     /// - Throws: ``TransferError`` from a load handler (`TransferError.Code.loaderFailed`,
     ///   `TransferError.Code.cancelled`, …).
     public init(providers: [TransferProvider], progress: TransferProgress? = nil) async throws {
-        let visible = providers.map { provider in
-            provider.state.withLock { $0.entries }.filter { $0.visibility.isVisible(to: .otherProcesses) }
-        }
+        let visible = providers.map(\.entriesVisibleToOtherProcesses)
         if let progress {
             progress.totalUnitCount = Int64(visible.reduce(0) { $0 + $1.count })
         }

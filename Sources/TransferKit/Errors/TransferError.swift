@@ -39,6 +39,9 @@ extension ErrorCode where Domain == TransferErrorDomain {
 
     /// Two readers claimed the same type with the same priority in a registry.
     public static var registryConflict: Self { Self("registryConflict") }
+
+    /// A ``TransferByteStream`` yielded more or fewer bytes than the length it declared.
+    public static var lengthMismatch: Self { Self("lengthMismatch") }
 }
 
 extension TransferError {

@@ -89,7 +89,7 @@ extension TransferProvider {
         }
     }
 
-    private func register(_ entry: Entry) -> Bool {
+    func register(_ entry: Entry) -> Bool {
         state.withLock { state in
             guard !state.entries.contains(where: { $0.type == entry.type }) else { return false }
             state.entries.append(entry)
@@ -120,6 +120,8 @@ extension TransferProvider {
             public static var file: Self { Self(name: "file") }
             /// An object (stored or created lazily) that encodes itself.
             public static var object: Self { Self(name: "object") }
+            /// Chunks from a stream handler (``TransferProvider/registerStreamRepresentation(for:visibility:loadHandler:)``).
+            public static var stream: Self { Self(name: "stream") }
 
             /// The kind's name.
             public var description: String { name }
@@ -134,7 +136,9 @@ extension TransferProvider {
         state.withLock { $0.entries }.map { entry in
             switch entry.source {
             case .data:
-                Representation(type: entry.type, visibility: entry.visibility, kind: .data, isOpenableInPlace: false)
+                Representation(
+                    type: entry.type, visibility: entry.visibility, kind: entry.stream == nil ? .data : .stream,
+                    isOpenableInPlace: false)
             case .file(let openInPlace, _):
                 Representation(
                     type: entry.type, visibility: entry.visibility, kind: .file, isOpenableInPlace: openInPlace)

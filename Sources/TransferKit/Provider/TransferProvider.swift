@@ -163,6 +163,8 @@ extension TransferProvider {
         let source: Source
         /// The representation's own file name, which wins over the provider's ``TransferProvider/suggestedName``.
         var suggestedName: String?
+        /// For a stream representation, its handler; `source` then collects the stream into `Data`.
+        var stream: (@Sendable (TransferProgress) async throws -> TransferByteStream)?
     }
 
     /// An object that writes a representation, loaded eagerly (a stored object) or lazily.

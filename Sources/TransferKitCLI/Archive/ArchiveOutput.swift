@@ -16,6 +16,9 @@ enum ArchiveOutput {
                     "refusing to write binary data to a terminal; give -o FILE, pipe the output, or -o - to "
                         + "write it anyway")
             }
+            if let output = context.standardOutput as? FileDescriptorOutput {
+                Syscall.enlargePipe(output.fileDescriptor, toAtMost: InputFile.pipeCapacity)
+            }
             return try await body(context.standardOutput)
         }
         do {

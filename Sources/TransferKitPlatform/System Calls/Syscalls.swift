@@ -113,6 +113,84 @@ package enum Syscall {
         }
     }
 
+    /// Moves up to `count` bytes of the file `input`, from `offset`, into the pipe `output` without copying them
+    /// through this process's memory (`splice(2)`), retrying on `EINTR`; advances `offset` by what moved.
+    ///
+    /// The pipe then refers to the file's cached pages: a reader of the pipe sees the file as it is when it reads, so
+    /// a file changed meanwhile arrives changed.
+    /// - Returns: The number of bytes moved (0 at the end of the file), or `nil` when this system or this pair of
+    ///   descriptors cannot splice (then copy the bytes instead; nothing was moved).
+    /// - Throws: ``SystemError`` for any other failure, such as `EPIPE`.
+    package static func splice(
+        from input: Int32, offset: inout Int64, toPipe output: Int32, count: Int
+    ) throws(SystemError) -> Int? {
+        #if os(Linux)
+            guard let splice = LinuxCalls.splice else { return nil }
+            var position = offset
+            while true {
+                // SPLICE_F_MOVE (1) | SPLICE_F_MORE (4): hints only, never an error.
+                let moved = splice(input, &position, output, nil, count, 1 | 4)
+                if moved >= 0 {
+                    offset = position
+                    return moved
+                }
+                let code = errno
+                switch code {
+                case EINTR: continue
+                case EINVAL, ENOSYS, EOPNOTSUPP, EBADF, ESPIPE: return nil
+                default: throw SystemError(call: "splice", errorNumber: code)
+                }
+            }
+        #else
+            return nil
+        #endif
+    }
+
+    /// Makes the pipe `descriptor` hold up to `byteCount` bytes (`F_SETPIPE_SZ`), never more than the system allows an
+    /// unprivileged process (`/proc/sys/fs/pipe-max-size`); a larger pipe lets a writer and a reader take turns less
+    /// often. Does nothing for a descriptor that is not a pipe, a pipe that is already as large, or a system without
+    /// the call.
+    /// - Returns: The pipe's capacity afterwards, or `nil` if it cannot be known (not a pipe, not Linux).
+    @discardableResult
+    package static func enlargePipe(_ descriptor: Int32, toAtMost byteCount: Int) -> Int? {
+        #if os(Linux)
+            guard let current = pipeCapacity(descriptor) else { return nil }
+            let wanted = min(byteCount, LinuxCalls.pipeMaximumSize ?? byteCount)
+            guard wanted > current else { return current }
+            // Failure (EPERM beyond the limit, EBUSY, an old kernel) leaves the pipe as it was: fine, only slower.
+            _ = fcntl(descriptor, LinuxCalls.setPipeSize, Int32(clamping: wanted))
+            return pipeCapacity(descriptor)
+        #else
+            return nil
+        #endif
+    }
+
+    /// The capacity of the pipe `descriptor` in bytes (`F_GETPIPE_SZ`), or `nil` when it is not a pipe or the
+    /// system cannot say.
+    package static func pipeCapacity(_ descriptor: Int32) -> Int? {
+        #if os(Linux)
+            let size = fcntl(descriptor, LinuxCalls.getPipeSize)
+            return size > 0 ? Int(size) : nil
+        #else
+            return nil
+        #endif
+    }
+
+    /// Tells the kernel that `descriptor` will be read front to back, so it reads ahead further
+    /// (`posix_fadvise(POSIX_FADV_SEQUENTIAL)`, as `cat` does). A hint: failures are ignored.
+    package static func adviseSequentialReading(_ descriptor: Int32) {
+        #if os(Linux)
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_SEQUENTIAL)
+        #endif
+    }
+
+    /// Moves the descriptor's offset to `offset` from the start.
+    package static func seek(_ descriptor: Int32, to offset: Int64) throws(SystemError) {
+        guard lseek(descriptor, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw SystemError(call: "lseek", errorNumber: errno)
+        }
+    }
+
     /// Closes a descriptor; errors are ignored, as nothing useful can follow a failed `close` of an input.
     package static func close(_ descriptor: Int32) {
         _ = cClose(descriptor)
@@ -258,6 +336,8 @@ package struct FileStatus: Sendable, Equatable {
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
     /// A directory.
     package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    /// A pipe or FIFO.
+    package var isPipe: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFIFO) }
 }
 
 /// The `errno` of named error codes that callers tell apart.
@@ -282,3 +362,31 @@ private func cUnlink(_ path: String) -> Int32 { unlink(path) }
 private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }
+
+#if os(Linux)
+    /// Linux calls and constants that the Glibc module does not import (they are `_GNU_SOURCE` declarations).
+    private enum LinuxCalls {
+        /// `F_SETPIPE_SZ` and `F_GETPIPE_SZ` (`F_LINUX_SPECIFIC_BASE` + 7 and + 8), fixed in the kernel's ABI.
+        static let setPipeSize: Int32 = 1031
+        static let getPipeSize: Int32 = 1032
+
+        typealias Offset = UnsafeMutablePointer<Int64>?
+        typealias SpliceFunction = @convention(c) (Int32, Offset, Int32, Offset, Int, UInt32) -> Int
+
+        /// `splice(2)` from the C library, looked up once by name: the module map hides its declaration.
+        static let splice: SpliceFunction? = {
+            guard let symbol = dlsym(dlopen(nil, RTLD_LAZY), "splice") else { return nil }
+            return unsafeBitCast(symbol, to: SpliceFunction.self)
+        }()
+
+        /// The largest pipe an unprivileged process may ask for, from `/proc/sys/fs/pipe-max-size`.
+        static let pipeMaximumSize: Int? = {
+            guard let descriptor = try? Syscall.openForReading("/proc/sys/fs/pipe-max-size") else { return nil }
+            defer { Syscall.close(descriptor) }
+            var bytes = [UInt8](repeating: 0, count: 32)
+            guard let count = try? Syscall.read(descriptor, into: &bytes), count > 0 else { return nil }
+            let digits = bytes[..<count].prefix { (0x30...0x39).contains($0) }
+            return Int(String(decoding: digits, as: UTF8.self))
+        }()
+    }
+#endif
