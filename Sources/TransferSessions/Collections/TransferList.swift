@@ -1,5 +1,5 @@
-import Synchronization
 public import TransferKit
+import TransferKitPlatform
 
 /// An ordered list of models that takes part in drags and drops by itself: it starts drag sessions for its
 /// elements, reserves and removes them as a move's source, and inserts what is dropped on it, reordering in
@@ -28,7 +28,7 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         var placedInPlace: Set<DragSession.ID> = []
     }
 
-    private let state: Mutex<State>
+    private let state: SanitizedMutex<State>
     private let isPinned: @Sendable (Element) -> Bool
     private let makeCopy: @Sendable (Element) -> Element
     private let makeProvider: @Sendable (Element) -> TransferProvider
@@ -46,7 +46,7 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
     ) {
-        state = Mutex(State(elements: elements))
+        state = SanitizedMutex(State(elements: elements))
         self.isPinned = isPinned
         self.makeCopy = makeCopy
         self.makeProvider = makeProvider

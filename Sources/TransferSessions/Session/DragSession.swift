@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TransferKitPlatform
 
 /// A drag in flight: the items, the source that holds them, and the rules for what a drop may do with them
 /// (UIKit's `UIDragSession` and the source half of a drag interaction's delegate).
@@ -60,7 +60,7 @@ public final class DragSession: Sendable, Identifiable {
     /// Where the drag started.
     public let origin: TransferSessionOrigin
 
-    private let state = Mutex(Phase.active)
+    private let state = SanitizedMutex(Phase.active)
 
     /// Starts a drag.
     /// - Parameters:
