@@ -1,0 +1,278 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Why a read at a byte offset failed, before it has a coding path.
+struct CBORDecodingFailure: Error {
+    enum Kind {
+        /// Malformed input or a broken limit: `DecodingError.dataCorrupted`.
+        case corrupted
+        /// Another type of item: `DecodingError.typeMismatch`; the message names what was found.
+        case mismatch
+        /// Null or undefined: `DecodingError.valueNotFound`.
+        case null
+    }
+
+    var kind: Kind
+    var message: String
+    var offset: Int
+
+    static func corrupted(_ message: String, at offset: Int) -> Self {
+        Self(kind: .corrupted, message: message, offset: offset)
+    }
+}
+
+/// One decode: the input, the keys of the maps being decoded, and the `Decoder` that values decode themselves from.
+///
+/// The input is read in place. A keyed container walks its map once and keeps, for each entry, where the key's
+/// bytes are and where the value starts (in `entries`, a stack shared by all containers), and looks keys up by
+/// comparing bytes, so no `String` or dictionary is made for keys unless a key strategy needs one.
+final class CBORDecodingState: Decoder {
+    /// The input; empty once the decode has returned, so a container kept past it reads nothing.
+    private(set) var input: UnsafeRawBufferPointer
+    var codingPath: [any CodingKey]
+    let options: CBORDecoder
+    let usesDefaultKeys: Bool
+    /// Per map entry of the open keyed containers: key offset, key length, value offset.
+    var entries: [Int] = []
+    /// Where the value that `self` decodes (as a `Decoder`) starts.
+    var offset = 0
+    /// The end of that value once a container has walked it, or -1.
+    var valueEnd = -1
+    var depth = 0
+    /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
+    private var spawned: [CBORDecodingState] = []
+
+    init(input: UnsafeRawBufferPointer, options: CBORDecoder, codingPath: [any CodingKey] = []) {
+        self.input = input
+        self.options = options
+        self.codingPath = codingPath
+        if case .useDefaultKeys = options.keyDecodingStrategy {
+            usesDefaultKeys = true
+        } else {
+            usesDefaultKeys = false
+        }
+    }
+
+    var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
+
+    func invalidate() {
+        input = UnsafeRawBufferPointer(start: nil, count: 0)
+        for child in spawned {
+            child.invalidate()
+        }
+        spawned = []
+    }
+
+    // MARK: - Errors
+
+    func error(_ failure: CBORDecodingFailure, _ type: Any.Type, path: [any CodingKey]) -> DecodingError {
+        let context = DecodingError.Context(
+            codingPath: path, debugDescription: "\(failure.message) (at byte offset \(failure.offset))")
+        switch failure.kind {
+        case .corrupted: return .dataCorrupted(context)
+        case .mismatch: return .typeMismatch(type, context)
+        case .null: return .valueNotFound(type, context)
+        }
+    }
+
+    // MARK: - The top level and nesting
+
+    func decodeTopLevel<T: Decodable>(_ type: T.Type) throws -> T {
+        var end = 0
+        let value: T
+        do {
+            if let primitive = try readPrimitive(type, at: &end) {
+                value = primitive
+            } else {
+                (value, end) = try decodeNested(type, at: 0, key: nil, in: codingPath, needsEnd: true)
+            }
+        } catch let failure as CBORDecodingFailure {
+            throw error(failure, type, path: [])
+        }
+        if end != input.count {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [],
+                    debugDescription:
+                        "\(input.count - end) bytes follow the data item (at byte offset \(end)); the input must "
+                        + "hold exactly one"))
+        }
+        return value
+    }
+
+    /// Decodes a value of a type that is not a primitive, starting at `offset`, through `init(from:)` (or a
+    /// strategy); returns it and, if `needsEnd`, where it ends (-1 otherwise).
+    ///
+    /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value).
+    func decodeNested<T: Decodable>(
+        _ type: T.Type, at start: Int, key: (any CodingKey)?, in path: [any CodingKey], needsEnd: Bool
+    ) throws -> (T, Int) {
+        guard depth < options.limits.maxNestingDepth else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: key.map { path + [$0] } ?? path,
+                    debugDescription:
+                        "values are nested more than \(options.limits.maxNestingDepth) levels deep (at byte offset "
+                        + "\(start)); raise CBORDecoder.limits.maxNestingDepth if that is expected"))
+        }
+        let savedOffset = offset
+        let savedEnd = valueEnd
+        let savedEntries = entries.count
+        let savedPath: [any CodingKey]?
+        // The container is usually this decoder's own: then its path is ours and the key is pushed; a nested
+        // container's path has more keys than ours.
+        if path.count == codingPath.count {
+            savedPath = nil
+            if let key {
+                codingPath.append(key)
+            }
+        } else {
+            savedPath = codingPath
+            codingPath = key.map { path + [$0] } ?? path
+        }
+        offset = start
+        valueEnd = -1
+        depth += 1
+        defer {
+            if let savedPath {
+                codingPath = savedPath
+            } else if key != nil {
+                codingPath.removeLast()
+            }
+            depth -= 1
+            offset = savedOffset
+            valueEnd = savedEnd
+            entries.removeSubrange(savedEntries...)
+        }
+        let value = try decodeSpecial(type) ?? T(from: self)
+        guard needsEnd else { return (value, -1) }
+        if valueEnd >= 0 {
+            return (value, valueEnd)
+        }
+        do {
+            return (value, try skip(at: start))
+        } catch let failure {
+            throw error(failure, type, path: codingPath)
+        }
+    }
+
+    /// A `Date`, `Data` or `URL` decoded as the strategies say; `nil` for other types.
+    private func decodeSpecial<T: Decodable>(_ type: T.Type) throws -> T? {
+        if T.self == Date.self {
+            return try decodeDate() as? T
+        }
+        if T.self == Data.self {
+            return try decodeData() as? T
+        }
+        if T.self == URL.self {
+            var position = offset
+            let text = try readOrThrow(String.self) { () throws(CBORDecodingFailure) in try readString(at: &position) }
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath, debugDescription: "\"\(text)\" is not a URL (at byte offset \(offset))")
+                )
+            }
+            valueEnd = position
+            return url as? T
+        }
+        return nil
+    }
+
+    /// Runs `read`, giving its failure the coding path of the value being decoded.
+    private func readOrThrow<R>(_ type: Any.Type, _ read: () throws(CBORDecodingFailure) -> R) throws -> R {
+        do {
+            return try read()
+        } catch {
+            throw self.error(error, type, path: codingPath)
+        }
+    }
+
+    private func decodeDate() throws -> Date? {
+        var position = offset
+        let date: Date
+        switch options.dateDecodingStrategy {
+        case .deferredToDate:
+            return nil
+        case .custom(let closure):
+            return try closure(self)
+        case .secondsSince1970:
+            date = Date(
+                timeIntervalSince1970: try readOrThrow(Date.self) { () throws(CBORDecodingFailure) in
+                    try readDouble(at: &position)
+                })
+        case .millisecondsSince1970:
+            date = Date(
+                timeIntervalSince1970: try readOrThrow(Date.self) { () throws(CBORDecodingFailure) in
+                    try readDouble(at: &position)
+                } / 1000)
+        case .taggedEpochSeconds:
+            let seconds = try readOrThrow(Date.self) { () throws(CBORDecodingFailure) -> Double in
+                let head = try head(at: position)
+                guard head.initial == 0xc1 else {
+                    throw CBORDecodingFailure(
+                        kind: head.initial == 0xf6 || head.initial == 0xf7 ? .null : .mismatch,
+                        message: "expected tag 1 (an epoch-based date) but found \(describe(head.initial))",
+                        offset: position)
+                }
+                position = head.next
+                return try readDouble(at: &position)
+            }
+            date = Date(timeIntervalSince1970: seconds)
+        case .iso8601:
+            let text = try readOrThrow(Date.self) { () throws(CBORDecodingFailure) in try readString(at: &position) }
+            guard let parsed = try? Date(text, strategy: .iso8601) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "\"\(text)\" is not an ISO 8601 date (at byte offset \(offset))"))
+            }
+            date = parsed
+        }
+        valueEnd = position
+        return date
+    }
+
+    private func decodeData() throws -> Data? {
+        var position = offset
+        let data: Data
+        switch options.dataDecodingStrategy {
+        case .deferredToData:
+            return nil
+        case .custom(let closure):
+            return try closure(self)
+        case .byteString:
+            data = try readOrThrow(Data.self) { () throws(CBORDecodingFailure) in try readBytes(at: &position) }
+        case .base64:
+            let text = try readOrThrow(Data.self) { () throws(CBORDecodingFailure) in try readString(at: &position) }
+            guard let decoded = Data(base64Encoded: text) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath, debugDescription: "the text is not Base64 (at byte offset \(offset))"))
+            }
+            data = decoded
+        }
+        valueEnd = position
+        return data
+    }
+
+    /// A super decoder: a decoder of its own over the value at `start` (null when there is none).
+    func makeSuperDecoder(at start: Int?, path: [any CodingKey]) -> CBORDecodingState {
+        let child = CBORDecodingState(
+            input: start == nil ? CBORDecodingState.null : input, options: options, codingPath: path)
+        child.offset = start ?? 0
+        child.depth = depth
+        spawned.append(child)
+        return child
+    }
+
+    /// One null byte, the value of a super decoder whose key is missing.
+    nonisolated(unsafe) static let null: UnsafeRawBufferPointer = {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1, alignment: 1)
+        buffer[0] = 0xf6
+        return UnsafeRawBufferPointer(buffer)
+    }()
+}
