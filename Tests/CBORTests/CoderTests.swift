@@ -316,6 +316,23 @@ struct CoderEncodingTests {
         decoder.keyDecodingStrategy = .custom { path in
             CustomKey(stringValue: path.last.map { $0.stringValue.lowercased() } ?? "")
         }
+        // Keys convert as JSONEncoder converts them, titlecase and other non-ASCII letters included (a fuzzer
+        // finding: `ᒘɡɚ` once made the conversion build an inverted range and trap).
+        struct Odd: Codable {
+            var URLValue = 1
+            var myURLProperty = 2
+            var aǅB = 3
+            var ǅemo = 4
+            var sᒘɡɚSs = 5
+        }
+        let json = JSONEncoder()
+        json.keyEncodingStrategy = .convertToSnakeCase
+        var snake = CBOREncoder()
+        snake.keyEncodingStrategy = .convertToSnakeCase
+        let jsonKeys = try JSONDecoder().decode([String: Int].self, from: json.encode(Odd()))
+        let cborKeys = try CBORDecoder().decode([String: Int].self, from: snake.encode(Odd()))
+        #expect(cborKeys == jsonKeys)
+        #expect(cborKeys["my_url_property"] == 2)
         struct Lower: Codable, Equatable { var volume = 2 }
         try testRoundTrip(of: Lower(), expectedHex: "a1 66564f4c554d45 02", encoder: encoder, decoder: decoder)
     }

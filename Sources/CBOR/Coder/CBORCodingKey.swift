@@ -1,16 +1,22 @@
 /// The coding key of an array index or a `super` entry, and of keys a strategy converts.
+///
+/// An index key makes its string only when asked: the decoder makes one per array item it decodes.
 struct CBORCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
+    private let name: String?
+    let intValue: Int?
 
     init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
+        name = stringValue
+        intValue = nil
     }
 
     init(intValue: Int) {
-        self.stringValue = "Index \(intValue)"
+        name = nil
         self.intValue = intValue
+    }
+
+    var stringValue: String {
+        name ?? "Index \(intValue ?? 0)"
     }
 
     /// The key of a superclass's part, as Foundation's coders name it.
@@ -26,14 +32,17 @@ enum SnakeCase {
         var words: [Range<String.Index>] = []
         var wordStart = key.startIndex
         var searchRange = key.index(after: wordStart)..<key.endIndex
-        while let upperCaseRange = key.rangeOfCharacter(where: \.isUppercase, in: searchRange) {
+        while let upperCaseRange = key.rangeOfCharacter(where: SnakeCase.isUppercase, in: searchRange) {
             let untilUpperCase = wordStart..<upperCaseRange.lowerBound
             words.append(untilUpperCase)
             searchRange = upperCaseRange.lowerBound..<searchRange.upperBound
-            guard let lowerCaseRange = key.rangeOfCharacter(where: \.isLowercase, in: searchRange) else {
+            guard let lowerCaseRange = key.rangeOfCharacter(where: SnakeCase.isLowercase, in: searchRange) else {
                 wordStart = searchRange.lowerBound
                 break
             }
+            // The classes are disjoint, so the lowercase letter comes after the uppercase one; never build an
+            // inverted range whatever the input.
+            guard lowerCaseRange.lowerBound > upperCaseRange.lowerBound else { break }
             let nextCharacterAfterCapital = key.index(after: upperCaseRange.lowerBound)
             if lowerCaseRange.lowerBound == nextCharacterAfterCapital {
                 wordStart = upperCaseRange.lowerBound
@@ -46,6 +55,19 @@ enum SnakeCase {
         }
         words.append(wordStart..<searchRange.upperBound)
         return words.map { key[$0].lowercased() }.joined(separator: "_")
+    }
+
+    /// Whether `character` starts with an uppercase or titlecase letter (general categories Lu and Lt), as
+    /// `CharacterSet.uppercaseLetters` says. `Character.isUppercase` will not do: a titlecase letter such as `ǅ` is
+    /// both upper- and lowercase by it, and the word split needs the two classes disjoint.
+    static func isUppercase(_ character: Character) -> Bool {
+        let category = character.unicodeScalars.first?.properties.generalCategory
+        return category == .uppercaseLetter || category == .titlecaseLetter
+    }
+
+    /// Whether `character` starts with a lowercase letter (general category Ll).
+    static func isLowercase(_ character: Character) -> Bool {
+        character.unicodeScalars.first?.properties.generalCategory == .lowercaseLetter
     }
 
     /// `my_url_property` → `myUrlProperty`; leading and trailing underscores are kept.

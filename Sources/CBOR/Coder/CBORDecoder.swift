@@ -19,7 +19,7 @@
 /// - input that is not exactly one data item: truncated input, and bytes after the item (`dataCorrupted`);
 /// - indefinite-length strings, arrays and maps, reserved additional information, a "break" outside a container,
 ///   and two-byte simple values below 32 (`dataCorrupted`);
-/// - maps with a key that is not a text string, or with the same key twice (`dataCorrupted`);
+/// - maps with a key that is not a text string of valid UTF-8, or with the same key twice (`dataCorrupted`);
 /// - strings, arrays and maps longer than ``limits`` allow, or values nested deeper (`dataCorrupted`);
 /// - text strings that are not UTF-8, when they are decoded (`dataCorrupted`);
 /// - items of the wrong type (`typeMismatch`), null for a value that is not optional (`valueNotFound`), missing
@@ -112,8 +112,8 @@ public struct CBORDecoder: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, fromBytesIn input: UnsafeRawBufferPointer) throws -> T {
-        let state = CBORDecodingState(input: input, options: self)
-        defer { state.invalidate() }
+        var state = CBORDecodingState.make(input: input, options: self)
+        defer { CBORDecodingState.recycle(&state) }
         return try state.decodeTopLevel(type)
     }
 }

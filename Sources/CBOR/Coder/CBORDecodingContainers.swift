@@ -166,15 +166,15 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, at offset: Int, key: Key) throws -> T {
-        var position = offset
-        do {
-            if let value = try state.readPrimitive(type, at: &position) {
-                return value
+        if let kind = CBORPrimitive.of(type) {
+            var position = offset
+            do {
+                return try state.readPrimitive(kind, as: type, at: &position)
+            } catch {
+                throw state.error(error, type, path: codingPath + [key])
             }
-        } catch {
-            throw state.error(error, type, path: codingPath + [key])
         }
-        return try state.decodeNested(type, at: offset, key: key, in: codingPath, needsEnd: false).0
+        return try state.decodeNested(type, at: offset, key: key, in: codingPath, end: nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -336,17 +336,18 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try requireItem(type)
         var offset = position
-        do {
-            if let value = try state.readPrimitive(type, at: &offset) {
+        if let kind = CBORPrimitive.of(type) {
+            do {
+                let value = try state.readPrimitive(kind, as: type, at: &offset)
                 advance(to: offset)
                 return value
+            } catch {
+                throw state.error(error, type, path: codingPath + [CBORCodingKey(intValue: currentIndex)])
             }
-        } catch {
-            throw state.error(error, type, path: codingPath + [CBORCodingKey(intValue: currentIndex)])
         }
-        let (value, end) = try state.decodeNested(
-            type, at: position, key: CBORCodingKey(intValue: currentIndex), in: codingPath, needsEnd: true)
-        advance(to: end)
+        let value = try state.decodeNested(
+            type, at: position, key: CBORCodingKey(intValue: currentIndex), in: codingPath, end: &offset)
+        advance(to: offset)
         return value
     }
 
@@ -468,21 +469,22 @@ struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         var position = offset
-        do {
-            if let value = try state.readPrimitive(type, at: &position) {
+        if let kind = CBORPrimitive.of(type) {
+            do {
+                let value = try state.readPrimitive(kind, as: type, at: &position)
                 if offset == state.offset {
                     state.valueEnd = position
                 }
                 return value
+            } catch {
+                throw state.error(error, type, path: codingPath)
             }
-        } catch {
-            throw state.error(error, type, path: codingPath)
         }
-        let (value, end) = try state.decodeNested(
-            type, at: offset, key: nil, in: codingPath, needsEnd: offset == state.offset)
-        if offset == state.offset {
-            state.valueEnd = end
+        guard offset == state.offset else {
+            return try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: nil)
         }
+        let value = try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: &position)
+        state.valueEnd = position
         return value
     }
 }

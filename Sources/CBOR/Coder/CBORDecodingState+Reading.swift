@@ -153,11 +153,11 @@ extension CBORDecodingState {
             offset = head.next
             return ""
         }
-        let utf8 = UnsafeBufferPointer(
-            start: (base + head.next).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = String(validating: utf8, as: UTF8.self) else {
+        let utf8 = UnsafeRawBufferPointer(start: base + head.next, count: length)
+        guard UTF8Validation.isValid(utf8) else {
             throw .corrupted("a text string is not valid UTF-8", at: offset)
         }
+        let text = String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         offset = head.next + length
         return text
     }
@@ -232,40 +232,30 @@ extension CBORDecodingState {
         return value
     }
 
-    /// Reads `type` if it is a type CBOR has an item for (`String`, `Bool`, the integers and floating-point
-    /// types); `nil` for any other type.
+    /// Reads a `T`, which is the type `kind` names.
+    ///
+    /// Callers find `kind` with ``CBORPrimitive/of(_:)`` first: a generic function returning `T?` would make the
+    /// runtime look up `Optional<T>`'s metadata on every call in unspecialized code, which costs more than the read.
     @inline(__always)
-    func readPrimitive<T>(_ type: T.Type, at offset: inout Int) throws(CBORDecodingFailure) -> T? {
-        if T.self == String.self {
-            return unsafeBitCast(try readString(at: &offset), to: T.self)
-        } else if T.self == Int.self {
-            return unsafeBitCast(try readInteger(Int.self, at: &offset), to: T.self)
-        } else if T.self == Double.self {
-            return unsafeBitCast(try readDouble(at: &offset), to: T.self)
-        } else if T.self == Bool.self {
-            return unsafeBitCast(try readBool(at: &offset), to: T.self)
-        } else if T.self == Float.self {
-            return unsafeBitCast(try readFloat(at: &offset), to: T.self)
-        } else if T.self == Int64.self {
-            return unsafeBitCast(try readInteger(Int64.self, at: &offset), to: T.self)
-        } else if T.self == UInt64.self {
-            return unsafeBitCast(try readInteger(UInt64.self, at: &offset), to: T.self)
-        } else if T.self == UInt.self {
-            return unsafeBitCast(try readInteger(UInt.self, at: &offset), to: T.self)
-        } else if T.self == Int32.self {
-            return unsafeBitCast(try readInteger(Int32.self, at: &offset), to: T.self)
-        } else if T.self == UInt32.self {
-            return unsafeBitCast(try readInteger(UInt32.self, at: &offset), to: T.self)
-        } else if T.self == Int16.self {
-            return unsafeBitCast(try readInteger(Int16.self, at: &offset), to: T.self)
-        } else if T.self == UInt16.self {
-            return unsafeBitCast(try readInteger(UInt16.self, at: &offset), to: T.self)
-        } else if T.self == Int8.self {
-            return unsafeBitCast(try readInteger(Int8.self, at: &offset), to: T.self)
-        } else if T.self == UInt8.self {
-            return unsafeBitCast(try readInteger(UInt8.self, at: &offset), to: T.self)
+    func readPrimitive<T>(
+        _ kind: CBORPrimitive, as type: T.Type, at offset: inout Int
+    ) throws(CBORDecodingFailure) -> T {
+        switch kind {
+        case .string: return unsafeBitCast(try readString(at: &offset), to: T.self)
+        case .int: return unsafeBitCast(try readInteger(Int.self, at: &offset), to: T.self)
+        case .double: return unsafeBitCast(try readDouble(at: &offset), to: T.self)
+        case .bool: return unsafeBitCast(try readBool(at: &offset), to: T.self)
+        case .float: return unsafeBitCast(try readFloat(at: &offset), to: T.self)
+        case .int64: return unsafeBitCast(try readInteger(Int64.self, at: &offset), to: T.self)
+        case .uint64: return unsafeBitCast(try readInteger(UInt64.self, at: &offset), to: T.self)
+        case .uint: return unsafeBitCast(try readInteger(UInt.self, at: &offset), to: T.self)
+        case .int32: return unsafeBitCast(try readInteger(Int32.self, at: &offset), to: T.self)
+        case .uint32: return unsafeBitCast(try readInteger(UInt32.self, at: &offset), to: T.self)
+        case .int16: return unsafeBitCast(try readInteger(Int16.self, at: &offset), to: T.self)
+        case .uint16: return unsafeBitCast(try readInteger(UInt16.self, at: &offset), to: T.self)
+        case .int8: return unsafeBitCast(try readInteger(Int8.self, at: &offset), to: T.self)
+        case .uint8: return unsafeBitCast(try readInteger(UInt8.self, at: &offset), to: T.self)
         }
-        return nil
     }
 
     /// Names the item whose initial byte is `initial`, for error messages.
@@ -296,13 +286,15 @@ extension CBORDecodingState {
     // MARK: - Maps
 
     /// Walks the map at `start`: records its entries in `entries` and returns the first one's index, the count
-    /// and the map's end. Rejects keys that are not text strings and duplicate keys.
+    /// and the map's end. Rejects keys that are not UTF-8 text strings and duplicate keys.
     func scanMap(at start: Int) throws(CBORDecodingFailure) -> (base: Int, count: Int, end: Int) {
         let head = try head(at: start)
         guard head.majorType == 5 else { throw mismatch("a map", at: start) }
         let count = try collectionCount(head, at: start)
-        let base = entries.count
-        entries.reserveCapacity(base + 3 * count)
+        let base = entryCount
+        if entries.count < base + 3 * count {
+            entries.append(contentsOf: repeatElement(0, count: base + 3 * count - entries.count))
+        }
         var position = head.next
         var sorted = true
         for index in 0..<count {
@@ -312,10 +304,24 @@ extension CBORDecodingState {
             }
             let keyLength = try stringLength(keyHead, at: position)
             let keyStart = keyHead.next
-            position = try skip(at: keyStart + keyLength)
-            entries.append(keyStart)
-            entries.append(keyLength)
-            entries.append(keyStart + keyLength)
+            if let base = input.baseAddress,
+                !UTF8Validation.isValid(UnsafeRawBufferPointer(start: base + keyStart, count: keyLength))
+            {
+                throw .corrupted("a map key is not valid UTF-8", at: position)
+            }
+            let valueStart = keyStart + keyLength
+            // Scalars and strings inline; containers and tags through the walk.
+            let valueHead = try self.head(at: valueStart)
+            switch valueHead.majorType {
+            case 0, 1, 7: position = valueHead.next
+            case 2, 3: position = valueHead.next + (try stringLength(valueHead, at: valueStart))
+            default: position = try skip(at: valueStart)
+            }
+            let entry = base + 3 * index
+            entries[entry] = keyStart
+            entries[entry + 1] = keyLength
+            entries[entry + 2] = keyStart + keyLength
+            entryCount = entry + 3
             if index > 0 && sorted {
                 sorted = compareKeys(base + 3 * (index - 1), base + 3 * index) < 0
             }
@@ -370,7 +376,7 @@ extension CBORDecodingState {
 
     /// The offset of the value of `key` among the `count` entries from `base`, sorted by ``compareKeys(_:_:)``.
     func valueOffset(of key: String, base: Int, count: Int) -> Int? {
-        guard base >= 0, count >= 0, base + 3 * count <= entries.count, input.baseAddress != nil else {
+        guard base >= 0, count >= 0, base + 3 * count <= entryCount, input.baseAddress != nil else {
             return nil  // a container kept past its value or past the decode: it finds nothing
         }
         var key = key
@@ -406,10 +412,26 @@ extension CBORDecodingState {
         }
     }
 
+    /// Whether the key bytes at `start` equal `utf8` (whose length the caller has compared), eight bytes at a time.
     @inline(__always)
     private func equals(_ utf8: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
-        for index in 0..<utf8.count where input[start + index] != utf8[index] {
-            return false
+        guard let left = utf8.baseAddress, let input = input.baseAddress else { return utf8.isEmpty }
+        let right = input + start
+        let count = utf8.count
+        var index = 0
+        while index + 8 <= count {
+            if UnsafeRawPointer(left).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            {
+                return false
+            }
+            index += 8
+        }
+        while index < count {
+            if left[index] != right.load(fromByteOffset: index, as: UInt8.self) {
+                return false
+            }
+            index += 1
         }
         return true
     }
@@ -434,9 +456,12 @@ extension CBORDecodingState {
     /// The key of `entry` as a `String`, checked as UTF-8.
     func keyString(ofEntry entry: Int) throws(CBORDecodingFailure) -> String {
         let start = entries[entry]
-        guard let text = String(validating: input[start..<(start + entries[entry + 1])], as: UTF8.self) else {
+        let length = entries[entry + 1]
+        guard length > 0, let base = input.baseAddress, start + length <= input.count else { return "" }
+        let utf8 = UnsafeRawBufferPointer(start: base + start, count: length)
+        guard UTF8Validation.isValid(utf8) else {
             throw .corrupted("a map key is not valid UTF-8", at: start)
         }
-        return text
+        return String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
 }

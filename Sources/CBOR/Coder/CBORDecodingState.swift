@@ -31,29 +31,55 @@ struct CBORDecodingFailure: Error {
 /// comparing bytes, so no `String` or dictionary is made for keys unless a key strategy needs one.
 final class CBORDecodingState: Decoder {
     /// The input; empty once the decode has returned, so a container kept past it reads nothing.
-    private(set) var input: UnsafeRawBufferPointer
-    var codingPath: [any CodingKey]
-    let options: CBORDecoder
-    let usesDefaultKeys: Bool
+    @exclusivity(unchecked) private(set) var input: UnsafeRawBufferPointer
+    @exclusivity(unchecked) var codingPath: [any CodingKey]
+    @exclusivity(unchecked) private(set) var options: CBORDecoder
+    @exclusivity(unchecked) private(set) var usesDefaultKeys: Bool
     /// Per map entry of the open keyed containers: key offset, key length, value offset.
-    var entries: [Int] = []
+    @exclusivity(unchecked) var entries: [Int] = []
+    /// How many of `entries` are in use: the array only grows, so that a nested value's entries cost no
+    /// allocation or removal.
+    @exclusivity(unchecked) var entryCount = 0
     /// Where the value that `self` decodes (as a `Decoder`) starts.
-    var offset = 0
+    @exclusivity(unchecked) var offset = 0
     /// The end of that value once a container has walked it, or -1.
-    var valueEnd = -1
-    var depth = 0
+    @exclusivity(unchecked) var valueEnd = -1
+    @exclusivity(unchecked) var depth = 0
     /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
-    private var spawned: [CBORDecodingState] = []
+    @exclusivity(unchecked) private var spawned: [CBORDecodingState] = []
 
     init(input: UnsafeRawBufferPointer, options: CBORDecoder, codingPath: [any CodingKey] = []) {
         self.input = input
         self.options = options
         self.codingPath = codingPath
-        if case .useDefaultKeys = options.keyDecodingStrategy {
-            usesDefaultKeys = true
-        } else {
-            usesDefaultKeys = false
+        usesDefaultKeys = options.keyDecodingStrategy.isDefault
+    }
+
+    /// A state for a new top-level decode: the spare one, reset, or a new one.
+    static func make(input: UnsafeRawBufferPointer, options: CBORDecoder) -> CBORDecodingState {
+        guard let state = decodingStateCache.take() else {
+            return CBORDecodingState(input: input, options: options)
         }
+        state.input = input
+        state.options = options
+        state.usesDefaultKeys = options.keyDecodingStrategy.isDefault
+        if !state.codingPath.isEmpty {
+            state.codingPath.removeAll(keepingCapacity: true)
+        }
+        state.entryCount = 0
+        state.offset = 0
+        state.valueEnd = -1
+        state.depth = 0
+        return state
+    }
+
+    /// Stops `state` reading the input and hands it back for the next decode.
+    static func recycle(_ state: inout CBORDecodingState) {
+        state.invalidate()
+        if state.entries.count > 1 << 12 {
+            state.entries = []  // a large map's entries are not worth keeping
+        }
+        decodingStateCache.giveBack(&state)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
@@ -84,10 +110,10 @@ final class CBORDecodingState: Decoder {
         var end = 0
         let value: T
         do {
-            if let primitive = try readPrimitive(type, at: &end) {
-                value = primitive
+            if let kind = CBORPrimitive.of(type) {
+                value = try readPrimitive(kind, as: type, at: &end)
             } else {
-                (value, end) = try decodeNested(type, at: 0, key: nil, in: codingPath, needsEnd: true)
+                value = try decodeNested(type, at: 0, key: nil, in: codingPath, end: &end)
             }
         } catch let failure as CBORDecodingFailure {
             throw error(failure, type, path: [])
@@ -104,12 +130,12 @@ final class CBORDecodingState: Decoder {
     }
 
     /// Decodes a value of a type that is not a primitive, starting at `offset`, through `init(from:)` (or a
-    /// strategy); returns it and, if `needsEnd`, where it ends (-1 otherwise).
+    /// strategy or an array loop); sets `end`, if given, to where the value ends.
     ///
     /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value).
     func decodeNested<T: Decodable>(
-        _ type: T.Type, at start: Int, key: (any CodingKey)?, in path: [any CodingKey], needsEnd: Bool
-    ) throws -> (T, Int) {
+        _ type: T.Type, at start: Int, key: (any CodingKey)?, in path: [any CodingKey], end: UnsafeMutablePointer<Int>?
+    ) throws -> T {
         guard depth < options.limits.maxNestingDepth else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -120,7 +146,7 @@ final class CBORDecodingState: Decoder {
         }
         let savedOffset = offset
         let savedEnd = valueEnd
-        let savedEntries = entries.count
+        let savedEntries = entryCount
         let savedPath: [any CodingKey]?
         // The container is usually this decoder's own: then its path is ours and the key is pushed; a nested
         // container's path has more keys than ours.
@@ -145,29 +171,43 @@ final class CBORDecodingState: Decoder {
             depth -= 1
             offset = savedOffset
             valueEnd = savedEnd
-            entries.removeSubrange(savedEntries...)
+            entryCount = savedEntries
         }
-        let value = try decodeSpecial(type) ?? T(from: self)
-        guard needsEnd else { return (value, -1) }
+        if let element = CBORPrimitive.elementOf(type) {
+            var arrayEnd = 0
+            let array = try decodePrimitiveArray(element, as: type, at: start, end: &arrayEnd)
+            end?.pointee = arrayEnd
+            return array
+        }
+        let value: T
+        if let special = CBORSpecialType.of(type) {
+            value = try decodeSpecial(special, as: type)
+        } else {
+            value = try T(from: self)
+        }
+        guard let end else { return value }
         if valueEnd >= 0 {
-            return (value, valueEnd)
+            end.pointee = valueEnd
+            return value
         }
         do {
-            return (value, try skip(at: start))
+            end.pointee = try skip(at: start)
         } catch let failure {
             throw error(failure, type, path: codingPath)
         }
+        return value
     }
 
-    /// A `Date`, `Data` or `URL` decoded as the strategies say; `nil` for other types.
-    private func decodeSpecial<T: Decodable>(_ type: T.Type) throws -> T? {
-        if T.self == Date.self {
-            return try decodeDate() as? T
-        }
-        if T.self == Data.self {
-            return try decodeData() as? T
-        }
-        if T.self == URL.self {
+    /// A `Date`, `Data` or `URL` decoded as the strategies say.
+    private func decodeSpecial<T: Decodable>(_ special: CBORSpecialType, as type: T.Type) throws -> T {
+        switch special {
+        case .date:
+            guard let date = try decodeDate() else { return try T(from: self) }
+            return unsafeBitCast(date, to: T.self)
+        case .data:
+            guard let data = try decodeData() else { return try T(from: self) }
+            return unsafeBitCast(data, to: T.self)
+        case .url:
             var position = offset
             let text = try readOrThrow(String.self) { () throws(CBORDecodingFailure) in try readString(at: &position) }
             guard let url = URL(string: text) else {
@@ -177,9 +217,8 @@ final class CBORDecodingState: Decoder {
                 )
             }
             valueEnd = position
-            return url as? T
+            return unsafeBitCast(url, to: T.self)
         }
-        return nil
     }
 
     /// Runs `read`, giving its failure the coding path of the value being decoded.
@@ -275,4 +314,13 @@ final class CBORDecodingState: Decoder {
         buffer[0] = 0xf6
         return UnsafeRawBufferPointer(buffer)
     }()
+}
+
+extension CBORDecoder.KeyDecodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self {
+            return true
+        }
+        return false
+    }
 }

@@ -83,7 +83,11 @@ public struct CBOREncoder: Sendable {
     ///   (two kinds of container for one value, a container written to after its value was finished);
     ///   whatever the value's `encode(to:)` or a custom strategy throws.
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        Data(try encodedBytes(value))
+        var state = CBOREncodingState.make(options: self)
+        defer { CBOREncodingState.recycle(&state) }
+        try state.encodeValue(value, key: nil)
+        try state.finish()
+        return state.takeData()
     }
 
     /// Encodes `value` as one CBOR data item, into an array of bytes.
@@ -92,8 +96,10 @@ public struct CBOREncoder: Sendable {
     /// - Returns: The deterministic encoding of `value`.
     /// - Throws: The errors of ``encode(_:)``.
     public func encodedBytes<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let state = CBOREncodingState(options: self)
+        var state = CBOREncodingState.make(options: self)
+        defer { CBOREncodingState.recycle(&state) }
         try state.encodeValue(value, key: nil)
-        return try state.finish()
+        try state.finish()
+        return state.output.array()
     }
 }

@@ -7,12 +7,12 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
 
     mutating func encodeNil(forKey key: Key) throws {
         try state.beginEntry(frame, generation, key)
-        state.bytes.append(0xf6)
+        state.output.append(0xf6)
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try state.beginEntry(frame, generation, key)
-        state.bytes.append(value ? 0xf5 : 0xf4)
+        state.output.append(value ? 0xf5 : 0xf4)
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
@@ -81,7 +81,7 @@ struct CBORKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        let keyStart = state.bytes.count
+        let keyStart = state.output.count
         try state.beginEntry(frame, generation, key)
         do {
             try state.encodeValue(value, key: key)
@@ -135,12 +135,12 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() throws {
         try state.beginItem(frame, generation)
-        state.bytes.append(0xf6)
+        state.output.append(0xf6)
     }
 
     mutating func encode(_ value: Bool) throws {
         try state.beginItem(frame, generation)
-        state.bytes.append(value ? 0xf5 : 0xf4)
+        state.output.append(value ? 0xf5 : 0xf4)
     }
 
     mutating func encode(_ value: String) throws {
@@ -210,14 +210,14 @@ struct CBORUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        let start = state.bytes.count
+        let start = state.output.count
         try state.beginItem(frame, generation)
         do {
             try state.encodeValue(value, key: CBORCodingKey(intValue: index))
         } catch {
             if frame == state.frames.count - 1 {
                 state.frames[frame].count -= 1
-                state.bytes.removeSubrange(start...)
+                state.output.truncate(to: start)
             }
             throw error
         }
@@ -257,12 +257,12 @@ struct CBORSingleValueEncodingContainer: SingleValueEncodingContainer {
 
     mutating func encodeNil() throws {
         try state.beginSingle(frame, generation)
-        state.bytes.append(0xf6)
+        state.output.append(0xf6)
     }
 
     mutating func encode(_ value: Bool) throws {
         try state.beginSingle(frame, generation)
-        state.bytes.append(value ? 0xf5 : 0xf4)
+        state.output.append(value ? 0xf5 : 0xf4)
     }
 
     mutating func encode(_ value: String) throws {

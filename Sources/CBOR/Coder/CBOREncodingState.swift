@@ -41,36 +41,74 @@ final class CBOREncodingState: Encoder {
         var state: CBOREncodingState
     }
 
-    var bytes: [UInt8] = []
-    var frames: [Frame] = []
+    @exclusivity(unchecked) var output = CBOROutputBuffer(capacity: 128)
+    /// Whether `output`'s memory went to a `Data` (or was freed): then `deinit` leaves it alone.
+    @exclusivity(unchecked) private var outputTaken = false
+    @exclusivity(unchecked) var frames: [Frame] = []
     /// The offset of each open map's entries' keys.
-    var marks: [Int] = []
-    var children: [Child] = []
-    var scratch: [UInt8] = []
-    var codingPath: [any CodingKey]
+    @exclusivity(unchecked) var marks: [Int] = []
+    @exclusivity(unchecked) var children: [Child] = []
+    /// Scratch for sorting a map: each entry's key range, and the entries in key order (kept with the state).
+    @exclusivity(unchecked) var sortKeys: [Range<Int>] = []
+    @exclusivity(unchecked) var sortOrder: [Int] = []
+    @exclusivity(unchecked) var codingPath: [any CodingKey]
     /// `frames.count` when the value being encoded began: its own container is `frames[slotBase]`.
-    var slotBase = 0
-    var lastGeneration: UInt32 = 0
+    @exclusivity(unchecked) var slotBase = 0
+    @exclusivity(unchecked) var lastGeneration: UInt32 = 0
     /// A broken rule of the `Encoder` protocol, reported when the encode ends.
-    var misuse: String?
-    let options: CBOREncoder
-    let usesDefaultKeys: Bool
+    @exclusivity(unchecked) var misuse: String?
+    @exclusivity(unchecked) private(set) var options: CBOREncoder
+    @exclusivity(unchecked) private(set) var usesDefaultKeys: Bool
 
     init(options: CBOREncoder, codingPath: [any CodingKey] = []) {
         self.options = options
         self.codingPath = codingPath
-        if case .useDefaultKeys = options.keyEncodingStrategy {
-            usesDefaultKeys = true
-        } else {
-            usesDefaultKeys = false
+        usesDefaultKeys = options.keyEncodingStrategy.isDefault
+    }
+
+    deinit {
+        if !outputTaken {
+            output.deallocate()
         }
-        bytes.reserveCapacity(128)
+    }
+
+    /// A state for a new top-level encode: the spare one, reset, or a new one.
+    static func make(options: CBOREncoder) -> CBOREncodingState {
+        guard let state = encodingStateCache.take() else {
+            return CBOREncodingState(options: options)
+        }
+        state.options = options
+        state.usesDefaultKeys = options.keyEncodingStrategy.isDefault
+        if state.outputTaken || state.output.capacity > 1 << 16 {
+            if !state.outputTaken {
+                state.output.deallocate()  // a large encoding's buffer is not worth keeping
+            }
+            state.output = CBOROutputBuffer(capacity: 128)
+            state.outputTaken = false
+        } else {
+            state.output.truncate(to: 0)
+        }
+        // After an encode that succeeded these are empty already; after a failure they may not be.
+        if !state.frames.isEmpty || !state.marks.isEmpty || !state.children.isEmpty || !state.codingPath.isEmpty {
+            state.frames.removeAll(keepingCapacity: true)
+            state.marks.removeAll(keepingCapacity: true)
+            state.children.removeAll()
+            state.codingPath.removeAll(keepingCapacity: true)
+        }
+        state.slotBase = 0
+        state.misuse = nil
+        return state
+    }
+
+    /// Hands a finished top-level state back for the next encode.
+    static func recycle(_ state: inout CBOREncodingState) {
+        encodingStateCache.giveBack(&state)
     }
 
     var userInfo: [CodingUserInfoKey: Any] { options.userInfo }
 
-    /// Closes what is still open and returns the encoding.
-    func finish() throws -> [UInt8] {
+    /// Closes what is still open and checks the encoder was used by the rules.
+    func finish() throws {
         while frames.count > 0 {
             try closeTopFrame()
         }
@@ -78,10 +116,15 @@ final class CBOREncodingState: Encoder {
             throw EncodingError.invalidValue(
                 (), EncodingError.Context(codingPath: codingPath, debugDescription: misuse))
         }
-        if bytes.isEmpty {
-            bytes.append(0xa0)  // an encoder nobody asked a container of: an empty map, as JSONEncoder writes {}
+        if output.count == 0 {
+            output.append(0xa0)  // an encoder nobody asked a container of: an empty map, as JSONEncoder writes {}
         }
-        return bytes
+    }
+
+    /// The encoding, after ``finish()``, as `Data` that takes over the buffer.
+    func takeData() -> Data {
+        outputTaken = true
+        return output.takeData()
     }
 
     // MARK: - Values
@@ -100,13 +143,16 @@ final class CBOREncodingState: Encoder {
         if T.self == URL.self, let url = value as? URL {
             return writeText(url.absoluteString)
         }
+        if writePrimitiveArray(value) {
+            return
+        }
         try encodeNested(key: key) { try value.encode(to: self) }
     }
 
     /// Runs `body`, which encodes one value into `self`, and closes the containers it opened.
     func encodeNested(key: (any CodingKey)?, _ body: () throws -> Void) throws {
         let savedBase = slotBase
-        let start = bytes.count
+        let start = output.count
         let marksCount = marks.count
         let childrenCount = children.count
         slotBase = frames.count
@@ -129,11 +175,11 @@ final class CBOREncodingState: Encoder {
             frames.removeSubrange(slotBase...)
             marks.removeSubrange(marksCount...)
             children.removeSubrange(childrenCount...)
-            bytes.removeSubrange(start...)
+            output.truncate(to: start)
             throw error
         }
-        if bytes.count == start {
-            bytes.append(0xa0)  // nothing was encoded: an empty map, as JSONEncoder writes {}
+        if output.count == start {
+            output.append(0xa0)  // nothing was encoded: an empty map, as JSONEncoder writes {}
         }
     }
 
@@ -147,7 +193,7 @@ final class CBOREncodingState: Encoder {
         } else if T.self == Double.self {
             writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Bool.self {
-            bytes.append(unsafeBitCast(value, to: Bool.self) ? 0xf5 : 0xf4)
+            output.append(unsafeBitCast(value, to: Bool.self) ? 0xf5 : 0xf4)
         } else if T.self == Float.self {
             writeDouble(Double(unsafeBitCast(value, to: Float.self)))
         } else if T.self == Int64.self {
@@ -178,7 +224,7 @@ final class CBOREncodingState: Encoder {
         switch options.dataEncodingStrategy {
         case .byteString:
             writeHead(0x40, UInt64(data.count))
-            bytes.append(contentsOf: data)
+            data.withUnsafeBytes { output.append($0) }
         case .base64:
             writeText(data.base64EncodedString())
         case .deferredToData:
@@ -211,26 +257,20 @@ final class CBOREncodingState: Encoder {
     @inline(__always)
     func writeHead(_ major: UInt8, _ argument: UInt64) {
         if argument < 24 {
-            bytes.append(major | UInt8(truncatingIfNeeded: argument))
+            output.append(major | UInt8(truncatingIfNeeded: argument))
         } else if argument <= 0xff {
-            bytes.append(major | 24)
-            bytes.append(UInt8(truncatingIfNeeded: argument))
+            output.append(major | 24)
+            output.append(UInt8(truncatingIfNeeded: argument))
         } else if argument <= 0xffff {
-            bytes.append(major | 25)
-            bytes.append(UInt8(truncatingIfNeeded: argument >> 8))
-            bytes.append(UInt8(truncatingIfNeeded: argument))
+            output.append(major | 25)
+            output.appendBigEndian(UInt16(truncatingIfNeeded: argument))
         } else if argument <= 0xffff_ffff {
-            bytes.append(major | 26)
-            appendBigEndian(UInt32(truncatingIfNeeded: argument))
+            output.append(major | 26)
+            output.appendBigEndian(UInt32(truncatingIfNeeded: argument))
         } else {
-            bytes.append(major | 27)
-            appendBigEndian(argument)
+            output.append(major | 27)
+            output.appendBigEndian(argument)
         }
-    }
-
-    @inline(__always)
-    private func appendBigEndian<I: FixedWidthInteger>(_ value: I) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     @inline(__always)
@@ -247,27 +287,26 @@ final class CBOREncodingState: Encoder {
         var text = text
         text.withUTF8 { utf8 in
             writeHead(0x60, UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+            output.append(UnsafeRawBufferPointer(utf8))
         }
     }
 
     /// A float in the shortest of half, single and double precision that holds it exactly (RFC 8949 §4.2.1).
     func writeDouble(_ value: Double) {
         if value.isNaN {
-            bytes.append(0xf9)
-            bytes.append(0x7e)
-            bytes.append(0x00)
+            output.append(0xf9)
+            output.appendBigEndian(UInt16(0x7e00))
         } else if let single = FloatBits.float(exactly: value) {
             if let half = FloatBits.half(exactly: single) {
-                bytes.append(0xf9)
-                appendBigEndian(half)
+                output.append(0xf9)
+                output.appendBigEndian(half)
             } else {
-                bytes.append(0xfa)
-                appendBigEndian(single.bitPattern)
+                output.append(0xfa)
+                output.appendBigEndian(single.bitPattern)
             }
         } else {
-            bytes.append(0xfb)
-            appendBigEndian(value.bitPattern)
+            output.append(0xfb)
+            output.appendBigEndian(value.bitPattern)
         }
     }
 
@@ -314,9 +353,9 @@ final class CBOREncodingState: Encoder {
             return (-1, 0)
         }
         lastGeneration &+= 1
-        let start = bytes.count
+        let start = output.count
         if kind != .single {
-            bytes.append(0)  // the head placeholder
+            output.append(0)  // the head placeholder
         }
         frames.append(Frame(kind: kind, start: start, marksBase: marks.count, generation: lastGeneration))
         return (frames.count - 1, lastGeneration)
@@ -341,7 +380,7 @@ final class CBOREncodingState: Encoder {
     @inline(__always)
     func beginEntry(_ frame: Int, _ generation: UInt32, _ key: some CodingKey) throws {
         try checkOpen(frame, generation)
-        marks.append(bytes.count)
+        marks.append(output.count)
         writeKey(key)
         frames[frame].count += 1
     }
@@ -351,7 +390,7 @@ final class CBOREncodingState: Encoder {
         guard frame == frames.count - 1, marks.last == keyStart else { return }
         marks.removeLast()
         frames[frame].count -= 1
-        bytes.removeSubrange(keyStart...)
+        output.truncate(to: keyStart)
     }
 
     /// Starts an item of the array `frame`.
@@ -375,7 +414,7 @@ final class CBOREncodingState: Encoder {
     func makeChild(of frame: Int, entry: Int, key: any CodingKey) -> CBOREncodingState {
         let child = CBOREncodingState(options: options, codingPath: codingPath + [key])
         children.append(
-            Child(generation: frames[frame].generation, entry: entry, offset: bytes.count, state: child))
+            Child(generation: frames[frame].generation, entry: entry, offset: output.count, state: child))
         frames[frame].hasChildren = true
         return child
     }
@@ -414,8 +453,9 @@ final class CBOREncodingState: Encoder {
         children.removeSubrange(index...)
         // The last first, so that earlier offsets stay right.
         for child in mine.reversed() {
-            let encoded = try child.state.finish()
-            bytes.insert(contentsOf: encoded, at: child.offset)
+            try child.state.finish()
+            let encoded = child.state.output.bytes(in: 0..<child.state.output.count)
+            output.insert(encoded, at: child.offset)
             if frame.kind == .map {
                 let first = frame.marksBase + child.entry + 1
                 if first < marks.count {
@@ -430,108 +470,161 @@ final class CBOREncodingState: Encoder {
     /// Replaces the placeholder at `start` with the head of a container of `count` items.
     private func setHead(_ major: UInt8, count: Int, at start: Int) {
         if count < 24 {
-            bytes[start] = major | UInt8(truncatingIfNeeded: count)
-            return
+            output[start] = major | UInt8(truncatingIfNeeded: count)
+        } else if count <= 0xff {
+            output[start] = major | 24
+            withUnsafeBytes(of: UInt8(truncatingIfNeeded: count)) { output.insert($0, at: start + 1) }
+        } else if count <= 0xffff {
+            output[start] = major | 25
+            withUnsafeBytes(of: UInt16(truncatingIfNeeded: count).bigEndian) { output.insert($0, at: start + 1) }
+        } else if count <= 0xffff_ffff {
+            output[start] = major | 26
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).bigEndian) { output.insert($0, at: start + 1) }
+        } else {
+            output[start] = major | 27
+            withUnsafeBytes(of: UInt64(count).bigEndian) { output.insert($0, at: start + 1) }
         }
-        let end = bytes.count
-        writeHead(major, UInt64(count))
-        let head = Array(bytes[end...])
-        bytes.removeSubrange(end...)
-        bytes[start] = head[0]
-        bytes.insert(contentsOf: head[1...], at: start + 1)
     }
 
-    /// The end of the text-string key that starts at `offset` (written by this encoder, so well formed).
+    /// The length of the head of the text-string key at `offset` (written by this encoder, so well formed).
+    @inline(__always)
+    private func keyHeadLength(at offset: Int) -> Int {
+        switch output[offset] & 0x1f {
+        case 24: return 2
+        case 25: return 3
+        case 26: return 5
+        case 27: return 9
+        default: return 1
+        }
+    }
+
+    /// The end of the text-string key at `offset`.
     @inline(__always)
     private func keyEnd(at offset: Int) -> Int {
-        let initial = bytes[offset]
-        switch initial & 0x1f {
-        case 24: return offset + 2 + Int(bytes[offset + 1])
-        case 25: return offset + 3 + (Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]))
-        case 26:
-            return offset + 5 + (bytes[(offset + 1)..<(offset + 5)].reduce(0) { $0 << 8 | Int($1) })
-        case 27:
-            return offset + 9 + (bytes[(offset + 1)..<(offset + 9)].reduce(0) { $0 << 8 | Int($1) })
-        default: return offset + 1 + Int(initial & 0x1f)
+        let headLength = keyHeadLength(at: offset)
+        var length = headLength == 1 ? Int(output[offset] & 0x1f) : 0
+        if headLength > 1 {
+            for index in 1..<headLength {
+                length = length << 8 | Int(output[offset + index])
+            }
         }
+        return offset + headLength + length
     }
 
-    /// Compares the encoded keys at `a` and `b` byte by byte.
+    /// Orders the encoded keys in `a` and `b` as their bytes do. Every key has the shortest head, so a shorter
+    /// encoding sorts first and encodings of one length have the same head: only their payloads need comparing.
+    @inline(__always)
     private func compareKeys(_ a: Range<Int>, _ b: Range<Int>) -> Int {
-        bytes.withUnsafeBufferPointer { buffer in
-            let common = min(a.count, b.count)
-            var index = 0
-            while index < common {
-                let left = buffer[a.lowerBound + index]
-                let right = buffer[b.lowerBound + index]
-                if left != right {
-                    return left < right ? -1 : 1
-                }
-                index += 1
-            }
-            return a.count - b.count
+        if a.count != b.count {
+            return a.count < b.count ? -1 : 1
         }
+        var index = 0
+        let count = a.count
+        let base = UnsafeRawPointer(output.base)
+        while index + 8 <= count {
+            let left = base.loadUnaligned(fromByteOffset: a.lowerBound + index, as: UInt64.self).bigEndian
+            let right = base.loadUnaligned(fromByteOffset: b.lowerBound + index, as: UInt64.self).bigEndian
+            if left != right {
+                return left < right ? -1 : 1
+            }
+            index += 8
+        }
+        while index < count {
+            let left = output[a.lowerBound + index]
+            let right = output[b.lowerBound + index]
+            if left != right {
+                return left < right ? -1 : 1
+            }
+            index += 1
+        }
+        return 0
     }
 
     /// Puts the `count` entries whose keys start at `marks[base...]` in the order of their keys' bytes.
+    ///
+    /// The entries are appended again in key order after the map, then moved down over it: the output buffer is
+    /// its own scratch space.
     private func sortEntries(base: Int, count: Int) throws {
-        let end = bytes.count
-        var keys: [Range<Int>] = []
-        keys.reserveCapacity(count)
-        for index in 0..<count {
-            let start = marks[base + index]
-            keys.append(start..<keyEnd(at: start))
-        }
+        let end = output.count
+        var previous = marks[base]..<keyEnd(at: marks[base])
         var sorted = true
         for index in 1..<count {
-            let order = compareKeys(keys[index - 1], keys[index])
+            let start = marks[base + index]
+            let next = start..<keyEnd(at: start)
+            let order = compareKeys(previous, next)
             if order == 0 {
-                throw duplicateKey(keys[index])
+                throw duplicateKey(next)
             }
             if order > 0 {
                 sorted = false
+                break
             }
+            previous = next
         }
         if sorted {
             return
         }
-        var order = Array(0..<count)
-        order.sort { compareKeys(keys[$0], keys[$1]) < 0 }
-        for index in 1..<count where compareKeys(keys[order[index - 1]], keys[order[index]]) == 0 {
-            throw duplicateKey(keys[order[index]])
+        if sortKeys.count < count {
+            sortKeys.append(contentsOf: repeatElement(0..<0, count: count - sortKeys.count))
+            sortOrder.append(contentsOf: repeatElement(0, count: count - sortOrder.count))
         }
-        let regionStart = marks[base]
-        scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: bytes[regionStart..<end])
-        var write = regionStart
-        bytes.withUnsafeMutableBufferPointer { output in
-            scratch.withUnsafeBufferPointer { input in
-                for entry in order {
+        let duplicate = sortKeys.withUnsafeMutableBufferPointer { keys in
+            sortOrder.withUnsafeMutableBufferPointer { order -> Range<Int>? in
+                for index in 0..<count {
+                    let start = marks[base + index]
+                    keys[index] = start..<keyEnd(at: start)
+                    order[index] = index
+                }
+                if count <= 16 {
+                    for index in 1..<count {
+                        let entry = order[index]
+                        var position = index
+                        while position > 0 && compareKeys(keys[order[position - 1]], keys[entry]) > 0 {
+                            order[position] = order[position - 1]
+                            position -= 1
+                        }
+                        order[position] = entry
+                    }
+                } else {
+                    var entries = UnsafeMutableBufferPointer(rebasing: order[..<count])
+                    entries.sort { compareKeys(keys[$0], keys[$1]) < 0 }
+                }
+                for index in 1..<count where compareKeys(keys[order[index - 1]], keys[order[index]]) == 0 {
+                    return keys[order[index]]
+                }
+                let regionStart = marks[base]
+                output.reserve(end - regionStart)
+                for index in 0..<count {
+                    let entry = order[index]
                     let from = marks[base + entry]
                     let to = entry + 1 < count ? marks[base + entry + 1] : end
-                    for offset in from..<to {
-                        output[write] = input[offset - regionStart]
-                        write += 1
-                    }
+                    output.append(output.bytes(in: from..<to))
                 }
+                output.moveTail(from: end, to: regionStart)
+                return nil
             }
+        }
+        if let duplicate {
+            throw duplicateKey(duplicate)
         }
     }
 
     private func duplicateKey(_ key: Range<Int>) -> EncodingError {
-        let headLength: Int
-        switch bytes[key.lowerBound] & 0x1f {
-        case 24: headLength = 2
-        case 25: headLength = 3
-        case 26: headLength = 5
-        case 27: headLength = 9
-        default: headLength = 1
-        }
-        let text = String(decoding: bytes[(key.lowerBound + headLength)..<key.upperBound], as: UTF8.self)
+        let payload = output.bytes(in: (key.lowerBound + keyHeadLength(at: key.lowerBound))..<key.upperBound)
+        let text = String(decoding: payload, as: UTF8.self)
         return EncodingError.invalidValue(
             text,
             EncodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "the map has the key \"\(text)\" twice; a CBOR map holds each key once"))
+    }
+}
+
+extension CBOREncoder.KeyEncodingStrategy {
+    var isDefault: Bool {
+        if case .useDefaultKeys = self {
+            return true
+        }
+        return false
     }
 }
