@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "transferkit-bench",
             dependencies: [
-                "TransferKitPlatform", "TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello",
+                "TransferKitPlatform", "CBOR", "TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello",
             ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
@@ -86,6 +86,12 @@ let package = Package(
             exclude: ["corpus"]),
         .executableTarget(
             name: "MIMEDatabaseFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/MIMEDatabaseFuzzer",
+            exclude: ["corpus"]),
+
+        // The Codable CBOR coder (CBOREncoder, CBORDecoder): what decodes must round-trip to the same bytes.
+        .target(name: "CoderFuzzing", dependencies: ["CBOR"], path: "Fuzz/CoderFuzzing"),
+        .executableTarget(
+            name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
             exclude: ["corpus"]),
 
         // MARK: - Tests

@@ -42,6 +42,7 @@ enum BenchmarkProgram {
             ("types", TypeSystemBenchmark.run),
             ("progress", ProgressBenchmark.run),
             ("cli", CLIStartBenchmark.run),
+            ("coder", CoderBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

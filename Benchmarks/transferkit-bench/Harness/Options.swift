@@ -20,7 +20,7 @@ struct Options: Sendable {
           --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).
           --json OUT   Also write the results as JSON to OUT.
           --only NAME  Run only this suite (repeatable): provider, stream, items, types,
-                       progress, cli.
+                       progress, cli, coder.
           -h, --help   Show this help.
 
         The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;
