@@ -29,7 +29,8 @@ let package = Package(
         .target(
             name: "TransferArchive", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
         // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
-        .target(name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferArchive"]),
+        .target(
+            name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive"]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
         .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
         // Apple's spellings (NSItemProvider, kUTType…, UTType, CoreTransferable) over TransferKit's types, so files
@@ -121,7 +122,8 @@ let package = Package(
         .testTarget(
             name: "TransferArchiveTests", dependencies: ["TransferArchive", "UniformTypes", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"]),
+        .testTarget(
+            name: "TransferKitTests", dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferKitTestingTests",
             dependencies: [
