@@ -58,6 +58,20 @@ struct CBORCodingTests {
         #expect(UniformType(mimeType: "application/cbor") == .cbor)
     }
 
+    @Test("the content type is computed once per type, however many loads ask for it")
+    func contentTypeIsKept() async throws {
+        let provider = TransferProvider(object: reading)
+        provider.loadOptions.allowsInProcessFastPath = false
+        let before = Reading.contentTypeReads.withLock { $0 }
+        for _ in 0..<5 {
+            _ = try await provider.loadObject(ofClass: Reading.self)
+            _ = try reading.transferEncodedData()
+            _ = Reading.readableTypes
+        }
+        // Another test may have been first to ask (then none of these loads computes it): at most one read here.
+        #expect(Reading.contentTypeReads.withLock { $0 } - before <= 1)
+    }
+
     @Test("bad CBOR is decodingFailed carrying the DecodingError and its coding path")
     func badInput() async throws {
         // {"sensor": 1, ...}: the sensor is an integer.

@@ -95,7 +95,8 @@ extension TransferProvider {
         let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
         let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
         do {
-            if let representable = objectClass as? any TransferRepresentable.Type, representable.importsAsynchronously,
+            if TransferTypeFacts.importsAsynchronously(objectClass),
+                let representable = objectClass as? any TransferRepresentable.Type,
                 let importer = Self.asynchronousImporter(of: representable, for: entry.type, catalog: catalog)
             {
                 let value = try await run(entry, progress: progress) { child in try await importer(data, child) }
@@ -129,7 +130,7 @@ extension TransferProvider {
     /// `TypeCatalog.chooseRepresentation(offered:requested:)`, picks for `requested`, if any.
     func choose(for requested: [UniformType]) -> Entry? {
         let entries = state.withLock { $0.entries }
-        return catalog.chooseRepresentation(offered: entries.lazy.map(\.type), requested: requested).map {
+        return catalog.chooseRepresentation(offered: entries.lazy.map { $0.type }, requested: requested).map {
             entries[$0]
         }
     }
