@@ -98,7 +98,7 @@ extension TransferCoding where Value: Codable & SendableMetatype {
     /// (equal values give equal bytes), plain maps keyed by the coding keys that any CBOR library reads, and
     /// strict, bounded input.
     ///
-    /// Give the type a content type that conforms to ``UniformTypes/UniformType/cbor`` (`application/cbor`):
+    /// Give the type a content type that conforms to `UniformType.cbor` (`org.transferkit.cbor`, `application/cbor`):
     ///
     /// ```swift
     /// struct Reading: TransferCodable {
