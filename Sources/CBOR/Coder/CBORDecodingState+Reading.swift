@@ -297,15 +297,32 @@ extension CBORDecodingState {
         }
         var position = head.next
         var sorted = true
+        var previousLength = -1
         for index in 0..<count {
-            let keyHead = try self.head(at: position)
-            guard keyHead.majorType == 3 else {
-                throw .corrupted("a map key is \(describe(keyHead.initial)); keys must be text strings", at: position)
+            let keyStart: Int
+            let keyLength: Int
+            guard position < input.count else {
+                throw .corrupted("the input ended where a map key was expected", at: position)
             }
-            let keyLength = try stringLength(keyHead, at: position)
-            let keyStart = keyHead.next
-            if let base = input.baseAddress,
-                !UTF8Validation.isValid(UnsafeRawBufferPointer(start: base + keyStart, count: keyLength))
+            let initial = input[position]
+            if initial >= 0x60 && initial < 0x78 {
+                // A text key shorter than 24 bytes, as coding keys are: its head is one byte.
+                keyStart = position + 1
+                keyLength = Int(initial & 0x1f)
+                guard keyLength <= input.count - keyStart else {
+                    throw .corrupted("the input ended inside a string of \(keyLength) bytes", at: position)
+                }
+            } else {
+                let keyHead = try self.head(at: position)
+                guard keyHead.majorType == 3 else {
+                    throw .corrupted(
+                        "a map key is \(describe(keyHead.initial)); keys must be text strings", at: position)
+                }
+                keyLength = try stringLength(keyHead, at: position)
+                keyStart = keyHead.next
+            }
+            if let bytes = input.baseAddress,
+                !UTF8Validation.isValid(UnsafeRawBufferPointer(start: bytes + keyStart, count: keyLength))
             {
                 throw .corrupted("a map key is not valid UTF-8", at: position)
             }
@@ -320,11 +337,17 @@ extension CBORDecodingState {
             let entry = base + 3 * index
             entries[entry] = keyStart
             entries[entry + 1] = keyLength
-            entries[entry + 2] = keyStart + keyLength
+            entries[entry + 2] = valueStart
             entryCount = entry + 3
-            if index > 0 && sorted {
-                sorted = compareKeys(base + 3 * (index - 1), base + 3 * index) < 0
+            // While the keys come in (length, bytes) order none repeats; the previous key is the one to compare.
+            if sorted && index > 0 {
+                if keyLength != previousLength {
+                    sorted = keyLength > previousLength
+                } else {
+                    sorted = compareKeys(base + 3 * (index - 1), entry) < 0
+                }
             }
+            previousLength = keyLength
         }
         if !sorted {
             try sortAndCheckKeys(base: base, count: count)
