@@ -552,6 +552,15 @@ struct CoderDecodingTests {
         #expect(huge.kind == "dataCorrupted")
         #expect(decodingFailure([Int].self, bytes("9b 7fffffffffffffff 00"))?.kind == "dataCorrupted")
         #expect(decodingFailure(Point.self, bytes("bb 00000000ffffffff 00"))?.kind == "dataCorrupted")
+        // Limits as large as they go: the declared sizes still fail against the bytes left, without overflow.
+        var unlimited = CBORDecoder()
+        unlimited.limits = CBORReader.Limits(maxNestingDepth: 64, maxCollectionCount: .max, maxStringLength: .max)
+        #expect(
+            decodingFailure(Point.self, bytes("bb 7fffffffffffffff 00"), decoder: unlimited)?.kind == "dataCorrupted")
+        #expect(
+            decodingFailure([Int].self, bytes("9b 7fffffffffffffff 00"), decoder: unlimited)?.kind == "dataCorrupted")
+        #expect(
+            decodingFailure(String.self, bytes("7b 7fffffffffffffff 00"), decoder: unlimited)?.kind == "dataCorrupted")
     }
 
     @Test(

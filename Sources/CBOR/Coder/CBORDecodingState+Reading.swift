@@ -56,7 +56,7 @@ extension CBORDecodingState {
     /// The length of a string whose head is `head`, checked against the limits and the bytes left.
     @inline(__always)
     func stringLength(_ head: CBORDecodedHead, at offset: Int) throws(CBORDecodingFailure) -> Int {
-        guard head.argument <= UInt64(options.limits.maxStringLength) else {
+        guard head.argument <= UInt64(max(0, options.limits.maxStringLength)) else {
             throw .corrupted(
                 "a string of \(head.argument) bytes is longer than the limit of \(options.limits.maxStringLength)",
                 at: offset)
@@ -72,15 +72,16 @@ extension CBORDecodingState {
     /// (every item takes a byte at least).
     @inline(__always)
     func collectionCount(_ head: CBORDecodedHead, at offset: Int) throws(CBORDecodingFailure) -> Int {
-        guard head.argument <= UInt64(options.limits.maxCollectionCount) else {
+        guard head.argument <= UInt64(max(0, options.limits.maxCollectionCount)) else {
             throw .corrupted(
                 "a collection of \(head.argument) items is larger than the limit of "
                     + "\(options.limits.maxCollectionCount)",
                 at: offset)
         }
         let count = Int(head.argument)
-        let items = head.majorType == 5 ? 2 * count : count
-        guard items <= input.count - head.next else {
+        let remaining = input.count - head.next
+        // Without multiplying: a limit as large as Int.max must not overflow.
+        guard count <= (head.majorType == 5 ? remaining / 2 : remaining) else {
             throw .corrupted("the input ended inside a collection of \(count) items", at: offset)
         }
         return count
