@@ -7,7 +7,7 @@ public import Foundation
 /// the encoding must be deterministic CBOR (the strict reader in deterministic mode accepts it) and must decode
 /// and encode again to the same bytes, except with the snake-case key strategies: converting keys is not a
 /// bijection (`taA#H` → `ta_a#H` → `taA#h`: the rule lowercases words), for this coder as for `JSONEncoder`,
-/// so there the second encoding need only decode. A value of ``Tree`` (any plain CBOR) that decodes must also be readable by
+/// so there the second encoding need only decode, and the first may be refused for keys that convert to one. A value of ``Tree`` (any plain CBOR) that decodes must also be readable by
 /// ``CBORValue``. A broken invariant is a `fatalError`: the harness's way to report a finding to libFuzzer.
 public enum CoderFuzzing {
     /// Runs every check on one input; traps on a broken invariant.
@@ -57,6 +57,10 @@ public enum CoderFuzzing {
         let first: Data
         do {
             first = try encoder.encode(value)
+        } catch is EncodingError where !exact {
+            // Snake case maps two keys that differ only in case (`Ccc`, `ccc`) to one: the encoder refuses the
+            // duplicate, as it must (a finding of this harness, not of the coder).
+            return value
         } catch {
             fatalError("\(T.self) decoded from \(hex(input)) but does not encode: \(error)")
         }

@@ -333,6 +333,11 @@ struct CoderEncodingTests {
         let cborKeys = try CBORDecoder().decode([String: Int].self, from: snake.encode(Odd()))
         #expect(cborKeys == jsonKeys)
         #expect(cborKeys["my_url_property"] == 2)
+        // Two keys that convert to one cannot both be written (JSONEncoder keeps the last; a CBOR map cannot).
+        let collision = #expect(throws: EncodingError.self) { try snake.encode(["Ccc": 1, "ccc": 2]) }
+        if case .invalidValue(_, let context) = collision {
+            #expect(context.debugDescription.contains("\"ccc\" twice"))
+        }
         struct Lower: Codable, Equatable { var volume = 2 }
         try testRoundTrip(of: Lower(), expectedHex: "a1 66564f4c554d45 02", encoder: encoder, decoder: decoder)
     }
