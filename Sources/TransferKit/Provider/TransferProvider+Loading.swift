@@ -21,7 +21,7 @@ extension TransferProvider {
     ///   `TransferError.Code.fileCoercionFailed` or `TransferError.Code.cancelled`.
     public func loadDataRepresentation(for type: UniformType, progress: TransferProgress? = nil) async throws -> Data {
         let entry = try representation(for: [type], reader: nil)
-        return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+        return try await loadData(from: entry, progress: progress)
     }
 
     /// Loads the first registered representation that conforms to `type` as a file and passes it to `body`.
@@ -93,7 +93,7 @@ extension TransferProvider {
             }
         }
         let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
-        let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+        let data = try await loadData(from: entry, progress: progress)
         do {
             if TransferTypeFacts.importsAsynchronously(objectClass),
                 let representable = objectClass as? any TransferRepresentable.Type,
@@ -229,6 +229,17 @@ extension TransferProvider {
             message: "The load handler for \(entry.type) failed: \(error). "
                 + "Fix the handler, or catch the error and try another registered type.",
             source: entry.type.identifier)
+    }
+
+    /// The bytes of an entry, reported into the caller's progress if there is one.
+    ///
+    /// Without a caller progress the load needs no escaping closure (``run(_:progress:_:)`` takes one for the
+    /// progress's own task): a heap allocation less on the hot path of small loads.
+    func loadData(from entry: Entry, progress: TransferProgress?) async throws -> Data {
+        guard let progress else {
+            return try await runWithoutCallerProgress(entry) { child in try await self.loadData(from: entry, child) }
+        }
+        return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
     }
 
     /// The bytes of an entry, without progress bookkeeping.
