@@ -61,8 +61,10 @@ final class CBORDecodingState: Decoder {
             return CBORDecodingState(input: input, options: options)
         }
         state.input = input
-        state.options = options
-        state.usesDefaultKeys = options.keyDecodingStrategy.isDefault
+        if !(options.hasDefaultOptions && state.options.hasDefaultOptions) {
+            state.options = options
+            state.usesDefaultKeys = options.keyDecodingStrategy.isDefault
+        }
         if !state.codingPath.isEmpty {
             state.codingPath.removeAll(keepingCapacity: true)
         }
@@ -314,6 +316,16 @@ final class CBORDecodingState: Decoder {
         buffer[0] = 0xf6
         return UnsafeRawBufferPointer(buffer)
     }()
+}
+
+extension CBORDecoder {
+    /// Whether every strategy and limit is the default one and `userInfo` is empty.
+    var hasDefaultOptions: Bool {
+        guard case .deferredToDate = dateDecodingStrategy, case .byteString = dataDecodingStrategy,
+            case .useDefaultKeys = keyDecodingStrategy
+        else { return false }
+        return limits == .default && userInfo.isEmpty
+    }
 }
 
 extension CBORDecoder.KeyDecodingStrategy {

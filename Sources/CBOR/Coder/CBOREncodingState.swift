@@ -77,8 +77,12 @@ final class CBOREncodingState: Encoder {
         guard let state = encodingStateCache.take() else {
             return CBOREncodingState(options: options)
         }
-        state.options = options
-        state.usesDefaultKeys = options.keyEncodingStrategy.isDefault
+        // Copying the options retains every closure and dictionary in them; between two default-option encodes
+        // (the common case) there is nothing to copy.
+        if !(options.hasDefaultOptions && state.options.hasDefaultOptions) {
+            state.options = options
+            state.usesDefaultKeys = options.keyEncodingStrategy.isDefault
+        }
         if state.outputTaken || state.output.capacity > 1 << 16 {
             if !state.outputTaken {
                 state.output.deallocate()  // a large encoding's buffer is not worth keeping
@@ -617,6 +621,16 @@ final class CBOREncodingState: Encoder {
             EncodingError.Context(
                 codingPath: codingPath,
                 debugDescription: "the map has the key \"\(text)\" twice; a CBOR map holds each key once"))
+    }
+}
+
+extension CBOREncoder {
+    /// Whether every strategy is the default one and `userInfo` is empty.
+    var hasDefaultOptions: Bool {
+        guard case .deferredToDate = dateEncodingStrategy, case .byteString = dataEncodingStrategy,
+            case .useDefaultKeys = keyEncodingStrategy
+        else { return false }
+        return userInfo.isEmpty
     }
 }
 
