@@ -30,7 +30,8 @@ let package = Package(
         .target(
             name: "TransferArchive", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
         // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
-        .target(name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferArchive"]),
+        .target(
+            name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive"]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
         .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
         // Apple's spellings (NSItemProvider, kUTType…, UTType, CoreTransferable) over TransferKit's types, so files
@@ -67,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "transferkit-bench",
             dependencies: [
-                "TransferKitPlatform", "TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello",
+                "TransferKitPlatform", "CBOR", "TransferKit", "UniformTypes", "transferkit", "transferkit-bench-hello",
             ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
@@ -91,6 +92,12 @@ let package = Package(
             exclude: ["corpus"]),
         .executableTarget(
             name: "MIMEDatabaseFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/MIMEDatabaseFuzzer",
+            exclude: ["corpus"]),
+
+        // The Codable CBOR coder (CBOREncoder, CBORDecoder): what decodes must round-trip to the same bytes.
+        .target(name: "CoderFuzzing", dependencies: ["CBOR"], path: "Fuzz/CoderFuzzing"),
+        .executableTarget(
+            name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
             exclude: ["corpus"]),
 
         // MARK: - Tests
@@ -120,7 +127,8 @@ let package = Package(
         .testTarget(
             name: "TransferArchiveTests", dependencies: ["TransferArchive", "UniformTypes", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
-        .testTarget(name: "TransferKitTests", dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"]),
+        .testTarget(
+            name: "TransferKitTests", dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferSessionsTests",
             dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),

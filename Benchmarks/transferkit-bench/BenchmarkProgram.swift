@@ -56,6 +56,7 @@ enum BenchmarkProgram {
             ("progress", ProgressBenchmark.run),
             ("cli", CLIStartBenchmark.run),
             ("scale", CatalogScaleBenchmark.run),
+            ("coder", CoderBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

@@ -31,3 +31,31 @@ extension Model: Equatable {
         (lhs.name, lhs.character, lhs.favorite) == (rhs.name, rhs.character, rhs.favorite)
     }
 }
+
+/// The seeds' `Model` with `TransferCoding.cbor`: encoded as the model itself (the same map of three strings),
+/// with a content type conforming to `application/cbor`.
+final class CBORModel: TransferCodable, Equatable {
+    let model: Model
+
+    init(_ model: Model) {
+        self.model = model
+    }
+
+    init(from decoder: any Decoder) throws {
+        model = try decoder.singleValueContainer().decode(Model.self)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(model)
+    }
+
+    static var contentType: UniformType { UniformType(exportedAs: "com.example.model.cbor", conformingTo: .cbor) }
+    static var transferCoding: TransferCoding<CBORModel> { .cbor }
+
+    static let sample = CBORModel(Model.sample)
+
+    static func == (lhs: CBORModel, rhs: CBORModel) -> Bool {
+        lhs.model == rhs.model
+    }
+}

@@ -5,7 +5,8 @@ public import UniformTypes
 /// ``TransferRepresentable`` with one Codable representation.
 ///
 /// Declare the type's ``contentType``; values are written and read as that type through ``transferCoding``
-/// (JSON with sorted keys unless you say otherwise).
+/// (JSON with sorted keys unless you say otherwise). The content type is read once per type and process and kept:
+/// it names what the type is, so it must not change.
 ///
 /// ```swift
 /// struct Card: TransferCodable {
@@ -27,9 +28,12 @@ public import UniformTypes
 /// ```
 public protocol TransferCodable: Codable, TransferRepresentable {
     /// The uniform type of the encoded form, for example `UniformType(exportedAs: "com.example.card", conformingTo: .json)`.
+    ///
+    /// Read once per type and kept (the loading path asks for it on every load), so it must always be the same.
     static var contentType: UniformType { get }
 
-    /// How values become bytes and back; by default ``TransferCoding/json``.
+    /// How values become bytes and back; by default ``TransferCoding/json``. Read once per type and kept, like
+    /// ``contentType``.
     static var transferCoding: TransferCoding<Self> { get }
 }
 
@@ -40,7 +44,8 @@ extension TransferCodable {
     /// One Codable representation of ``contentType`` through ``transferCoding``: the one-line case of
     /// ``TransferRepresentable``.
     public static var transferRepresentations: TransferRepresentations<Self> {
-        TransferRepresentations.codable(contentType, coding: transferCoding)
+        TransferRepresentations.codable(
+            TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.coding(of: Self.self))
     }
 
     /// `false`: the Codable representation decodes synchronously, so loads skip the list (a hot path).
@@ -56,10 +61,10 @@ extension TransferCodable {
     public func suggestedFileName(for type: UniformType) -> String? { nil }
 
     /// Only ``contentType``.
-    public static var writableTypes: [UniformType] { [contentType] }
+    public static var writableTypes: [UniformType] { TransferTypeFacts.contentTypes(of: Self.self) }
 
     /// Only ``contentType``.
-    public static var readableTypes: [UniformType] { [contentType] }
+    public static var readableTypes: [UniformType] { TransferTypeFacts.contentTypes(of: Self.self) }
 
     /// The value encoded with ``transferCoding``.
     ///
@@ -67,7 +72,7 @@ extension TransferCodable {
     /// - Throws: ``TransferError`` with `TransferError.Code.encodingFailed` and the encoder's error as cause.
     public func transferEncodedData() throws -> Data {
         do {
-            return try Self.transferCoding.encode(self)
+            return try TransferTypeFacts.coding(of: Self.self).encode(self)
         } catch {
             throw TransferError.wrapping(
                 error, as: .encodingFailed,
@@ -84,7 +89,7 @@ extension TransferCodable {
     ///   coding path the message names).
     public init(transferEncodedData data: Data) throws {
         do {
-            self = try Self.transferCoding.decode(data)
+            self = try TransferTypeFacts.coding(of: Self.self).decode(data)
         } catch {
             throw TransferError.decodingFailed(error, reader: Self.self, type: Self.contentType, byteCount: data.count)
         }
@@ -95,7 +100,8 @@ extension TransferCodable {
     /// - Throws: `TransferError.Code.unavailableRepresentation` for other types;
     ///   `TransferError.Code.encodingFailed` when encoding fails.
     public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
-        guard Self.contentType.conforms(to: type) else {
+        let contentType = TransferTypeFacts.contentType(of: Self.self)
+        guard contentType == type || contentType.conforms(to: type) else {
             throw TransferError(
                 code: .unavailableRepresentation,
                 message: "\(Self.self) writes only \(Self.contentType), not \(type); "

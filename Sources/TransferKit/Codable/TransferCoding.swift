@@ -1,9 +1,10 @@
+public import CBOR
 public import Foundation
 
 /// How a ``TransferCodable`` type turns its values into bytes and back.
 ///
-/// Use ``json`` (the default: deterministic, sorted keys), ``propertyList`` (binary), or name any encoder and
-/// decoder pair with ``init(encode:decode:)``:
+/// Use ``json`` (the default: deterministic, sorted keys), ``cbor`` (binary, deterministic, several times faster
+/// than JSON), ``propertyList`` (binary), or name any encoder and decoder pair with ``init(encode:decode:)``:
 ///
 /// ```swift
 /// struct Settings: TransferCodable {
@@ -89,5 +90,36 @@ extension TransferCoding where Value: Codable & SendableMetatype {
                 return try encoder.encode(value)
             },
             decode: { data in try PropertyListDecoder().decode(Value.self, from: data) })
+    }
+}
+
+extension TransferCoding where Value: Codable & SendableMetatype {
+    /// CBOR (RFC 8949) through `CBOREncoder` and `CBORDecoder` with their default options: deterministic output
+    /// (equal values give equal bytes), plain maps keyed by the coding keys that any CBOR library reads, and
+    /// strict, bounded input.
+    ///
+    /// Give the type a content type that conforms to `UniformType.cbor` (`org.transferkit.cbor`, `application/cbor`):
+    ///
+    /// ```swift
+    /// struct Reading: TransferCodable {
+    ///     var celsius: Double
+    ///     static var contentType: UniformType { UniformType(exportedAs: "com.example.reading", conformingTo: .cbor) }
+    ///     static var transferCoding: TransferCoding<Reading> { .cbor }
+    /// }
+    /// ```
+    public static var cbor: Self {
+        cbor(encoder: CBOREncoder(), decoder: CBORDecoder())
+    }
+
+    /// CBOR through the given coders, for other date, data or key strategies or other limits.
+    ///
+    /// - Parameters:
+    ///   - encoder: The encoder, with its options.
+    ///   - decoder: The decoder, with its options and limits.
+    /// - Returns: The coding.
+    public static func cbor(encoder: CBOREncoder, decoder: CBORDecoder) -> Self {
+        Self(
+            encode: { value in try encoder.encode(value) },
+            decode: { data in try decoder.decode(Value.self, from: data) })
     }
 }

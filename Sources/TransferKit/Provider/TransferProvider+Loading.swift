@@ -21,7 +21,7 @@ extension TransferProvider {
     ///   `TransferError.Code.fileCoercionFailed` or `TransferError.Code.cancelled`.
     public func loadDataRepresentation(for type: UniformType, progress: TransferProgress? = nil) async throws -> Data {
         let entry = try representation(for: [type], reader: nil)
-        return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+        return try await loadData(from: entry, progress: progress)
     }
 
     /// Loads the first registered representation that conforms to `type` as a file and passes it to `body`.
@@ -93,9 +93,10 @@ extension TransferProvider {
             }
         }
         let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
-        let data = try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
+        let data = try await loadData(from: entry, progress: progress)
         do {
-            if let representable = objectClass as? any TransferRepresentable.Type, representable.importsAsynchronously,
+            if TransferTypeFacts.importsAsynchronously(objectClass),
+                let representable = objectClass as? any TransferRepresentable.Type,
                 let importer = Self.asynchronousImporter(of: representable, for: entry.type, catalog: catalog)
             {
                 let value = try await run(entry, progress: progress) { child in try await importer(data, child) }
@@ -129,7 +130,7 @@ extension TransferProvider {
     /// `TypeCatalog.chooseRepresentation(offered:requested:)`, picks for `requested`, if any.
     func choose(for requested: [UniformType]) -> Entry? {
         let entries = state.withLock { $0.entries }
-        return catalog.chooseRepresentation(offered: entries.lazy.map(\.type), requested: requested).map {
+        return catalog.chooseRepresentation(offered: entries.lazy.map { $0.type }, requested: requested).map {
             entries[$0]
         }
     }
@@ -228,6 +229,17 @@ extension TransferProvider {
             message: "The load handler for \(entry.type) failed: \(error). "
                 + "Fix the handler, or catch the error and try another registered type.",
             source: entry.type.identifier)
+    }
+
+    /// The bytes of an entry, reported into the caller's progress if there is one.
+    ///
+    /// Without a caller progress the load needs no escaping closure (``run(_:progress:_:)`` takes one for the
+    /// progress's own task): a heap allocation less on the hot path of small loads.
+    func loadData(from entry: Entry, progress: TransferProgress?) async throws -> Data {
+        guard let progress else {
+            return try await runWithoutCallerProgress(entry) { child in try await self.loadData(from: entry, child) }
+        }
+        return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
     }
 
     /// The bytes of an entry, without progress bookkeeping.

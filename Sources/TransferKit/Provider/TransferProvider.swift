@@ -65,7 +65,7 @@ public final class TransferProvider: Sendable {
     public convenience init(object: some TransferProviderWriting) {
         self.init()
         registerObject(object)
-        state.withLock { state in state.suggestedName = state.entries.lazy.compactMap(\.suggestedName).first }
+        state.withLock { state in state.suggestedName = state.entries.lazy.compactMap { $0.suggestedName }.first }
     }
 
     /// A provider for a file: one file representation whose type comes from the file name's extension through

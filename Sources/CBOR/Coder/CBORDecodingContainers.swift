@@ -1,0 +1,504 @@
+/// The keyed container of ``CBORDecodingState``: a map, walked once when the container is made.
+struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let state: CBORDecodingState
+    let codingPath: [any CodingKey]
+    /// The map's first entry in `state.entries`, and its entry count.
+    let base: Int
+    let count: Int
+    /// The map keys converted by a key strategy, with each one's value offset; `nil` for the default keys.
+    let convertedKeys: [String: Int]?
+
+    init(state: CBORDecodingState, codingPath: [any CodingKey], at start: Int) throws {
+        self.state = state
+        self.codingPath = codingPath
+        do {
+            (base, count, _) = try state.scanMap(at: start)
+        } catch {
+            throw state.error(error, [String: Any].self, path: codingPath)
+        }
+        if state.usesDefaultKeys {
+            convertedKeys = nil
+        } else {
+            convertedKeys = try Self.convertKeys(state: state, codingPath: codingPath, base: base, count: count)
+        }
+    }
+
+    private static func convertKeys(
+        state: CBORDecodingState, codingPath: [any CodingKey], base: Int, count: Int
+    ) throws -> [String: Int] {
+        var converted: [String: Int] = [:]
+        for index in 0..<count {
+            let entry = base + 3 * index
+            let raw: String
+            do {
+                raw = try state.keyString(ofEntry: entry)
+            } catch {
+                throw state.error(error, String.self, path: codingPath)
+            }
+            let key: String
+            switch state.options.keyDecodingStrategy {
+            case .useDefaultKeys: key = raw
+            case .convertFromSnakeCase: key = SnakeCase.toCamelCase(raw)
+            case .custom(let convert): key = convert(codingPath + [CBORCodingKey(stringValue: raw)]).stringValue
+            }
+            guard converted.updateValue(state.entries[entry + 2], forKey: key) == nil else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath,
+                        debugDescription: "two keys of the map convert to \"\(key)\" (at byte offset "
+                            + "\(state.entries[entry])); each key may appear once"))
+            }
+        }
+        return converted
+    }
+
+    var allKeys: [Key] {
+        if let convertedKeys {
+            return convertedKeys.keys.compactMap { Key(stringValue: $0) }
+        }
+        return (0..<count).compactMap { index in
+            (try? state.keyString(ofEntry: base + 3 * index)).flatMap { Key(stringValue: $0) }
+        }
+    }
+
+    @inline(__always)
+    private func valueOffset(_ key: Key) -> Int? {
+        if let convertedKeys {
+            return convertedKeys[key.stringValue]
+        }
+        return state.valueOffset(of: key.stringValue, base: base, count: count)
+    }
+
+    @inline(__always)
+    private func requireValue(_ key: Key) throws -> Int {
+        guard let offset = valueOffset(key) else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(
+                    codingPath: codingPath, debugDescription: "the map has no key \"\(key.stringValue)\""))
+        }
+        return offset
+    }
+
+    func contains(_ key: Key) -> Bool {
+        valueOffset(key) != nil
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        state.isNil(at: try requireValue(key))
+    }
+
+    @inline(__always)
+    private func read<T>(
+        _ type: T.Type, _ key: Key, _ body: (inout Int) throws(CBORDecodingFailure) -> T
+    ) throws -> T {
+        var offset = try requireValue(key)
+        do {
+            return try body(&offset)
+        } catch {
+            throw state.error(error, type, path: codingPath + [key])
+        }
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readBool(at: &offset) }
+    }
+
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readString(at: &offset) }
+    }
+
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readDouble(at: &offset) }
+    }
+
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readFloat(at: &offset) }
+    }
+
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decodeValue(type, at: try requireValue(key), key: key)
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let offset = valueOffset(key), !state.isNil(at: offset) else { return nil }
+        return try decodeValue(type, at: offset, key: key)
+    }
+
+    private func decodeValue<T: Decodable>(_ type: T.Type, at offset: Int, key: Key) throws -> T {
+        if let kind = CBORPrimitive.of(type) {
+            var position = offset
+            do {
+                return try state.readPrimitive(kind, as: type, at: &position)
+            } catch {
+                throw state.error(error, type, path: codingPath + [key])
+            }
+        }
+        return try state.decodeNested(type, at: offset, key: key, in: codingPath, end: nil)
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        KeyedDecodingContainer(
+            try CBORKeyedDecodingContainer<NestedKey>(
+                state: state, codingPath: codingPath + [key], at: try requireValue(key)))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try CBORUnkeyedDecodingContainer(state: state, codingPath: codingPath + [key], at: try requireValue(key))
+    }
+
+    func superDecoder() throws -> any Decoder {
+        let key = CBORCodingKey.super
+        return state.makeSuperDecoder(
+            at: state.valueOffset(of: key.stringValue, base: base, count: count), path: codingPath + [key])
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        state.makeSuperDecoder(at: valueOffset(key), path: codingPath + [key])
+    }
+}
+
+/// The unkeyed container of ``CBORDecodingState``: an array, read item by item.
+struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
+    let state: CBORDecodingState
+    let codingPath: [any CodingKey]
+    let start: Int
+    let itemCount: Int
+    var currentIndex = 0
+    /// Where the next item starts.
+    var position: Int
+
+    init(state: CBORDecodingState, codingPath: [any CodingKey], at start: Int) throws {
+        self.state = state
+        self.codingPath = codingPath
+        self.start = start
+        do throws(CBORDecodingFailure) {
+            let head = try state.head(at: start)
+            guard head.majorType == 4 else { throw state.mismatch("an array", at: start) }
+            itemCount = try state.collectionCount(head, at: start)
+            position = head.next
+        } catch {
+            throw state.error(error, [Any].self, path: codingPath)
+        }
+        if itemCount == 0 {
+            reachedEnd()
+        }
+    }
+
+    var count: Int? { itemCount }
+    var isAtEnd: Bool { currentIndex >= itemCount }
+
+    private func reachedEnd() {
+        if start == state.offset {
+            state.valueEnd = position
+        }
+    }
+
+    private func requireItem(_ type: Any.Type) throws {
+        guard currentIndex < itemCount else {
+            throw DecodingError.valueNotFound(
+                type,
+                DecodingError.Context(
+                    codingPath: codingPath + [CBORCodingKey(intValue: currentIndex)],
+                    debugDescription: "the array has no item \(currentIndex): it holds \(itemCount)"))
+        }
+    }
+
+    private mutating func advance(to end: Int) {
+        position = end
+        currentIndex += 1
+        if currentIndex == itemCount {
+            reachedEnd()
+        }
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        try requireItem(Never?.self)
+        if state.isNil(at: position) {
+            advance(to: position + 1)
+            return true
+        }
+        return false
+    }
+
+    @inline(__always)
+    private mutating func read<T>(_ type: T.Type, _ body: (inout Int) throws(CBORDecodingFailure) -> T) throws -> T {
+        try requireItem(type)
+        var offset = position
+        let value: T
+        do {
+            value = try body(&offset)
+        } catch {
+            throw state.error(error, type, path: codingPath + [CBORCodingKey(intValue: currentIndex)])
+        }
+        advance(to: offset)
+        return value
+    }
+
+    mutating func decode(_ type: Bool.Type) throws -> Bool {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readBool(at: &offset) }
+    }
+
+    mutating func decode(_ type: String.Type) throws -> String {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readString(at: &offset) }
+    }
+
+    mutating func decode(_ type: Double.Type) throws -> Double {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readDouble(at: &offset) }
+    }
+
+    mutating func decode(_ type: Float.Type) throws -> Float {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readFloat(at: &offset) }
+    }
+
+    mutating func decode(_ type: Int.Type) throws -> Int {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: Int8.Type) throws -> Int8 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: Int16.Type) throws -> Int16 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: Int32.Type) throws -> Int32 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: Int64.Type) throws -> Int64 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: UInt.Type) throws -> UInt {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try requireItem(type)
+        var offset = position
+        if let kind = CBORPrimitive.of(type) {
+            do {
+                let value = try state.readPrimitive(kind, as: type, at: &offset)
+                advance(to: offset)
+                return value
+            } catch {
+                throw state.error(error, type, path: codingPath + [CBORCodingKey(intValue: currentIndex)])
+            }
+        }
+        let value = try state.decodeNested(
+            type, at: position, key: CBORCodingKey(intValue: currentIndex), in: codingPath, end: &offset)
+        advance(to: offset)
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try requireItem(type)
+        let path = codingPath + [CBORCodingKey(intValue: currentIndex)]
+        let container = try CBORKeyedDecodingContainer<NestedKey>(state: state, codingPath: path, at: position)
+        advance(to: try end(ofItemAt: position, path: path))
+        return KeyedDecodingContainer(container)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try requireItem([Any].self)
+        let path = codingPath + [CBORCodingKey(intValue: currentIndex)]
+        let container = try CBORUnkeyedDecodingContainer(state: state, codingPath: path, at: position)
+        advance(to: try end(ofItemAt: position, path: path))
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        try requireItem(Any.self)
+        let path = codingPath + [CBORCodingKey(intValue: currentIndex)]
+        let decoder = state.makeSuperDecoder(at: position, path: path)
+        advance(to: try end(ofItemAt: position, path: path))
+        return decoder
+    }
+
+    private func end(ofItemAt offset: Int, path: [any CodingKey]) throws -> Int {
+        do {
+            return try state.skip(at: offset)
+        } catch {
+            throw state.error(error, Any.self, path: path)
+        }
+    }
+}
+
+/// The single-value container of ``CBORDecodingState``: the value at the decoder's offset.
+struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
+    let state: CBORDecodingState
+    let codingPath: [any CodingKey]
+    let offset: Int
+
+    func decodeNil() -> Bool {
+        state.isNil(at: offset)
+    }
+
+    @inline(__always)
+    private func read<T>(_ type: T.Type, _ body: (inout Int) throws(CBORDecodingFailure) -> T) throws -> T {
+        var position = offset
+        let value: T
+        do {
+            value = try body(&position)
+        } catch {
+            throw state.error(error, type, path: codingPath)
+        }
+        if offset == state.offset {
+            state.valueEnd = position
+        }
+        return value
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readBool(at: &offset) }
+    }
+
+    func decode(_ type: String.Type) throws -> String {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readString(at: &offset) }
+    }
+
+    func decode(_ type: Double.Type) throws -> Double {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readDouble(at: &offset) }
+    }
+
+    func decode(_ type: Float.Type) throws -> Float {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readFloat(at: &offset) }
+    }
+
+    func decode(_ type: Int.Type) throws -> Int {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int8.Type) throws -> Int8 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int16.Type) throws -> Int16 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int32.Type) throws -> Int32 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: Int64.Type) throws -> Int64 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt.Type) throws -> UInt {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt8.Type) throws -> UInt8 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt16.Type) throws -> UInt16 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt32.Type) throws -> UInt32 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode(_ type: UInt64.Type) throws -> UInt64 {
+        try read(type) { [state] offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        var position = offset
+        if let kind = CBORPrimitive.of(type) {
+            do {
+                let value = try state.readPrimitive(kind, as: type, at: &position)
+                if offset == state.offset {
+                    state.valueEnd = position
+                }
+                return value
+            } catch {
+                throw state.error(error, type, path: codingPath)
+            }
+        }
+        guard offset == state.offset else {
+            return try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: nil)
+        }
+        let value = try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: &position)
+        state.valueEnd = position
+        return value
+    }
+}
+
+extension CBORDecodingState {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, codingPath: codingPath, at: offset))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try CBORUnkeyedDecodingContainer(state: self, codingPath: codingPath, at: offset)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        CBORSingleValueDecodingContainer(state: self, codingPath: codingPath, offset: offset)
+    }
+}
