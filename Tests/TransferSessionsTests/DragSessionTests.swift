@@ -186,6 +186,9 @@ struct DragSessionTests {
         let list = TransferList(rows("a", "b", "c", "add"), isPinned: { $0.id == "add" })
         let error = #expect(throws: TransferSessionError.self) { try list.beginDrag(["add"]) }
         #expect(error?.code == .forbiddenByList)
+        let missing = #expect(throws: TransferSessionError.self) { try list.beginDrag(["a", "gone"]) }
+        #expect(missing?.code == .forbiddenByList)
+        #expect(missing?.source == "gone")
 
         let session = try list.beginDrag(["a"])
         #expect(list.proposal(for: session, at: 3).operation == .move)

@@ -32,7 +32,7 @@ struct MovePropertyTests {
             }
         }
 
-        init(seed: UInt64) {
+        init() {
             let copy: @Sendable (Row) -> Row = { Row(id: "\($0.id).c\(UUID().uuidString.prefix(8))", title: $0.title) }
             let pinned: @Sendable (Row) -> Bool = { $0.title == "pinned" }
             var left: [Row] = (0..<6).map { Row(id: "l\($0)", title: $0 == 2 ? "undecodable" : "plain") }
@@ -145,7 +145,7 @@ struct MovePropertyTests {
 
     @Test("500 random steps for each of 8 seeds keep every item in exactly one list", arguments: UInt64(1)...8)
     func randomSequences(seed: UInt64) async throws {
-        let world = World(seed: seed)
+        let world = World()
         var generator = SplitMix64(state: seed)
         for number in 0..<500 {
             await step(world, &generator)
@@ -164,7 +164,7 @@ struct MovePropertyTests {
     func concurrentDrops(seed: UInt64) async throws {
         var generator = SplitMix64(state: seed)
         for _ in 0..<100 {
-            let world = World(seed: seed)
+            let world = World()
             let ids = world.lists[0].elements.filter { $0.title == "plain" }.map(\.id)
             let sessions = try (0..<4).map { _ in
                 try world.lists[0].beginDrag(Array(ids.shuffled(using: &generator).prefix(2)))

@@ -16,13 +16,12 @@ enum CatalogScaleBenchmark {
             let file = directory.path + "/types.json"
             try declarations(count: count).write(to: URL(fileURLWithPath: file))
             let last = "com.example.scale.t\(count - 1)"
-            let measuresMemory = FileManager.default.isExecutableFile(atPath: StreamingBenchmark.timeTool)
+            let measuresMemory = PeakMemory.isAvailable
             var peaks: [Double] = []
             func timed(_ arguments: [String], keepPeak: Bool) throws -> Double {
                 let peakFile = directory.path + "/peak.txt"
                 let (executable, wrapped) =
-                    measuresMemory
-                    ? (StreamingBenchmark.timeTool, ["-f", "%M", "-o", peakFile, tool] + arguments) : (tool, arguments)
+                    measuresMemory ? PeakMemory.wrapping((tool, arguments), reportingTo: peakFile) : (tool, arguments)
                 let output = try Spawn.openFile(directory.path + "/output.txt", writing: true)
                 defer { Syscall.close(output) }
                 let (nanoseconds, exit) = try Spawn.run(executable, wrapped, output: output)
@@ -30,11 +29,7 @@ enum CatalogScaleBenchmark {
                     throw BenchmarkError("transferkit \(arguments.joined(separator: " ")) exited with \(exit)")
                 }
                 if keepPeak, measuresMemory {
-                    let text = try String(contentsOfFile: peakFile, encoding: .utf8)
-                    guard let kibibytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-                        throw BenchmarkError("GNU time wrote '\(text)' instead of a peak RSS")
-                    }
-                    peaks.append(kibibytes / 1024)
+                    peaks.append(try PeakMemory.mebibytes(in: peakFile))
                 }
                 return nanoseconds / 1e6
             }
@@ -70,7 +65,7 @@ enum CatalogScaleBenchmark {
                 rows.append(
                     ResultRow(
                         rssName, status: .unavailable, target: "worst ≤ 300 MiB",
-                        note: "\(StreamingBenchmark.timeTool) is missing; install it: apt-get install -y time"))
+                        note: "\(PeakMemory.tool) is missing; install it: apt-get install -y time"))
             }
             return rows
         } catch {

@@ -8,9 +8,6 @@ import TransferKitPlatform
 enum StreamingBenchmark {
     static let type = "public.data"
 
-    /// GNU time, which reports a child's true peak RSS (see ``pipeline(_:_:input:output:directory:)``).
-    static let timeTool = "/usr/bin/time"
-
     /// One run of a two-process pipeline: its wall time and each process's peak RSS in MiB.
     struct PipelineRun {
         var nanoseconds: Double
@@ -107,7 +104,7 @@ enum StreamingBenchmark {
     private static func memoryRows(_ peaks: Peaks) -> [ResultRow] {
         guard !peaks.pack.isEmpty, !peaks.extract.isEmpty else {
             let note =
-                "\(timeTool) is missing; it measures each process's peak RSS. Install it: apt-get install -y time"
+                "\(PeakMemory.tool) is missing; it measures each process's peak RSS. Install it: apt-get install -y time"
             return [
                 ResultRow("archive: peak RSS of pack", status: .unavailable, target: "worst ≤ 64 MiB", note: note),
                 ResultRow("archive: peak RSS of extract", status: .unavailable, target: "worst ≤ 64 MiB", note: note),
@@ -140,9 +137,9 @@ enum StreamingBenchmark {
         let secondErrors = directory.path + "/second.stderr"
         let firstPeak = directory.path + "/first.rss"
         let secondPeak = directory.path + "/second.rss"
-        let measuresMemory = FileManager.default.isExecutableFile(atPath: timeTool)
-        let wrappedFirst = measuresMemory ? (timeTool, ["-f", "%M", "-o", firstPeak, first.0] + first.1) : first
-        let wrappedSecond = measuresMemory ? (timeTool, ["-f", "%M", "-o", secondPeak, second.0] + second.1) : second
+        let measuresMemory = PeakMemory.isAvailable
+        let wrappedFirst = measuresMemory ? PeakMemory.wrapping(first, reportingTo: firstPeak) : first
+        let wrappedSecond = measuresMemory ? PeakMemory.wrapping(second, reportingTo: secondPeak) : second
         let firstError = try Spawn.openFile(firstErrors, writing: true)
         defer { Syscall.close(firstError) }
         let secondError = try Spawn.openFile(secondErrors, writing: true)
@@ -179,16 +176,8 @@ enum StreamingBenchmark {
             return PipelineRun(nanoseconds: elapsed)
         }
         return PipelineRun(
-            nanoseconds: elapsed, firstPeakMiB: try peakMiB(firstPeak), secondPeakMiB: try peakMiB(secondPeak))
-    }
-
-    /// The peak RSS that GNU time wrote (in KiB, on the file's last line), in MiB.
-    static func peakMiB(_ path: String) throws -> Double {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        guard let line = text.split(separator: "\n").last, let kibibytes = Double(line) else {
-            throw BenchmarkError("\(timeTool) left no peak RSS in \(path): \(text)")
-        }
-        return kibibytes / 1024
+            nanoseconds: elapsed, firstPeakMiB: try PeakMemory.mebibytes(in: firstPeak),
+            secondPeakMiB: try PeakMemory.mebibytes(in: secondPeak))
     }
 
     /// Checks once that the pipeline gives back the input's bytes: `pack < input | extract | cmp - input`.

@@ -135,9 +135,9 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
 
     /// Ends the reservation; the elements stay.
     public func release(_ items: [TransferItemID], for session: DragSession.ID) async {
-        _ = state.withLock { state in
+        state.withLock { state in
             state.placedInPlace.remove(session)
-            return state.reserved.removeValue(forKey: session)
+            state.reserved[session] = nil
         }
     }
 

@@ -106,15 +106,19 @@ public final class DragSession: Sendable, Identifiable {
     /// Ends the session without a drop (the drag left every destination); the source keeps its items.
     /// Does nothing when the session already ended or a drop is running.
     public func cancel() async {
-        let ended = state.withLock { phase -> Bool in
+        if leaveActive(for: .ended(.cancel)) {
+            await source?.dragSession(self, didEndWith: .cancel)
+        }
+    }
+
+    /// Moves the session from active to `next`; false, changing nothing, when it is no longer active.
+    private func leaveActive(for next: Phase) -> Bool {
+        state.withLock { phase in
             guard phase == .active else {
                 return false
             }
-            phase = .ended(.cancel)
+            phase = next
             return true
-        }
-        if ended {
-            await source?.dragSession(self, didEndWith: .cancel)
         }
     }
 
@@ -126,14 +130,7 @@ public final class DragSession: Sendable, Identifiable {
 
     /// Moves the session from active to dropping, or throws when it already dropped or ended.
     func beginDrop() throws(TransferSessionError) {
-        let began = state.withLock { phase -> Bool in
-            guard phase == .active else {
-                return false
-            }
-            phase = .dropping
-            return true
-        }
-        guard began else {
+        guard leaveActive(for: .dropping) else {
             throw TransferSessionError(
                 code: .sessionEnded,
                 message: "This drag session was already dropped or cancelled (\(phase)); start a new drag.",

@@ -21,8 +21,6 @@ extension ErrorCode where Domain == TransferSessionErrorDomain {
     public static var itemsUnavailable: Self { Self("itemsUnavailable") }
     /// The destination's commit failed; nothing moved and the source keeps its items.
     public static var commitFailed: Self { Self("commitFailed") }
-    /// A drop index or item is not in the destination list.
-    public static var invalidDestination: Self { Self("invalidDestination") }
     /// An item may not be moved, or a position may not receive items (pinned rows, seed 003).
     public static var forbiddenByList: Self { Self("forbiddenByList") }
 }
