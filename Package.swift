@@ -128,7 +128,8 @@ let package = Package(
             name: "TransferArchiveTests", dependencies: ["TransferArchive", "UniformTypes", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
         .testTarget(
-            name: "TransferKitTests", dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitTestSupport"]),
+            name: "TransferKitTests",
+            dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferSessionsTests",
             dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),

@@ -1,8 +1,8 @@
 import CBOR
 import Foundation
-import Synchronization
 import Testing
 import TransferKit
+import TransferKitPlatform
 import UniformTypes
 
 /// A model written as CBOR; counts how often its content type is computed.
@@ -13,7 +13,7 @@ struct Reading: TransferCodable, Equatable {
     var unit: Unit
     var raw: Data?
 
-    static let contentTypeReads = Mutex(0)
+    static let contentTypeReads = SanitizedMutex(0)
     static var contentType: UniformType {
         contentTypeReads.withLock { $0 += 1 }
         return UniformType(exportedAs: "com.example.reading", conformingTo: .cbor)

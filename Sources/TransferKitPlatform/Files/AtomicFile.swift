@@ -23,7 +23,10 @@ import Dispatch
 /// whose process is gone. The file is not fsynced: the rename protects against a crash of the process, not against
 /// a power loss.
 package enum AtomicFile {
-    private static let pending = SanitizedMutex<Set<String>>([])
+    /// The directories that writes are under way in, with how many writes each. A directory is entered before its
+    /// temporary file is made: a signal that comes as soon as the file exists (before `mkstemp` has even returned
+    /// its name) must still find it, which a set of names entered after creation missed under load.
+    private static let pending = SanitizedMutex<[String: Int]>([:])
 
     /// Writes the file at `path` through `body`, which receives the temporary file's descriptor.
     /// - Returns: What `body` returns.
@@ -33,6 +36,13 @@ package enum AtomicFile {
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         removeStaleTemporaryFiles(inDirectory: directory)
+        pending.withLock { $0[directory, default: 0] += 1 }
+        defer {
+            pending.withLock { pending in
+                let count = (pending[directory] ?? 1) - 1
+                pending[directory] = count > 0 ? count : nil
+            }
+        }
         let descriptor: Int32
         let temporary: String
         do {
@@ -41,8 +51,6 @@ package enum AtomicFile {
         } catch {
             throw SystemError(call: error.call, errorNumber: error.errorNumber, path: path)
         }
-        pending.withLock { _ = $0.insert(temporary) }
-        defer { pending.withLock { _ = $0.remove(temporary) } }
         do {
             Syscall.applyDefaultPermissions(descriptor)
             let result = try await body(descriptor)
@@ -85,10 +93,26 @@ package enum AtomicFile {
     /// - Returns: The paths removed.
     @discardableResult
     package static func removeStaleTemporaryFiles(inDirectory directory: String) -> [String] {
+        removeTemporaryFiles(inDirectory: directory) { pid in
+            pid != Syscall.processID && !Syscall.processExists(pid)
+        }
+    }
+
+    /// Removes this process's own temporary files in `directory`: what an ending signal leaves to clean up.
+    private static func removeOwnTemporaryFiles(inDirectory directory: String) {
+        removeTemporaryFiles(inDirectory: directory) { $0 == Syscall.processID }
+    }
+
+    /// Removes the regular files in `directory` whose name is a temporary file's and whose owner `isRemovable`.
+    @discardableResult
+    private static func removeTemporaryFiles(
+        inDirectory directory: String, where isRemovable: (Int32) -> Bool
+    )
+        -> [String]
+    {
         var removed: [String] = []
         for name in Syscall.directoryEntries(atPath: directory.isEmpty ? "." : directory) {
-            guard let pid = owner(ofTemporaryName: name), pid != Syscall.processID, !Syscall.processExists(pid)
-            else { continue }
+            guard let pid = owner(ofTemporaryName: name), isRemovable(pid) else { continue }
             let path = directory + name
             guard Syscall.linkStatus(atPath: path)?.isRegularFile == true else { continue }
             Syscall.unlink(path)
@@ -109,7 +133,9 @@ package enum AtomicFile {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                for path in pending.withLock({ $0 }) { Syscall.unlink(path) }
+                for directory in pending.withLock({ $0.keys }) {
+                    removeOwnTemporaryFiles(inDirectory: directory)
+                }
                 exit(128 + signalNumber)
             }
             source.setRegistrationHandler { armed.signal() }

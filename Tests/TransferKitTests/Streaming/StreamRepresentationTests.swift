@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import TransferKit
+import TransferKitPlatform
 import UniformTypes
 
 /// Counts the chunks a ``CountedChunks`` sequence made and how many of them were alive (not yet freed) at once.
@@ -12,7 +12,7 @@ final class ChunkLedger: Sendable {
         var peakAlive = 0
     }
 
-    private let counts = Mutex(Counts())
+    private let counts = SanitizedMutex(Counts())
 
     var snapshot: Counts { counts.withLock { $0 } }
 
@@ -84,8 +84,8 @@ struct CountedChunks: AsyncSequence, Sendable {
 
 /// What an archive writer wrote: all of it, or only how much.
 final class ArchiveOutput: Sendable {
-    let bytes = Mutex(Data())
-    let byteCount = Mutex(0)
+    let bytes = SanitizedMutex(Data())
+    let byteCount = SanitizedMutex(0)
     let keepsBytes: Bool
 
     init(keepsBytes: Bool = true) {

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 import TransferKit
+import TransferKitPlatform
 import UniformTypes
 
 /// A value-type model with an extra plain-text representation.
@@ -102,10 +102,10 @@ func waitForCancellation(of progress: TransferProgress) async throws -> Never {
 
 /// A value shared between a loader and a test.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: SanitizedMutex<Value>
 
     init(_ value: Value) {
-        storage = Mutex(value)
+        storage = SanitizedMutex(value)
     }
 
     var value: Value {
