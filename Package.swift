@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
         .library(name: "TransferSessions", targets: ["TransferSessions"]),
+        .library(name: "TransferClipboard", targets: ["TransferClipboard"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
@@ -42,6 +43,9 @@ let package = Package(
         // Drag and drop sessions with exactly-once moves, and ordered lists that take part in them (issue 11: the
         // in-process part).
         .target(name: "TransferSessions", dependencies: ["TransferKitPlatform", "TransferKit"]),
+
+        // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
+        .target(name: "TransferClipboard", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
 
         // MARK: - Tools
 
