@@ -1,4 +1,4 @@
-public import TransferKit
+package import TransferKit
 
 /// What the clipboard asks of a display-server protocol: the one seam between the public API and the X11 and
 /// Wayland wire code.
