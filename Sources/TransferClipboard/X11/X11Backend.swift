@@ -1,0 +1,717 @@
+import Foundation
+package import TransferKit
+import TransferKitPlatform
+
+/// The clipboard over the X11 core protocol: selections, `TARGETS`, `MULTIPLE` and `INCR` as the ICCCM describes
+/// them, and XFIXES for watching owner changes.
+///
+/// One connection and one unmapped InputOnly window serve every selection this process owns; each read uses a
+/// window of its own, so its `SelectionNotify` and property events cannot mix with another read's.
+package final class X11Backend: ClipboardBackend {
+    /// `X11`.
+    package var protocolName: String { "X11" }
+
+    let connection: X11Connection
+    /// The window that owns selections and receives XFIXES events.
+    let window: X11.ID
+    /// The bytes of one property write or read: below the server's request limit, and the INCR threshold.
+    let chunkSize: Int
+    let state = SanitizedMutex(State())
+    /// XFIXES's major opcode, when the server has it.
+    let xfixesOpcode: UInt8?
+
+    struct State {
+        var atoms: [String: X11.ID] = [:]
+        var names: [X11.ID: String] = [:]
+        var owned: [X11.ID: Owned] = [:]
+        var propertyWatchers: [WatchKey: X11Mailbox<X11Event>] = [:]
+        var notifyWatchers: [X11.ID: X11Mailbox<X11Event>] = [:]
+        var subscribers: [X11.ID: [UInt64: X11Mailbox<X11.ID>]] = [:]
+        var selectedSelections: Set<X11.ID> = []
+        var nextSubscriber: UInt64 = 0
+        var failure: ClipboardError?
+    }
+
+    struct WatchKey: Hashable {
+        var window: X11.ID
+        var atom: X11.ID
+    }
+
+    struct Owned {
+        var time: UInt32
+        var targets: [X11.ID]
+        var names: [X11.ID: String]
+        var serve: @Sendable (String) async throws -> TransferByteStream
+        var ownership: X11Ownership
+    }
+
+    private init(connection: X11Connection, window: X11.ID, xfixesOpcode: UInt8?) {
+        self.connection = connection
+        self.window = window
+        self.xfixesOpcode = xfixesOpcode
+        chunkSize = min(connection.info.maximumRequestBytes - 32, 1 << 18) & ~3
+    }
+
+    /// Connects to the display `environment["DISPLAY"]` names, with the MIT-MAGIC-COOKIE-1 of `XAUTHORITY`.
+    ///
+    /// - Throws: ``ClipboardError``: `noDisplay` when `DISPLAY` is unset, `connectionFailed`, `timedOut`,
+    ///   `protocolViolation`.
+    package static func connect(environment: [String: String], timeout: Duration) async throws -> X11Backend {
+        guard let name = environment["DISPLAY"] else {
+            throw ClipboardError(code: .noDisplay, message: "DISPLAY is not set; set it to a local X display such as :0.")
+        }
+        let display = try X11Display(parsing: name)
+        let cookie = X11AuthorityEntry.cookie(environment: environment, display: display.number)
+        return try await connect(socketPath: display.socketPath, cookie: cookie?.data, timeout: timeout)
+    }
+
+    /// Connects to the X server listening at `socketPath` (tests use it to talk to a fake server).
+    package static func connect(
+        socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
+    ) async throws -> X11Backend {
+        let connection = try await X11Connection.connect(
+            socketPath: socketPath, cookie: cookie, timeout: timeout, messageLimit: messageLimit)
+        do {
+            let window = connection.allocateResource()
+            try connection.send(
+                X11RequestEncoder.createWindow(
+                    window, parent: connection.info.rootWindow, eventMask: X11.EventMask.propertyChange))
+            let xfixes = X11Reply.extensionInfo(try await connection.request(X11RequestEncoder.queryExtension("XFIXES")))
+            var opcode: UInt8?
+            if xfixes.present {
+                _ = try await connection.request(
+                    X11RequestEncoder.xfixesQueryVersion(majorOpcode: xfixes.majorOpcode, major: 5, minor: 0))
+                connection.setXFixesFirstEvent(xfixes.firstEvent)
+                opcode = xfixes.majorOpcode
+            }
+            let backend = X11Backend(connection: connection, window: window, xfixesOpcode: opcode)
+            connection.setEventHandler(
+                { [weak backend] event in backend?.handle(event) }, onEnd: { [weak backend] in backend?.ended($0) })
+            return backend
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// Closes the connection; ownerships end and pending transfers fail.
+    package func close() {
+        connection.close()
+    }
+
+    // MARK: - Atoms
+
+    /// The atoms of `names`, interned in one round trip for those not known yet.
+    func atoms(_ names: [String]) async throws -> [X11.ID] {
+        let known = state.withLock { state in names.map { state.atoms[$0] } }
+        var result = known.map { $0 ?? 0 }
+        let missing = names.indices.filter { known[$0] == nil }
+        try await withThrowingTaskGroup(of: (Int, X11.ID).self) { group in
+            for index in missing {
+                let request = X11RequestEncoder.internAtom(names[index])
+                group.addTask { (index, X11Reply.atom(try await self.connection.request(request))) }
+            }
+            for try await (index, atom) in group { result[index] = atom }
+        }
+        state.withLock { state in
+            for index in missing {
+                state.atoms[names[index]] = result[index]
+                state.names[result[index]] = names[index]
+            }
+        }
+        return result
+    }
+
+    func atom(_ name: String) async throws -> X11.ID {
+        try await atoms([name])[0]
+    }
+
+    /// The name of `atom`, asked of the server once.
+    func name(of atom: X11.ID) async throws -> String {
+        if let name = state.withLock({ $0.names[atom] }) { return name }
+        let name: String
+        do {
+            name = try X11Reply.atomName(try await connection.request(X11RequestEncoder.getAtomName(atom)))
+        } catch let error as X11WireError {
+            throw ClipboardError(code: .protocolViolation, message: "Malformed GetAtomName reply: \(error.reason).")
+        }
+        state.withLock { state in
+            state.names[atom] = name
+            state.atoms[name] = atom
+        }
+        return name
+    }
+
+    func selectionAtom(_ selection: ClipboardSelection) async throws -> X11.ID {
+        switch selection {
+        case .primary: X11.Atom.primary
+        case .clipboard: try await atom("CLIPBOARD")
+        }
+    }
+
+    // MARK: - Events
+
+    func handle(_ event: X11Event) {
+        switch event {
+        case .propertyNotify(let window, let atom, _, _):
+            let watcher = state.withLock { $0.propertyWatchers[WatchKey(window: window, atom: atom)] }
+            watcher?.post(event)
+        case .selectionNotify(_, let requestor, _, _, _):
+            let watcher = state.withLock { $0.notifyWatchers[requestor] }
+            watcher?.post(event)
+        case .selectionRequest(let time, _, let requestor, let selection, let target, let property):
+            Task { await self.answer(time: time, requestor: requestor, selection: selection, target: target, property: property) }
+        case .selectionClear(let time, _, let selection):
+            let ownership: X11Ownership? = state.withLock { state in
+                guard let owned = state.owned[selection], time == X11.currentTime || time >= owned.time else {
+                    return nil
+                }
+                state.owned[selection] = nil
+                return owned.ownership
+            }
+            ownership?.finish()
+        case .destroyNotify(let window):
+            let watchers = state.withLock { state in state.propertyWatchers.filter { $0.key.window == window }.values }
+            for watcher in watchers {
+                watcher.fail(
+                    ClipboardError(code: .cancelled, message: "The requesting window went away during the transfer."))
+            }
+        case .selectionOwnerChanged(_, let owner, let selection, _):
+            let subscribers = state.withLock { $0.subscribers[selection].map { Array($0.values) } ?? [] }
+            for subscriber in subscribers { subscriber.post(owner) }
+        case .other:
+            break
+        }
+    }
+
+    func ended(_ error: ClipboardError) {
+        let (ownerships, mailboxes, subscribers) = state.withLock { state in
+            state.failure = error
+            defer {
+                state.owned = [:]
+                state.propertyWatchers = [:]
+                state.notifyWatchers = [:]
+                state.subscribers = [:]
+            }
+            return (
+                state.owned.values.map(\.ownership),
+                Array(state.propertyWatchers.values) + Array(state.notifyWatchers.values),
+                state.subscribers.values.flatMap(\.values)
+            )
+        }
+        for ownership in ownerships { ownership.finish() }
+        for mailbox in mailboxes { mailbox.fail(error) }
+        for subscriber in subscribers { subscriber.fail(error) }
+    }
+
+    func watchProperty(window: X11.ID, atom: X11.ID) throws(ClipboardError) -> X11Mailbox<X11Event> {
+        let mailbox = X11Mailbox<X11Event>()
+        let failure = state.withLock { state in
+            if state.failure == nil { state.propertyWatchers[WatchKey(window: window, atom: atom)] = mailbox }
+            return state.failure
+        }
+        if let failure { throw failure }
+        return mailbox
+    }
+
+    func unwatchProperty(window: X11.ID, atom: X11.ID) {
+        state.withLock { _ = $0.propertyWatchers.removeValue(forKey: WatchKey(window: window, atom: atom)) }
+    }
+
+    /// The time of the server now: from the `PropertyNotify` of an empty append to the backend's own window.
+    func serverTime() async throws -> UInt32 {
+        let property = try await atom("_TRANSFERKIT_TIMESTAMP")
+        let mailbox = try watchProperty(window: window, atom: property)
+        defer { unwatchProperty(window: window, atom: property) }
+        try connection.send(
+            X11RequestEncoder.changeProperty(
+                window, property: property, type: X11.Atom.integer, format: 8, mode: .append, data: [UInt8]()))
+        while true {
+            if case .propertyNotify(_, _, let time, _) = try await mailbox.next(
+                timeout: connection.timeout, waitingFor: "a server timestamp")
+            {
+                return time
+            }
+        }
+    }
+
+    // MARK: - Owning
+
+    package func own(
+        _ selection: ClipboardSelection, targets: [String],
+        serve: @escaping @Sendable (String) async throws -> TransferByteStream
+    ) async throws -> any ClipboardOwnership {
+        let selectionAtom = try await selectionAtom(selection)
+        let targetAtoms = try await atoms(targets)
+        _ = try await atoms(["TARGETS", "TIMESTAMP", "MULTIPLE", "INCR", "ATOM_PAIR"])
+        let time = try await serverTime()
+        let ownership = X11Ownership(backend: self, selection: selectionAtom, time: time)
+        let previous = state.withLock { state in
+            let previous = state.owned[selectionAtom]?.ownership
+            state.owned[selectionAtom] = Owned(
+                time: time, targets: targetAtoms, names: Dictionary(zip(targetAtoms, targets)) { first, _ in first },
+                serve: serve, ownership: ownership)
+            return previous
+        }
+        previous?.finish()
+        try connection.send(X11RequestEncoder.setSelectionOwner(window, selection: selectionAtom, time: time))
+        let owner = X11Reply.owner(try await connection.request(X11RequestEncoder.getSelectionOwner(selectionAtom)))
+        guard owner == window else {
+            state.withLock { state in
+                if state.owned[selectionAtom]?.ownership === ownership { state.owned[selectionAtom] = nil }
+            }
+            ownership.finish()
+            throw ClipboardError(
+                code: .transferFailed,
+                message: "The X server did not give this client the \(selection) selection (another client took it "
+                    + "at the same moment); try again.")
+        }
+        return ownership
+    }
+
+    /// Gives up `selection` if `ownership` still holds it.
+    func release(_ ownership: X11Ownership) async {
+        let stillOwned = state.withLock { state in
+            guard state.owned[ownership.selection]?.ownership === ownership else { return false }
+            state.owned[ownership.selection] = nil
+            return true
+        }
+        if stillOwned {
+            _ = try? connection.send(
+                X11RequestEncoder.setSelectionOwner(X11.none, selection: ownership.selection, time: ownership.time))
+            _ = try? await connection.request(X11RequestEncoder.getInputFocus())
+        }
+        ownership.finish()
+    }
+
+    /// Answers one `SelectionRequest`; never throws (a failed conversion is refused, or the transfer abandoned).
+    func answer(
+        time: UInt32, requestor: X11.ID, selection: X11.ID, target: X11.ID, property requested: X11.ID
+    ) async {
+        let owned = state.withLock { state in state.owned[selection] }
+        // ICCCM: `None` as the property comes from obsolete clients, which mean the target's name.
+        let property = requested == X11.none ? target : requested
+        guard let owned, time == X11.currentTime || time >= owned.time else {
+            refuse(requestor: requestor, selection: selection, target: target, time: time)
+            return
+        }
+        let converted: Bool
+        do {
+            converted = try await convert(
+                owned, requestor: requestor, selection: selection, target: target, property: property, time: time,
+                allowIncremental: true)
+        } catch {
+            converted = false
+        }
+        if !converted { refuse(requestor: requestor, selection: selection, target: target, time: time) }
+    }
+
+    func refuse(requestor: X11.ID, selection: X11.ID, target: X11.ID, time: UInt32) {
+        _ = try? connection.send(
+            X11RequestEncoder.sendSelectionNotify(
+                requestor: requestor, selection: selection, target: target, property: X11.none, time: time))
+    }
+
+    func notify(requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32) throws {
+        try connection.send(
+            X11RequestEncoder.sendSelectionNotify(
+                requestor: requestor, selection: selection, target: target, property: property, time: time))
+    }
+
+    /// Converts `target` into `property` on `requestor`; `false` when this owner cannot (the caller refuses).
+    /// With `allowIncremental` (not inside `MULTIPLE`) it also sends the `SelectionNotify`.
+    func convert(
+        _ owned: Owned, requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32,
+        allowIncremental: Bool
+    ) async throws -> Bool {
+        let meta = state.withLock { state in
+            (
+                targets: state.atoms["TARGETS"] ?? 0, timestamp: state.atoms["TIMESTAMP"] ?? 0,
+                multiple: state.atoms["MULTIPLE"] ?? 0, incr: state.atoms["INCR"] ?? 0,
+                atomPair: state.atoms["ATOM_PAIR"] ?? 0
+            )
+        }
+        func finish() throws {
+            if allowIncremental {
+                try notify(requestor: requestor, selection: selection, target: target, property: property, time: time)
+            }
+        }
+        switch target {
+        case meta.targets:
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    requestor, property: property, type: X11.Atom.atom,
+                    values: [meta.targets, meta.timestamp, meta.multiple] + owned.targets))
+            try finish()
+            return true
+        case meta.timestamp:
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    requestor, property: property, type: X11.Atom.integer, values: [owned.time]))
+            try finish()
+            return true
+        case meta.multiple where allowIncremental:
+            let reply = try await connection.request(
+                X11RequestEncoder.getProperty(requestor, property: property, delete: false, length: 1 << 14))
+            let pairs = try X11Reply.property(reply).items32
+            guard pairs.count >= 2 else { return false }
+            var answered = pairs
+            for index in stride(from: 0, to: pairs.count - 1, by: 2) {
+                let done =
+                    (try? await convert(
+                        owned, requestor: requestor, selection: selection, target: pairs[index],
+                        property: pairs[index + 1], time: time, allowIncremental: false)) ?? false
+                if !done { answered[index + 1] = X11.none }
+            }
+            try connection.send(
+                X11RequestEncoder.changeProperty(requestor, property: property, type: meta.atomPair, values: answered))
+            try finish()
+            return true
+        default:
+            guard let name = owned.names[target] else { return false }
+            let stream = try await owned.serve(name)
+            var iterator = stream.makeAsyncIterator()
+            var buffer = Data()
+            var atEnd = false
+            while buffer.count <= chunkSize {
+                guard let chunk = try await iterator.next() else {
+                    atEnd = true
+                    break
+                }
+                buffer.append(chunk)
+            }
+            if atEnd {
+                try connection.send(
+                    X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: buffer))
+                try finish()
+                return true
+            }
+            guard allowIncremental else { return false }
+            try await sendIncrementally(
+                first: buffer, rest: &iterator, length: stream.length, requestor: requestor, selection: selection,
+                target: target, property: property, time: time, incr: meta.incr)
+            return true
+        }
+    }
+
+    /// The INCR protocol, owner's side: each chunk goes once the requestor deleted the previous one.
+    func sendIncrementally(
+        first: Data, rest iterator: inout TransferByteStream.AsyncIterator, length: UInt64?, requestor: X11.ID,
+        selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32, incr: X11.ID
+    ) async throws {
+        let mailbox = try watchProperty(window: requestor, atom: property)
+        defer {
+            unwatchProperty(window: requestor, atom: property)
+            _ = try? connection.send(X11RequestEncoder.changeEventMask(requestor, eventMask: 0))
+        }
+        try connection.send(
+            X11RequestEncoder.changeEventMask(
+                requestor, eventMask: X11.EventMask.propertyChange | X11.EventMask.structureNotify))
+        let lowerBound = UInt32(clamping: length ?? UInt64(first.count))
+        try connection.send(
+            X11RequestEncoder.changeProperty(requestor, property: property, type: incr, values: [lowerBound]))
+        try notify(requestor: requestor, selection: selection, target: target, property: property, time: time)
+        func waitForDeletion() async throws {
+            while true {
+                let event = try await mailbox.next(
+                    timeout: connection.timeout, waitingFor: "the requestor to take a chunk of an INCR transfer")
+                if case .propertyNotify(_, _, _, deleted: true) = event { return }
+            }
+        }
+        try await waitForDeletion()
+        var buffer = first
+        var atEnd = false
+        while !buffer.isEmpty || !atEnd {
+            while buffer.count < chunkSize && !atEnd {
+                if let chunk = try await iterator.next() { buffer.append(chunk) } else { atEnd = true }
+            }
+            let piece = buffer.prefix(chunkSize)
+            try connection.send(
+                X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: piece))
+            buffer = Data(buffer.dropFirst(piece.count))
+            try await waitForDeletion()
+        }
+        // The empty property that ends the transfer.
+        try connection.send(
+            X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: [UInt8]()))
+    }
+
+    // MARK: - Reading
+
+    package func targets(of selection: ClipboardSelection) async throws -> [String] {
+        let selectionAtom = try await selectionAtom(selection)
+        if let owned = state.withLock({ $0.owned[selectionAtom] }) {
+            return owned.targets.compactMap { owned.names[$0] }
+        }
+        let owner = X11Reply.owner(try await connection.request(X11RequestEncoder.getSelectionOwner(selectionAtom)))
+        guard owner != X11.none else { return [] }
+        let data: Data
+        do {
+            data = try await collect(receive("TARGETS", from: selection), limit: 1 << 20)
+        } catch let error as ClipboardError where error.code == .typeUnavailable {
+            return []
+        }
+        var names: [String] = []
+        let meta: Set = ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INCR"]
+        let reader = X11Bytes(Array(data))
+        for index in 0..<(data.count / 4) {
+            let atom = reader.u32(index * 4)
+            guard atom != X11.none else { continue }
+            let name = try await name(of: atom)
+            if !meta.contains(name) && !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    func collect(_ stream: TransferByteStream, limit: Int) async throws -> Data {
+        var data = Data()
+        for try await chunk in stream {
+            data.append(chunk)
+            guard data.count <= limit else {
+                throw ClipboardError(
+                    code: .protocolViolation, message: "The selection owner sent over \(limit) bytes of TARGETS.")
+            }
+        }
+        return data
+    }
+
+    package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
+        let selectionAtom = try await selectionAtom(selection)
+        let atoms = try await atoms([target, "_TRANSFERKIT_SELECTION", "INCR"])
+        let (targetAtom, property, incr) = (atoms[0], atoms[1], atoms[2])
+        let requestor = connection.allocateResource()
+        try connection.send(
+            X11RequestEncoder.createWindow(
+                requestor, parent: connection.info.rootWindow, eventMask: X11.EventMask.propertyChange))
+        let transfer = X11IncomingTransfer(backend: self, requestor: requestor, property: property, target: target)
+        let notifications = X11Mailbox<X11Event>()
+        state.withLock { $0.notifyWatchers[requestor] = notifications }
+        do {
+            transfer.properties = try watchProperty(window: requestor, atom: property)
+            try connection.send(
+                X11RequestEncoder.convertSelection(
+                    requestor: requestor, selection: selectionAtom, target: targetAtom, property: property,
+                    time: X11.currentTime))
+            let answer = try await notifications.next(
+                timeout: connection.timeout, waitingFor: "the owner of the \(selection) selection to convert \(target)")
+            state.withLock { _ = $0.notifyWatchers.removeValue(forKey: requestor) }
+            guard case .selectionNotify(_, _, _, _, let answered) = answer, answered != X11.none else {
+                throw ClipboardError(
+                    code: .typeUnavailable,
+                    message: "The \(selection) selection does not offer \(target) (its owner refused, or nobody owns "
+                        + "it). Ask for one of the offered types.", source: target)
+            }
+            let first = try await transfer.readProperty(offset: 0)
+            if first.type == incr {
+                transfer.mode = .incremental
+            } else {
+                transfer.mode = .direct
+                transfer.queue(first)
+            }
+        } catch {
+            state.withLock { _ = $0.notifyWatchers.removeValue(forKey: requestor) }
+            transfer.finish()
+            throw error
+        }
+        return TransferByteStream(length: nil, X11IncomingChunks(transfer: transfer))
+    }
+
+    // MARK: - Watching
+
+    package func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    guard let opcode = xfixesOpcode else {
+                        throw ClipboardError(
+                            code: .protocolUnavailable,
+                            message: "This X server lacks the XFIXES extension, which watching the clipboard needs; "
+                                + "read the clipboard when needed instead.")
+                    }
+                    let selectionAtom = try await selectionAtom(selection)
+                    let mailbox = X11Mailbox<X11.ID>()
+                    let (id, needsSelect) = state.withLock { state in
+                        state.nextSubscriber += 1
+                        state.subscribers[selectionAtom, default: [:]][state.nextSubscriber] = mailbox
+                        return (state.nextSubscriber, state.selectedSelections.insert(selectionAtom).inserted)
+                    }
+                    defer { state.withLock { _ = $0.subscribers[selectionAtom]?.removeValue(forKey: id) } }
+                    if needsSelect {
+                        try await connection.checked(
+                            X11RequestEncoder.xfixesSelectSelectionInput(
+                                majorOpcode: opcode, window: window, selection: selectionAtom, eventMask: 7))
+                    }
+                    while true {
+                        let owner = try await mailbox.next(timeout: nil, waitingFor: "a selection change")
+                        let targets: [String]
+                        if owner == X11.none {
+                            targets = []
+                        } else {
+                            targets = (try? await self.targets(of: selection)) ?? []
+                        }
+                        continuation.yield(targets)
+                    }
+                } catch let error as ClipboardError where error.code == .cancelled {
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// A selection this process owns on X11.
+final class X11Ownership: ClipboardOwnership {
+    weak let backend: X11Backend?
+    let selection: X11.ID
+    let time: UInt32
+    private let state = SanitizedMutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(backend: X11Backend, selection: X11.ID, time: UInt32) {
+        self.backend = backend
+        self.selection = selection
+        self.time = time
+    }
+
+    func finish() {
+        let waiters = state.withLock { state in
+            state.ended = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func ended() async {
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state in
+                if !state.ended { state.waiters.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    func release() async {
+        if let backend { await backend.release(self) } else { finish() }
+    }
+}
+
+/// One read of a selection in progress: a window of its own, the property the owner writes, and what is read.
+final class X11IncomingTransfer: @unchecked Sendable {
+    // Mutable fields are set in `receive` before the transfer is shared, then used by one iterating task at a time.
+    enum Mode {
+        case direct
+        case incremental
+    }
+
+    let backend: X11Backend
+    let requestor: X11.ID
+    let property: X11.ID
+    let target: String
+    var properties: X11Mailbox<X11Event>?
+    var mode = Mode.direct
+    var pending: X11Reply.Property?
+    var offset: UInt32 = 0
+    private let finished = SanitizedMutex(false)
+
+    init(backend: X11Backend, requestor: X11.ID, property: X11.ID, target: String) {
+        self.backend = backend
+        self.requestor = requestor
+        self.property = property
+        self.target = target
+    }
+
+    deinit { finish() }
+
+    func queue(_ property: X11Reply.Property) { pending = property }
+
+    /// Reads (and, once all read, deletes) the property from `offset` 4-byte units.
+    func readProperty(offset: UInt32) async throws -> X11Reply.Property {
+        let units = UInt32(backend.chunkSize / 4)
+        let reply = try await backend.connection.request(
+            X11RequestEncoder.getProperty(requestor, property: property, delete: true, offset: offset, length: units))
+        do {
+            return try X11Reply.property(reply)
+        } catch {
+            throw ClipboardError(code: .protocolViolation, message: "Malformed GetProperty reply: \(error.reason).")
+        }
+    }
+
+    /// The next chunk, or `nil` at the end.
+    func next() async throws -> Data? {
+        if finished.withLock({ $0 }) { return nil }
+        do {
+            try Task.checkCancellation()
+            if let property = pending {
+                pending = nil
+                return try await deliver(property)
+            }
+            switch mode {
+            case .direct:
+                finish()
+                return nil
+            case .incremental:
+                while true {
+                    guard let properties else { return nil }
+                    let event = try await properties.next(
+                        timeout: backend.connection.timeout, waitingFor: "the next chunk of an INCR transfer of \(target)")
+                    guard case .propertyNotify(_, _, _, deleted: false) = event else { continue }
+                    let property = try await readProperty(offset: 0)
+                    // A notification of a value already read (the INCR property itself) finds nothing: wait on.
+                    if property.type == X11.none { continue }
+                    if property.value.isEmpty && property.bytesAfter == 0 {
+                        finish()
+                        return nil
+                    }
+                    return try await deliver(property)
+                }
+            }
+        } catch is CancellationError {
+            finish()
+            throw ClipboardError(code: .cancelled, message: "The read of \(target) was cancelled.", source: target)
+        } catch {
+            finish()
+            throw error
+        }
+    }
+
+    /// Hands out `property`'s bytes; a value longer than one read is read on (at growing offsets) next time.
+    private func deliver(_ property: X11Reply.Property) async throws -> Data? {
+        if property.bytesAfter > 0 {
+            offset += UInt32(property.value.count / 4)
+            pending = try await readProperty(offset: offset)
+        } else {
+            offset = 0
+        }
+        if mode == .direct && pending == nil { finish() }
+        return property.value
+    }
+
+    /// Ends the transfer: the window goes, and with it the owner's INCR (it sees the window destroyed).
+    func finish() {
+        let wasFinished = finished.withLock { finished in
+            defer { finished = true }
+            return finished
+        }
+        guard !wasFinished else { return }
+        backend.unwatchProperty(window: requestor, atom: property)
+        _ = try? backend.connection.send(X11RequestEncoder.destroyWindow(requestor))
+        backend.connection.freeResource(requestor)
+    }
+}
+
+/// The chunks of an incoming transfer, pulled from the server only as fast as they are consumed.
+struct X11IncomingChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let transfer: X11IncomingTransfer
+
+    func makeAsyncIterator() -> Iterator { Iterator(transfer: transfer) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let transfer: X11IncomingTransfer
+        mutating func next() async throws -> Data? { try await transfer.next() }
+    }
+}

@@ -1,0 +1,399 @@
+import Foundation
+import TransferKitPlatform
+
+/// One connection to an X server: requests out (numbered, with a time limit on each write), and a reader thread
+/// that cuts the server's bytes into replies, errors and events.
+///
+/// Replies and errors resume the task that waits for them; events go to ``setEventHandler(_:)``'s closure, called
+/// on the reader thread (it must not block). When the connection ends, every waiting task fails with the reason.
+package final class X11Connection: Sendable {
+    /// The facts of the setup reply.
+    package let info: X11ServerInfo
+    /// The time limit of each write and each awaited reply.
+    package let timeout: Duration
+    private let socket: UnixSocket
+    private let state: SanitizedMutex<State>
+    /// Serializes writes, so that requests reach the server in the order of their sequence numbers.
+    private let writer = SanitizedMutex(())
+
+    private struct Pending {
+        var continuation: CheckedContinuation<X11Bytes, any Error>
+        var timer: Task<Void, Never>?
+    }
+
+    private struct State {
+        var sequence: UInt64 = 0
+        var pending: [UInt16: Pending] = [:]
+        var failure: ClipboardError?
+        var eventHandler: (@Sendable (X11Event) -> Void)?
+        var endHandler: (@Sendable (ClipboardError) -> Void)?
+        var nextResource: UInt32 = 1
+        var freeResources: [UInt32] = []
+        var errors: [UInt16: UInt8] = [:]
+    }
+
+    private init(socket: UnixSocket, info: X11ServerInfo, timeout: Duration) {
+        self.socket = socket
+        self.info = info
+        self.timeout = timeout
+        self.state = SanitizedMutex(State())
+    }
+
+    /// Connects to the server at `socketPath`, authorizing with `cookie` (MIT-MAGIC-COOKIE-1) when given.
+    ///
+    /// - Throws: ``ClipboardError``: `connectionFailed` (no server, or it refused: its reason is in the message),
+    ///   `timedOut`, `protocolViolation` (a malformed setup reply).
+    package static func connect(
+        socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
+    ) async throws -> X11Connection {
+        let socket: UnixSocket
+        do {
+            socket = try UnixSocket.connect(toPath: socketPath)
+        } catch {
+            throw ClipboardError(
+                code: .connectionFailed,
+                message: "Cannot connect to the X server at \(socketPath): \(error.reason). Check DISPLAY, and that "
+                    + "the server runs.", cause: error, source: socketPath)
+        }
+        let setup = X11RequestEncoder.setup(
+            authorizationName: cookie == nil ? [] : Array("MIT-MAGIC-COOKIE-1".utf8), authorizationData: cookie ?? [])
+        do {
+            try socket.sendAll(setup, timeout: timeout)
+        } catch {
+            throw ClipboardError(
+                code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
+                message: "Cannot send the connection setup to the X server at \(socketPath): \(error.reason).",
+                cause: error, source: socketPath)
+        }
+        // The setup reply is read on the thread that will read everything else, so no task blocks on the socket.
+        let reader = Reader(socket: socket, limit: messageLimit)
+        let reply: X11SetupReply = try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: reader.readSetup(timeout: timeout, socketPath: socketPath))
+            }
+            thread.name = "TransferClipboard X11 setup"
+            thread.start()
+        }
+        switch reply {
+        case .failed(let reason), .authenticate(let reason):
+            throw ClipboardError(
+                code: .connectionFailed,
+                message: "The X server at \(socketPath) refused the connection: \(reason.isEmpty ? "no reason" : reason)"
+                    + ". Check XAUTHORITY (its MIT-MAGIC-COOKIE-1 for this display).", source: socketPath)
+        case .success(let info):
+            let connection = X11Connection(socket: socket, info: info, timeout: timeout)
+            let thread = Thread { [reader] in reader.run(connection) }
+            thread.name = "TransferClipboard X11 reader"
+            thread.start()
+            return connection
+        }
+    }
+
+    /// Sets the closure that gets every event (on the reader thread), and the one told once when the connection
+    /// ends.
+    package func setEventHandler(
+        _ handler: @escaping @Sendable (X11Event) -> Void, onEnd: @escaping @Sendable (ClipboardError) -> Void
+    ) {
+        state.withLock { state in
+            state.eventHandler = handler
+            state.endHandler = onEnd
+        }
+    }
+
+    /// Tells the reader which event code XFIXES starts at.
+    package func setXFixesFirstEvent(_ code: UInt8) {
+        xfixesFirstEvent.withLock { $0 = code }
+    }
+    let xfixesFirstEvent = SanitizedMutex<UInt8?>(nil)
+
+    /// A new resource identifier (for a window).
+    package func allocateResource() -> X11.ID {
+        state.withLock { state in
+            if let free = state.freeResources.popLast() { return free }
+            let shift = UInt32(info.resourceIDMask.trailingZeroBitCount)
+            defer { state.nextResource += 1 }
+            return info.resourceIDBase | ((state.nextResource << shift) & info.resourceIDMask)
+        }
+    }
+
+    /// Returns a destroyed window's identifier for reuse.
+    package func freeResource(_ id: X11.ID) {
+        state.withLock { $0.freeResources.append(id) }
+    }
+
+    /// Sends a request that has no reply; returns its sequence number.
+    @discardableResult
+    package func send(_ request: [UInt8]) throws(ClipboardError) -> UInt16 {
+        try write(request, expectingReply: nil)
+    }
+
+    /// Sends a request and waits for its reply.
+    ///
+    /// - Throws: ``ClipboardError``: `transferFailed` for an X error, `timedOut`, `cancelled`, or why the connection
+    ///   ended.
+    package func request(_ request: [UInt8]) async throws -> X11Bytes {
+        let box = SanitizedMutex<UInt16?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<X11Bytes, any Error>) in
+                do {
+                    let sequence = try write(request, expectingReply: continuation)
+                    box.withLock { $0 = sequence }
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            if let sequence = box.withLock({ $0 }) {
+                resolve(sequence, .failure(ClipboardError(code: .cancelled, message: "The X11 request was cancelled.")))
+            }
+        }
+    }
+
+    /// Sends a request without a reply and waits until the server has handled it.
+    ///
+    /// - Throws: ``ClipboardError`` with `transferFailed` when the server answered it with an error (such as
+    ///   `BadWindow` for a requestor that is gone).
+    package func checked(_ request: [UInt8]) async throws {
+        let sequence = try write(request, expectingReply: nil, watchErrors: true)
+        _ = try await self.request(X11RequestEncoder.getInputFocus())
+        let code = state.withLock { $0.errors.removeValue(forKey: sequence) }
+        if let code, code != 0 {
+            throw ClipboardError(
+                code: .transferFailed, message: "The X server refused request \(request[0]) with error code \(code).")
+        }
+    }
+
+    private func write(
+        _ request: [UInt8], expectingReply continuation: CheckedContinuation<X11Bytes, any Error>?,
+        watchErrors: Bool = false
+    ) throws(ClipboardError) -> UInt16 {
+        guard request.count <= info.maximumRequestBytes else {
+            throw ClipboardError(
+                code: .transferFailed,
+                message: "A request of \(request.count) bytes is over the server's limit of \(info.maximumRequestBytes).")
+        }
+        let outcome: Result<UInt16, ClipboardError> = writer.withLock { _ in
+            let registered: Result<UInt16, ClipboardError> = state.withLock { state in
+                if let failure = state.failure { return .failure(failure) }
+                state.sequence += 1
+                let sequence = UInt16(truncatingIfNeeded: state.sequence)
+                if let continuation {
+                    state.pending[sequence] = Pending(continuation: continuation, timer: nil)
+                }
+                if watchErrors { state.errors[sequence] = 0 }
+                return .success(sequence)
+            }
+            guard case .success(let sequence) = registered else { return registered }
+            do throws(SystemError) {
+                try socket.sendAll(request, timeout: timeout)
+            } catch {
+                let failure = ClipboardError(
+                    code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
+                    message: error.errorNumber == ETIMEDOUT
+                        ? "The X server did not read a request within \(timeout)."
+                        : "Cannot write to the X server: \(error.reason).", cause: error)
+                end(failure)
+                return .failure(failure)
+            }
+            return .success(sequence)
+        }
+        let sequence = try outcome.get()
+        if continuation != nil {
+            let timeout = timeout
+            let timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.resolve(
+                    sequence,
+                    .failure(
+                        ClipboardError(
+                            code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout).")
+                    ))
+            }
+            let stillPending = state.withLock { state in
+                guard state.pending[sequence] != nil else { return false }
+                state.pending[sequence]?.timer = timer
+                return true
+            }
+            if !stillPending { timer.cancel() }
+        }
+        return sequence
+    }
+
+    private func resolve(_ sequence: UInt16, _ outcome: Result<X11Bytes, ClipboardError>) {
+        let pending = state.withLock { $0.pending.removeValue(forKey: sequence) }
+        pending?.timer?.cancel()
+        pending?.continuation.resume(with: outcome)
+    }
+
+    fileprivate func deliver(_ message: X11Message) {
+        switch message {
+        case .reply(let sequence, let bytes):
+            resolve(sequence, .success(bytes))
+        case .error(let sequence, let code, let major):
+            let watched = state.withLock { state in
+                guard state.errors[sequence] != nil else { return false }
+                state.errors[sequence] = code
+                return true
+            }
+            if !watched {
+                resolve(
+                    sequence,
+                    .failure(
+                        ClipboardError(
+                            code: .transferFailed,
+                            message: "The X server answered request \(major) with error code \(code).")))
+            }
+        case .event(let event):
+            let handler = state.withLock { $0.eventHandler }
+            handler?(event)
+        }
+    }
+
+    /// Ends the connection with `error`: every waiting request fails with it, and so does every later one.
+    fileprivate func end(_ error: ClipboardError) {
+        let (pending, handler): ([Pending], (@Sendable (ClipboardError) -> Void)?) = state.withLock { state in
+            guard state.failure == nil else { return ([], nil) }
+            state.failure = error
+            defer {
+                state.pending = [:]
+                state.endHandler = nil
+                state.eventHandler = nil
+            }
+            return (Array(state.pending.values), state.endHandler)
+        }
+        socket.shutdown()
+        for entry in pending {
+            entry.timer?.cancel()
+            entry.continuation.resume(throwing: error)
+        }
+        handler?(error)
+    }
+
+    /// Whether the connection has ended.
+    package var isClosed: Bool { state.withLock { $0.failure != nil } }
+
+    /// Closes the connection; waiting requests fail with `cancelled`.
+    package func close() {
+        end(ClipboardError(code: .cancelled, message: "The X11 connection was closed."))
+    }
+}
+
+/// The reading half of a connection: blocking reads on a dedicated thread.
+private final class Reader: @unchecked Sendable {
+    // Used by one thread at a time: the setup thread, then the reader thread it hands over to.
+    let socket: UnixSocket
+    var decoder: X11MessageDecoder
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var received: [UInt8] = []
+
+    init(socket: UnixSocket, limit: Int) {
+        self.socket = socket
+        self.decoder = X11MessageDecoder(limit: limit)
+    }
+
+    /// Reads what one receive gives, at most `maximum` bytes, into the start of `buffer` (an X server passes no
+    /// descriptors; any that came are closed).
+    func receive(atMost maximum: Int) throws(SystemError) -> Int {
+        let socket = socket
+        let outcome = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(SystemError) in
+                var descriptors: [Int32] = []
+                defer { for descriptor in descriptors { Syscall.close(descriptor) } }
+                return try socket.receive(
+                    into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<maximum]), descriptors: &descriptors,
+                    maxDescriptors: 1)
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// Reads `count` more bytes into `received`, each wait at most until `deadline`.
+    func fill(_ count: Int, deadline: ContinuousClock.Instant) throws(ClipboardError) {
+        while received.count < count {
+            let left = ContinuousClock.now.duration(to: deadline)
+            var ready = false
+            do throws(SystemError) {
+                if left > .zero { ready = try socket.waitUntilReadable(timeout: left) }
+            } catch {
+                throw ClipboardError(code: .connectionFailed, message: "Cannot wait for the X server: \(error.reason).")
+            }
+            guard ready else {
+                throw ClipboardError(code: .timedOut, message: "The X server did not answer the connection setup.")
+            }
+            let wanted = min(buffer.count, count - received.count)
+            let got: Int
+            do throws(SystemError) {
+                got = try receive(atMost: wanted)
+            } catch {
+                throw ClipboardError(code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).")
+            }
+            guard got > 0 else {
+                throw ClipboardError(
+                    code: .protocolViolation,
+                    message: "The X server closed the connection in the middle of its setup reply (\(received.count) "
+                        + "bytes of \(count)).")
+            }
+            received.append(contentsOf: buffer[..<got])
+        }
+    }
+
+    func readSetup(timeout: Duration, socketPath: String) -> Result<X11SetupReply, ClipboardError> {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        do throws(ClipboardError) {
+            try fill(8, deadline: deadline)
+            let total: Int
+            do {
+                total = try X11SetupReply.totalLength(header: received)
+            } catch {
+                throw ClipboardError(code: .protocolViolation, message: "Malformed X11 setup reply: \(error.reason).")
+            }
+            try fill(total, deadline: deadline)
+            do {
+                return .success(try X11SetupReply(parsing: received))
+            } catch {
+                throw ClipboardError(code: .protocolViolation, message: "Malformed X11 setup reply: \(error.reason).")
+            }
+        } catch {
+            socket.close()
+            var error = error
+            error.source = socketPath
+            return .failure(error)
+        }
+    }
+
+    func run(_ connection: X11Connection) {
+        while true {
+            if let first = connection.xfixesFirstEvent.withLock({ $0 }) { decoder.xfixesFirstEvent = first }
+            do {
+                while let message = try decoder.next() {
+                    connection.deliver(message)
+                    if let first = connection.xfixesFirstEvent.withLock({ $0 }) { decoder.xfixesFirstEvent = first }
+                }
+            } catch {
+                connection.end(
+                    ClipboardError(code: .protocolViolation, message: "The X server broke the protocol: \(error.reason)."))
+                return
+            }
+            let count: Int
+            do throws(SystemError) {
+                count = try receive(atMost: buffer.count)
+            } catch {
+                connection.end(
+                    ClipboardError(
+                        code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).", cause: error))
+                return
+            }
+            guard count > 0 else {
+                let partial = decoder.pendingByteCount
+                connection.end(
+                    ClipboardError(
+                        code: partial > 0 ? .protocolViolation : .connectionFailed,
+                        message: partial > 0
+                            ? "The X server closed the connection in the middle of a message (\(partial) bytes)."
+                            : "The X server closed the connection."))
+                return
+            }
+            decoder.append(buffer[..<count])
+        }
+    }
+}

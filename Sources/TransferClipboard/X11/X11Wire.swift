@@ -1,0 +1,596 @@
+package import Foundation
+
+/// The X11 core protocol's numbers this backend uses (X Window System Protocol, version 11).
+package enum X11 {
+    /// An atom or resource identifier: a 32-bit number on the wire.
+    package typealias ID = UInt32
+
+    /// `None` as a window, atom or property.
+    package static let none: ID = 0
+    /// `CurrentTime` as a timestamp.
+    package static let currentTime: UInt32 = 0
+
+    /// The predefined atoms this backend names.
+    package enum Atom {
+        /// `PRIMARY`.
+        package static let primary: ID = 1
+        /// `ATOM`.
+        package static let atom: ID = 4
+        /// `INTEGER`.
+        package static let integer: ID = 19
+        /// `STRING`.
+        package static let string: ID = 31
+    }
+
+    /// Event codes (the high bit, set on events a client sent, is masked off before comparing).
+    package enum EventCode {
+        /// `DestroyNotify`.
+        package static let destroyNotify: UInt8 = 17
+        /// `PropertyNotify`.
+        package static let propertyNotify: UInt8 = 28
+        /// `SelectionClear`.
+        package static let selectionClear: UInt8 = 29
+        /// `SelectionRequest`.
+        package static let selectionRequest: UInt8 = 30
+        /// `SelectionNotify`.
+        package static let selectionNotify: UInt8 = 31
+        /// `GenericEvent` (X Generic Event extension): a reply-like length field follows.
+        package static let genericEvent: UInt8 = 35
+    }
+
+    /// Event-mask bits.
+    package enum EventMask {
+        /// `StructureNotify`: `DestroyNotify` among others.
+        package static let structureNotify: UInt32 = 0x0002_0000
+        /// `PropertyChange`: `PropertyNotify`.
+        package static let propertyChange: UInt32 = 0x0040_0000
+    }
+
+    /// The largest message the decoder accepts: a reply's or generic event's length field above it is a
+    /// protocol violation, found before anything is allocated for it.
+    package static let defaultMessageLimit = 8 << 20
+}
+
+// MARK: - Requests
+
+/// Builds the bytes of X11 requests, little-endian (the byte order this client announces in its setup).
+package struct X11RequestEncoder {
+    private var bytes: [UInt8] = []
+
+    private init(opcode: UInt8, data: UInt8) {
+        bytes.reserveCapacity(32)
+        bytes.append(opcode)
+        bytes.append(data)
+        bytes.append(contentsOf: [0, 0])
+    }
+
+    private mutating func u8(_ value: UInt8) { bytes.append(value) }
+    private mutating func u16(_ value: UInt16) { bytes.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8)]) }
+    private mutating func u32(_ value: UInt32) {
+        bytes.append(contentsOf: [
+            UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24),
+        ])
+    }
+    private mutating func padded<Bytes: Collection<UInt8>>(_ data: Bytes) {
+        bytes.append(contentsOf: data)
+        bytes.append(contentsOf: repeatElement(0, count: X11RequestEncoder.padding(data.count)))
+    }
+
+    /// The pad bytes after `count` bytes, up to a multiple of four.
+    package static func padding(_ count: Int) -> Int { (4 - count % 4) % 4 }
+
+    /// The request with its length field (in 4-byte units) filled in.
+    private consuming func finished() -> [UInt8] {
+        let units = bytes.count / 4
+        bytes[2] = UInt8(units & 0xFF)
+        bytes[3] = UInt8((units >> 8) & 0xFF)
+        return bytes
+    }
+
+    /// The connection setup: little-endian, protocol 11.0, with an authorization (or none).
+    package static func setup(authorizationName: [UInt8], authorizationData: [UInt8]) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 0x6C, data: 0)
+        encoder.bytes.removeLast(2)
+        encoder.u16(11)
+        encoder.u16(0)
+        encoder.u16(UInt16(clamping: authorizationName.count))
+        encoder.u16(UInt16(clamping: authorizationData.count))
+        encoder.u16(0)
+        encoder.padded(authorizationName.prefix(Int(UInt16.max)))
+        encoder.padded(authorizationData.prefix(Int(UInt16.max)))
+        return encoder.bytes
+    }
+
+    /// `CreateWindow`: an unmapped 1×1 InputOnly window on `parent`, selecting `eventMask`.
+    package static func createWindow(_ window: X11.ID, parent: X11.ID, eventMask: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 1, data: 0)
+        encoder.u32(window)
+        encoder.u32(parent)
+        encoder.u16(0)  // x
+        encoder.u16(0)  // y
+        encoder.u16(1)  // width
+        encoder.u16(1)  // height
+        encoder.u16(0)  // border width (InputOnly windows must have none)
+        encoder.u16(2)  // class InputOnly
+        encoder.u32(0)  // visual CopyFromParent
+        encoder.u32(0x800)  // value mask: event-mask
+        encoder.u32(eventMask)
+        return encoder.finished()
+    }
+
+    /// `ChangeWindowAttributes` setting only the event mask this client selects on `window`.
+    package static func changeEventMask(_ window: X11.ID, eventMask: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 2, data: 0)
+        encoder.u32(window)
+        encoder.u32(0x800)
+        encoder.u32(eventMask)
+        return encoder.finished()
+    }
+
+    /// `DestroyWindow`.
+    package static func destroyWindow(_ window: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 4, data: 0)
+        encoder.u32(window)
+        return encoder.finished()
+    }
+
+    /// `InternAtom` (reply: the atom).
+    package static func internAtom(_ name: String, onlyIfExists: Bool = false) -> [UInt8] {
+        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
+        var encoder = X11RequestEncoder(opcode: 16, data: onlyIfExists ? 1 : 0)
+        encoder.u16(UInt16(utf8.count))
+        encoder.u16(0)
+        encoder.padded(utf8)
+        return encoder.finished()
+    }
+
+    /// `GetAtomName` (reply: the name).
+    package static func getAtomName(_ atom: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 17, data: 0)
+        encoder.u32(atom)
+        return encoder.finished()
+    }
+
+    /// How `ChangeProperty` combines the new data with the old.
+    package enum PropertyMode: UInt8 {
+        /// The data replaces the property.
+        case replace = 0
+        /// The data goes after the existing data (INCR chunks may be sent this way).
+        case append = 2
+    }
+
+    /// `ChangeProperty` of 8-bit or 32-bit `data` (its count must be a multiple of `format / 8`).
+    package static func changeProperty(
+        _ window: X11.ID, property: X11.ID, type: X11.ID, format: UInt8, mode: PropertyMode = .replace,
+        data: some Collection<UInt8>
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 18, data: mode.rawValue)
+        encoder.bytes.reserveCapacity(24 + data.count + 3)
+        encoder.u32(window)
+        encoder.u32(property)
+        encoder.u32(type)
+        encoder.u8(format)
+        encoder.bytes.append(contentsOf: [0, 0, 0])
+        encoder.u32(UInt32(data.count / max(1, Int(format) / 8)))
+        encoder.padded(data)
+        return encoder.finished()
+    }
+
+    /// `ChangeProperty` of 32-bit values such as atoms.
+    package static func changeProperty(_ window: X11.ID, property: X11.ID, type: X11.ID, values: [UInt32]) -> [UInt8]
+    {
+        var data: [UInt8] = []
+        data.reserveCapacity(values.count * 4)
+        for value in values {
+            data.append(contentsOf: [
+                UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24),
+            ])
+        }
+        return changeProperty(window, property: property, type: type, format: 32, data: data)
+    }
+
+    /// `DeleteProperty`.
+    package static func deleteProperty(_ window: X11.ID, property: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 19, data: 0)
+        encoder.u32(window)
+        encoder.u32(property)
+        return encoder.finished()
+    }
+
+    /// `GetProperty` of any type, `length` 4-byte units from `offset` (reply: type, format, bytes after, value).
+    package static func getProperty(
+        _ window: X11.ID, property: X11.ID, delete: Bool, offset: UInt32 = 0, length: UInt32
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 20, data: delete ? 1 : 0)
+        encoder.u32(window)
+        encoder.u32(property)
+        encoder.u32(0)  // AnyPropertyType
+        encoder.u32(offset)
+        encoder.u32(length)
+        return encoder.finished()
+    }
+
+    /// `SetSelectionOwner` (`owner` `None` clears the selection).
+    package static func setSelectionOwner(_ owner: X11.ID, selection: X11.ID, time: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 22, data: 0)
+        encoder.u32(owner)
+        encoder.u32(selection)
+        encoder.u32(time)
+        return encoder.finished()
+    }
+
+    /// `GetSelectionOwner` (reply: the owner window or `None`).
+    package static func getSelectionOwner(_ selection: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 23, data: 0)
+        encoder.u32(selection)
+        return encoder.finished()
+    }
+
+    /// `ConvertSelection`: asks the owner to put `target` into `property` on `requestor`.
+    package static func convertSelection(
+        requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 24, data: 0)
+        encoder.u32(requestor)
+        encoder.u32(selection)
+        encoder.u32(target)
+        encoder.u32(property)
+        encoder.u32(time)
+        return encoder.finished()
+    }
+
+    /// `SendEvent` of a `SelectionNotify` to `requestor` (event mask 0: it goes to the window's creator).
+    package static func sendSelectionNotify(
+        requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 25, data: 0)
+        encoder.u32(requestor)
+        encoder.u32(0)
+        encoder.u8(X11.EventCode.selectionNotify)
+        encoder.u8(0)
+        encoder.u16(0)
+        encoder.u32(time)
+        encoder.u32(requestor)
+        encoder.u32(selection)
+        encoder.u32(target)
+        encoder.u32(property)
+        encoder.bytes.append(contentsOf: repeatElement(0, count: 8))
+        return encoder.finished()
+    }
+
+    /// `GetInputFocus`: a request with a reply, sent to wait for the server to have handled what came before.
+    package static func getInputFocus() -> [UInt8] {
+        X11RequestEncoder(opcode: 43, data: 0).finished()
+    }
+
+    /// `QueryExtension` (reply: present, major opcode, first event, first error).
+    package static func queryExtension(_ name: String) -> [UInt8] {
+        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
+        var encoder = X11RequestEncoder(opcode: 98, data: 0)
+        encoder.u16(UInt16(utf8.count))
+        encoder.u16(0)
+        encoder.padded(utf8)
+        return encoder.finished()
+    }
+
+    /// `XFixesQueryVersion`, which must come before any other XFIXES request.
+    package static func xfixesQueryVersion(majorOpcode: UInt8, major: UInt32, minor: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: majorOpcode, data: 0)
+        encoder.u32(major)
+        encoder.u32(minor)
+        return encoder.finished()
+    }
+
+    /// `XFixesSelectSelectionInput`: owner-change events of `selection` delivered for `window`.
+    package static func xfixesSelectSelectionInput(
+        majorOpcode: UInt8, window: X11.ID, selection: X11.ID, eventMask: UInt32
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: majorOpcode, data: 2)
+        encoder.u32(window)
+        encoder.u32(selection)
+        encoder.u32(eventMask)
+        return encoder.finished()
+    }
+}
+
+// MARK: - Reading
+
+/// Little-endian reads at checked offsets of a message the decoder has already sized.
+package struct X11Bytes: Sendable {
+    /// The message.
+    package let bytes: [UInt8]
+
+    /// Wraps a message.
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The byte at `offset`, or 0 past the end (callers check lengths first; a short message never traps).
+    package func u8(_ offset: Int) -> UInt8 { offset >= 0 && offset < bytes.count ? bytes[offset] : 0 }
+    /// The 16-bit value at `offset`.
+    package func u16(_ offset: Int) -> UInt16 { UInt16(u8(offset)) | UInt16(u8(offset + 1)) << 8 }
+    /// The 32-bit value at `offset`.
+    package func u32(_ offset: Int) -> UInt32 {
+        UInt32(u8(offset)) | UInt32(u8(offset + 1)) << 8 | UInt32(u8(offset + 2)) << 16 | UInt32(u8(offset + 3)) << 24
+    }
+}
+
+/// A protocol violation found while decoding, before it becomes a `ClipboardError`.
+package struct X11WireError: Error, Sendable, Equatable {
+    /// What is wrong.
+    package let reason: String
+}
+
+/// The server's answer to the connection setup.
+package enum X11SetupReply: Sendable, Equatable {
+    /// The connection is open.
+    case success(X11ServerInfo)
+    /// The server refused the connection, saying why.
+    case failed(reason: String)
+    /// The server wants more authentication, saying why.
+    case authenticate(reason: String)
+
+    /// The size of the setup reply that starts with `header` (8 bytes at least), checked against `limit`.
+    package static func totalLength(header: [UInt8], limit: Int = 1 << 20) throws(X11WireError) -> Int {
+        let reader = X11Bytes(header)
+        guard header.count >= 8 else { throw X11WireError(reason: "a setup reply shorter than its 8-byte header") }
+        guard reader.u8(0) <= 2 else {
+            throw X11WireError(reason: "a setup reply with the unknown status \(reader.u8(0))")
+        }
+        let total = 8 + Int(reader.u16(6)) * 4
+        guard total <= limit else {
+            throw X11WireError(reason: "a setup reply of \(total) bytes, over the limit of \(limit)")
+        }
+        return total
+    }
+
+    /// Parses a whole setup reply (``totalLength(header:limit:)`` bytes).
+    package init(parsing bytes: [UInt8]) throws(X11WireError) {
+        let total = try Self.totalLength(header: bytes, limit: max(bytes.count, 8))
+        guard bytes.count == total else {
+            throw X11WireError(reason: "a setup reply of \(bytes.count) bytes where its header says \(total)")
+        }
+        let reader = X11Bytes(bytes)
+        switch reader.u8(0) {
+        case 0:
+            let length = Int(reader.u8(1))
+            guard 8 + length <= bytes.count else {
+                throw X11WireError(reason: "a setup failure whose reason runs past the reply")
+            }
+            self = .failed(reason: Self.text(bytes[8..<(8 + length)]))
+        case 2:
+            self = .authenticate(reason: Self.text(bytes[8...]).trimmingCharacters(in: .controlCharacters))
+        default:
+            self = .success(try X11ServerInfo(parsing: reader))
+        }
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// What this backend needs of a successful setup reply.
+package struct X11ServerInfo: Sendable, Equatable {
+    /// The base of the resource identifiers this client allocates.
+    package var resourceIDBase: UInt32
+    /// The bits of an identifier the client may vary.
+    package var resourceIDMask: UInt32
+    /// The largest request the server accepts, in bytes.
+    package var maximumRequestBytes: Int
+    /// The root window of the first screen.
+    package var rootWindow: X11.ID
+    /// The vendor string.
+    package var vendor: String
+
+    /// Creates server facts (for tests and the fake server).
+    package init(
+        resourceIDBase: UInt32, resourceIDMask: UInt32, maximumRequestBytes: Int, rootWindow: X11.ID, vendor: String
+    ) {
+        self.resourceIDBase = resourceIDBase
+        self.resourceIDMask = resourceIDMask
+        self.maximumRequestBytes = maximumRequestBytes
+        self.rootWindow = rootWindow
+        self.vendor = vendor
+    }
+
+    init(parsing reader: X11Bytes) throws(X11WireError) {
+        let count = reader.bytes.count
+        guard count >= 40 else { throw X11WireError(reason: "a setup reply of \(count) bytes, under the 40 needed") }
+        resourceIDBase = reader.u32(12)
+        resourceIDMask = reader.u32(16)
+        guard resourceIDMask != 0 else { throw X11WireError(reason: "a setup reply with no resource identifiers") }
+        let vendorLength = Int(reader.u16(24))
+        maximumRequestBytes = Int(reader.u16(26)) * 4
+        guard maximumRequestBytes >= 4096 else {
+            throw X11WireError(reason: "a maximum request length of \(maximumRequestBytes) bytes, under 4096")
+        }
+        let screens = Int(reader.u8(28))
+        let formats = Int(reader.u8(29))
+        let vendorEnd = 40 + vendorLength
+        let screenStart = vendorEnd + X11RequestEncoder.padding(vendorLength) + 8 * formats
+        guard screens >= 1, screenStart + 40 <= count else {
+            throw X11WireError(reason: "a setup reply without a whole first screen")
+        }
+        vendor = String(decoding: reader.bytes[40..<vendorEnd], as: UTF8.self)
+        rootWindow = reader.u32(screenStart)
+    }
+}
+
+/// One message from the server after the setup: a reply, an error or an event.
+package enum X11Message: Sendable, Equatable {
+    /// The reply to the request numbered `sequence` (low 16 bits): all its bytes, 32 or more.
+    case reply(sequence: UInt16, X11Bytes)
+    /// The error of the request numbered `sequence`.
+    case error(sequence: UInt16, code: UInt8, majorOpcode: UInt8)
+    /// An event.
+    case event(X11Event)
+}
+
+extension X11Bytes: Equatable {
+    /// Equal bytes.
+    package static func == (lhs: X11Bytes, rhs: X11Bytes) -> Bool { lhs.bytes == rhs.bytes }
+}
+
+/// The events this backend acts on; others are kept only by their code.
+package enum X11Event: Sendable, Equatable {
+    /// A property changed (`deleted` false: a new value).
+    case propertyNotify(window: X11.ID, atom: X11.ID, time: UInt32, deleted: Bool)
+    /// This client lost `selection`.
+    case selectionClear(time: UInt32, owner: X11.ID, selection: X11.ID)
+    /// A client asks this owner to convert `selection` to `target` into `property` on `requestor`.
+    case selectionRequest(
+        time: UInt32, owner: X11.ID, requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID)
+    /// The owner answered a `ConvertSelection` (`property` `None`: refused).
+    case selectionNotify(time: UInt32, requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID)
+    /// A window was destroyed.
+    case destroyNotify(window: X11.ID)
+    /// XFIXES: the owner of `selection` changed (`owner` `None`: cleared).
+    case selectionOwnerChanged(window: X11.ID, owner: X11.ID, selection: X11.ID, time: UInt32)
+    /// Any other event.
+    case other(code: UInt8)
+}
+
+/// Cuts the server's byte stream into messages, holding at most one message's bytes beyond what was read.
+///
+/// Every length comes from the peer, so each is checked against ``limit`` before any buffer is sized for it.
+package struct X11MessageDecoder: Sendable {
+    private var buffer: [UInt8] = []
+    private var start = 0
+    /// The largest message accepted, in bytes.
+    package let limit: Int
+    /// The first event code of XFIXES, once known, so its selection events decode.
+    package var xfixesFirstEvent: UInt8?
+
+    /// A decoder that accepts messages of up to `limit` bytes.
+    package init(limit: Int = X11.defaultMessageLimit) {
+        self.limit = max(32, limit)
+    }
+
+    /// Bytes read from the connection.
+    package mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The bytes received but not yet decoded.
+    package var pendingByteCount: Int { buffer.count - start }
+
+    /// The next whole message, or `nil` until more bytes arrive.
+    ///
+    /// - Throws: ``X11WireError`` for a message over the limit.
+    package mutating func next() throws(X11WireError) -> X11Message? {
+        let available = buffer.count - start
+        guard available >= 32 else { return nil }
+        let kind = buffer[start]
+        var total = 32
+        if kind == 1 || kind & 0x7F == X11.EventCode.genericEvent {
+            let extra = UInt64(X11Bytes(Array(buffer[(start + 4)..<(start + 8)])).u32(0)) * 4
+            guard extra <= UInt64(limit - 32) else {
+                throw X11WireError(reason: "a message of \(extra + 32) bytes, over the limit of \(limit)")
+            }
+            total += Int(extra)
+        }
+        guard available >= total else { return nil }
+        let message = X11Bytes(Array(buffer[start..<(start + total)]))
+        start += total
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+            start = 0
+        }
+        return decode(message)
+    }
+
+    private func decode(_ message: X11Bytes) -> X11Message {
+        let sequence = message.u16(2)
+        switch message.u8(0) {
+        case 0:
+            return .error(sequence: sequence, code: message.u8(1), majorOpcode: message.u8(10))
+        case 1:
+            return .reply(sequence: sequence, message)
+        default:
+            return .event(decodeEvent(message))
+        }
+    }
+
+    private func decodeEvent(_ m: X11Bytes) -> X11Event {
+        let code = m.u8(0) & 0x7F
+        switch code {
+        case X11.EventCode.propertyNotify:
+            return .propertyNotify(window: m.u32(4), atom: m.u32(8), time: m.u32(12), deleted: m.u8(16) == 1)
+        case X11.EventCode.selectionClear:
+            return .selectionClear(time: m.u32(4), owner: m.u32(8), selection: m.u32(12))
+        case X11.EventCode.selectionRequest:
+            return .selectionRequest(
+                time: m.u32(4), owner: m.u32(8), requestor: m.u32(12), selection: m.u32(16), target: m.u32(20),
+                property: m.u32(24))
+        case X11.EventCode.selectionNotify:
+            return .selectionNotify(
+                time: m.u32(4), requestor: m.u32(8), selection: m.u32(12), target: m.u32(16), property: m.u32(20))
+        case X11.EventCode.destroyNotify:
+            return .destroyNotify(window: m.u32(8))
+        case let code where code == xfixesFirstEvent:
+            return .selectionOwnerChanged(window: m.u32(4), owner: m.u32(8), selection: m.u32(12), time: m.u32(16))
+        default:
+            return .other(code: code)
+        }
+    }
+}
+
+/// The fields of replies this backend reads, each checked against the reply's real size.
+package enum X11Reply {
+    /// `InternAtom`: the atom.
+    package static func atom(_ reply: X11Bytes) -> X11.ID { reply.u32(8) }
+
+    /// `GetSelectionOwner`: the owner.
+    package static func owner(_ reply: X11Bytes) -> X11.ID { reply.u32(8) }
+
+    /// `GetAtomName`: the name.
+    package static func atomName(_ reply: X11Bytes) throws(X11WireError) -> String {
+        let length = Int(reply.u16(8))
+        guard 32 + length <= reply.bytes.count else {
+            throw X11WireError(reason: "an atom name of \(length) bytes in a reply of \(reply.bytes.count)")
+        }
+        return String(decoding: reply.bytes[32..<(32 + length)], as: UTF8.self)
+    }
+
+    /// `QueryExtension`: whether it is present, its major opcode and its first event code.
+    package static func extensionInfo(_ reply: X11Bytes) -> (present: Bool, majorOpcode: UInt8, firstEvent: UInt8) {
+        (reply.u8(8) != 0, reply.u8(9), reply.u8(10))
+    }
+
+    /// A `GetProperty` reply.
+    package struct Property: Sendable, Equatable {
+        /// The property's type (`None` when it does not exist).
+        package var type: X11.ID
+        /// 0, 8, 16 or 32.
+        package var format: UInt8
+        /// The bytes after what was returned.
+        package var bytesAfter: UInt32
+        /// The returned bytes.
+        package var value: Data
+
+        /// The value as 32-bit items (atoms, for TARGETS), little-endian.
+        package var items32: [UInt32] {
+            guard format == 32 else { return [] }
+            let reader = X11Bytes(Array(value))
+            return (0..<(value.count / 4)).map { reader.u32($0 * 4) }
+        }
+    }
+
+    /// `GetProperty`: the type, format and value, the value's length checked against the reply.
+    package static func property(_ reply: X11Bytes) throws(X11WireError) -> Property {
+        let format = reply.u8(1)
+        guard [0, 8, 16, 32].contains(format) else {
+            throw X11WireError(reason: "a property of format \(format), not 0, 8, 16 or 32")
+        }
+        let items = UInt64(reply.u32(16))
+        let byteCount = items * UInt64(format / 8)
+        guard byteCount <= UInt64(reply.bytes.count - 32) else {
+            throw X11WireError(reason: "a property value of \(byteCount) bytes in a reply of \(reply.bytes.count)")
+        }
+        let value = Data(reply.bytes[32..<(32 + Int(byteCount))])
+        return Property(type: reply.u32(8), format: format, bytesAfter: reply.u32(12), value: value)
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+import UniformTypes
+
+/// Counts calls from loaders that run on other tasks.
+final class CallCounter: Sendable {
+    private let counts = SanitizedMutex<[String: Int]>([:])
+    func hit(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+    func count(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
+}
+
+let cardType = UniformType("com.example.card")!
+let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300).map { UInt8($0 % 251) })
+
+/// A provider with three representations whose loaders count their calls.
+func threeRepresentationProvider(_ counter: CallCounter) -> TransferProvider {
+    let provider = TransferProvider()
+    provider.registerDataRepresentation(for: cardType) { _ in
+        counter.hit("card")
+        return Data(#"{"name":"Ada"}"#.utf8)
+    }
+    provider.registerDataRepresentation(for: .utf8PlainText) { _ in
+        counter.hit("text")
+        return Data("Ada Lovelace ✓".utf8)
+    }
+    provider.registerDataRepresentation(for: .png) { _ in
+        counter.hit("png")
+        return pngBytes
+    }
+    return provider
+}
+
+/// The stock X11 tool against TransferKit, under a private Xvfb with a real MIT-MAGIC-COOKIE-1.
+@Suite(
+    "X11 clipboard with xclip", .serialized,
+    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+final class X11XclipTests {
+    let server: XvfbServer
+
+    init() async throws {
+        server = try await XvfbServer.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    @Test("TARGETS lists every representation; xclip gets exact bytes; only the asked loader runs")
+    func writeThreeRepresentations() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let counter = CallCounter()
+        let handle = try await clipboard.write([threeRepresentationProvider(counter)])
+
+        let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+        #expect(targets.status == 0, "\(targets.error)")
+        let names = String(decoding: targets.output, as: UTF8.self).split(separator: "\n").map(String.init)
+        for expected in ["com.example.card", "public.utf8-plain-text", "text/plain;charset=utf-8", "UTF8_STRING",
+            "text/plain", "STRING", "public.png", "image/png", "TARGETS"]
+        {
+            #expect(names.contains(expected), "TARGETS lacks \(expected): \(names)")
+        }
+        #expect(counter.count("card") + counter.count("text") + counter.count("png") == 0)
+
+        let text = try await server.xclip(["-o", "-selection", "clipboard", "-t", "text/plain"])
+        #expect(text.output == Data("Ada Lovelace ✓".utf8))
+        #expect(counter.count("text") == 1)
+        #expect(counter.count("png") == 0)
+
+        let png = try await server.xclip(["-o", "-selection", "clipboard", "-t", "image/png"])
+        #expect(png.output == pngBytes)
+        #expect(counter.count("png") == 1)
+        #expect(counter.count("card") == 0)
+        #expect(counter.count("text") == 1)
+
+        let missing = try await server.xclip(["-o", "-selection", "clipboard", "-t", "image/jpeg"])
+        #expect(missing.status != 0)
+        await handle.release()
+    }
+
+    @Test("xclip -i -t image/png, then read public.image by conformance")
+    func readFromXclip() async throws {
+        let file = server.directory.appendingPathComponent("in.png")
+        try pngBytes.write(to: file)
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: file.path)
+        defer { forceStop(xclip) }
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        try await waitUntilOffered("image/png", clipboard)
+
+        let offered = try await clipboard.offeredTypes()
+        #expect(offered.contains(ClipboardOfferedType(name: "image/png", type: .png)))
+        let items = try await clipboard.read()
+        let provider = try #require(items.first)
+        #expect(provider.hasRepresentation(conformingTo: .image))
+        let progress = TransferProgress()
+        let bytes = try await provider.loadDataRepresentation(for: .image, progress: progress)
+        #expect(bytes == pngBytes)
+        #expect(progress.isFinished)
+    }
+
+    @Test("Another client taking the clipboard ends the ownership")
+    func ownershipLost() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write([TransferProvider(data: Data("mine".utf8), type: .utf8PlainText)])
+        let file = server.directory.appendingPathComponent("theirs.txt")
+        try Data("theirs".utf8).write(to: file)
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: file.path)
+        defer { forceStop(xclip) }
+        await handle.ownershipLost()
+        let now = try await server.xclip(["-o", "-selection", "clipboard"])
+        #expect(now.output == Data("theirs".utf8))
+    }
+
+    @Test("The primary selection is separate from the clipboard")
+    func primarySelection() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write(
+            [TransferProvider(data: Data("selected".utf8), type: .utf8PlainText)], to: .primary)
+        let primary = try await server.xclip(["-o", "-selection", "primary"])
+        #expect(primary.output == Data("selected".utf8))
+        #expect(try await clipboard.offeredTypes(on: .clipboard).isEmpty)
+        await handle.release()
+        #expect(try await clipboard.offeredTypes(on: .primary).isEmpty)
+    }
+
+    @Test("A concealed write offers the password-manager hints")
+    func concealed() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write(
+            [TransferProvider(data: Data("hunter2".utf8), type: .utf8PlainText)], options: .concealed)
+        let hint = try await server.xclip(["-o", "-selection", "clipboard", "-t", "x-kde-passwordManagerHint"])
+        #expect(hint.output == Data("secret".utf8))
+        let names = try await clipboard.offeredTypes().map(\.name)
+        #expect(names.contains("application/x-nspasteboard-concealed-type"))
+        await handle.release()
+    }
+
+    @Test("File URLs offer text/uri-list and gnome-copied-files with cut")
+    func fileURLs() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let urls = [URL(fileURLWithPath: "/tmp/a b.txt"), URL(fileURLWithPath: "/tmp/c.txt")]
+        let handle = try await clipboard.write(
+            urls.map { TransferProvider(object: $0) }, options: ClipboardWriteOptions(isCut: true))
+        let list = try await server.xclip(["-o", "-selection", "clipboard", "-t", "text/uri-list"])
+        #expect(String(decoding: list.output, as: UTF8.self) == "file:///tmp/a%20b.txt\r\nfile:///tmp/c.txt\r\n")
+        let gnome = try await server.xclip(["-o", "-selection", "clipboard", "-t", "x-special/gnome-copied-files"])
+        #expect(String(decoding: gnome.output, as: UTF8.self) == "cut\nfile:///tmp/a%20b.txt\nfile:///tmp/c.txt")
+        await handle.release()
+    }
+
+    @Test("Watching reports changes with the new owner's types")
+    func watch() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { clipboard.close() }
+        let changes = clipboard.changes(of: .clipboard)
+        let file = server.directory.appendingPathComponent("w.txt")
+        try Data("watched".utf8).write(to: file)
+        let first = Task {
+            var iterator = changes.makeAsyncIterator()
+            return try await iterator.next()
+        }
+        // Give the subscription a moment to reach the server; the loop below retries if it was too soon.
+        var xclip: Process?
+        defer { if let xclip { forceStop(xclip) } }
+        for _ in 0..<50 {
+            try await Task.sleep(for: .milliseconds(100))
+            if xclip == nil {
+                xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "text/x-watched"], file: file.path)
+            }
+            break
+        }
+        let change = try #require(try await first.value)
+        #expect(change.selection == .clipboard)
+        #expect(change.offeredTypes.map(\.name).contains("text/x-watched"))
+    }
+
+    @Test("64 MiB both ways through INCR, with bounded memory")
+    func largeTransfers() async throws {
+        let size = 64 << 20
+        let blob = UniformType("com.example.blob")!
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        defer { clipboard.close() }
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: blob) { _ in
+            TransferByteStream(length: UInt64(size), PatternChunks(total: size))
+        }
+        _ = resetPeakResident()
+        let baseline = peakResidentKiB()
+        let handle = try await clipboard.write([provider])
+        let outFile = server.directory.appendingPathComponent("out.bin").path
+        let out = try await server.xclip(["-o", "-selection", "clipboard", "-t", blob.identifier], outputFile: outFile)
+        #expect(out.status == 0, "\(out.error)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: outFile), options: .alwaysMapped)
+        #expect(written.count == size)
+        #expect(written.prefix(4096) == PatternChunks.chunk(at: 0, count: 4096))
+        #expect(written.suffix(7) == PatternChunks.chunk(at: size - 7, count: 7))
+        let writeGrowth = peakResidentKiB() - baseline
+        await handle.release()
+
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", blob.identifier], file: outFile)
+        defer { forceStop(xclip) }
+        try await waitUntilOffered(blob.identifier, clipboard)
+        _ = resetPeakResident()
+        let readBaseline = peakResidentKiB()
+        let item = try #require(try await clipboard.read().first)
+        var received = 0
+        var matches = true
+        for try await chunk in try await item.loadStream(for: blob) {
+            if matches && chunk != PatternChunks.chunk(at: received, count: chunk.count) { matches = false }
+            received += chunk.count
+        }
+        let readGrowth = peakResidentKiB() - readBaseline
+        #expect(received == size)
+        #expect(matches)
+        // 64 MiB through a process that held it whole would grow by 65 536 KiB at least.
+        #expect(writeGrowth < 24 << 10, "writing grew the peak RSS by \(writeGrowth) KiB")
+        #expect(readGrowth < 24 << 10, "reading grew the peak RSS by \(readGrowth) KiB")
+        print("64 MiB INCR: peak RSS growth writing \(writeGrowth) KiB, reading \(readGrowth) KiB")
+    }
+
+    func waitUntilOffered(_ name: String, _ clipboard: Clipboard) async throws {
+        for _ in 0..<100 {
+            if try await clipboard.offeredTypes().contains(where: { $0.name == name }) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("\(name) was never offered")
+    }
+}
+
+/// A deterministic byte pattern in 1 MiB chunks, made as it is read.
+struct PatternChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let total: Int
+
+    static func chunk(at offset: Int, count: Int) -> Data {
+        Data((offset..<(offset + count)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+    }
+
+    func makeAsyncIterator() -> Iterator { Iterator(total: total) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let total: Int
+        var offset = 0
+        mutating func next() async -> Data? {
+            guard offset < total else { return nil }
+            let count = Swift.min(1 << 20, total - offset)
+            defer { offset += count }
+            return PatternChunks.chunk(at: offset, count: count)
+        }
+    }
+}
