@@ -40,9 +40,10 @@ let package = Package(
         .target(
             name: "TransferKitCompatibility", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
 
-        // Drag and drop sessions with exactly-once moves, and ordered lists that take part in them (issue 11: the
-        // in-process part).
-        .target(name: "TransferSessions", dependencies: ["TransferKitPlatform", "TransferKit"]),
+        // Drag and drop sessions with exactly-once moves, in one process and across processes (CBOR frames over a
+        // Unix socket, Schemas/transfer-session.md), and ordered lists that take part in them.
+        .target(
+            name: "TransferSessions", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
 
         // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
         .target(name: "TransferClipboard", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),

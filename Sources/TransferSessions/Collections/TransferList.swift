@@ -196,6 +196,29 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         }
     }
 
+    /// Drops a drag published by another process at `index`: loads the items from there and inserts them (copies
+    /// made with `makeCopy`); for a move, the other process removes its items once this commit is done.
+    /// - Parameters:
+    ///   - remote: The drag, connected with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)``.
+    ///   - index: A position in the list as it is now; clamped to the list.
+    ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
+    ///   - decisions: The record shared with the source, for a move that survives a crash (see
+    ///     ``SessionDecisionRecord``: an in-memory list has nothing to recover, so it rarely needs one).
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of ``RemoteDragSession/drop(_:decisions:commit:)``, and `forbiddenByList` as for a drop
+    ///   in this process.
+    public func drop(
+        _ remote: RemoteDragSession, at index: Int, operation: DropOperation = .move,
+        decisions: SessionDecisionRecord? = nil
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
+        let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
+        return try await remote.drop(proposal, decisions: decisions) { drop, resolved in
+            let loaded = try await drop.loadObjects(ofClass: Element.self)
+            return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
+        }
+    }
+
     private func moveInPlace(
         _ items: [DragItem], to index: Int, for session: DragSession.ID
     ) throws(TransferSessionError) -> CollectionDifference<Element> {
