@@ -168,6 +168,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting",
+                "TransferSessions",
                 "TransferKitCLI", "TransferKit", "UniformTypes", "transferkit", "TransferKitTestSupport",
             ]),
     ]

@@ -28,6 +28,7 @@ enum CharacterCardsExample {
                 }
                 try await writeArchives(to: URL(fileURLWithPath: arguments[1], isDirectory: true))
             default:
+                if try await TwoProcesses.run(arguments) { return }
                 let tool = try CardsTool.make()
                 await tool.main()
             }

@@ -41,15 +41,38 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ///     keeps the identity, and a copy into a list that has it is refused.
     ///   - makeProvider: The provider a dragged element carries to other processes. By default an empty one:
     ///     same-process drops use the element itself.
-    public init(
+    public convenience init(
         _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
+    ) {
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
+    }
+
+    private init(
+        storing elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool,
+        makeCopy: @escaping @Sendable (Element) -> Element,
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider
     ) {
         state = SanitizedMutex(State(elements: elements))
         self.isPinned = isPinned
         self.makeCopy = makeCopy
         self.makeProvider = makeProvider
+    }
+
+    /// A list of elements that write their own representations: a dragged element carries a provider of the
+    /// element itself (`TransferProvider(object:)`), so drops in other processes can load it.
+    /// - Parameters:
+    ///   - elements: The elements; their identities must be distinct.
+    ///   - isPinned: Which elements stay where they are (seed 003's fixed cells).
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity.
+    ///   - makeProvider: The provider a dragged element carries to other processes.
+    public convenience init(
+        _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) }
+    ) where Element: TransferProviderWriting {
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
     }
 
     /// The elements, in order.
