@@ -105,6 +105,13 @@ let package = Package(
             name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
             exclude: ["corpus"]),
 
+        // The drag session protocol's frames (SessionFrameReader, the wire messages; package API of TransferSessions).
+        .target(name: "SessionFuzzing", dependencies: ["TransferSessions"], path: "Fuzz/SessionFuzzing"),
+        .executableTarget(
+            name: "SessionFrameFuzzer", dependencies: ["SessionFuzzing", "FuzzSupport"],
+            path: "Fuzz/SessionFrameFuzzer",
+            exclude: ["corpus"]),
+
         // MARK: - Tests
 
         // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table).

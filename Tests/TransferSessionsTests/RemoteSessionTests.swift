@@ -359,3 +359,39 @@ struct SessionDecisionRecordTests {
         #expect(error7?.code == .protocolViolation)
     }
 }
+
+@Suite("Session frames: the bytes Schemas/transfer-session.md defines")
+struct SessionFrameTests {
+    @Test("a message is a one-key map behind a 4-byte big-endian length; absent options are left out")
+    func exactBytes() throws {
+        #expect(
+            try SessionWire.frame(DestinationMessage.commit) == [0, 0, 0, 9, 0xA1, 0x66] + Array("commit".utf8) + [0xA0]
+        )
+        let begin = try SessionWire.frame(SourceMessage.begin(request: 2, length: nil))
+        // {"begin": {"request": 2}}
+        #expect(
+            begin == [0, 0, 0, 17, 0xA1, 0x65] + Array("begin".utf8) + [0xA1, 0x67] + Array("request".utf8) + [0x02])
+        let chunk = try SessionWire.frame(SourceMessage.chunk(request: 1, bytes: Data([1, 2])))
+        // {"chunk": {"bytes": h'0102', "request": 1}}: keys in deterministic order, bytes as a byte string.
+        let body: [UInt8] =
+            [0xA1, 0x65] + Array("chunk".utf8) + [0xA2, 0x65] + Array("bytes".utf8) + [0x42, 1, 2, 0x67]
+            + Array("request".utf8) + [0x01]
+        #expect(chunk == [0, 0, 0, UInt8(body.count)] + body)
+    }
+
+    @Test("the frame reader waits for whole frames, holds one at a time, and refuses oversized headers")
+    func frameReader() throws {
+        let commit = try SessionWire.frame(DestinationMessage.commit)
+        var reader = SessionFrameReader()
+        reader.append(commit.prefix(3))
+        #expect(try reader.nextFrame() == nil)
+        reader.append(commit.dropFirst(3) + commit)
+        #expect(
+            try reader.nextFrame().map { try SessionWire.decode(DestinationMessage.self, from: $0[...]) } == .commit)
+        #expect(try reader.nextFrame() != nil)
+        #expect(try reader.nextFrame() == nil && reader.pendingByteCount == 0)
+        reader.append([0x00, 0x10, 0x00, 0x01])
+        let error = #expect(throws: TransferSessionError.self) { try reader.nextFrame() }
+        #expect(error?.code == .protocolViolation)
+    }
+}
