@@ -5,7 +5,7 @@ public import UniformTypes
 
 /// A drag session offered to other processes on a Unix domain socket: the source half of a cross-process drag.
 ///
-/// A destination process connects with ``RemoteDragSession/connect(toPath:origin:timeout:)`` and sees the items and
+/// A destination process connects with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)`` and sees the items and
 /// their types at once; bytes cross only when it loads a representation, in chunks, with cancellation both ways
 /// (a file representation crosses as an open file descriptor). Representations registered with
 /// `TransferVisibility.ownProcess` are never offered. The destination's drop runs the session's own two-phase move
