@@ -196,7 +196,7 @@ struct RemoteSessionTests {
         }
         #expect(error3?.code == .cancelled)
         #expect(received >= 8 * 1024)
-        for _ in 0..<500 where stopped["loader"] == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where stopped["loader"] == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(stopped["loader"] == 1)
     }
 
