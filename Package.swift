@@ -40,9 +40,10 @@ let package = Package(
         .target(
             name: "TransferKitCompatibility", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
 
-        // Drag and drop sessions with exactly-once moves, and ordered lists that take part in them (issue 11: the
-        // in-process part).
-        .target(name: "TransferSessions", dependencies: ["TransferKitPlatform", "TransferKit"]),
+        // Drag and drop sessions with exactly-once moves, in one process and across processes (CBOR frames over a
+        // Unix socket, Schemas/transfer-session.md), and ordered lists that take part in them.
+        .target(
+            name: "TransferSessions", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
 
         // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
         .target(name: "TransferClipboard", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
@@ -102,6 +103,13 @@ let package = Package(
         .target(name: "CoderFuzzing", dependencies: ["CBOR"], path: "Fuzz/CoderFuzzing"),
         .executableTarget(
             name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
+            exclude: ["corpus"]),
+
+        // The drag session protocol's frames (SessionFrameReader, the wire messages; package API of TransferSessions).
+        .target(name: "SessionFuzzing", dependencies: ["TransferSessions"], path: "Fuzz/SessionFuzzing"),
+        .executableTarget(
+            name: "SessionFrameFuzzer", dependencies: ["SessionFuzzing", "FuzzSupport"],
+            path: "Fuzz/SessionFrameFuzzer",
             exclude: ["corpus"]),
 
         // MARK: - Tests
@@ -172,6 +180,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting",
+                "TransferSessions",
                 "TransferKitCLI", "TransferKit", "UniformTypes", "transferkit", "TransferKitTestSupport",
             ]),
     ]

@@ -28,6 +28,7 @@ enum CharacterCardsExample {
                 }
                 try await writeArchives(to: URL(fileURLWithPath: arguments[1], isDirectory: true))
             default:
+                if try await TwoProcesses.run(arguments) { return }
                 let tool = try CardsTool.make()
                 await tool.main()
             }
@@ -103,6 +104,39 @@ enum CharacterCardsExample {
 
         print("7. Seed 000's two table views as TransferLists: reorder within, move between, copy only when asked")
         for line in try await twoLists() { print("   \(line)") }
+
+        print("8. The same move between two processes: this one is the destination, a child process the source")
+        for line in try await betweenTwoProcesses() { print("   \(line)") }
+    }
+
+    /// Seed 000 across a process boundary: a child process (this executable, `session-source`) drags Han out of
+    /// its stored list; this process connects and drops him into its own. Returns what each side reports.
+    /// - Parameter executable: The CharacterCards executable that runs the source (this one by default).
+    static func betweenTwoProcesses(
+        executable: String = Bundle.main.executablePath ?? CommandLine.arguments[0]
+    ) async throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cards-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try TwoProcesses.StoredList(cards: Model.samples.map(TwoProcesses.StoredCard.init)).write(path("first.json"))
+        try TwoProcesses.StoredList(cards: []).write(path("second.json"))
+        let source = Task {
+            try await ChildProcess.run(
+                executable, arguments: ["session-source", path("first.json"), path("socket"), path("record"), "Han"],
+                input: [])
+        }
+        for _ in 0..<1000 where !FileManager.default.fileExists(atPath: path("socket")) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: path("record")))
+        let destination = try await TwoProcesses.destination(
+            list: path("second.json"), socket: path("socket"), record: record
+        ) { _ in }
+        let child = try await source.value
+        let sourceLine = String(decoding: child.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return ["child process \(sourceLine) (exit \(child.status))", "this process \(destination)"]
     }
 
     /// Seed 000 on sessions: the cards in two lists; a reorder, two moves, a cancelled drag and a copy, with the

@@ -1,4 +1,5 @@
 import Testing
+import TransferKitTesting
 
 @testable import BookShelf
 @testable import CharacterCards
@@ -18,6 +19,16 @@ struct SessionExamplesTests {
                 "drag Luke and let go outside any list (ended(cancel)): [Han] [Luke Leia], 3 cards",
                 "copy Leia to the first list (copy: one card more): [Han Leia'] [Luke Leia], 4 cards",
             ])
+    }
+
+    @Test("seed 000 between two processes: the child's list loses Han once this process committed him")
+    func betweenTwoProcesses() async throws {
+        #expect(
+            try await CharacterCardsExample.betweenTwoProcesses(
+                executable: TransferKitExecutable.product(named: "CharacterCards")) == [
+                    "child process source: move; [Luke Leia] (exit 0)",
+                    "this process destination: move; [Han]",
+                ])
     }
 
     @Test("seed 001: the canvas builds its own views; local objects in this app, decoding from another")

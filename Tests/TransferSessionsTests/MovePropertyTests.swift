@@ -60,10 +60,21 @@ struct MovePropertyTests {
 
     private enum Ending: CaseIterable {
         case moveSameApplication, moveElsewhere, copy, cancel, cancelTask, refusedMove
+        /// The drop comes from another process over the session socket.
+        case acrossProcesses
+    }
+
+    /// Publishes `session` on a fresh socket and connects to it as this application in another process.
+    private func remote(_ session: DragSession) async throws -> (RemoteDragSession, DragSessionPublication, URL) {
+        let (path, directory) = try socketPath()
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        return (
+            try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere), publication, directory
+        )
     }
 
     /// One random drag and its ending; updates the expected identities.
-    private func step(_ world: World, _ generator: inout SplitMix64) async {
+    private func step(_ world: World, _ generator: inout SplitMix64, endings: [Ending]) async {
         let from = world.lists[Int.random(in: 0...1, using: &generator)]
         let to = world.lists[Int.random(in: 0...1, using: &generator)]
         let available = from.elements.filter { $0.title != "pinned" }
@@ -101,7 +112,7 @@ struct MovePropertyTests {
             break
         }
         let index = Int.random(in: 0...(to.elements.count + 1), using: &generator)
-        switch Ending.allCases.randomElement(using: &generator) ?? .cancel {
+        switch endings.randomElement(using: &generator) ?? .cancel {
         case .moveSameApplication:
             await world.tally { () async throws(TransferSessionError) in try await to.drop(session, at: index) }
         case .moveElsewhere:
@@ -140,6 +151,36 @@ struct MovePropertyTests {
             await world.tally { () async throws(TransferSessionError) in
                 try await session.drop(DropProposal(operation: .move)) { _, _ in throw URLError(.cancelled) }
             }
+        case .acrossProcesses:
+            guard let (remote, publication, directory) = try? await remote(session) else {
+                Issue.record("the session could not be published")
+                return
+            }
+            defer {
+                publication.close()
+                try? FileManager.default.removeItem(at: directory)
+            }
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                await world.tally { () async throws(TransferSessionError) in try await to.drop(remote, at: index) }
+            case 1:
+                await world.tally { () async throws(TransferSessionError) in
+                    let result = try await to.drop(remote, at: index, operation: .copy)
+                    for case .insert(_, let row, _) in result.value?.insertions ?? [] {
+                        world.expected.insert(row.id)
+                    }
+                    return result
+                }
+            default:
+                // The destination process goes away during its commit.
+                await world.tally { () async throws(TransferSessionError) in
+                    try await remote.drop(DropProposal(operation: .move)) { _, _ in
+                        remote.close()
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                }
+            }
+            _ = await session.ended()
         }
     }
 
@@ -148,7 +189,7 @@ struct MovePropertyTests {
         let world = World()
         var generator = SplitMix64(state: seed)
         for number in 0..<500 {
-            await step(world, &generator)
+            await step(world, &generator, endings: Ending.allCases)
             if let breach = world.breach() {
                 Issue.record("seed \(seed), step \(number): \(breach)")
                 return
@@ -156,6 +197,25 @@ struct MovePropertyTests {
         }
         // Every kind of ending happened: moves, copies, cancels, and each failure.
         for outcome in ["move", "copy", "cancel", "cancelled", "commitFailed", "itemsUnavailable"] {
+            #expect(world.outcomes[outcome, default: 0] > 0, "seed \(seed): \(world.outcomes)")
+        }
+    }
+
+    @Test(
+        "300 random steps across processes for each of 6 seeds keep every item in exactly one list",
+        arguments: UInt64(11)...16)
+    func randomSequencesAcrossProcesses(seed: UInt64) async throws {
+        let world = World()
+        var generator = SplitMix64(state: seed)
+        for number in 0..<300 {
+            await step(world, &generator, endings: [.acrossProcesses, .acrossProcesses, .acrossProcesses, .cancel])
+            if let breach = world.breach() {
+                Issue.record("seed \(seed), step \(number): \(breach)")
+                return
+            }
+        }
+        // Moves, copies and each failure happened across the socket.
+        for outcome in ["move", "copy", "disconnected", "forbiddenByList"] {
             #expect(world.outcomes[outcome, default: 0] > 0, "seed \(seed): \(world.outcomes)")
         }
     }

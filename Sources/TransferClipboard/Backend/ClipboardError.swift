@@ -22,6 +22,5 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     public static var typeUnavailable: Self { Self("typeUnavailable") }
     /// The owner refused or failed the transfer.
     public static var transferFailed: Self { Self("transferFailed") }
-    /// The transfer was cancelled.
-    public static var cancelled: Self { Self("cancelled") }
+    // A cancelled transfer has the code every domain shares, `cancelled`.
 }

@@ -279,6 +279,22 @@ package enum Syscall {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// Makes `newPath` a second name of the file at `existingPath` (`link(2)`): fails with `EEXIST`, changing
+    /// nothing, when `newPath` exists, which makes it a way to create a whole file under a name only once.
+    package static func link(_ existingPath: String, to newPath: String) throws(SystemError) {
+        guard cLink(existingPath, newPath) == 0 else {
+            throw SystemError(call: "link", errorNumber: errno, path: newPath)
+        }
+    }
+
+    /// Writes the file's data through to the disk (`fsync(2)`).
+    package static func synchronize(_ descriptor: Int32) throws(SystemError) {
+        while fsync(descriptor) != 0 {
+            let code = errno
+            if code != EINTR { throw SystemError(call: "fsync", errorNumber: code) }
+        }
+    }
+
     /// The system's description of an `errno` value.
     package static func errorText(_ errorNumber: Int32) -> String {
         String(cString: strerror(errorNumber))
@@ -359,6 +375,7 @@ private func cRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ cou
 }
 private func cRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
 private func cUnlink(_ path: String) -> Int32 { unlink(path) }
+private func cLink(_ existing: String, _ new: String) -> Int32 { link(existing, new) }
 private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }

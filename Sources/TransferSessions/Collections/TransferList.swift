@@ -41,15 +41,38 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ///     keeps the identity, and a copy into a list that has it is refused.
     ///   - makeProvider: The provider a dragged element carries to other processes. By default an empty one:
     ///     same-process drops use the element itself.
-    public init(
+    public convenience init(
         _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
+    ) {
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
+    }
+
+    private init(
+        storing elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool,
+        makeCopy: @escaping @Sendable (Element) -> Element,
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider
     ) {
         state = SanitizedMutex(State(elements: elements))
         self.isPinned = isPinned
         self.makeCopy = makeCopy
         self.makeProvider = makeProvider
+    }
+
+    /// A list of elements that write their own representations: a dragged element carries a provider of the
+    /// element itself (`TransferProvider(object:)`), so drops in other processes can load it.
+    /// - Parameters:
+    ///   - elements: The elements; their identities must be distinct.
+    ///   - isPinned: Which elements stay where they are (seed 003's fixed cells).
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity.
+    ///   - makeProvider: The provider a dragged element carries to other processes.
+    public convenience init(
+        _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) }
+    ) where Element: TransferProviderWriting {
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
     }
 
     /// The elements, in order.
@@ -191,6 +214,29 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             if resolved == .move, session.source === self {
                 return try self.moveInPlace(drop.items, to: index, for: session.id)
             }
+            let loaded = try await drop.loadObjects(ofClass: Element.self)
+            return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
+        }
+    }
+
+    /// Drops a drag published by another process at `index`: loads the items from there and inserts them (copies
+    /// made with `makeCopy`); for a move, the other process removes its items once this commit is done.
+    /// - Parameters:
+    ///   - remote: The drag, connected with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)``.
+    ///   - index: A position in the list as it is now; clamped to the list.
+    ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
+    ///   - decisions: The record shared with the source, for a move that survives a crash (see
+    ///     ``SessionDecisionRecord``: an in-memory list has nothing to recover, so it rarely needs one).
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of ``RemoteDragSession/drop(_:decisions:commit:)``, and `forbiddenByList` as for a drop
+    ///   in this process.
+    public func drop(
+        _ remote: RemoteDragSession, at index: Int, operation: DropOperation = .move,
+        decisions: SessionDecisionRecord? = nil
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
+        let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
+        return try await remote.drop(proposal, decisions: decisions) { drop, resolved in
             let loaded = try await drop.loadObjects(ofClass: Element.self)
             return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
         }

@@ -70,9 +70,8 @@ extension DragSession {
             }
         }
         let session = DropSession(
-            dragSession: self, items: dropped, operation: operation, intent: proposal.intent,
-            isSameApplication: origin.isSameApplication(as: destination),
-            isSameProcess: origin.isSameProcess(as: destination))
+            localDragSession: origin.isSameApplication(as: destination) ? self : nil, items: dropped,
+            operation: operation, intent: proposal.intent, isSameProcess: origin.isSameProcess(as: destination))
         let value: Value
         do {
             try Task.checkCancellation()
@@ -92,7 +91,7 @@ extension DragSession {
             operation: operation, value: value, transferredItems: dropped.map(\.id), unavailableItems: unavailable)
     }
 
-    private static func commitError(_ error: any Error, sessionID: ID) -> TransferSessionError {
+    static func commitError(_ error: any Error, sessionID: ID) -> TransferSessionError {
         if let error = error as? TransferSessionError {
             return error
         }

@@ -60,7 +60,13 @@ public final class DragSession: Sendable, Identifiable {
     /// Where the drag started.
     public let origin: TransferSessionOrigin
 
-    private let state = SanitizedMutex(Phase.active)
+    private let state = SanitizedMutex(State())
+
+    private struct State {
+        var phase = Phase.active
+        /// The tasks waiting in ``ended()``.
+        var waiters: [CheckedContinuation<DropOperation, Never>] = []
+    }
 
     /// Starts a drag.
     /// - Parameters:
@@ -87,7 +93,25 @@ public final class DragSession: Sendable, Identifiable {
 
     /// Where the session is in its life.
     public var phase: Phase {
-        state.withLock { $0 }
+        state.withLock { $0.phase }
+    }
+
+    /// Waits until the session has ended, by a drop or a cancel, wherever that happened (in this process, or in
+    /// another one through a ``DragSessionPublication``).
+    /// - Returns: The operation that took place; ``DropOperation/cancel`` when none did.
+    public func ended() async -> DropOperation {
+        await withCheckedContinuation { continuation in
+            let operation = state.withLock { state -> DropOperation? in
+                if case .ended(let operation) = state.phase {
+                    return operation
+                }
+                state.waiters.append(continuation)
+                return nil
+            }
+            if let operation {
+                continuation.resume(returning: operation)
+            }
+        }
     }
 
     /// The operation a proposal of `proposed` gets at a destination in `destination`, by the rule above: a move
@@ -108,24 +132,37 @@ public final class DragSession: Sendable, Identifiable {
     public func cancel() async {
         if leaveActive(for: .ended(.cancel)) {
             await source?.dragSession(self, didEndWith: .cancel)
+            resumeWaiters(with: .cancel)
         }
     }
 
     /// Moves the session from active to `next`; false, changing nothing, when it is no longer active.
     private func leaveActive(for next: Phase) -> Bool {
-        state.withLock { phase in
-            guard phase == .active else {
+        state.withLock { state in
+            guard state.phase == .active else {
                 return false
             }
-            phase = next
+            state.phase = next
             return true
         }
     }
 
     /// Moves the session from dropping to ended and tells the source.
     func finish(with operation: DropOperation) async {
-        state.withLock { $0 = .ended(operation) }
+        state.withLock { $0.phase = .ended(operation) }
         await source?.dragSession(self, didEndWith: operation)
+        resumeWaiters(with: operation)
+    }
+
+    /// Wakes the tasks waiting in ``ended()``, after the source has heard of the end.
+    private func resumeWaiters(with operation: DropOperation) {
+        let waiters = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters {
+            waiter.resume(returning: operation)
+        }
     }
 
     /// Moves the session from active to dropping, or throws when it already dropped or ended.

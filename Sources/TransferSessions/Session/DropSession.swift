@@ -16,11 +16,13 @@ public struct DropSession: Sendable {
     /// the loads, and so the drop.
     public let progress: TransferProgress
 
+    /// A drop of `items`; `localDragSession` is the drag for a drop in its own application, and local objects are
+    /// kept only for a drop in the drag's own process.
     init(
-        dragSession: DragSession, items: [DragItem], operation: DropOperation, intent: DropIntent,
-        isSameApplication: Bool, isSameProcess: Bool
+        localDragSession: DragSession?, items: [DragItem], operation: DropOperation, intent: DropIntent,
+        isSameProcess: Bool
     ) {
-        self.localDragSession = isSameApplication ? dragSession : nil
+        self.localDragSession = localDragSession
         self.items =
             isSameProcess
             ? items : items.map { DragItem(id: $0.id, provider: $0.provider, localObject: nil) }

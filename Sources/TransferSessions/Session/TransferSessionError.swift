@@ -23,4 +23,11 @@ extension ErrorCode where Domain == TransferSessionErrorDomain {
     public static var commitFailed: Self { Self("commitFailed") }
     /// An item may not be moved, or a position may not receive items (pinned rows, seed 003).
     public static var forbiddenByList: Self { Self("forbiddenByList") }
+    /// The peer of a cross-process session sent bytes that break the protocol (Schemas/transfer-session.md):
+    /// a malformed or oversized frame, an unknown request, a version this library does not speak.
+    public static var protocolViolation: Self { Self("protocolViolation") }
+    /// The other process of a cross-process session went away, or could not be reached.
+    public static var disconnected: Self { Self("disconnected") }
+    /// The peer did not answer or read within the time limit.
+    public static var timedOut: Self { Self("timedOut") }
 }

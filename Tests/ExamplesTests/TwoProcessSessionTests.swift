@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TransferKitTestSupport
+import TransferKitTesting
+import TransferSessions
+
+/// Seed 000's move between two real processes, and the same move with either process killed at each step.
+@Suite("Seed 000 between two processes", .serialized)
+struct TwoProcessSessionTests {
+    private static let executable = TransferKitExecutable.product(named: "CharacterCards")
+
+    private static let cards = #"""
+        {"cards":[{"name":"Luke","character":"Jedi","favorite":"blue milk"},\#
+        {"name":"Leia","character":"General","favorite":"Alderaan sunsets"},\#
+        {"name":"Han","character":"Smuggler","favorite":"the Falcon"}],"pending":{}}
+        """#
+
+    /// A running example process whose output goes to a file.
+    private final class Running {
+        let process = Process()
+        let output: URL
+
+        init(_ arguments: [String], output: URL) throws {
+            self.output = output
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: TwoProcessSessionTests.executable)
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = process.standardOutput
+            try process.run()
+        }
+
+        var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+        /// Waits until the output contains `marker` (or the process ends); false after the time limit.
+        func wait(for marker: String) async throws -> Bool {
+            for _ in 0..<2000 {
+                if text.contains(marker) { return true }
+                if !process.isRunning { return text.contains(marker) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return false
+        }
+
+        /// Waits for the end; kills the process if it takes longer than the limit.
+        func finish() async throws {
+            for _ in 0..<2000 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("\(process.arguments ?? []) did not end: \(text)")
+            }
+            process.waitUntilExit()
+        }
+    }
+
+    /// The two lists' card names after a drag of Han from the source to the destination, with `killed` killed at
+    /// `event` and both recovered.
+    private func run(
+        killing killed: String?, at event: RemoteSessionEvent?
+    ) async throws -> (
+        source: [String], destination: [String]
+    ) {
+        let directory = try makeTemporaryDirectory(prefix: "tk-2p")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        try Self.cards.write(toFile: path("A.json"), atomically: true, encoding: .utf8)
+        try #"{"cards":[],"pending":{}}"#.write(toFile: path("B.json"), atomically: true, encoding: .utf8)
+        let pause = { (role: String) in killed == role ? ["--pause-at", event?.rawValue ?? ""] : [] }
+        let source = try Running(
+            ["session-source", path("A.json"), path("s"), path("record"), "Han"] + pause("source"),
+            output: directory.appendingPathComponent("source.out"))
+        for _ in 0..<2000 where !FileManager.default.fileExists(atPath: path("s")) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let destination = try Running(
+            ["session-destination", path("B.json"), path("s"), path("record")] + pause("destination"),
+            output: directory.appendingPathComponent("destination.out"))
+        if let killed, let event {
+            let victim = killed == "source" ? source : destination
+            #expect(try await victim.wait(for: "paused at \(event.rawValue)"), "\(victim.text)")
+            kill(victim.process.processIdentifier, SIGKILL)
+        }
+        try await destination.finish()
+        try await source.finish()
+        // Each process, started again, settles its list by the record.
+        for (list, role) in [("A.json", "source"), ("B.json", "destination")] {
+            let recovery = try await ChildProcess.run(
+                Self.executable, arguments: ["session-recover", path(list), path("record"), role], input: [])
+            #expect(recovery.status == 0, "\(String(decoding: recovery.standardError, as: UTF8.self))")
+        }
+        func names(_ list: String) throws -> [String] {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(list))))
+            let cards = (object as? [String: Any])?["cards"] as? [[String: Any]] ?? []
+            return cards.compactMap { $0["name"] as? String }
+        }
+        return (try names("A.json"), try names("B.json"))
+    }
+
+    @Test("a move between two processes: the card leaves the source only after the destination committed")
+    func moveBetweenProcesses() async throws {
+        let lists = try await run(killing: nil, at: nil)
+        #expect(lists.source == ["Luke", "Leia"])
+        #expect(lists.destination == ["Han"])
+    }
+
+    @Test(
+        "killing either process at any step leaves the card in exactly one list, the one the record names",
+        arguments: [
+            ("source", RemoteSessionEvent.offered, "source"),
+            ("source", .reserved, "source"),
+            ("source", .commitReceived, "destination"),
+            ("source", .removed, "destination"),
+            ("destination", .reservationReceived, "source"),
+            ("destination", .committedLocally, "source"),
+            ("destination", .decided, "destination"),
+            ("destination", .commitSent, "destination"),
+        ])
+    func killed(process: String, event: RemoteSessionEvent, expected: String) async throws {
+        let lists = try await run(killing: process, at: event)
+        let places = [
+            lists.source.contains("Han") ? "source" : nil, lists.destination.contains("Han") ? "destination" : nil,
+        ]
+        .compactMap { $0 }
+        #expect(places == [expected], "source \(lists.source), destination \(lists.destination)")
+        #expect(lists.source.filter { $0 != "Han" } == ["Luke", "Leia"])
+    }
+}

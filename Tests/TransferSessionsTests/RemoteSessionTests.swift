@@ -1,0 +1,397 @@
+import Foundation
+import Testing
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
+import TransferSessions
+import UniformTypes
+
+/// This application in another process: a move is allowed, local objects do not cross.
+let sameApplicationElsewhere = TransferSessionOrigin(
+    applicationIdentifier: TransferSessionOrigin.current.applicationIdentifier, processIdentifier: 999_999)
+
+/// A socket path in a fresh temporary directory, and the directory to remove.
+func socketPath() throws -> (path: String, directory: URL) {
+    let directory = try makeTemporaryDirectory(prefix: "tk-sess")
+    return (directory.appendingPathComponent("s").path, directory)
+}
+
+/// Counts calls by name, across tasks.
+final class CallCounter: Sendable {
+    private let counts = SanitizedMutex<[String: Int]>([:])
+    func count(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
+    subscript(name: String) -> Int { counts.withLock { $0[name, default: 0] } }
+}
+
+private func rowLists(_ left: [String], _ right: [String]) -> (TransferList<Row>, TransferList<Row>) {
+    let copy: @Sendable (Row) -> Row = { Row(id: $0.id + "+", title: $0.title) }
+    return (
+        TransferList(left.map { Row(id: $0, title: "row \($0)") }, makeCopy: copy, makeProvider: Row.provider),
+        TransferList(right.map { Row(id: $0, title: "row \($0)") }, makeCopy: copy, makeProvider: Row.provider)
+    )
+}
+
+@Suite("Sessions across processes: the protocol over a real socket")
+struct RemoteSessionTests {
+    @Test("the destination sees every offered type at once and only what it loads crosses")
+    func lazyLoading() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let calls = CallCounter()
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: .utf8PlainText) { _ in
+            calls.count("text")
+            return Data("hello".utf8)
+        }
+        provider.registerDataRepresentation(for: .png) { _ in
+            calls.count("png")
+            return Data([0x89, 0x50])
+        }
+        provider.registerDataRepresentation(for: .json, visibility: .ownProcess) { _ in
+            calls.count("json")
+            return Data("{}".utf8)
+        }
+        let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        #expect(remote.id == session.id)
+        #expect(remote.items.map(\.id) == ["1"])
+        #expect(remote.items[0].provider.registeredTypes == [.utf8PlainText, .png])
+        #expect(calls["text"] == 0 && calls["png"] == 0)
+        let bytes = try await remote.items[0].provider.loadDataRepresentation(for: .png)
+        #expect(bytes == Data([0x89, 0x50]))
+        #expect(calls["png"] == 1 && calls["text"] == 0 && calls["json"] == 0)
+        remote.close()
+    }
+
+    @Test("a move reaches the destination once; the source removes the item only after the commit")
+    func moveAcrossProcesses() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, right) = rowLists(["a", "b", "c"], ["x"])
+        let session = try left.beginDrag(["b"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let sourceDuringCommit = SanitizedMutex<[String]>([])
+        let result = try await remote.drop(DropProposal(operation: .move)) { drop, operation in
+            let rows = try await drop.loadObjects(ofClass: Row.self)
+            #expect(operation == .move && drop.localDragSession == nil)
+            sourceDuringCommit.withLock { $0 = left.elements.map(\.id) }
+            right.edit { $0.append(contentsOf: rows) }
+        }
+        #expect(result.operation == .move && result.transferredItems == ["b"])
+        #expect(sourceDuringCommit.withLock { $0 } == ["a", "b", "c"])
+        #expect(await session.ended() == .move)
+        #expect(left.elements.map(\.id) == ["a", "c"])
+        #expect(right.elements.map(\.id) == ["x", "b"])
+    }
+
+    @Test("the move rule crosses too: another application gets cancel unless the source allows it")
+    func moveRuleAcrossApplications() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, right) = rowLists(["a"], [])
+        let session = try left.beginDrag(["a"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let other = TransferSessionOrigin(applicationIdentifier: "com.example.other", processIdentifier: 5)
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: other)
+        #expect(remote.resolvedOperation(for: .move) == .cancel)
+        let result = try await right.drop(remote, at: 0)
+        #expect(result.operation == .cancel && result.transferredItems.isEmpty)
+        #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
+        #expect(await session.ended() == .cancel)
+    }
+
+    @Test("a copy keeps the source and adds a copy")
+    func copyAcrossProcesses() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, right) = rowLists(["a", "b"], ["x"])
+        let session = try left.beginDrag(["a"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let result = try await right.drop(remote, at: 1, operation: .copy)
+        #expect(result.operation == .copy)
+        #expect(left.elements.map(\.id) == ["a", "b"] && right.elements.map(\.id) == ["x", "a+"])
+        #expect(await session.ended() == .copy)
+    }
+
+    @Test("a commit that throws leaves the source whole and the destination empty")
+    func failedCommit() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, _) = rowLists(["a", "b"], [])
+        let session = try left.beginDrag(["a"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let error1 = await #expect(throws: TransferSessionError.self) {
+            _ = try await remote.drop(DropProposal(operation: .move)) { _, _ in throw URLError(.cannotWriteToFile) }
+        }
+        #expect(error1?.code == .commitFailed)
+        #expect(await session.ended() == .cancel)
+        #expect(left.elements.map(\.id) == ["a", "b"])
+        // A second drop from a new connection finds the session ended.
+        let error2 = await #expect(throws: TransferSessionError.self) {
+            _ = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        }
+        #expect(error2?.code == .disconnected)
+    }
+
+    @Test("a destination that disconnects after the reservation leaves the items in the source")
+    func destinationGoneBeforeCommit() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, _) = rowLists(["a", "b"], [])
+        let session = try left.beginDrag(["a", "b"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        await #expect(throws: TransferSessionError.self) {
+            _ = try await remote.drop(DropProposal(operation: .move)) { _, _ in
+                remote.close()
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(await session.ended() == .cancel)
+        #expect(left.elements.map(\.id) == ["a", "b"])
+        // The reservation is gone: the items can be dragged again.
+        #expect(try left.beginDrag(["a"]).items.count == 1)
+    }
+
+    @Test("cancelling a load at the destination stops the source's loader")
+    func cancellationCrosses() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let stopped = CallCounter()
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: .data) { _ in
+            TransferByteStream(
+                AsyncThrowingStream<Data, any Error> {
+                    do {
+                        try await Task.sleep(for: .milliseconds(5))
+                    } catch {
+                        stopped.count("loader")
+                        throw error
+                    }
+                    return Data(repeating: 7, count: 1024)
+                })
+        }
+        let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let progress = TransferProgress()
+        let stream = try await remote.items[0].provider.loadStream(for: .data, progress: progress)
+        var received = 0
+        let error3 = await #expect(throws: TransferError.self) {
+            for try await chunk in stream {
+                received += chunk.count
+                if received >= 8 * 1024 { progress.cancel() }
+            }
+        }
+        #expect(error3?.code == .cancelled)
+        #expect(received >= 8 * 1024)
+        for _ in 0..<3000 where stopped["loader"] == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(stopped["loader"] == 1)
+    }
+
+    @Test("a cancel at the source ends the destination's drop")
+    func cancelAtSource() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, right) = rowLists(["a"], [])
+        let session = try left.beginDrag(["a"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        await session.cancel()
+        await #expect(throws: TransferSessionError.self) { _ = try await right.drop(remote, at: 0) }
+        #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
+    }
+
+    @Test("a file representation crosses as a file descriptor")
+    func fileRepresentation() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("picture.png")
+        let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try contents.write(to: file)
+        let provider = TransferProvider()
+        provider.registerFileRepresentation(for: .png, openInPlace: true) { _ in file }
+        let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        #expect(try await remote.items[0].provider.loadDataRepresentation(for: .png) == contents)
+    }
+}
+
+@Suite("Sessions across processes: hostile peers")
+struct HostileSessionPeerTests {
+    /// Connects a raw socket to `path` and sends `bytes`; returns what the peer sent back before closing.
+    private func exchange(_ bytes: [UInt8], at path: String) throws -> [UInt8] {
+        let socket = try UnixSocket.connect(toPath: path)
+        try socket.sendAll(bytes, timeout: .seconds(5))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while try socket.waitUntilReadable(timeout: .seconds(10)) {
+            var descriptors: [Int32] = []
+            let count = try buffer.withUnsafeMutableBytes { try socket.receive(into: $0, descriptors: &descriptors) }
+            if count == 0 { break }
+            received += buffer.prefix(count)
+        }
+        return received
+    }
+
+    @Test(
+        "a source drops connections that send garbage and goes on serving",
+        arguments: [
+            [0xFF, 0xFF, 0xFF, 0xFF],  // a 4 GiB frame
+            [0, 0, 0, 0],  // an empty frame
+            [0, 0, 0, 3, 0xA1, 0x61, 0x78],  // a map with a key and no value
+            [0, 0, 0, 2, 0xA0, 0x00],  // no message
+            [0, 0, 0, 9, 0xA1, 0x66] + Array("commit".utf8) + [0xF6],  // a commit before any drop
+        ] as [[UInt8]])
+    func hostileDestination(bytes: [UInt8]) async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, _) = rowLists(["a"], [])
+        let session = try left.beginDrag(["a"])
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        _ = try exchange(bytes, at: path)
+        // Still serving, and the session untouched.
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        #expect(remote.items.map(\.id) == ["a"])
+        #expect(session.phase == .active && left.elements.map(\.id) == ["a"])
+    }
+
+    @Test("a destination speaking another version is refused with the reason")
+    func versionMismatch() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = DragSession(items: [], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        defer { publication.close() }
+        // {"hello": {"version": 2, "application": "x", "process": 1}}
+        let body: [UInt8] =
+            [0xA1, 0x65] + Array("hello".utf8) + [0xA3, 0x67] + Array("version".utf8) + [0x02, 0x6B]
+            + Array("application".utf8) + [0x61, 0x78, 0x67] + Array("process".utf8) + [0x01]
+        let reply = try exchange([0, 0, 0, UInt8(body.count)] + body, at: path)
+        #expect(String(decoding: reply, as: UTF8.self).contains("speaks version 1"))
+    }
+
+    /// Runs a fake source that answers every connection with `reply` (nothing when empty).
+    private func fakeSource(at path: String, reply: [UInt8]) throws -> UnixSocket {
+        let listener = try UnixSocket.listen(atPath: path)
+        Thread {
+            while let connection = try? listener.accept() {
+                if !reply.isEmpty { try? connection.sendAll(reply, timeout: .seconds(5)) }
+                Thread.sleep(forTimeInterval: 2)
+                connection.close()
+            }
+        }.start()
+        return listener
+    }
+
+    @Test(
+        "a source that sends garbage gives protocolViolation; one that never answers, timedOut",
+        arguments: [
+            ([0x7F, 0, 0, 0], "protocolViolation"),  // a 2 GiB frame
+            ([0, 0, 0, 1, 0xFF], "protocolViolation"),  // a break with nothing to end
+            ([0, 0, 0, 3, 0xA1, 0x63] + Array("end".utf8), "protocolViolation"),  // a message cut short
+            ([], "timedOut"),  // silence
+        ] as [([UInt8], String)])
+    func hostileSource(reply: [UInt8], expected: String) async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let listener = try fakeSource(at: path, reply: reply)
+        defer { listener.shutdown() }
+        let error = await #expect(throws: TransferSessionError.self) {
+            _ = try await RemoteDragSession.connect(toPath: path, timeout: .milliseconds(500))
+        }
+        #expect(error?.code.description == expected)
+    }
+
+    @Test("nothing at the path is disconnected, naming it")
+    func nothingThere() async throws {
+        let error6 = await #expect(throws: TransferSessionError.self) {
+            _ = try await RemoteDragSession.connect(toPath: "/nonexistent/transferkit/session")
+        }
+        #expect(error6?.code == .disconnected)
+    }
+}
+
+@Suite("Decision records")
+struct SessionDecisionRecordTests {
+    @Test("the first decision wins and both sides read it")
+    func firstDecisionWins() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = try SessionDecisionRecord(directory: directory)
+        let session = DragSession.ID()
+        #expect(try record.decision(for: session) == nil)
+        #expect(try record.decide(.committed, for: session, items: ["a"]).outcome == .committed)
+        #expect(try record.resolve(session, items: ["a"]).outcome == .committed)
+        #expect(try record.decide(.aborted, for: session, items: []).itemIDs == ["a"])
+        let other = DragSession.ID()
+        #expect(try record.resolve(other, items: ["b"]).outcome == .aborted)
+        #expect(try Set(record.decisions().map(\.session)) == [session.rawValue, other.rawValue])
+        record.forget(session)
+        #expect(try record.decision(for: session) == nil)
+        // Only the decision files: no temporary file is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [other.rawValue + ".decision"])
+    }
+
+    @Test("a session identity that is not a plain name is refused")
+    func hostileIdentity() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = try SessionDecisionRecord(directory: directory)
+        let error7 = #expect(throws: TransferSessionError.self) {
+            try record.decide(.committed, for: DragSession.ID(rawValue: "../escape"), items: [])
+        }
+        #expect(error7?.code == .protocolViolation)
+    }
+}
+
+@Suite("Session frames: the bytes Schemas/transfer-session.md defines")
+struct SessionFrameTests {
+    @Test("a message is a one-key map behind a 4-byte big-endian length; absent options are left out")
+    func exactBytes() throws {
+        #expect(
+            try SessionWire.frame(DestinationMessage.commit) == [0, 0, 0, 9, 0xA1, 0x66] + Array("commit".utf8) + [0xA0]
+        )
+        let begin = try SessionWire.frame(SourceMessage.begin(request: 2, length: nil))
+        // {"begin": {"request": 2}}
+        #expect(
+            begin == [0, 0, 0, 17, 0xA1, 0x65] + Array("begin".utf8) + [0xA1, 0x67] + Array("request".utf8) + [0x02])
+        let chunk = try SessionWire.frame(SourceMessage.chunk(request: 1, bytes: Data([1, 2])))
+        // {"chunk": {"bytes": h'0102', "request": 1}}: keys in deterministic order, bytes as a byte string.
+        let body: [UInt8] =
+            [0xA1, 0x65] + Array("chunk".utf8) + [0xA2, 0x65] + Array("bytes".utf8) + [0x42, 1, 2, 0x67]
+            + Array("request".utf8) + [0x01]
+        #expect(chunk == [0, 0, 0, UInt8(body.count)] + body)
+    }
+
+    @Test("the frame reader waits for whole frames, holds one at a time, and refuses oversized headers")
+    func frameReader() throws {
+        let commit = try SessionWire.frame(DestinationMessage.commit)
+        var reader = SessionFrameReader()
+        reader.append(commit.prefix(3))
+        #expect(try reader.nextFrame() == nil)
+        reader.append(commit.dropFirst(3) + commit)
+        #expect(
+            try reader.nextFrame().map { try SessionWire.decode(DestinationMessage.self, from: $0[...]) } == .commit)
+        #expect(try reader.nextFrame() != nil)
+        #expect(try reader.nextFrame() == nil && reader.pendingByteCount == 0)
+        reader.append([0x00, 0x10, 0x00, 0x01])
+        let error = #expect(throws: TransferSessionError.self) { try reader.nextFrame() }
+        #expect(error?.code == .protocolViolation)
+    }
+}
