@@ -124,7 +124,8 @@ final class XvfbServer: Sendable {
 
     /// Runs xclip against this server.
     func xclip(_ arguments: [String], input: Data? = nil, outputFile: String? = nil) async throws -> ToolResult {
-        try await runTool(["/usr/bin/xclip"] + arguments, environment: environment, input: input, outputFile: outputFile)
+        try await runTool(
+            ["/usr/bin/xclip"] + arguments, environment: environment, input: input, outputFile: outputFile)
     }
 
     /// Starts `xclip -quiet -i` in the background (it serves until another client takes the selection).

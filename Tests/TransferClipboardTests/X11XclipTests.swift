@@ -12,7 +12,7 @@ final class CallCounter: Sendable {
     func count(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
 }
 
-let cardType = UniformType("com.example.card")!
+let cardType = UniformType(exportedAs: "com.example.card")
 let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<300).map { UInt8($0 % 251) })
 
 /// A provider with three representations whose loaders count their calls.
@@ -58,9 +58,10 @@ final class X11XclipTests {
         let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
         #expect(targets.status == 0, "\(targets.error)")
         let names = String(decoding: targets.output, as: UTF8.self).split(separator: "\n").map(String.init)
-        for expected in ["com.example.card", "public.utf8-plain-text", "text/plain;charset=utf-8", "UTF8_STRING",
-            "text/plain", "STRING", "public.png", "image/png", "TARGETS"]
-        {
+        for expected in [
+            "com.example.card", "public.utf8-plain-text", "text/plain;charset=utf-8", "UTF8_STRING",
+            "text/plain", "STRING", "public.png", "image/png", "TARGETS",
+        ] {
             #expect(names.contains(expected), "TARGETS lacks \(expected): \(names)")
         }
         #expect(counter.count("card") + counter.count("text") + counter.count("png") == 0)
@@ -173,7 +174,8 @@ final class X11XclipTests {
         for _ in 0..<50 {
             try await Task.sleep(for: .milliseconds(100))
             if xclip == nil {
-                xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "text/x-watched"], file: file.path)
+                xclip = try server.startXclipServing(
+                    ["-selection", "clipboard", "-t", "text/x-watched"], file: file.path)
             }
             break
         }
@@ -185,7 +187,7 @@ final class X11XclipTests {
     @Test("64 MiB both ways through INCR, with bounded memory")
     func largeTransfers() async throws {
         let size = 64 << 20
-        let blob = UniformType("com.example.blob")!
+        let blob = UniformType(exportedAs: "com.example.blob")
         let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
         defer { clipboard.close() }
         let provider = TransferProvider()
@@ -240,8 +242,22 @@ struct PatternChunks: AsyncSequence, Sendable {
     typealias Element = Data
     let total: Int
 
+    /// A period that is not a multiple of any chunk size, so a shifted chunk never matches by accident.
+    static let period = (1 << 20) + 7
+    static let table: [UInt8] = (0..<(2 * period)).map {
+        UInt8(truncatingIfNeeded: ($0 % period) &* 31 &+ ($0 % period) >> 12)
+    }
+
     static func chunk(at offset: Int, count: Int) -> Data {
-        Data((offset..<(offset + count)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) })
+        var data = Data(capacity: count)
+        var position = offset
+        while data.count < count {
+            let start = position % period
+            let length = Swift.min(count - data.count, period)
+            data.append(contentsOf: table[start..<(start + length)])
+            position += length
+        }
+        return data
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(total: total) }

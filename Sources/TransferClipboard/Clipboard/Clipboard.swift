@@ -182,7 +182,8 @@ public final class Clipboard: Sendable {
             let name = offer.name
             provider.registerStreamRepresentation(for: type) { progress in
                 let stream = try await backend.receive(name, from: selection)
-                return TransferByteStream(length: nil, ProgressChunks(stream: stream, progress: progress, keep: connection))
+                return TransferByteStream(
+                    length: nil, ProgressChunks(stream: stream, progress: progress, keep: connection))
             }
         }
         return [provider]
@@ -191,7 +192,9 @@ public final class Clipboard: Sendable {
     /// The raw bytes of one offered name, such as `UTF8_STRING` or `x-special/gnome-copied-files`.
     ///
     /// - Throws: ``ClipboardError`` with `typeUnavailable` when it is not offered.
-    public func stream(of name: String, from selection: ClipboardSelection = .clipboard) async throws
+    public func stream(
+        of name: String, from selection: ClipboardSelection = .clipboard
+    ) async throws
         -> TransferByteStream
     {
         try await connection.backend.receive(name, from: selection)
@@ -207,8 +210,9 @@ public final class Clipboard: Sendable {
     ///
     /// - Returns: A sequence that ends when the task iterating it is cancelled, or throws ``ClipboardError``
     ///   (`protocolUnavailable` on an X server without XFIXES).
-    public func changes(of selection: ClipboardSelection = .clipboard) -> AsyncThrowingStream<ClipboardChange, any Error>
-    {
+    public func changes(
+        of selection: ClipboardSelection = .clipboard
+    ) -> AsyncThrowingStream<ClipboardChange, any Error> {
         let changes = connection.backend.changes(of: selection)
         let catalog = catalog
         let connection = connection
@@ -218,7 +222,8 @@ public final class Clipboard: Sendable {
                     for try await targets in changes {
                         _ = connection
                         let types = targets.map {
-                            ClipboardOfferedType(name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
+                            ClipboardOfferedType(
+                                name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
                         }
                         continuation.yield(ClipboardChange(selection: selection, offeredTypes: types))
                     }

@@ -58,7 +58,8 @@ package final class X11Backend: ClipboardBackend {
     ///   `protocolViolation`.
     package static func connect(environment: [String: String], timeout: Duration) async throws -> X11Backend {
         guard let name = environment["DISPLAY"] else {
-            throw ClipboardError(code: .noDisplay, message: "DISPLAY is not set; set it to a local X display such as :0.")
+            throw ClipboardError(
+                code: .noDisplay, message: "DISPLAY is not set; set it to a local X display such as :0.")
         }
         let display = try X11Display(parsing: name)
         let cookie = X11AuthorityEntry.cookie(environment: environment, display: display.number)
@@ -76,7 +77,8 @@ package final class X11Backend: ClipboardBackend {
             try connection.send(
                 X11RequestEncoder.createWindow(
                     window, parent: connection.info.rootWindow, eventMask: X11.EventMask.propertyChange))
-            let xfixes = X11Reply.extensionInfo(try await connection.request(X11RequestEncoder.queryExtension("XFIXES")))
+            let xfixes = X11Reply.extensionInfo(
+                try await connection.request(X11RequestEncoder.queryExtension("XFIXES")))
             var opcode: UInt8?
             if xfixes.present {
                 _ = try await connection.request(
@@ -160,7 +162,10 @@ package final class X11Backend: ClipboardBackend {
             let watcher = state.withLock { $0.notifyWatchers[requestor] }
             watcher?.post(event)
         case .selectionRequest(let time, _, let requestor, let selection, let target, let property):
-            Task { await self.answer(time: time, requestor: requestor, selection: selection, target: target, property: property) }
+            Task {
+                await self.answer(
+                    time: time, requestor: requestor, selection: selection, target: target, property: property)
+            }
         case .selectionClear(let time, _, let selection):
             let ownership: X11Ownership? = state.withLock { state in
                 guard let owned = state.owned[selection], time == X11.currentTime || time >= owned.time else {
@@ -382,7 +387,8 @@ package final class X11Backend: ClipboardBackend {
             }
             if atEnd {
                 try connection.send(
-                    X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: buffer))
+                    X11RequestEncoder.changeProperty(
+                        requestor, property: property, type: target, format: 8, data: buffer))
                 try finish()
                 return true
             }
@@ -657,7 +663,8 @@ final class X11IncomingTransfer: @unchecked Sendable {
                 while true {
                     guard let properties else { return nil }
                     let event = try await properties.next(
-                        timeout: backend.connection.timeout, waitingFor: "the next chunk of an INCR transfer of \(target)")
+                        timeout: backend.connection.timeout,
+                        waitingFor: "the next chunk of an INCR transfer of \(target)")
                     guard case .propertyNotify(_, _, _, deleted: false) = event else { continue }
                     let property = try await readProperty(offset: 0)
                     // A notification of a value already read (the INCR property itself) finds nothing: wait on.

@@ -78,7 +78,8 @@ package final class X11Connection: Sendable {
         case .failed(let reason), .authenticate(let reason):
             throw ClipboardError(
                 code: .connectionFailed,
-                message: "The X server at \(socketPath) refused the connection: \(reason.isEmpty ? "no reason" : reason)"
+                message:
+                    "The X server at \(socketPath) refused the connection: \(reason.isEmpty ? "no reason" : reason)"
                     + ". Check XAUTHORITY (its MIT-MAGIC-COOKIE-1 for this display).", source: socketPath)
         case .success(let info):
             let connection = X11Connection(socket: socket, info: info, timeout: timeout)
@@ -170,7 +171,8 @@ package final class X11Connection: Sendable {
         guard request.count <= info.maximumRequestBytes else {
             throw ClipboardError(
                 code: .transferFailed,
-                message: "A request of \(request.count) bytes is over the server's limit of \(info.maximumRequestBytes).")
+                message:
+                    "A request of \(request.count) bytes is over the server's limit of \(info.maximumRequestBytes).")
         }
         let outcome: Result<UInt16, ClipboardError> = writer.withLock { _ in
             let registered: Result<UInt16, ClipboardError> = state.withLock { state in
@@ -206,7 +208,8 @@ package final class X11Connection: Sendable {
                     sequence,
                     .failure(
                         ClipboardError(
-                            code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout).")
+                            code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout)."
+                        )
                     ))
             }
             let stillPending = state.withLock { state in
@@ -325,7 +328,8 @@ private final class Reader: @unchecked Sendable {
             do throws(SystemError) {
                 got = try receive(atMost: wanted)
             } catch {
-                throw ClipboardError(code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).")
+                throw ClipboardError(
+                    code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).")
             }
             guard got > 0 else {
                 throw ClipboardError(
@@ -371,7 +375,8 @@ private final class Reader: @unchecked Sendable {
                 }
             } catch {
                 connection.end(
-                    ClipboardError(code: .protocolViolation, message: "The X server broke the protocol: \(error.reason)."))
+                    ClipboardError(
+                        code: .protocolViolation, message: "The X server broke the protocol: \(error.reason)."))
                 return
             }
             let count: Int
@@ -380,7 +385,8 @@ private final class Reader: @unchecked Sendable {
             } catch {
                 connection.end(
                     ClipboardError(
-                        code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).", cause: error))
+                        code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).",
+                        cause: error))
                 return
             }
             guard count > 0 else {

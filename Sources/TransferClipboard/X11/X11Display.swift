@@ -86,7 +86,9 @@ package struct X11AuthorityEntry: Sendable, Equatable {
 
     /// The MIT-MAGIC-COOKIE-1 entry for `display` on `hostname`: the local family with this host's name, or the
     /// wild family; `nil` when there is none (the server may still accept the connection without one).
-    package static func cookie(in entries: [X11AuthorityEntry], display: Int, hostname: String)
+    package static func cookie(
+        in entries: [X11AuthorityEntry], display: Int, hostname: String
+    )
         -> X11AuthorityEntry?
     {
         entries.first { entry in

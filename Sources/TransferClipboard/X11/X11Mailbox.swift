@@ -37,7 +37,8 @@ package final class X11Mailbox<Value: Sendable>: Sendable {
             }
             if state.queue.count >= capacity {
                 state.failure = ClipboardError(
-                    code: .protocolViolation, message: "The X server sent over \(capacity) unread events for one "
+                    code: .protocolViolation,
+                    message: "The X server sent over \(capacity) unread events for one "
                         + "transfer; it was abandoned.")
                 return nil
             }
@@ -70,10 +71,11 @@ package final class X11Mailbox<Value: Sendable>: Sendable {
         let timer = timeout.map { timeout in
             Task { [weak self] in
                 try await Task.sleep(for: timeout)
-            self?.expire(
-                id,
-                ClipboardError(
-                    code: .timedOut, message: "No answer from the X server or the other client in \(timeout) while "
+                self?.expire(
+                    id,
+                    ClipboardError(
+                        code: .timedOut,
+                        message: "No answer from the X server or the other client in \(timeout) while "
                             + "waiting for \(description)."))
             }
         }
@@ -84,7 +86,8 @@ package final class X11Mailbox<Value: Sendable>: Sendable {
                     if !state.queue.isEmpty { return .success(state.queue.removeFirst()) }
                     if let failure = state.failure { return .failure(failure) }
                     if Task.isCancelled {
-                        return .failure(ClipboardError(code: .cancelled, message: "Cancelled waiting for \(description)."))
+                        return .failure(
+                            ClipboardError(code: .cancelled, message: "Cancelled waiting for \(description)."))
                     }
                     state.waiter = Waiter(id: id, continuation: continuation)
                     return nil

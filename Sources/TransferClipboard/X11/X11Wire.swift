@@ -177,8 +177,7 @@ package struct X11RequestEncoder {
     }
 
     /// `ChangeProperty` of 32-bit values such as atoms.
-    package static func changeProperty(_ window: X11.ID, property: X11.ID, type: X11.ID, values: [UInt32]) -> [UInt8]
-    {
+    package static func changeProperty(_ window: X11.ID, property: X11.ID, type: X11.ID, values: [UInt32]) -> [UInt8] {
         var data: [UInt8] = []
         data.reserveCapacity(values.count * 4)
         for value in values {

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TransferKit
+import UniformTypes
+
+@testable import TransferClipboard
+
+@Suite("Clipboard backend choice and type mapping")
+struct ClipboardChoiceTests {
+    @Test("No display variable is noDisplay, naming both")
+    func noDisplay() async {
+        let error = await #expect(throws: ClipboardError.self) { _ = try await Clipboard(environment: [:]) }
+        #expect(error?.code == .noDisplay)
+        #expect(error?.message.contains("WAYLAND_DISPLAY") == true)
+        #expect(error?.message.contains("DISPLAY") == true)
+    }
+
+    @Test("Wayland in this build is protocolUnavailable")
+    func wayland() async {
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(backend: .wayland, environment: ["WAYLAND_DISPLAY": "wayland-0"])
+        }
+        #expect(error?.code == .protocolUnavailable)
+    }
+
+    @Test("A DISPLAY with nothing behind it is connectionFailed")
+    func deadDisplay() async {
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(backend: .x11, environment: ["DISPLAY": "/nonexistent/socket:0"])
+        }
+        #expect(error?.code == .connectionFailed)
+    }
+
+    @Test(
+        "Offered names map back to uniform types",
+        arguments: [
+            ("text/plain;charset=utf-8", "public.utf8-plain-text"), ("UTF8_STRING", "public.utf8-plain-text"),
+            ("STRING", "public.plain-text"), ("image/png", "public.png"), ("com.example.card", "com.example.card"),
+            ("text/uri-list", UniformType.uriList.identifier),
+        ])
+    func backMapping(name: String, identifier: String) {
+        #expect(ClipboardTypeMapping.type(forOffered: name)?.identifier == identifier)
+    }
+
+    @Test("Names without data map to nothing", arguments: ["TARGETS", "MULTIPLE", "SAVE_TARGETS"])
+    func metaTargets(name: String) {
+        #expect(ClipboardTypeMapping.type(forOffered: name) == nil)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+import TransferKitTestSupport
+
+@testable import TransferClipboard
+
+/// A fake X server on a Unix socket in a temporary folder: it accepts one client, reads its setup request and
+/// then does what the test scripts.
+final class FakeXServer: Sendable {
+    let path: String
+    let directory: URL
+    private let listener: UnixSocket
+    private let client = ClientBox()
+
+    init(_ script: @escaping @Sendable (UnixSocket) throws -> Void) throws {
+        directory = try makeTemporaryDirectory(prefix: "transferclipboard-fake-x")
+        path = directory.appendingPathComponent("X0").path
+        listener = try UnixSocket.listen(atPath: path)
+        let listener = listener
+        let client = client
+        let thread = Thread {
+            guard let connection = try? listener.accept() else { return }
+            client.socket.withLock { $0 = connection }
+            var buffer = [UInt8](repeating: 0, count: 12)
+            _ = FakeXServer.read(connection, into: &buffer)
+            try? script(connection)
+        }
+        thread.start()
+    }
+
+    /// Reads up to `buffer.count` bytes; the count read.
+    static func read(_ socket: UnixSocket, into buffer: inout [UInt8]) -> Int {
+        var descriptors: [Int32] = []
+        let outcome = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(SystemError) in try socket.receive(into: bytes, descriptors: &descriptors) }
+        }
+        return (try? outcome.get()) ?? 0
+    }
+
+    func stop() {
+        listener.shutdown()
+        client.socket.withLock { $0?.shutdown() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A valid setup reply: one screen with root window 0x100, maximum request length 65535 units.
+    static let setupReply: [UInt8] = {
+        var body: [UInt8] = []
+        func u32(_ value: UInt32) { body += [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) } }
+        func u16(_ value: UInt16) { body += [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        u32(1)  // release
+        u32(0x0020_0000)  // resource id base
+        u32(0x001F_FFFF)  // resource id mask
+        u32(0)  // motion buffer
+        u16(4)  // vendor length
+        u16(0xFFFF)  // maximum request length
+        body += [1, 0, 0, 0, 32, 32, 8, 255]  // screens, formats, orders, scanline, keycodes
+        body += [0, 0, 0, 0]
+        body += Array("fake".utf8)
+        u32(0x100)  // root
+        body += [UInt8](repeating: 0, count: 36)
+        let units = UInt16(body.count / 4)
+        return [1, 0, 11, 0, 0, 0, UInt8(units & 0xFF), UInt8(units >> 8)] + body
+    }()
+}
+
+/// The fake server's one client connection, set by its thread.
+final class ClientBox: Sendable {
+    let socket = SanitizedMutex<UnixSocket?>(nil)
+}
+
+@Suite("X11 against a hostile server")
+struct X11HostileServerTests {
+    func connect(_ server: FakeXServer, timeout: Duration = .seconds(10)) async throws -> X11Backend {
+        try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: timeout)
+    }
+
+    @Test("A malformed setup reply is a protocol violation")
+    func malformedSetup() async throws {
+        let server = try FakeXServer { socket in try socket.sendAll([7, 0, 0, 0, 0, 0, 0, 0]) }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await connect(server) }
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test("A refused setup is connectionFailed with the server's reason")
+    func refusedSetup() async throws {
+        let reason = Array("No protocol specified".utf8) + [0, 0, 0]
+        let server = try FakeXServer { socket in
+            try socket.sendAll([0, 21, 11, 0, 0, 0, UInt8(reason.count / 4), 0] + reason)
+        }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await connect(server) }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.message.contains("No protocol specified") == true)
+    }
+
+    @Test("A setup reply cut short is a protocol violation")
+    func truncatedSetup() async throws {
+        let server = try FakeXServer { socket in
+            try socket.sendAll(Array(FakeXServer.setupReply.prefix(20)))
+            socket.shutdown()
+        }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await connect(server) }
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test("A server that never answers the setup times out")
+    func silentSetup() async throws {
+        let server = try FakeXServer { _ in }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await connect(server, timeout: .milliseconds(500))
+        }
+        #expect(error?.code == .timedOut)
+    }
+
+    @Test("A reply that claims gigabytes is refused before anything is allocated")
+    func hugeReply() async throws {
+        let server = try FakeXServer { socket in
+            try socket.sendAll(FakeXServer.setupReply)
+            // The reply to the first request with a reply (QueryExtension) claims 16 GiB.
+            try socket.sendAll([1, 0, 2, 0, 0xFF, 0xFF, 0xFF, 0xFF] + [UInt8](repeating: 0, count: 24))
+        }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await connect(server) }
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test("A connection that ends in the middle of a message is a protocol violation")
+    func truncatedReply() async throws {
+        let server = try FakeXServer { socket in
+            try socket.sendAll(FakeXServer.setupReply)
+            // Wait for both first requests (CreateWindow, 36 bytes; QueryExtension, 16), so no write of the client
+            // meets a closed socket.
+            var requests = [UInt8](repeating: 0, count: 52)
+            var count = 0
+            while count < 52 {
+                var more = [UInt8](repeating: 0, count: 52 - count)
+                let got = FakeXServer.read(socket, into: &more)
+                guard got > 0 else { break }
+                requests.replaceSubrange(count..<(count + got), with: more.prefix(got))
+                count += got
+            }
+            try socket.sendAll([1, 0, 2, 0, 4, 0, 0, 0] + [UInt8](repeating: 0, count: 30))
+            socket.shutdown()
+        }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await connect(server) }
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test("A server that accepts the setup and then never answers times out")
+    func silentAfterSetup() async throws {
+        let server = try FakeXServer { socket in try socket.sendAll(FakeXServer.setupReply) }
+        defer { server.stop() }
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await connect(server, timeout: .milliseconds(500))
+        }
+        #expect(error?.code == .timedOut)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import UniformTypes
+
+@testable import TransferClipboard
+
+@Suite("X11 wire codec, DISPLAY and Xauthority")
+struct X11WireTests {
+    @Test(
+        "DISPLAY names a local socket",
+        arguments: [
+            (":0", 0, "/tmp/.X11-unix/X0"), (":12.1", 12, "/tmp/.X11-unix/X12"), ("unix:3", 3, "/tmp/.X11-unix/X3"),
+            ("/run/x/sock:5.0", 5, "/run/x/sock"),
+        ])
+    func displayNames(name: String, number: Int, path: String) throws {
+        let display = try X11Display(parsing: name)
+        #expect(display.number == number)
+        #expect(display.socketPath == path)
+    }
+
+    @Test(
+        "A remote or malformed DISPLAY is connectionFailed",
+        arguments: ["example.com:0", "localhost:1", ":x", "0", ":1.y"])
+    func badDisplays(name: String) {
+        let error = #expect(throws: ClipboardError.self) { _ = try X11Display(parsing: name) }
+        #expect(error?.code == .connectionFailed)
+    }
+
+    @Test("An empty DISPLAY is noDisplay")
+    func emptyDisplay() {
+        let error = #expect(throws: ClipboardError.self) { _ = try X11Display(parsing: "") }
+        #expect(error?.code == .noDisplay)
+    }
+
+    static func entry(_ family: UInt16, _ address: String, _ number: String, _ name: String, _ data: [UInt8]) -> [UInt8]
+    {
+        func field(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes }
+        return [UInt8(family >> 8), UInt8(family & 0xFF)] + field(Array(address.utf8)) + field(Array(number.utf8))
+            + field(Array(name.utf8)) + field(data)
+    }
+
+    @Test("The cookie for this host and display is chosen; a truncated entry is ignored")
+    func authority() {
+        let bytes =
+            Self.entry(256, "other", "0", "MIT-MAGIC-COOKIE-1", [1])
+            + Self.entry(256, "vm", "1", "MIT-MAGIC-COOKIE-1", [2])
+            + Self.entry(256, "vm", "0", "XDM-AUTHORIZATION-1", [3])
+            + Self.entry(256, "vm", "0", "MIT-MAGIC-COOKIE-1", [4])
+            + Self.entry(65535, "", "", "MIT-MAGIC-COOKIE-1", [5]) + [0, 1, 0, 9, 1]
+        let entries = X11AuthorityEntry.parse(bytes)
+        #expect(entries.count == 5)
+        #expect(X11AuthorityEntry.cookie(in: entries, display: 0, hostname: "vm")?.data == [4])
+        #expect(X11AuthorityEntry.cookie(in: entries, display: 1, hostname: "vm")?.data == [2])
+        #expect(X11AuthorityEntry.cookie(in: entries, display: 7, hostname: "vm")?.data == [5])
+    }
+
+    @Test("Requests carry their length in 4-byte units")
+    func requestLengths() {
+        let intern = X11RequestEncoder.internAtom("CLIPBOARD")
+        #expect(intern.count == 20)
+        #expect(intern[0] == 16 && intern[2] == 5 && intern[3] == 0)
+        let property = X11RequestEncoder.changeProperty(1, property: 2, type: 3, format: 8, data: [1, 2, 3, 4, 5])
+        #expect(property.count == 32)
+        #expect(property[2] == 8)
+        #expect(
+            X11RequestEncoder.setup(
+                authorizationName: Array("MIT-MAGIC-COOKIE-1".utf8), authorizationData: [UInt8](repeating: 9, count: 16)
+            ).count == 48)
+    }
+
+    @Test("Messages are cut across reads; an event, then a reply in two pieces")
+    func decoderCutsMessages() throws {
+        var decoder = X11MessageDecoder()
+        var event = [UInt8](repeating: 0, count: 32)
+        event[0] = X11.EventCode.selectionClear | 0x80
+        event[4] = 9
+        event[12] = 1
+        var reply = [UInt8](repeating: 0, count: 40)
+        reply[0] = 1
+        reply[2] = 7
+        reply[4] = 2
+        decoder.append(event + reply.prefix(20))
+        #expect(try decoder.next() == .event(.selectionClear(time: 9, owner: 0, selection: 1)))
+        #expect(try decoder.next() == nil)
+        decoder.append(reply.dropFirst(20))
+        let message = try #require(try decoder.next())
+        guard case .reply(let sequence, let bytes) = message else {
+            Issue.record("not a reply: \(message)")
+            return
+        }
+        #expect(sequence == 7)
+        #expect(bytes.bytes.count == 40)
+    }
+
+    @Test("A reply length over the limit throws before allocating")
+    func decoderLimit() {
+        var decoder = X11MessageDecoder(limit: 1024)
+        decoder.append([1, 0, 1, 0, 0x00, 0x01, 0, 0] + [UInt8](repeating: 0, count: 24))
+        #expect(throws: X11WireError.self) { _ = try decoder.next() }
+    }
+
+    @Test("A property value longer than its reply is refused")
+    func propertyBounds() {
+        var reply = [UInt8](repeating: 0, count: 32)
+        reply[0] = 1
+        reply[1] = 8
+        reply[16] = 100
+        #expect(throws: X11WireError.self) { _ = try X11Reply.property(X11Bytes(reply)) }
+    }
+
+    @Test("The setup reply of the fake server parses")
+    func setupReply() throws {
+        guard case .success(let info) = try X11SetupReply(parsing: FakeXServer.setupReply) else {
+            Issue.record("not a success")
+            return
+        }
+        #expect(info.rootWindow == 0x100)
+        #expect(info.maximumRequestBytes == 0xFFFF * 4)
+        #expect(info.vendor == "fake")
+    }
+}
