@@ -112,6 +112,12 @@ let package = Package(
             path: "Fuzz/SessionFrameFuzzer",
             exclude: ["corpus"]),
 
+        // The X11 clipboard's wire decoder (package API of TransferClipboard): what a hostile X server can send.
+        .target(name: "X11WireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/X11WireFuzzing"),
+        .executableTarget(
+            name: "X11WireFuzzer", dependencies: ["X11WireFuzzing", "FuzzSupport"], path: "Fuzz/X11WireFuzzer",
+            exclude: ["corpus"]),
+
         // MARK: - Tests
 
         // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table).

@@ -13,7 +13,7 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=0}
 flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
     -Xswiftc -DTRANSFERKIT_FUZZING --build-path .build-fuzz)
-fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer CBORCodableFuzzer SessionFrameFuzzer)
+fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer CBORCodableFuzzer X11WireFuzzer SessionFrameFuzzer)
 
 artifacts=.build-fuzz/artifacts
 mkdir -p "$artifacts"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferKitTestSupport
 import UniformTypes
 
 @testable import TransferClipboard
@@ -117,5 +118,27 @@ struct X11WireTests {
         #expect(info.rootWindow == 0x100)
         #expect(info.maximumRequestBytes == 0xFFFF * 4)
         #expect(info.vendor == "fake")
+    }
+}
+
+@Suite("X11 fuzz seeds")
+struct X11SeedTests {
+    @Test("The fuzzer's seeds hold a setup reply like Xvfb's, and messages that decode whole")
+    func seeds() throws {
+        let bytes = try [UInt8](Data(contentsOf: repositoryFile("Fuzz/X11WireFuzzer/corpus/read-text")))
+        let stream = Array(bytes.dropFirst(2))
+        let total = try X11SetupReply.totalLength(header: Array(stream.prefix(8)))
+        guard case .success(let info) = try X11SetupReply(parsing: Array(stream.prefix(total))) else {
+            Issue.record("the seed's setup reply is not a success")
+            return
+        }
+        #expect(info.rootWindow == 0x3B7)
+        #expect(info.vendor == "The X.Org Foundation")
+        var decoder = X11MessageDecoder()
+        decoder.append(stream.dropFirst(total))
+        var messages: [X11Message] = []
+        while let message = try decoder.next() { messages.append(message) }
+        #expect(messages.count == 5)
+        #expect(decoder.pendingByteCount == 0)
     }
 }

@@ -1,0 +1,76 @@
+public import Foundation
+import TransferClipboard
+
+/// The checks of the X11 wire decoder's fuzzer (`X11WireFuzzer`).
+///
+/// An input is what a hostile X server could send: a setup reply, then a stream of replies, errors and events.
+/// The first byte picks the size of the reads the stream is fed in (1–64 bytes), the second XFIXES's first event
+/// code. The setup reply must parse or throw `X11WireError`; the stream is cut into messages that must each be
+/// whole (32 bytes, or 32 plus four times a reply's length field), never over the decoder's limit, and add up with
+/// the undecoded rest to exactly the bytes fed. Every reply is also read as each reply kind the backend reads. The
+/// Xauthority parser and the `DISPLAY` parser get the same bytes. A broken invariant is a `fatalError`: the
+/// harness's way to report a finding to libFuzzer.
+public enum X11WireFuzzing {
+    /// The decoder's limit in the harness: small, so that the limit itself is exercised.
+    static let limit = 4096
+
+    /// Runs every check on one input; traps on a broken invariant.
+    public static func check(_ input: Data) {
+        let bytes = [UInt8](input)
+        _ = X11AuthorityEntry.parse(bytes)
+        _ = try? X11Display(parsing: String(decoding: bytes.prefix(64), as: UTF8.self))
+        guard bytes.count >= 2 else { return }
+        let readSize = 1 + Int(bytes[0]) % 64
+        var stream = Array(bytes.dropFirst(2))
+        if let total = try? X11SetupReply.totalLength(header: Array(stream.prefix(8))), total <= stream.count {
+            do {
+                if case .success(let info) = try X11SetupReply(parsing: Array(stream.prefix(total))) {
+                    guard info.maximumRequestBytes >= 4096, info.resourceIDMask != 0 else {
+                        fatalError("a setup reply parsed with \(info)")
+                    }
+                }
+            } catch {}
+            stream.removeFirst(total)
+        }
+        var decoder = X11MessageDecoder(limit: limit)
+        decoder.xfixesFirstEvent = bytes[1]
+        var fed = 0
+        var decoded = 0
+        while fed < stream.count {
+            let piece = stream[fed..<min(stream.count, fed + readSize)]
+            decoder.append(piece)
+            fed += piece.count
+            do {
+                while let message = try decoder.next() {
+                    decoded += size(of: message)
+                }
+            } catch {
+                return
+            }
+            guard decoded + decoder.pendingByteCount == fed else {
+                fatalError("decoded \(decoded) + pending \(decoder.pendingByteCount) != fed \(fed)")
+            }
+        }
+    }
+
+    /// The size of a message, checking the backend's readers on replies.
+    static func size(of message: X11Message) -> Int {
+        switch message {
+        case .reply(_, let reply):
+            let count = reply.bytes.count
+            guard count >= 32, count <= limit, (count - 32) % 4 == 0 else {
+                fatalError("a reply of \(count) bytes came out of the decoder")
+            }
+            if let property = try? X11Reply.property(reply) {
+                guard property.value.count <= count - 32 else { fatalError("a property value past its reply") }
+                _ = property.items32
+            }
+            _ = try? X11Reply.atomName(reply)
+            _ = X11Reply.extensionInfo(reply)
+            _ = X11Reply.atom(reply)
+            return count
+        case .error, .event:
+            return 32
+        }
+    }
+}
