@@ -173,7 +173,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
-                "CBOR", "UniformTypes", "TransferKitCLI", "TransferSessions",
+                "CBOR", "UniformTypes", "TransferKitCLI", "TransferSessions", "TransferClipboard",
             ]),
         .testTarget(
             name: "TransferKitCompatibilityTests",
