@@ -106,4 +106,31 @@ final class X11TwoClientTests {
         await handle.release()
         #expect(try await reader.read().isEmpty)
     }
+
+    @Test("A requestor that never takes the next INCR chunk times the writer out, and its loader stops")
+    func stalledRequestor() async throws {
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(1))
+        defer { writer.close() }
+        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        defer { reader.close() }
+        let blob = UniformType(exportedAs: "com.example.stalled")
+        let stopped = SanitizedMutex(false)
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: blob) { _ in
+            let chunks = AsyncStream<Data> { continuation in
+                continuation.onTermination = { _ in stopped.withLock { $0 = true } }
+                for _ in 0..<64 { continuation.yield(Data(repeating: 1, count: 1 << 16)) }
+            }
+            return TransferByteStream(chunks)
+        }
+        let handle = try await writer.write([provider])
+        // Starts the INCR transfer (the INCR property is read and deleted) and then never reads a chunk.
+        let stream = try await reader.stream(of: blob.identifier)
+        for _ in 0..<600 where !stopped.withLock({ $0 }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(stopped.withLock { $0 }, "the writer still waits on a requestor that stopped reading")
+        _ = stream
+        await handle.release()
+    }
 }

@@ -159,29 +159,46 @@ final class X11XclipTests {
 
     @Test("Watching reports changes with the new owner's types")
     func watch() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
-        defer { clipboard.close() }
-        let changes = clipboard.changes(of: .clipboard)
-        let file = server.directory.appendingPathComponent("w.txt")
-        try Data("watched".utf8).write(to: file)
+        let watcher = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { watcher.close() }
+        let writer = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { writer.close() }
+        let changes = watcher.changes(of: .clipboard)
         let first = Task {
             var iterator = changes.makeAsyncIterator()
             return try await iterator.next()
         }
-        // Give the subscription a moment to reach the server; the loop below retries if it was too soon.
-        var xclip: Process?
-        defer { if let xclip { forceStop(xclip) } }
-        for _ in 0..<50 {
+        // The subscription reaches the server a moment after `changes` returns: write until a change is seen.
+        let watched = UniformType(exportedAs: "com.example.watched")
+        var handles: [ClipboardWriteHandle] = []
+        var change: ClipboardChange?
+        for _ in 0..<100 {
+            handles.append(try await writer.write([TransferProvider(data: Data("w".utf8), type: watched)]))
             try await Task.sleep(for: .milliseconds(100))
-            if xclip == nil {
-                xclip = try server.startXclipServing(
-                    ["-selection", "clipboard", "-t", "text/x-watched"], file: file.path)
+            if let seen = await Self.valueIfDone(first) {
+                change = seen
+                break
             }
-            break
         }
-        let change = try #require(try await first.value)
-        #expect(change.selection == .clipboard)
-        #expect(change.offeredTypes.map(\.name).contains("text/x-watched"))
+        first.cancel()
+        let seen = try #require(change)
+        #expect(seen.selection == .clipboard)
+        #expect(seen.offeredTypes.first == ClipboardOfferedType(name: "com.example.watched", type: watched))
+        for handle in handles { await handle.release() }
+    }
+
+    /// The task's value if it has finished within a short wait, else `nil`.
+    static func valueIfDone(_ task: Task<ClipboardChange?, any Error>) async -> ClipboardChange? {
+        await withTaskGroup(of: ClipboardChange?.self) { group in
+            group.addTask { try? await task.value }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(50))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 
     @Test("64 MiB both ways through INCR, with bounded memory")
