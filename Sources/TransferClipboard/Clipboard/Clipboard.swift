@@ -183,7 +183,7 @@ public final class Clipboard: Sendable {
             provider.registerStreamRepresentation(for: type) { progress in
                 let stream = try await backend.receive(name, from: selection)
                 return TransferByteStream(
-                    length: nil, ProgressChunks(stream: stream, progress: progress, keep: connection))
+                    length: nil, ReceivedChunks(stream: stream, progress: progress, keep: connection))
             }
         }
         return [provider]
@@ -275,8 +275,8 @@ final class ClipboardConnection: Sendable {
     }
 }
 
-/// A received stream that reports its chunks to a load's progress and keeps the connection open while read.
-struct ProgressChunks: AsyncSequence, Sendable {
+/// A received stream that stops when its load's progress is cancelled and keeps the connection open while read.
+struct ReceivedChunks: AsyncSequence, Sendable {
     typealias Element = Data
     let stream: TransferByteStream
     let progress: TransferProgress
@@ -290,10 +290,10 @@ struct ProgressChunks: AsyncSequence, Sendable {
         let keep: ClipboardConnection
 
         mutating func next() async throws -> Data? {
+            // The provider counts the chunks (when it collects them into data) or leaves that to the consumer of
+            // `loadStream`; this only stops a cancelled load between chunks.
             try progress.checkCancellation()
-            guard let chunk = try await base.next() else { return nil }
-            progress.advance(by: Int64(chunk.count))
-            return chunk
+            return try await base.next()
         }
     }
 }
