@@ -6,7 +6,7 @@ import TransferClipboard
 /// An input is what a hostile X server could send: a setup reply, then a stream of replies, errors and events.
 /// The first byte picks the size of the reads the stream is fed in (1–64 bytes), the second XFIXES's first event
 /// code. The setup reply must parse or throw `X11WireError`; the stream is cut into messages that must each be
-/// whole (32 bytes, or 32 plus four times a reply's length field), never over the decoder's limit, and add up with
+/// whole (32 bytes, or 32 plus four times the length field of a reply or generic event), never over the decoder's limit, and add up with
 /// the undecoded rest to exactly the bytes fed. Every reply is also read as each reply kind the backend reads. The
 /// Xauthority parser and the `DISPLAY` parser get the same bytes. A broken invariant is a `fatalError`: the
 /// harness's way to report a finding to libFuzzer.
@@ -35,42 +35,41 @@ public enum X11WireFuzzing {
         var decoder = X11MessageDecoder(limit: limit)
         decoder.xfixesFirstEvent = bytes[1]
         var fed = 0
-        var decoded = 0
         while fed < stream.count {
             let piece = stream[fed..<min(stream.count, fed + readSize)]
             decoder.append(piece)
             fed += piece.count
             do {
+                var before = decoder.decodedByteCount
                 while let message = try decoder.next() {
-                    decoded += size(of: message)
+                    let size = decoder.decodedByteCount - before
+                    before = decoder.decodedByteCount
+                    guard size >= 32, size <= limit, size % 4 == 0 else {
+                        fatalError("a message of \(size) bytes came out of the decoder")
+                    }
+                    check(message, size: size)
                 }
             } catch {
                 return
             }
-            guard decoded + decoder.pendingByteCount == fed else {
-                fatalError("decoded \(decoded) + pending \(decoder.pendingByteCount) != fed \(fed)")
+            guard decoder.decodedByteCount + decoder.pendingByteCount == fed else {
+                fatalError("decoded \(decoder.decodedByteCount) + pending \(decoder.pendingByteCount) != fed \(fed)")
             }
         }
     }
 
-    /// The size of a message, checking the backend's readers on replies.
-    static func size(of message: X11Message) -> Int {
-        switch message {
-        case .reply(_, let reply):
-            let count = reply.bytes.count
-            guard count >= 32, count <= limit, (count - 32) % 4 == 0 else {
-                fatalError("a reply of \(count) bytes came out of the decoder")
-            }
-            if let property = try? X11Reply.property(reply) {
-                guard property.value.count <= count - 32 else { fatalError("a property value past its reply") }
-                _ = property.items32
-            }
-            _ = try? X11Reply.atomName(reply)
-            _ = X11Reply.extensionInfo(reply)
-            _ = X11Reply.atom(reply)
-            return count
-        case .error, .event:
-            return 32
+    /// Reads a reply as each kind of reply the backend reads; a reply must hold exactly its decoded bytes.
+    static func check(_ message: X11Message, size: Int) {
+        guard case .reply(_, let reply) = message else { return }
+        guard reply.bytes.count == size else {
+            fatalError("a reply of \(reply.bytes.count) bytes from \(size) decoded")
         }
+        if let property = try? X11Reply.property(reply) {
+            guard property.value.count <= size - 32 else { fatalError("a property value past its reply") }
+            _ = property.items32
+        }
+        _ = try? X11Reply.atomName(reply)
+        _ = X11Reply.extensionInfo(reply)
+        _ = X11Reply.atom(reply)
     }
 }

@@ -475,6 +475,8 @@ package struct X11MessageDecoder: Sendable {
 
     /// The bytes received but not yet decoded.
     package var pendingByteCount: Int { buffer.count - start }
+    /// The bytes of every message decoded so far.
+    package private(set) var decodedByteCount = 0
 
     /// The next whole message, or `nil` until more bytes arrive.
     ///
@@ -494,6 +496,7 @@ package struct X11MessageDecoder: Sendable {
         guard available >= total else { return nil }
         let message = X11Bytes(Array(buffer[start..<(start + total)]))
         start += total
+        decodedByteCount += total
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
             start = 0
