@@ -161,4 +161,26 @@ struct X11HostileServerTests {
         }
         #expect(error?.code == .timedOut)
     }
+
+    @Test("A server that stops reading makes writes time out instead of hanging")
+    func serverNeverReads() async throws {
+        let server = try FakeXServer { socket in try socket.sendAll(FakeXServer.setupReply) }
+        defer { server.stop() }
+        let connection = try await X11Connection.connect(
+            socketPath: server.path, cookie: nil, timeout: .milliseconds(300))
+        defer { connection.close() }
+        let request = X11RequestEncoder.changeProperty(
+            1, property: 2, type: 3, format: 8, data: [UInt8](repeating: 0, count: 1 << 17))
+        var failure: ClipboardError?
+        for _ in 0..<4096 {
+            do {
+                try connection.send(request)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        #expect(failure?.code == .timedOut)
+        #expect(connection.isClosed)
+    }
 }
