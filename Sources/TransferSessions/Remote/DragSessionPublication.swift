@@ -138,7 +138,9 @@ public enum RemoteSessionEvent: String, Sendable, Hashable, CaseIterable {
 
 /// The source's side of one connection.
 private final class SourceEndpoint: Sendable {
-    unowned let publication: DragSessionPublication
+    // Strong: an endpoint may outlive the app's last reference to the publication; the publication drops the
+    // endpoint when its connection ends, which breaks the cycle.
+    let publication: DragSessionPublication
     let connection: SessionConnection<DestinationMessage>
     private let state = SanitizedMutex(State())
 
