@@ -84,6 +84,7 @@ struct RemoteSessionTests {
         #expect(result.operation == .move && result.transferredItems == ["b"])
         #expect(sourceDuringCommit.withLock { $0 } == ["a", "b", "c"])
         #expect(await session.ended() == .move)
+        #expect(await publication.ended() == .move)
         #expect(left.elements.map(\.id) == ["a", "c"])
         #expect(right.elements.map(\.id) == ["x", "b"])
     }
