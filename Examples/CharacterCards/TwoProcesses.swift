@@ -104,7 +104,7 @@ enum TwoProcesses {
         let session = try list.beginDrag([card], origin: origin)
         let publication = try DragSessionPublication(
             publishing: session, atPath: socket, decisions: record, observer: observer)
-        let operation = await session.ended()
+        let operation = await publication.ended()
         publication.close()
         if operation == .move {
             try StoredList(cards: list.elements.map(StoredCard.init), pending: stored.pending).write(path)

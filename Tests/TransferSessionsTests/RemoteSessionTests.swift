@@ -84,6 +84,7 @@ struct RemoteSessionTests {
         #expect(result.operation == .move && result.transferredItems == ["b"])
         #expect(sourceDuringCommit.withLock { $0 } == ["a", "b", "c"])
         #expect(await session.ended() == .move)
+        #expect(await publication.ended() == .move)
         #expect(left.elements.map(\.id) == ["a", "c"])
         #expect(right.elements.map(\.id) == ["x", "b"])
     }
@@ -169,17 +170,16 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let stopped = CallCounter()
         let provider = TransferProvider()
+        // An endless loader: a chunk every 5 ms until its reader goes away.
         provider.registerStreamRepresentation(for: .data) { _ in
-            TransferByteStream(
-                AsyncThrowingStream<Data, any Error> {
-                    do {
-                        try await Task.sleep(for: .milliseconds(5))
-                    } catch {
-                        stopped.count("loader")
-                        throw error
-                    }
-                    return Data(repeating: 7, count: 1024)
-                })
+            let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+            continuation.onTermination = { _ in stopped.count("loader") }
+            Task {
+                while case .enqueued = continuation.yield(Data(repeating: 7, count: 1024)) {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            return TransferByteStream(chunks)
         }
         let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
         let publication = try DragSessionPublication(publishing: session, atPath: path)
@@ -292,7 +292,8 @@ struct HostileSessionPeerTests {
         Thread {
             while let connection = try? listener.accept() {
                 if !reply.isEmpty { try? connection.sendAll(reply, timeout: .seconds(5)) }
-                Thread.sleep(forTimeInterval: 2)
+                // Long enough that the client's own time limit, not this end, closes a silent connection.
+                Thread.sleep(forTimeInterval: 20)
                 connection.close()
             }
         }.start()

@@ -19,7 +19,7 @@ public import UniformTypes
 /// ```swift
 /// let session = try list.beginDrag(["3"])
 /// let publication = try DragSessionPublication(publishing: session, atPath: socketPath)
-/// let operation = await session.ended()   // `move` once another process dropped and committed
+/// let operation = await publication.ended()   // `move` once another process dropped and committed
 /// publication.close()
 /// ```
 ///
@@ -41,6 +41,9 @@ public final class DragSessionPublication: Sendable {
     private struct State {
         var endpoints: [ObjectIdentifier: SourceEndpoint] = [:]
         var isClosed = false
+        /// Drops running through this publication, until their destination has been told how they ended.
+        var dropsInFlight = 0
+        var quietWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Publishes `session` at `path`.
@@ -75,6 +78,40 @@ public final class DragSessionPublication: Sendable {
             // Let the destination hear how the session ended before the socket goes.
             close(waitingForEndpoints: true)
         }
+    }
+
+    /// Waits until the session has ended and a destination that dropped it has been told the outcome.
+    ///
+    /// Wait for this rather than ``DragSession/ended()`` before a process that published a session exits:
+    /// the session ends as soon as the source has removed a move's items, a moment before the destination hears it.
+    /// - Returns: The operation that took place; ``DropOperation/cancel`` when none did.
+    public func ended() async -> DropOperation {
+        let operation = await session.ended()
+        await withCheckedContinuation { continuation in
+            let quiet = state.withLock { state in
+                guard state.dropsInFlight > 0 else { return true }
+                state.quietWaiters.append(continuation)
+                return false
+            }
+            if quiet { continuation.resume() }
+        }
+        return operation
+    }
+
+    /// Counts a drop that starts through an endpoint.
+    fileprivate func dropStarted() {
+        state.withLock { $0.dropsInFlight += 1 }
+    }
+
+    /// Counts a drop whose destination has been told how it ended, and wakes ``ended()`` when none is left.
+    fileprivate func dropReported() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.dropsInFlight -= 1
+            guard state.dropsInFlight == 0 else { return [] }
+            defer { state.quietWaiters = [] }
+            return state.quietWaiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Stops listening, removes the socket and disconnects every destination; the session itself goes on (a drop
@@ -138,7 +175,9 @@ public enum RemoteSessionEvent: String, Sendable, Hashable, CaseIterable {
 
 /// The source's side of one connection.
 private final class SourceEndpoint: Sendable {
-    unowned let publication: DragSessionPublication
+    // Strong: an endpoint may outlive the app's last reference to the publication; the publication drops the
+    // endpoint when its connection ends, which breaks the cycle.
+    let publication: DragSessionPublication
     let connection: SessionConnection<DestinationMessage>
     private let state = SanitizedMutex(State())
 
@@ -345,7 +384,9 @@ private final class SourceEndpoint: Sendable {
             refuse("A drop must follow the hello, come once, and name cancel, forbidden, copy or move (not \(name)).")
             return
         }
+        publication.dropStarted()
         Task { [self] in
+            defer { publication.dropReported() }
             do {
                 let result = try await session.drop(DropProposal(operation: operation), on: destination) {
                     drop, resolved in

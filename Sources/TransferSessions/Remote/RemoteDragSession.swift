@@ -260,9 +260,10 @@ public final class RemoteDragSession: Sendable {
     private static func nextReply(
         state: SharedState, connection: SessionConnection<SourceMessage>, timeout: Duration?
     ) async -> SourceMessage? {
+        // A Dispatch timer rather than a sleeping task: it fires on time even when every thread of the task pool
+        // is busy.
         let timer = timeout.map { timeout in
-            Task {
-                try await Task.sleep(for: timeout)
+            let expiry = DispatchWorkItem {
                 state.withLock { state in
                     if state.closedReason == nil {
                         state.closedReason = TransferSessionError(
@@ -271,6 +272,10 @@ public final class RemoteDragSession: Sendable {
                 }
                 connection.close()
             }
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: expiry)
+            return expiry
         }
         defer { timer?.cancel() }
         return await withCheckedContinuation { continuation in
