@@ -119,6 +119,9 @@ final class XvfbServer: Sendable {
     /// Stops the server and removes its files.
     func stop() {
         forceStop(process)
+        // Killed, Xvfb leaves its lock file and socket behind.
+        try? FileManager.default.removeItem(atPath: "/tmp/.X\(display)-lock")
+        try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(display)")
         try? FileManager.default.removeItem(at: directory)
     }
 
