@@ -189,7 +189,8 @@ public final class Clipboard: Sendable {
         return [provider]
     }
 
-    /// The raw bytes of one offered name, such as `UTF8_STRING` or `x-special/gnome-copied-files`.
+    /// The raw bytes of one offered name, such as `UTF8_STRING` or `x-special/gnome-copied-files`, streamed from
+    /// the owner as they are read (once: the stream is single-pass). The connection stays open while it is read.
     ///
     /// - Throws: ``ClipboardError`` with `typeUnavailable` when it is not offered.
     public func stream(
@@ -197,7 +198,9 @@ public final class Clipboard: Sendable {
     ) async throws
         -> TransferByteStream
     {
-        try await connection.backend.receive(name, from: selection)
+        let stream = try await connection.backend.receive(name, from: selection)
+        return TransferByteStream(
+            length: nil, ReceivedChunks(stream: stream, progress: TransferProgress(), keep: connection))
     }
 
     /// Every change of `selection`'s owner, with what the new owner offers.
