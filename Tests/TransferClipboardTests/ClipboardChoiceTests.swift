@@ -23,6 +23,20 @@ struct ClipboardChoiceTests {
         #expect(error?.code == .protocolUnavailable)
     }
 
+    @Test("Automatic prefers DISPLAY while Wayland is not in; WAYLAND_DISPLAY alone is protocolUnavailable")
+    func automatic() async {
+        let waylandOnly = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": "wayland-0"])
+        }
+        #expect(waylandOnly?.code == .protocolUnavailable)
+        #expect(waylandOnly?.message.contains("DISPLAY") == true)
+        // Both set: X11 is tried (and here fails to connect, which shows it was X11).
+        let both = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": "/nonexistent/socket:0"])
+        }
+        #expect(both?.code == .connectionFailed)
+    }
+
     @Test("A DISPLAY with nothing behind it is connectionFailed")
     func deadDisplay() async {
         let error = await #expect(throws: ClipboardError.self) {

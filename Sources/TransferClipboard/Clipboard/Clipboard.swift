@@ -4,11 +4,13 @@ public import UniformTypes
 
 /// Which display-server protocol a ``Clipboard`` speaks.
 public enum ClipboardBackendChoice: Sendable, Hashable {
-    /// Wayland when `WAYLAND_DISPLAY` is set, else X11 when `DISPLAY` is set.
+    /// X11 when `DISPLAY` is set (on a Wayland desktop, through XWayland); else Wayland when `WAYLAND_DISPLAY` is
+    /// set, which this version cannot speak yet (``ClipboardError`` with `protocolUnavailable` says so).
     case automatic
     /// X11 through `DISPLAY` (also under XWayland).
     case x11
-    /// Wayland through `WAYLAND_DISPLAY`, with the data-control protocol.
+    /// Wayland through `WAYLAND_DISPLAY`, with the data-control protocol: not in this version yet, so it fails with
+    /// `protocolUnavailable`; on a Wayland desktop, XWayland's `DISPLAY` works.
     case wayland
 }
 
@@ -63,7 +65,7 @@ public struct ClipboardChange: Sendable, Hashable {
     public var offeredTypes: [ClipboardOfferedType]
 }
 
-/// The desktop clipboard (and primary selection) of Linux, over X11 or Wayland, with providers.
+/// The desktop clipboard (and primary selection) of Linux, over X11 (Wayland is not in yet), with providers.
 ///
 /// Writing offers every representation of the providers, each loaded only when some application asks for it;
 /// reading gives a provider whose representations load only when you load them, with progress and cancellation.
@@ -89,7 +91,7 @@ public final class Clipboard: Sendable {
     /// Connects to the display server that `environment` names.
     ///
     /// - Parameters:
-    ///   - backend: The protocol; `.automatic` picks Wayland when `WAYLAND_DISPLAY` is set, else X11.
+    ///   - backend: The protocol; `.automatic` picks X11 when `DISPLAY` is set (see ``ClipboardBackendChoice``).
     ///   - environment: The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`).
     ///   - timeout: The longest wait for the display server or another client at each step.
     ///   - catalog: The catalogue for type mapping.
@@ -112,7 +114,7 @@ public final class Clipboard: Sendable {
         self.catalog = catalog
     }
 
-    /// The protocol in use: `X11`, `Wayland (ext-data-control-v1)`, …
+    /// The protocol in use: `X11` in this version.
     public var protocolName: String { connection.backend.protocolName }
 
     /// Closes the connection: ownerships end and transfers in progress fail.
@@ -309,10 +311,11 @@ func makeClipboardBackend(
 ) async throws -> any ClipboardBackend {
     var choice = choice
     if choice == .automatic {
-        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
-            choice = .wayland
-        } else if let display = environment["DISPLAY"], !display.isEmpty {
+        // X11 first while this version has no Wayland backend: a Wayland desktop sets DISPLAY for XWayland too.
+        if let display = environment["DISPLAY"], !display.isEmpty {
             choice = .x11
+        } else if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+            choice = .wayland
         } else {
             throw ClipboardError(
                 code: .noDisplay,
@@ -324,7 +327,8 @@ func makeClipboardBackend(
     case .wayland:
         throw ClipboardError(
             code: .protocolUnavailable,
-            message: "This build of TransferClipboard has no Wayland backend; use the X11 one (DISPLAY, XWayland).")
+            message: "This version of TransferClipboard cannot speak Wayland's data-control protocol yet; set DISPLAY "
+                + "to use X11 (on a Wayland desktop, XWayland's display, usually :0).")
     default:
         return try await X11Backend.connect(environment: environment, timeout: timeout)
     }
