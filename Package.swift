@@ -138,6 +138,11 @@ let package = Package(
             name: "TransferSessionsTests",
             dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),
         .testTarget(
+            name: "TransferClipboardTests",
+            dependencies: [
+                "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+            ]),
+        .testTarget(
             name: "TransferKitTestingTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTesting", "TransferKit", "UniformTypes", "transferkit",
