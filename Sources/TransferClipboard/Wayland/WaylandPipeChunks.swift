@@ -22,6 +22,18 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         mutating func next() async throws -> Data? { try await reader.next() }
     }
 
+    /// The flags of a pass, shared by the iterating task and the worker thread.
+    final class Status: Sendable {
+        private let flags = SanitizedMutex((cancelled: false, done: false))
+        func withLock<Result>(_ body: (inout (cancelled: Bool, done: Bool)) -> Result) -> Result {
+            flags.withLock { flags in
+                var copy = flags
+                defer { flags = copy }
+                return body(&copy)
+            }
+        }
+    }
+
     /// Owns the read end and its thread; closes both when the last reference goes.
     final class Reader: Sendable {
         static let chunkSize = 1 << 20
@@ -32,7 +44,8 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         let timeout: Duration
         let source: String
         let worker = BlockingWorker(name: "TransferClipboard Wayland receive")
-        let status = SanitizedMutex((cancelled: false, done: false))
+        /// `done` once the read end is closed (at the end, on an error or on cancellation): the writer learns at once.
+        let status = Status()
 
         init(descriptor: Int32, timeout: Duration, source: String) {
             self.descriptor = descriptor
@@ -41,7 +54,9 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         }
 
         deinit {
-            worker.stop { [descriptor] in Syscall.close(descriptor) }
+            worker.stop { [descriptor, status] in
+                if !status.withLock({ $0.done }) { Syscall.close(descriptor) }
+            }
         }
 
         func next() async throws -> Data? {
@@ -52,19 +67,25 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
             }
         }
 
+        /// Closes the read end (on the worker thread, so no wait is using it) and marks the pass done.
+        private func finish() {
+            status.withLock { $0.done = true }
+            Syscall.close(descriptor)
+        }
+
         /// Waits for bytes in slices (so a cancellation is seen) up to the time limit, then reads one chunk.
         private func readChunk() throws -> Data? {
             if status.withLock({ $0.done }) { return nil }
             var waited = Duration.zero
             while true {
                 if status.withLock({ $0.cancelled }) {
-                    status.withLock { $0.done = true }
+                    finish()
                     throw ClipboardError(code: .cancelled, message: "Reading \(source) was cancelled.", source: source)
                 }
                 if try Syscall.waitUntilReadable(descriptor, timeout: Self.slice) { break }
                 waited += Self.slice
                 if waited >= timeout {
-                    status.withLock { $0.done = true }
+                    finish()
                     throw ClipboardError(
                         code: .timedOut,
                         message: "The owner of the clipboard sent no bytes of \(source) for \(timeout); it may hang.",
@@ -79,13 +100,13 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
             do {
                 count = try outcome.get()
             } catch {
-                status.withLock { $0.done = true }
+                finish()
                 throw ClipboardError(
                     code: .transferFailed, message: "Cannot read \(source) from the owner: \(error.reason).",
                     cause: error, source: source)
             }
             if count == 0 {
-                status.withLock { $0.done = true }
+                finish()
                 return nil
             }
             chunk.count = count
