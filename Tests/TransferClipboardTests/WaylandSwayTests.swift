@@ -8,7 +8,9 @@ import TransferKitTestSupport
 /// The backend against a real compositor (headless sway) and the stock tools (wl-copy, wl-paste).
 @Suite(
     "Wayland backend under headless sway", .serialized,
-    .disabled("hangs before its first step under sway here; not yet diagnosed (see the issue-12 Wayland report)"),
+    .disabled(
+        "not landed: reading from wl-copy passes; offering to wl-paste timed out once in a suite run, 64 MiB grew RSS by 67 MiB, ownership loss is not seen (see the lead's note)"
+    ),
     .enabled(if: WaylandCompositor.isAvailable, "needs sway and wl-clipboard (Debian: sway, wl-clipboard)"))
 struct WaylandSwayTests {
     let compositor: WaylandCompositor

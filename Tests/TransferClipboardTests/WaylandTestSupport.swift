@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TransferClipboard
 import TransferKit
 import TransferKitPlatform
@@ -57,7 +58,8 @@ final class WaylandCompositor: @unchecked Sendable {
 
     func stop() {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL: the test runner's children inherit a blocked SIGTERM, so terminate() would wait forever.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: runtimeDirectory)
@@ -76,25 +78,22 @@ final class WaylandCompositor: @unchecked Sendable {
     }
 
     func runToFile(_ tool: String, _ arguments: [String], input: URL? = nil, output: URL) async throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: tool)
-        child.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment.merge(self.environment) { $1 }
-        child.environment = environment
-        let outputHandle = try FileHandle(forWritingTo: output)
-        child.standardOutput = outputHandle
-        child.standardError = FileHandle.nullDevice
-        child.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            child.terminationHandler = { _ in continuation.resume() }
-            do {
-                try child.run()
-            } catch {
-                continuation.resume(throwing: error)
+        let standardInput = try Syscall.openForReading(input?.path ?? "/dev/null")
+        let standardOutput = try Syscall.openForWriting(output.path)
+        let standardError = try Syscall.openForWriting("/dev/null")
+        defer { for descriptor in [standardInput, standardOutput, standardError] { Syscall.close(descriptor) } }
+        // ChildProcess rather than Foundation's Process: wl-copy's parent exits at once while a forked child serves,
+        // and Process waits for every process that inherited its watch descriptor, the forked child included.
+        let pid = try ChildProcess.spawn(
+            tool, arguments: arguments, environment: environment, standardInput: standardInput,
+            standardOutput: standardOutput, standardError: standardError)
+        _ = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, any Error>) in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try ChildProcess.waitForExit(pid, executable: tool) })
             }
         }
-        try outputHandle.close()
     }
 
     /// Puts `file`'s bytes on the clipboard with `wl-copy` (which stays in the background serving them).
