@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+import TransferKitTestSupport
+
+@testable import TransferClipboard
+
+/// A fake compositor on a Unix socket in a temporary folder: it reads the client's requests and answers each
+/// `wl_display.sync` with what `answer` returns (nil: hang up; empty: say nothing).
+final class WaylandFakeCompositor: Sendable {
+    let directory: URL
+    let path: String
+    let listener: UnixSocket
+
+    init(answer: @escaping @Sendable (_ callback: UInt32, _ syncIndex: Int) -> [UInt8]?) throws {
+        directory = try makeTemporaryDirectory(prefix: "transferkit-wayland-fake")
+        path = directory.appendingPathComponent("wayland-fake").path
+        listener = try UnixSocket.listen(atPath: path)
+        let thread = Thread { [listener] in
+            guard let client = try? listener.accept() else { return }
+            defer { client.close() }
+            var frames = WaylandFrameReader()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var syncs = 0
+            while true {
+                var fds: [Int32] = []
+                let count =
+                    (try? buffer.withUnsafeMutableBytes { try client.receive(into: $0, descriptors: &fds) }) ?? 0
+                for fd in fds { Syscall.close(fd) }
+                guard count > 0 else { return }
+                frames.append(buffer[..<count])
+                while let frame = try? frames.next() {
+                    guard frame.objectID == 1, frame.opcode == 0, frame.body.count == 4 else { continue }
+                    let callback = frame.body.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                    guard let reply = answer(callback, syncs) else { return }
+                    syncs += 1
+                    if !reply.isEmpty { try? client.sendAll(reply, timeout: .seconds(10)) }
+                }
+            }
+        }
+        thread.start()
+    }
+
+    deinit {
+        listener.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func event(_ objectID: UInt32, _ opcode: UInt16, _ arguments: [WaylandArgument] = []) -> [UInt8] {
+        (try? WaylandWire.encode(WaylandMessage(objectID: objectID, opcode: opcode, arguments: arguments)).bytes) ?? []
+    }
+
+    static func done(_ callback: UInt32) -> [UInt8] { event(callback, 0, [.uint(0)]) }
+    static func global(_ name: UInt32, _ interface: String, _ version: UInt32) -> [UInt8] {
+        event(2, 0, [.uint(name), .string(interface), .uint(version)])  // the registry is the client's id 2
+    }
+}
+
+@Suite("Wayland backend against a hostile compositor")
+struct WaylandHostilePeerTests {
+    func connect(
+        timeout: Duration = .seconds(20), _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
+    ) async throws -> ClipboardError? {
+        let fake = try WaylandFakeCompositor(answer: answer)
+        do {
+            let backend = try await WaylandBackend(socketPath: fake.path, timeout: timeout)
+            backend.close()
+            return nil
+        } catch let error as ClipboardError {
+            return error
+        }
+    }
+
+    @Test func noDataControlGlobalIsProtocolUnavailable() async throws {
+        let error = try await connect { callback, _ in
+            WaylandFakeCompositor.global(1, "wl_seat", 7) + WaylandFakeCompositor.global(2, "wl_compositor", 4)
+                + WaylandFakeCompositor.done(callback)
+        }
+        #expect(error?.code == .protocolUnavailable)
+        #expect(error?.message.contains("ext_data_control_manager_v1") == true)
+        #expect(error?.message.contains("zwlr_data_control_manager_v1") == true)
+        #expect(error?.message.contains("DISPLAY") == true)
+    }
+
+    @Test func displayErrorIsTypedWithItsInterfaceCodeAndMessage() async throws {
+        let error = try await connect { _, _ in
+            WaylandFakeCompositor.event(1, 0, [.object(1), .uint(3), .string("you are not welcome")])
+        }
+        #expect(error?.code == .protocolViolation)
+        #expect(error?.message.contains("you are not welcome") == true)
+        #expect(error?.message.contains("error 3") == true)
+        #expect(error?.message.contains("display") == true)
+    }
+
+    @Test(arguments: [
+        [UInt8]([1, 0, 0, 0, 0, 0, 4, 0]),  // size below the header
+        [1, 0, 0, 0, 0, 0, 0xff, 0xff],  // size over the limit
+        [1, 0, 0, 0, 0, 0, 10, 0, 0, 0],  // size not a multiple of 4
+        [77, 0, 0, 0, 0, 0, 8, 0],  // an object that does not exist
+        [2, 0, 0, 0, 0, 0, 20, 0, 1, 0, 0, 0, 0xff, 0xff, 0, 0, 7, 0, 0, 0],  // a string longer than the message
+        [2, 0, 0, 0, 9, 0, 8, 0],  // an opcode the registry does not have
+    ])
+    func malformedMessagesAreProtocolViolations(bytes: [UInt8]) async throws {
+        let error = try await connect { _, _ in bytes }
+        #expect(error?.code == .protocolViolation)
+    }
+
+    @Test func truncatedMessageTimesOut() async throws {
+        let error = try await connect(timeout: .seconds(2)) { _, _ in
+            let whole = WaylandFakeCompositor.global(1, "wl_seat", 7)
+            return Array(whole.prefix(10))
+        }
+        // The compositor says nothing more and keeps the connection: the round trip times out.
+        #expect(error?.code == .timedOut)
+    }
+
+    @Test func silentCompositorTimesOut() async throws {
+        let error = try await connect(timeout: .seconds(1)) { _, _ in [] }
+        #expect(error?.code == .timedOut)
+    }
+
+    @Test func hangUpIsConnectionFailed() async throws {
+        let error = try await connect { _, _ in nil }
+        #expect(error?.code == .connectionFailed)
+    }
+
+    @Test func missingSocketIsConnectionFailedAndNoDisplayWithoutWaylandDisplay() async throws {
+        await #expect {
+            _ = try await WaylandBackend(socketPath: "/nonexistent/wayland-9", timeout: .seconds(5))
+        } throws: { error in
+            (error as? ClipboardError)?.code == .connectionFailed
+        }
+        await #expect {
+            _ = try await WaylandBackend.connect(environment: [:], timeout: .seconds(5))
+        } throws: { error in
+            (error as? ClipboardError)?.code == .noDisplay
+        }
+        await #expect {
+            _ = try await WaylandBackend.connect(environment: ["WAYLAND_DISPLAY": "wayland-0"], timeout: .seconds(5))
+        } throws: { error in
+            (error as? ClipboardError)?.code == .noDisplay
+        }
+    }
+}

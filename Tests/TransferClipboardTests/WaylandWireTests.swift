@@ -1,0 +1,127 @@
+import Testing
+
+@testable import TransferClipboard
+
+@Suite("Wayland wire codec")
+struct WaylandWireTests {
+    /// Cuts `bytes` into frames and decodes each against a table where 4 is a data device and 5 a source.
+    func decodeAll(_ bytes: [UInt8], fds: [Int32] = []) throws -> [WaylandEvent] {
+        var table = WaylandObjectTable()
+        _ = try table.create(.registry)  // 2
+        _ = try table.create(.callback)  // 3
+        _ = try table.create(.dataControlDevice)  // 4
+        _ = try table.create(.dataControlSource)  // 5
+        var reader = WaylandFrameReader()
+        reader.append(bytes)
+        var fds = fds
+        var events: [WaylandEvent] = []
+        while let frame = try reader.next() {
+            events.append(try table.decode(frame, fds: &fds).event)
+        }
+        return events
+    }
+
+    func encoded(_ message: WaylandMessage) throws -> [UInt8] {
+        try WaylandWire.encode(message).bytes
+    }
+
+    func expectViolation(_ bytes: [UInt8], fds: [Int32] = []) {
+        #expect {
+            _ = try decodeAll(bytes, fds: fds)
+        } throws: { error in
+            (error as? ClipboardError)?.code == .protocolViolation
+        }
+    }
+
+    @Test func headerAndPaddedStringLayout() throws {
+        let bytes = try encoded(WaylandMessage(objectID: 7, opcode: 3, arguments: [.string("abc"), .uint(9)]))
+        // id, size 20 << 16 | opcode 3, length 4 ("abc\0"), "abc\0", 9 — native (little) endian.
+        #expect(bytes == [7, 0, 0, 0, 3, 0, 20, 0, 4, 0, 0, 0, 97, 98, 99, 0, 9, 0, 0, 0])
+        let padded = try encoded(WaylandMessage(objectID: 1, opcode: 0, arguments: [.string("abcd"), .string(nil)]))
+        #expect(padded.count == 8 + 4 + 8 + 4)
+    }
+
+    @Test func eventsRoundTrip() throws {
+        var bytes: [UInt8] = []
+        bytes += try encoded(.init(objectID: 2, opcode: 0, arguments: [.uint(1), .string("wl_seat"), .uint(7)]))
+        bytes += try encoded(.init(objectID: 4, opcode: 0, arguments: [.newID(0xff00_0000)]))
+        bytes += try encoded(.init(objectID: 0xff00_0000, opcode: 0, arguments: [.string("image/png")]))
+        bytes += try encoded(.init(objectID: 4, opcode: 3, arguments: [.object(0xff00_0000)]))
+        bytes += try encoded(.init(objectID: 5, opcode: 0, arguments: [.string("text/plain"), .fd(42)]))
+        bytes += try encoded(.init(objectID: 3, opcode: 0, arguments: [.uint(0)]))
+        bytes += try encoded(.init(objectID: 1, opcode: 1, arguments: [.uint(3)]))
+        let events = try decodeAll(bytes, fds: [42])
+        #expect(
+            events == [
+                .global(name: 1, interface: "wl_seat", version: 7),
+                .dataOffer(device: 4, offer: 0xff00_0000),
+                .offerType(offer: 0xff00_0000, mimeType: "image/png"),
+                .selection(device: 4, offer: 0xff00_0000, primary: true),
+                .send(source: 5, mimeType: "text/plain", fd: 42),
+                .done(callback: 3),
+                .deleteID(3),
+            ])
+    }
+
+    @Test func partialMessagesWaitForMoreBytes() throws {
+        let bytes = try encoded(.init(objectID: 2, opcode: 0, arguments: [.uint(1), .string("wl_seat"), .uint(7)]))
+        var reader = WaylandFrameReader()
+        for byte in bytes.dropLast() {
+            reader.append([byte])
+            #expect(try reader.next() == nil)
+        }
+        reader.append([bytes[bytes.count - 1]])
+        #expect(try reader.next()?.objectID == 2)
+        #expect(reader.pendingByteCount == 0)
+    }
+
+    @Test(arguments: [4, 12 + 2, 4100, 0xffff])
+    func badSizesAreViolations(size: Int) {
+        var header: [UInt8] = [2, 0, 0, 0, 0, 0, UInt8(size & 0xff), UInt8(size >> 8)]
+        header += [UInt8](repeating: 0, count: 16)
+        expectViolation(header)
+    }
+
+    @Test func malformedBodiesAreViolations() throws {
+        // A string whose length runs past the body.
+        expectViolation([5, 0, 0, 0, 0, 0, 16, 0, 200, 0, 0, 0, 97, 98, 99, 0])
+        // A string without its NUL.
+        expectViolation([0xff, 0, 0, 0xff, 0, 0, 16, 0, 4, 0, 0, 0, 97, 98, 99, 100])
+        // Bytes left after the arguments.
+        expectViolation(try encoded(.init(objectID: 1, opcode: 1, arguments: [.uint(3), .uint(4)])))
+        // An unknown object, an unknown opcode.
+        expectViolation(try encoded(.init(objectID: 99, opcode: 0, arguments: [.uint(3)])))
+        expectViolation(try encoded(.init(objectID: 4, opcode: 9)))
+        // A send without its descriptor.
+        expectViolation(try encoded(.init(objectID: 5, opcode: 0, arguments: [.string("a"), .fd(1)])))
+        // A data_offer outside the compositor's id range, a selection naming a non-offer.
+        expectViolation(try encoded(.init(objectID: 4, opcode: 0, arguments: [.newID(9)])))
+        expectViolation(try encoded(.init(objectID: 4, opcode: 1, arguments: [.object(5)])))
+        // A null string where one is required, invalid UTF-8.
+        expectViolation(try encoded(.init(objectID: 0xff00_0000, opcode: 0, arguments: [.string(nil)])))
+        expectViolation(
+            try encoded(.init(objectID: 2, opcode: 0, arguments: [.uint(1), .array([0xc3, 0x28, 0]), .uint(1)])))
+    }
+
+    @Test func tooLongRequestIsRefused() {
+        #expect {
+            _ = try WaylandWire.encode(
+                .init(objectID: 5, opcode: 0, arguments: [.string(String(repeating: "a", count: 5000))]))
+        } throws: { error in
+            (error as? ClipboardError)?.code == .protocolViolation
+        }
+    }
+
+    @Test func idsAreReusedAfterDeleteID() throws {
+        var table = WaylandObjectTable()
+        let first = try table.create(.callback)
+        let second = try table.create(.callback)
+        #expect((first, second) == (2, 3))
+        table.destroy(first)
+        #expect(table.object(first)?.live == false)
+        table.delete(first)
+        #expect(table.object(first) == nil)
+        #expect(try table.create(.seat) == first)
+        #expect(try table.create(.seat) == 4)
+    }
+}
