@@ -12,11 +12,12 @@
 /// receives file descriptors with `SCM_RIGHTS`, waits with a timeout (so a peer that never reads or never answers
 /// cannot hang the caller), and never raises `SIGPIPE` (a write to a closed peer fails with `EPIPE`).
 ///
-/// The socket closes once: on ``close()`` or when the last reference goes. ``shutdown()`` wakes a thread blocked in
-/// ``waitUntilReadable(timeout:)`` or ``receive(into:descriptors:maxDescriptors:)`` without closing the descriptor
-/// under it.
+/// The descriptor is released only when the last reference to the socket goes: ``close()`` shuts both directions
+/// down (the peer sees the end, a thread blocked in ``waitUntilReadable(timeout:)`` or
+/// ``receive(into:descriptors:maxDescriptors:)`` wakes up) but keeps the number, so that a thread still holding the
+/// socket can never send into, or shut down, another connection that the system gave the same number meanwhile.
 package final class UnixSocket: Sendable {
-    /// The socket's file descriptor; valid until ``close()``.
+    /// The socket's file descriptor; valid as long as the socket exists.
     package let descriptor: Int32
     private let closed = SanitizedMutex(false)
 
@@ -25,7 +26,7 @@ package final class UnixSocket: Sendable {
     }
 
     deinit {
-        close()
+        Syscall.close(descriptor)
     }
 
     /// The largest number of descriptors one ``receive(into:descriptors:maxDescriptors:)`` takes (Linux's
@@ -226,13 +227,16 @@ package final class UnixSocket: Sendable {
         _ = cShutdown(descriptor, Int32(SHUT_RDWR))
     }
 
-    /// Closes the socket; later calls do nothing.
+    /// Ends the connection for good: both directions are shut down and every later send fails. The descriptor
+    /// itself is released when the last reference to the socket goes (see ``UnixSocket``).
     package func close() {
-        let wasClosed = closed.withLock { closed in
-            defer { closed = true }
-            return closed
-        }
-        if !wasClosed { Syscall.close(descriptor) }
+        closed.withLock { $0 = true }
+        shutdown()
+    }
+
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool {
+        closed.withLock { $0 }
     }
 
     // MARK: - Addresses and control messages
