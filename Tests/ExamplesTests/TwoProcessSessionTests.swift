@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
 import TransferSessions
@@ -16,27 +17,51 @@ struct TwoProcessSessionTests {
         """#
 
     /// A running example process whose output goes to a file.
+    ///
+    /// Started and reaped with the package's own spawner, not Foundation's `Process`: every wait here has a limit,
+    /// and no descriptor of this test process leaks into the child.
     private final class Running {
-        let process = Process()
+        let pid: Int32
+        let arguments: [String]
         let output: URL
+        private(set) var status: Int32?
 
         init(_ arguments: [String], output: URL) throws {
+            self.arguments = arguments
             self.output = output
-            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-            process.executableURL = URL(fileURLWithPath: TwoProcessSessionTests.executable)
-            process.arguments = arguments
-            process.standardOutput = try FileHandle(forWritingTo: output)
-            process.standardError = process.standardOutput
-            try process.run()
+            let descriptor = try Syscall.openForWriting(output.path)
+            defer { Syscall.close(descriptor) }
+            let input = try Syscall.openForReading("/dev/null")
+            defer { Syscall.close(input) }
+            pid = try ChildProcess.spawn(
+                TwoProcessSessionTests.executable, arguments: arguments, standardInput: input,
+                standardOutput: descriptor, standardError: descriptor)
+        }
+
+        deinit {
+            if status == nil {
+                kill(pid, SIGKILL)
+                _ = try? ChildProcess.waitForExit(pid, executable: TwoProcessSessionTests.executable)
+            }
         }
 
         var text: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+
+        /// Whether the process still runs (reaps it once it has ended).
+        var isRunning: Bool {
+            get throws {
+                if status == nil {
+                    status = try ChildProcess.exitStatusIfEnded(pid, executable: TwoProcessSessionTests.executable)
+                }
+                return status == nil
+            }
+        }
 
         /// Waits until the output contains `marker` (or the process ends); false after the time limit.
         func wait(for marker: String) async throws -> Bool {
             for _ in 0..<2000 {
                 if text.contains(marker) { return true }
-                if !process.isRunning { return text.contains(marker) }
+                if try !isRunning { return text.contains(marker) }
                 try await Task.sleep(for: .milliseconds(10))
             }
             return false
@@ -44,12 +69,12 @@ struct TwoProcessSessionTests {
 
         /// Waits for the end; kills the process if it takes longer than the limit.
         func finish() async throws {
-            for _ in 0..<2000 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(process.arguments ?? []) did not end: \(text)")
+            for _ in 0..<2000 where try isRunning { try await Task.sleep(for: .milliseconds(10)) }
+            if try isRunning {
+                Issue.record("\(arguments) did not end: \(text)")
+                kill(pid, SIGKILL)
+                status = try ChildProcess.waitForExit(pid, executable: TwoProcessSessionTests.executable)
             }
-            process.waitUntilExit()
         }
     }
 
@@ -78,7 +103,7 @@ struct TwoProcessSessionTests {
         if let killed, let event {
             let victim = killed == "source" ? source : destination
             #expect(try await victim.wait(for: "paused at \(event.rawValue)"), "\(victim.text)")
-            kill(victim.process.processIdentifier, SIGKILL)
+            kill(victim.pid, SIGKILL)
         }
         try await destination.finish()
         try await source.finish()

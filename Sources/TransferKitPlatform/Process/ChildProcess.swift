@@ -114,7 +114,26 @@ package enum ChildProcess {
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { throw SpawnError(executable: executable, errorNumber: errno) }
         }
-        return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return exitStatus(decoding: status)
+    }
+
+    /// Reaps the child `pid` if it has ended, without waiting.
+    /// - Returns: The exit status (or 128 plus the signal number) once the child has ended and was reaped here;
+    ///   `nil` while it runs.
+    /// - Throws: ``SpawnError`` when `waitpid` fails (for example `ECHILD`: not a child, or already reaped).
+    package static func exitStatusIfEnded(_ pid: Int32, executable: String) throws(SpawnError) -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == 0 { return nil }
+            if reaped == pid { return exitStatus(decoding: status) }
+            guard errno == EINTR else { throw SpawnError(executable: executable, errorNumber: errno) }
+        }
+    }
+
+    /// A `waitpid` status as the exit status, or 128 plus the signal number when a signal ended the child.
+    private static func exitStatus(decoding status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Writes `input` and reads both outputs until the child closes them.

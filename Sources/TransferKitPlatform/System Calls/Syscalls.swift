@@ -95,9 +95,19 @@ package enum Syscall {
     }
 
     /// A pipe whose both ends close on exec.
+    ///
+    /// On Linux the flag is set atomically (`pipe2` with `O_CLOEXEC`): a child that another thread spawns at the
+    /// same moment cannot inherit an end, which would keep this pipe's reader waiting for an end-of-file for as
+    /// long as that child lives.
     /// - Returns: The reading and the writing end.
     package static func makePipe() throws(SystemError) -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
+        #if os(Linux)
+            if let pipe2 = LinuxCalls.pipe2 {
+                guard pipe2(&ends, O_CLOEXEC) == 0 else { throw SystemError(call: "pipe2", errorNumber: errno) }
+                return (ends[0], ends[1])
+            }
+        #endif
         guard pipe(&ends) == 0 else { throw SystemError(call: "pipe", errorNumber: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return (ends[0], ends[1])
@@ -394,6 +404,14 @@ private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: In
         static let splice: SpliceFunction? = {
             guard let symbol = dlsym(dlopen(nil, RTLD_LAZY), "splice") else { return nil }
             return unsafeBitCast(symbol, to: SpliceFunction.self)
+        }()
+
+        typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
+
+        /// `pipe2(2)` from the C library, looked up once by name: the module map hides its declaration too.
+        static let pipe2: Pipe2Function? = {
+            guard let symbol = dlsym(dlopen(nil, RTLD_LAZY), "pipe2") else { return nil }
+            return unsafeBitCast(symbol, to: Pipe2Function.self)
         }()
 
         /// The largest pipe an unprivileged process may ask for, from `/proc/sys/fs/pipe-max-size`.
