@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
         .library(name: "TransferSessions", targets: ["TransferSessions"]),
+        .library(name: "TransferClipboard", targets: ["TransferClipboard"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
@@ -43,6 +44,9 @@ let package = Package(
         // Unix socket, Schemas/transfer-session.md), and ordered lists that take part in them.
         .target(
             name: "TransferSessions", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
+
+        // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
+        .target(name: "TransferClipboard", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
 
         // MARK: - Tools
 

@@ -1,0 +1,51 @@
+package import TransferKit
+
+/// What the clipboard asks of a display-server protocol: the one seam between the public API and the X11 and
+/// Wayland wire code.
+///
+/// A backend speaks in *wire targets*: the names the protocol carries (MIME types such as `text/plain;charset=utf-8`
+/// and `image/png`, X11 target atoms such as `UTF8_STRING`, and TransferKit's own uniform type identifiers). Mapping
+/// between them and uniform types is the layer above's job.
+package protocol ClipboardBackend: Sendable {
+    /// The protocol in use, for messages: `X11`, `Wayland (ext-data-control-v1)`, `Wayland (zwlr-data-control)`.
+    var protocolName: String { get }
+
+    /// Takes `selection`, offering `targets` in order of preference.
+    ///
+    /// Each time a client asks for one of the targets, the backend calls `serve` with its name, on a task of its
+    /// own, and writes the stream it returns to that client (INCR on X11, the passed pipe on Wayland). A failing
+    /// `serve` or stream ends that one transfer; the ownership stays.
+    ///
+    /// - Returns: The ownership, once the display server confirmed it.
+    /// - Throws: ``ClipboardError`` when the selection could not be taken.
+    func own(
+        _ selection: ClipboardSelection, targets: [String],
+        serve: @escaping @Sendable (String) async throws -> TransferByteStream
+    ) async throws -> any ClipboardOwnership
+
+    /// The targets `selection` offers now, in the owner's order; empty when nobody owns it.
+    func targets(of selection: ClipboardSelection) async throws -> [String]
+
+    /// The bytes of `target` on `selection`, streamed from its owner as they arrive.
+    ///
+    /// Cancelling the task that iterates the stream stops the transfer and tells the owner (the pipe closes, or
+    /// the property is no longer read).
+    ///
+    /// - Throws: ``ClipboardError`` with `typeUnavailable` when `target` is not offered.
+    func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream
+
+    /// Every change of `selection`'s owner, as it happens: the targets the new owner offers (empty when cleared).
+    func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error>
+
+    /// Closes the connection; ownerships end and pending transfers fail.
+    func close()
+}
+
+/// A selection this process owns through a ``ClipboardBackend``.
+package protocol ClipboardOwnership: Sendable {
+    /// Waits until the ownership ends: another client took the selection, or ``release()`` was called.
+    func ended() async
+
+    /// Gives the selection up (the selection is cleared if this process still owns it).
+    func release() async
+}

@@ -1,0 +1,26 @@
+@_exported public import TransferKitPlatform
+
+/// An error of the Linux clipboard: a `DomainError` in ``ClipboardErrorDomain``.
+public typealias ClipboardError = DomainError<ClipboardErrorDomain>
+
+/// The domain of ``ClipboardError``.
+public enum ClipboardErrorDomain: ErrorDomain {}
+
+extension ErrorCode where Domain == ClipboardErrorDomain {
+    /// Neither `WAYLAND_DISPLAY` nor `DISPLAY` names a display server this process can reach.
+    public static var noDisplay: Self { Self("noDisplay") }
+    /// The display server does not offer the protocol the clipboard needs (a Wayland compositor without
+    /// `ext-data-control-v1` or `zwlr_data_control_manager_v1`, an X server without XFIXES for watching).
+    public static var protocolUnavailable: Self { Self("protocolUnavailable") }
+    /// The connection to the display server could not be made or was refused (authentication included).
+    public static var connectionFailed: Self { Self("connectionFailed") }
+    /// The peer sent a message that breaks the wire protocol: malformed, truncated or over a limit.
+    public static var protocolViolation: Self { Self("protocolViolation") }
+    /// The peer did not answer or read within the time limit.
+    public static var timedOut: Self { Self("timedOut") }
+    /// The selection does not offer the requested type, or nobody owns it.
+    public static var typeUnavailable: Self { Self("typeUnavailable") }
+    /// The owner refused or failed the transfer.
+    public static var transferFailed: Self { Self("transferFailed") }
+    // A cancelled transfer has the code every domain shares, `cancelled`.
+}
