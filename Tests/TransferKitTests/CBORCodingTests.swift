@@ -32,7 +32,8 @@ struct Gauge: Codable, TransferRepresentable, Equatable {
     }
 }
 
-@Suite("TransferCoding.cbor")
+/// Serialized: two of its tests read `Reading.contentType` directly, which the counting test would see.
+@Suite("TransferCoding.cbor", .serialized)
 struct CBORCodingTests {
     let reading = Reading(sensor: "roof", values: [21.5, -3], unit: .celsius, raw: Data([1, 2]))
 

@@ -67,9 +67,10 @@ struct MovePropertyTests {
     /// Publishes `session` on a fresh socket and connects to it as this application in another process.
     private func remote(_ session: DragSession) async throws -> (RemoteDragSession, DragSessionPublication, URL) {
         let (path, directory) = try socketPath()
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         return (
-            try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere), publication, directory
+            try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere, timeout: patience),
+            publication, directory
         )
     }
 

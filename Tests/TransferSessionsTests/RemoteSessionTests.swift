@@ -10,6 +10,12 @@ import UniformTypes
 let sameApplicationElsewhere = TransferSessionOrigin(
     applicationIdentifier: TransferSessionOrigin.current.applicationIdentifier, processIdentifier: 999_999)
 
+/// The time limit of the sessions in tests that are not about time limits.
+///
+/// Far above the library's default of 30 seconds: the whole test run shares two threads, and under the thread
+/// sanitizer a test's task can wait behind hundreds of others for longer than that while the limit's timer runs.
+let patience: Duration = .seconds(600)
+
 /// A socket path in a fresh temporary directory, and the directory to remove.
 func socketPath() throws -> (path: String, directory: URL) {
     let directory = try makeTemporaryDirectory(prefix: "tk-sess")
@@ -52,9 +58,10 @@ struct RemoteSessionTests {
             return Data("{}".utf8)
         }
         let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         #expect(remote.id == session.id)
         #expect(remote.items.map(\.id) == ["1"])
         #expect(remote.items[0].provider.registeredTypes == [.utf8PlainText, .png])
@@ -71,9 +78,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, right) = rowLists(["a", "b", "c"], ["x"])
         let session = try left.beginDrag(["b"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let sourceDuringCommit = SanitizedMutex<[String]>([])
         let result = try await remote.drop(DropProposal(operation: .move)) { drop, operation in
             let rows = try await drop.loadObjects(ofClass: Row.self)
@@ -95,10 +103,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, right) = rowLists(["a"], [])
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
         let other = TransferSessionOrigin(applicationIdentifier: "com.example.other", processIdentifier: 5)
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: other)
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: other, timeout: patience)
         #expect(remote.resolvedOperation(for: .move) == .cancel)
         let result = try await right.drop(remote, at: 0)
         #expect(result.operation == .cancel && result.transferredItems.isEmpty)
@@ -112,9 +120,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, right) = rowLists(["a", "b"], ["x"])
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let result = try await right.drop(remote, at: 1, operation: .copy)
         #expect(result.operation == .copy)
         #expect(left.elements.map(\.id) == ["a", "b"] && right.elements.map(\.id) == ["x", "a+"])
@@ -127,9 +136,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, _) = rowLists(["a", "b"], [])
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let error1 = await #expect(throws: TransferSessionError.self) {
             _ = try await remote.drop(DropProposal(operation: .move)) { _, _ in throw URLError(.cannotWriteToFile) }
         }
@@ -138,7 +148,7 @@ struct RemoteSessionTests {
         #expect(left.elements.map(\.id) == ["a", "b"])
         // A second drop from a new connection finds the session ended.
         let error2 = await #expect(throws: TransferSessionError.self) {
-            _ = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+            _ = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         }
         #expect(error2?.code == .disconnected)
     }
@@ -149,9 +159,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, _) = rowLists(["a", "b"], [])
         let session = try left.beginDrag(["a", "b"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         await #expect(throws: TransferSessionError.self) {
             _ = try await remote.drop(DropProposal(operation: .move)) { _, _ in
                 remote.close()
@@ -182,9 +193,10 @@ struct RemoteSessionTests {
             return TransferByteStream(chunks)
         }
         let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let progress = TransferProgress()
         let stream = try await remote.items[0].provider.loadStream(for: .data, progress: progress)
         var received = 0
@@ -206,9 +218,10 @@ struct RemoteSessionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, right) = rowLists(["a"], [])
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         await session.cancel()
         await #expect(throws: TransferSessionError.self) { _ = try await right.drop(remote, at: 0) }
         #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
@@ -224,9 +237,10 @@ struct RemoteSessionTests {
         let provider = TransferProvider()
         provider.registerFileRepresentation(for: .png, openInPlace: true) { _ in file }
         let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         #expect(try await remote.items[0].provider.loadDataRepresentation(for: .png) == contents)
     }
 }
@@ -262,11 +276,12 @@ struct HostileSessionPeerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, _) = rowLists(["a"], [])
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
         _ = try exchange(bytes, at: path)
         // Still serving, and the session untouched.
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: sameApplicationElsewhere)
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         #expect(remote.items.map(\.id) == ["a"])
         #expect(session.phase == .active && left.elements.map(\.id) == ["a"])
     }
@@ -276,7 +291,7 @@ struct HostileSessionPeerTests {
         let (path, directory) = try socketPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         let session = DragSession(items: [], source: nil)
-        let publication = try DragSessionPublication(publishing: session, atPath: path)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
         // {"hello": {"version": 2, "application": "x", "process": 1}}
         let body: [UInt8] =

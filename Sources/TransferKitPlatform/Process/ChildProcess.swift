@@ -61,11 +61,9 @@ package enum ChildProcess {
     package static func run(
         _ executable: String, arguments: [String], input: [UInt8] = [], environment: [String: String]? = nil
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Swift.Result { try runBlocking(executable, arguments, input, environment) })
-            }
+        // The child may run for minutes: its wait blocks a thread of its own, never one of the concurrency pool.
+        try await DedicatedThread.run {
+            try runBlocking(executable, arguments, input, environment)
         }
     }
 
