@@ -59,7 +59,7 @@ final class WaylandFakeCompositor: Sendable {
 @Suite("Wayland backend against a hostile compositor")
 struct WaylandHostilePeerTests {
     func connect(
-        timeout: Duration = .seconds(20), _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
+        timeout: Duration = patience, _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
     ) async throws -> ClipboardError? {
         let fake = try WaylandFakeCompositor(answer: answer)
         do {

@@ -72,7 +72,7 @@ final class ClientBox: Sendable {
 
 @Suite("X11 against a hostile server")
 struct X11HostileServerTests {
-    func connect(_ server: FakeXServer, timeout: Duration = .seconds(10)) async throws -> X11Backend {
+    func connect(_ server: FakeXServer, timeout: Duration = patience) async throws -> X11Backend {
         try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: timeout)
     }
 

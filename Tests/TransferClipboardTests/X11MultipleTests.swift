@@ -22,10 +22,10 @@ final class X11MultipleTests {
 
     @Test("Each pair is converted; a target the owner lacks comes back as None")
     func multiple() async throws {
-        let writer = try await Clipboard(backend: .x11, environment: server.environment)
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
         let handle = try await writer.write([TransferProvider(data: Data("multi".utf8), type: .utf8PlainText)])
-        let backend = try await X11Backend.connect(environment: server.environment, timeout: .seconds(10))
+        let backend = try await X11Backend.connect(environment: server.environment, timeout: patience)
         defer { backend.close() }
         let names = ["MULTIPLE", "ATOM_PAIR", "UTF8_STRING", "image/png", "_TEST_ONE", "_TEST_TWO", "_TEST_PAIRS"]
         let atoms = try await backend.atoms(names)
@@ -44,7 +44,7 @@ final class X11MultipleTests {
             X11RequestEncoder.convertSelection(
                 requestor: requestor, selection: try await backend.atom("CLIPBOARD"), target: multiple,
                 property: pairs, time: X11.currentTime))
-        let event = try await notifications.next(timeout: .seconds(10), waitingFor: "SelectionNotify")
+        let event = try await notifications.next(timeout: patience, waitingFor: "SelectionNotify")
         guard case .selectionNotify(_, _, _, let target, let property) = event else {
             Issue.record("not a SelectionNotify: \(event)")
             return

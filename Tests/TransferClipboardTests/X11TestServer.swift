@@ -1,10 +1,17 @@
 import Foundation
+import TransferKitPlatform
 import TransferKitTestSupport
 
 /// Whether a program is on this machine, for `.enabled(if:)`.
 func programExists(_ name: String) -> Bool {
     ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
 }
+
+/// The time limit of clipboards in tests that are not about time limits.
+///
+/// Far above the library's default: the whole test run shares two threads, and under the thread sanitizer a test's
+/// task can wait behind hundreds of others for longer than that while the limit's timer runs.
+let patience: Duration = .seconds(600)
 
 /// Xvfb and xclip, the tools of the X11 tests.
 let x11ToolsPresent = programExists("Xvfb") && programExists("xclip") && programExists("xauth")
@@ -16,44 +23,72 @@ struct ToolResult: Sendable {
     var error: String
 }
 
-/// Runs `arguments` on a thread of its own (never on the concurrency pool, which the clipboard's tasks need),
-/// with `environment`, feeding `input` to it.
+/// Runs `arguments` with `environment`, feeding `input` to it, through the package's spawner (a Dispatch thread
+/// waits, never the concurrency pool, which the clipboard's tasks need).
+///
+/// Foundation's `Process` is not used in these tests: its pipes are not close-on-exec when they are made, so a
+/// long-lived child started meanwhile (Xvfb, a serving xclip) could inherit a write end and keep a reader of
+/// another test waiting for an end-of-file until it ends.
+/// - Parameter outputFile: Where the tool's standard output goes instead of into memory (for large outputs).
 func runTool(
     _ arguments: [String], environment: [String: String], input: Data? = nil, outputFile: String? = nil
 ) async throws -> ToolResult {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread {
-            do {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: arguments[0])
-                process.arguments = Array(arguments.dropFirst())
-                process.environment = environment
-                let output = Pipe()
-                let error = Pipe()
-                if let outputFile {
-                    _ = FileManager.default.createFile(atPath: outputFile, contents: nil)
-                    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputFile))
-                } else {
-                    process.standardOutput = output
-                }
-                process.standardError = error
-                let inputPipe = Pipe()
-                process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-                try process.run()
-                if let input {
-                    inputPipe.fileHandleForWriting.write(input)
-                    try inputPipe.fileHandleForWriting.close()
-                }
-                let data = outputFile == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
-                let errorText = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                continuation.resume(
-                    returning: ToolResult(status: process.terminationStatus, output: data, error: errorText))
-            } catch {
-                continuation.resume(throwing: error)
-            }
+    guard let executable = arguments.first else { throw XvfbError(message: "no program to run") }
+    guard let outputFile else {
+        let result = try await ChildProcess.run(
+            executable, arguments: Array(arguments.dropFirst()), input: Array(input ?? Data()),
+            environment: environment)
+        return ToolResult(status: result.status, output: Data(result.standardOutput), error: result.errorText)
+    }
+    let process = try BackgroundProcess(arguments, environment: environment, outputFile: outputFile)
+    return ToolResult(status: try await process.exitStatus(), output: Data(), error: "")
+}
+
+/// A child process that runs in the background with its output in a file (or discarded); killed and reaped when
+/// stopped or released.
+final class BackgroundProcess: Sendable {
+    let pid: Int32
+    let executable: String
+    private let status = SanitizedMutex<Int32?>(nil)
+
+    /// Starts `arguments` with standard input from `/dev/null` and both outputs to `outputFile` (or `/dev/null`).
+    init(_ arguments: [String], environment: [String: String], outputFile: String? = nil) throws {
+        guard let executable = arguments.first else { throw XvfbError(message: "no program to run") }
+        self.executable = executable
+        let output = try Syscall.openForWriting(outputFile ?? "/dev/null")
+        defer { Syscall.close(output) }
+        let input = try Syscall.openForReading("/dev/null")
+        defer { Syscall.close(input) }
+        pid = try ChildProcess.spawn(
+            executable, arguments: Array(arguments.dropFirst()), environment: environment, standardInput: input,
+            standardOutput: output, standardError: output)
+    }
+
+    deinit { stop() }
+
+    /// Whether the process still runs (reaps it once it has ended).
+    var isRunning: Bool {
+        status.withLock { status in
+            if status == nil { status = (try? ChildProcess.exitStatusIfEnded(pid, executable: executable)) ?? nil }
+            return status == nil
         }
-        thread.start()
+    }
+
+    /// Waits for the process to end, polling (so no thread blocks in `waitpid`); kills it after two minutes.
+    func exitStatus() async throws -> Int32 {
+        for _ in 0..<12_000 where isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        stop()
+        return status.withLock { $0 } ?? -1
+    }
+
+    /// Kills the process with SIGKILL (children spawned from the test runner's threads inherit a mask that blocks
+    /// SIGTERM) and reaps it.
+    func stop() {
+        status.withLock { status in
+            guard status == nil else { return }
+            kill(pid, SIGKILL)
+            status = (try? ChildProcess.waitForExit(pid, executable: executable)) ?? 128 + SIGKILL
+        }
     }
 }
 
@@ -61,7 +96,7 @@ func runTool(
 final class XvfbServer: Sendable {
     let display: Int
     let directory: URL
-    let process: Process
+    let process: BackgroundProcess
     let cookie: [UInt8]
 
     /// `DISPLAY` and `XAUTHORITY` for clients of this server.
@@ -73,7 +108,7 @@ final class XvfbServer: Sendable {
         return environment
     }
 
-    private init(display: Int, directory: URL, process: Process, cookie: [UInt8]) {
+    private init(display: Int, directory: URL, process: BackgroundProcess, cookie: [UInt8]) {
         self.display = display
         self.directory = directory
         self.process = process
@@ -96,12 +131,9 @@ final class XvfbServer: Sendable {
                 ["/usr/bin/xauth", "-f", authority, "add", ":\(display)", ".", hex],
                 environment: ProcessInfo.processInfo.environment)
             guard added.status == 0 else { throw XvfbError(message: "xauth failed: \(added.error)") }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            process.arguments = [":\(display)", "-nolisten", "tcp", "-auth", authority, "-screen", "0", "64x64x24"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try BackgroundProcess(
+                ["/usr/bin/Xvfb", ":\(display)", "-nolisten", "tcp", "-auth", authority, "-screen", "0", "64x64x24"],
+                environment: ProcessInfo.processInfo.environment)
             let server = XvfbServer(display: display, directory: directory, process: process, cookie: cookie)
             for _ in 0..<200 {
                 if !process.isRunning { break }
@@ -118,7 +150,7 @@ final class XvfbServer: Sendable {
 
     /// Stops the server and removes its files.
     func stop() {
-        forceStop(process)
+        process.stop()
         // Killed, Xvfb leaves its lock file and socket behind.
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(display)-lock")
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(display)")
@@ -132,24 +164,9 @@ final class XvfbServer: Sendable {
     }
 
     /// Starts `xclip -quiet -i` in the background (it serves until another client takes the selection).
-    func startXclipServing(_ arguments: [String], file: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/xclip")
-        process.arguments = ["-quiet", "-i"] + arguments + [file]
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+    func startXclipServing(_ arguments: [String], file: String) throws -> BackgroundProcess {
+        try BackgroundProcess(["/usr/bin/xclip", "-quiet", "-i"] + arguments + [file], environment: environment)
     }
-}
-
-/// Kills a child with SIGKILL: children spawned from the test runner's threads inherit a mask that blocks SIGTERM.
-func forceStop(_ process: Process) {
-    guard process.isRunning else { return }
-    kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
 }
 
 struct XvfbError: Error {

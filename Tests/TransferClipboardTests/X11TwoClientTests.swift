@@ -22,9 +22,9 @@ final class X11TwoClientTests {
 
     @Test("A custom uniform type keeps full fidelity, and only the loaded representation's loader runs")
     func customTypeRoundTrip() async throws {
-        let writer = try await Clipboard(backend: .x11, environment: server.environment)
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
-        let reader = try await Clipboard(backend: .x11, environment: server.environment)
+        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { reader.close() }
         let counter = CallCounter()
         let handle = try await writer.write([threeRepresentationProvider(counter)])
@@ -50,9 +50,9 @@ final class X11TwoClientTests {
 
     @Test("Cancelling the reader's load stops the writer's loader")
     func cancellation() async throws {
-        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
-        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { reader.close() }
         let blob = UniformType(exportedAs: "com.example.endless")
         let stopped = SanitizedMutex(false)
@@ -96,9 +96,9 @@ final class X11TwoClientTests {
 
     @Test("Reading a type the owner does not offer fails with typeUnavailable")
     func unavailable() async throws {
-        let writer = try await Clipboard(backend: .x11, environment: server.environment)
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
-        let reader = try await Clipboard(backend: .x11, environment: server.environment)
+        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { reader.close() }
         let handle = try await writer.write([TransferProvider(data: Data("x".utf8), type: .utf8PlainText)])
         let error = await #expect(throws: ClipboardError.self) { _ = try await reader.stream(of: "image/png") }
@@ -111,7 +111,7 @@ final class X11TwoClientTests {
     func stalledRequestor() async throws {
         let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(1))
         defer { writer.close() }
-        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        let reader = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { reader.close() }
         let blob = UniformType(exportedAs: "com.example.stalled")
         let stopped = SanitizedMutex(false)

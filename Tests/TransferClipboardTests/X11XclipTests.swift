@@ -50,7 +50,7 @@ final class X11XclipTests {
 
     @Test("TARGETS lists every representation; xclip gets exact bytes; only the asked loader runs")
     func writeThreeRepresentations() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let counter = CallCounter()
         let handle = try await clipboard.write([threeRepresentationProvider(counter)])
@@ -87,8 +87,8 @@ final class X11XclipTests {
         let file = server.directory.appendingPathComponent("in.png")
         try pngBytes.write(to: file)
         let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: file.path)
-        defer { forceStop(xclip) }
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        defer { xclip.stop() }
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         try await waitUntilOffered("image/png", clipboard)
 
@@ -105,13 +105,13 @@ final class X11XclipTests {
 
     @Test("Another client taking the clipboard ends the ownership")
     func ownershipLost() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let handle = try await clipboard.write([TransferProvider(data: Data("mine".utf8), type: .utf8PlainText)])
         let file = server.directory.appendingPathComponent("theirs.txt")
         try Data("theirs".utf8).write(to: file)
         let xclip = try server.startXclipServing(["-selection", "clipboard"], file: file.path)
-        defer { forceStop(xclip) }
+        defer { xclip.stop() }
         await handle.ownershipLost()
         let now = try await server.xclip(["-o", "-selection", "clipboard"])
         #expect(now.output == Data("theirs".utf8))
@@ -119,7 +119,7 @@ final class X11XclipTests {
 
     @Test("The primary selection is separate from the clipboard")
     func primarySelection() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let handle = try await clipboard.write(
             [TransferProvider(data: Data("selected".utf8), type: .utf8PlainText)], to: .primary)
@@ -132,7 +132,7 @@ final class X11XclipTests {
 
     @Test("A concealed write offers the password-manager hints")
     func concealed() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let handle = try await clipboard.write(
             [TransferProvider(data: Data("hunter2".utf8), type: .utf8PlainText)], options: .concealed)
@@ -145,7 +145,7 @@ final class X11XclipTests {
 
     @Test("File URLs offer text/uri-list and gnome-copied-files with cut")
     func fileURLs() async throws {
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment)
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let urls = [URL(fileURLWithPath: "/tmp/a b.txt"), URL(fileURLWithPath: "/tmp/c.txt")]
         let handle = try await clipboard.write(
@@ -159,9 +159,9 @@ final class X11XclipTests {
 
     @Test("Watching reports changes with the new owner's types")
     func watch() async throws {
-        let watcher = try await Clipboard(backend: .x11, environment: server.environment)
+        let watcher = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { watcher.close() }
-        let writer = try await Clipboard(backend: .x11, environment: server.environment)
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
         let changes = watcher.changes(of: .clipboard)
         let first = Task {
@@ -205,7 +205,7 @@ final class X11XclipTests {
     func largeTransfers() async throws {
         let size = 64 << 20
         let blob = UniformType(exportedAs: "com.example.blob")
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: .seconds(60))
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
         let provider = TransferProvider()
         provider.registerStreamRepresentation(for: blob) { _ in
@@ -227,7 +227,7 @@ final class X11XclipTests {
         await handle.release()
 
         let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", blob.identifier], file: outFile)
-        defer { forceStop(xclip) }
+        defer { xclip.stop() }
         try await waitUntilOffered(blob.identifier, clipboard)
         _ = resetPeakResident()
         let readBaseline = peakResidentKiB()
