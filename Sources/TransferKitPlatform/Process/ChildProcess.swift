@@ -202,6 +202,14 @@ package enum ChildProcess {
         #endif
     }
 
+    /// `POSIX_SPAWN_SETSID`: the child leads a session of its own (no terminal's hang-up reaches it). The C
+    /// modules do not import it (a GNU extension on Linux, where glibc and musl give it 0x80).
+    #if canImport(Darwin)
+        private static let spawnNewSession: Int32 = 0x400
+    #else
+        private static let spawnNewSession: Int32 = 0x80
+    #endif
+
     /// Never block (poll said there is room, not how much) and never raise `SIGPIPE`.
     #if canImport(Darwin)
         private static let sendFlags = MSG_DONTWAIT
@@ -212,13 +220,14 @@ package enum ChildProcess {
     /// Starts `executable` with the given descriptors as its standard input, output and error, and returns at
     /// once: the caller connects children into a pipeline, then reaps each with ``waitForExit(_:executable:)``.
     ///
-    /// The child starts with default signal handling and no blocked signals. Descriptors the caller keeps should be
+    /// The child starts with default signal handling and no blocked signals; with `newSession` it leads a session of
+    /// its own (for a process that serves on after its parent exits). Descriptors the caller keeps should be
     /// close-on-exec (every descriptor the platform target opens is), so the child inherits only the three.
     /// - Returns: The child's process id.
     /// - Throws: ``SpawnError`` when the program cannot be started.
     package static func spawn(
         _ executable: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32,
-        standardOutput: Int32, standardError: Int32
+        standardOutput: Int32, standardError: Int32, newSession: Bool = false
     ) throws(SpawnError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -236,7 +245,9 @@ package enum ChildProcess {
         sigemptyset(&none)
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        if newSession { flags |= spawnNewSession }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }

@@ -320,6 +320,16 @@ package enum Syscall {
         exit(status)
     }
 
+    /// Points each of `descriptors` at `/dev/null` (a process that serves on in the background lets go of the
+    /// terminal or pipe it was started with); descriptors that cannot be redirected stay as they are.
+    package static func redirectToNullDevice(_ descriptors: [Int32]) {
+        guard let null = try? openRetrying("/dev/null", flags: O_RDWR | O_CLOEXEC) else { return }
+        defer { close(null) }
+        for descriptor in descriptors {
+            _ = dup2(null, descriptor)
+        }
+    }
+
     /// The calling process's id.
     package static var processID: Int32 { getpid() }
 
