@@ -50,7 +50,9 @@ let package = Package(
 
         // MARK: - Tools
 
-        .target(name: "TransferKitCLI", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
+        .target(
+            name: "TransferKitCLI",
+            dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit", "TransferClipboard"]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
@@ -155,6 +157,7 @@ let package = Package(
             name: "TransferClipboardTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+                "TransferKitTesting", "transferkit",
             ]),
         .testTarget(
             name: "TransferKitTestingTests",

@@ -1,3 +1,3 @@
 import TransferKitCLI
 
-await TransferKitTool(commands: TransferKitTool.standardCommands()).main()
+await TransferKitTool(commands: TransferKitTool.standardCommands() + TransferKitTool.clipboardCommands()).main()

@@ -9,7 +9,10 @@ private func readmeSection(_ heading: String) throws -> String {
     let text = try String(contentsOf: repositoryFile("README.md"), encoding: .utf8)
     let start = try #require(text.range(of: "\n" + heading + "\n"))
     let rest = text[start.upperBound...]
-    let end = rest.range(of: "\n## ")?.lowerBound ?? rest.range(of: "\n### ")?.lowerBound ?? rest.endIndex
+    // The nearest next heading of either level (`### The clipboard` follows `### The tool`, and needs a display).
+    let end =
+        [rest.range(of: "\n## ")?.lowerBound, rest.range(of: "\n### ")?.lowerBound].compactMap { $0 }.min()
+        ?? rest.endIndex
     return String(rest[..<end])
 }
 

@@ -1,3 +1,4 @@
+import TransferKit
 import TransferKitPlatform
 
 /// Where a command writes its result: a file written atomically, or standard output for `-`.
@@ -27,6 +28,16 @@ enum ArchiveOutput {
             }
         } catch let error as SystemError {
             throw ToolIOError.system(.writeFailed, "cannot write \(path)", source: path, cause: error)
+        }
+    }
+
+    /// A streaming archive writer on `sink`: straight to its descriptor when it has one, so the writer can splice
+    /// a file's bytes into a pipe.
+    static func writer(to sink: any OutputSink) -> TransferArchiveWriter {
+        if let output = sink as? FileDescriptorOutput {
+            TransferArchiveWriter(fileDescriptor: output.fileDescriptor)
+        } else {
+            TransferArchiveWriter(sink: { try sink.write($0) })
         }
     }
 }

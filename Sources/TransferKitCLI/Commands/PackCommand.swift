@@ -101,13 +101,7 @@ package struct PackCommand: Command {
                 }
                 try sink.write(contentsOf: try archive.encoded(as: .json))
             case .cbor:
-                // Straight to a descriptor when there is one, so the writer can splice a file's bytes into a pipe.
-                var writer =
-                    if let output = sink as? FileDescriptorOutput {
-                        TransferArchiveWriter(fileDescriptor: output.fileDescriptor)
-                    } else {
-                        TransferArchiveWriter(sink: { try sink.write($0) })
-                    }
+                var writer = ArchiveOutput.writer(to: sink)
                 try writer.begin(itemCount: inputs.count)
                 for input in inputs {
                     try writer.beginItem(suggestedName: input.name, metadata: [:], representationCount: 1)

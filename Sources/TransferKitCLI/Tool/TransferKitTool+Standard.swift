@@ -30,6 +30,14 @@ extension TransferKitTool {
         ]
     }
 
+    /// The commands of the Linux clipboard, which the `transferkit` executable lists after the standard ones:
+    /// `copy`, `paste` and `watch`. They need a display server (X11's `DISPLAY`), so they are apart from
+    /// ``standardCommands(catalog:registry:)``, which work anywhere.
+    /// - Parameter catalog: The type catalogue for type inference and the mapping to MIME types.
+    public static func clipboardCommands(catalog: TypeCatalog = .shared) -> [any Command] {
+        [CopyCommand(catalog: catalog), PasteCommand(catalog: catalog), WatchCommand(catalog: catalog)]
+    }
+
     /// A new registry holding the generic readers: any JSON document for `public.json` (compared
     /// by value: key order and number spelling do not matter) and TransferKit's `String` for every
     /// plain-text type (UTF-8, UTF-16, byte-order marks), both at low priority so that an adopter's own readers for the

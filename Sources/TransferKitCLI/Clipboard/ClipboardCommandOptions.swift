@@ -1,0 +1,49 @@
+import TransferClipboard
+import UniformTypes
+
+/// The options the clipboard commands share, and the clipboard they open.
+enum ClipboardCommandOptions {
+    /// `--primary` and `--backend`.
+    static let options: [CommandSignature.Option] = [
+        .init(names: ["--primary"], help: "Use the primary selection (middle-click paste) instead of the clipboard."),
+        .init(
+            names: ["--backend"], valueName: "x11|wayland",
+            help: "The display protocol; by default X11 when DISPLAY is set, else Wayland."),
+    ]
+
+    /// The longest wait for the display server or another application at each step: generous, because a busy
+    /// desktop (or a test machine) can be slow to answer, and a serving copy gives up a stuck paste only then.
+    static let timeout: Duration = .seconds(60)
+
+    /// The selection the command line names.
+    static func selection(_ arguments: ParsedArguments) -> ClipboardSelection {
+        arguments.flag("--primary") ? .primary : .clipboard
+    }
+
+    /// Connects to the display server the environment (and `--backend`) names.
+    /// - Throws: ``UsageError`` for an unknown `--backend`; `ClipboardError` when no display server answers.
+    static func open(_ arguments: ParsedArguments, catalog: TypeCatalog) async throws -> Clipboard {
+        let choice: ClipboardBackendChoice
+        switch arguments.value("--backend") {
+        case nil: choice = .automatic
+        case "x11": choice = .x11
+        case "wayland": choice = .wayland
+        case let other?: throw UsageError("'\(other)' is not a display protocol (expected x11 or wayland)")
+        }
+        return try await Clipboard(backend: choice, timeout: timeout, catalog: catalog)
+    }
+
+    /// The uniform type a `--type` value names: an identifier, or a MIME type (it has a `/`).
+    static func type(_ value: String, catalog: TypeCatalog) throws -> UniformType {
+        if value.contains("/") {
+            guard let type = catalog.type(mimeType: value) else {
+                throw UsageError("'\(value)' is not a valid MIME type (expected type/subtype)")
+            }
+            return type
+        }
+        guard let type = UniformType(value) else {
+            throw UsageError("'\(value)' is not a valid uniform type identifier")
+        }
+        return type
+    }
+}

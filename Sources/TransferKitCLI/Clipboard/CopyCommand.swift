@@ -1,0 +1,161 @@
+import Foundation
+import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+package import UniformTypes
+
+/// `transferkit copy`: puts files, an archive (every representation of its first item) or standard input on the
+/// clipboard, and serves it until another application takes it — in the background by default, like xclip and
+/// wl-copy.
+package struct CopyCommand: Command {
+    /// The catalogue for type inference and mapping.
+    package var catalog: TypeCatalog
+
+    /// Creates the command.
+    package init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"copy"`.
+    package var name: String { "copy" }
+    /// One line of help.
+    package var abstract: String { "Put files, an archive or standard input on the clipboard." }
+    /// Rules and examples.
+    package var discussion: String {
+        """
+        Each file is offered as its type (from --type, else from its filename extension, else public.data) and,
+        for applications that paste files, as its URL (text/uri-list). An archive (a .transferkit file, or any
+        input that starts like a binary archive) offers every representation of its first item, as
+        `paste --archive` saved them. Nothing is read until an application pastes; then the bytes stream from
+        the file. The command returns once the clipboard is this tool's, and a copy of it keeps serving in the
+        background until another application takes the clipboard (--foreground: this process serves, and exits
+        then).
+
+        EXAMPLES:
+          transferkit copy notes.txt
+          transferkit copy cover.png --primary
+          transferkit copy clip.transferkit
+          transferkit copy - --type public.utf8-plain-text --concealed < password.txt
+        """
+    }
+
+    /// The accepted options.
+    package var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--type"], valueName: "TYPE", help: "The type of every input (identifier or MIME)."),
+                .init(names: ["--foreground"], help: "Serve from this process, and exit when the clipboard is lost."),
+                .init(names: ["--concealed"], help: "Mark the content secret, so clipboard managers skip it."),
+                DeclarationsOption.option,
+            ] + ClipboardCommandOptions.options,
+            positionals: .init(name: "FILE", help: "Files, one archive, or - for standard input.", minimum: 1)
+        )
+    }
+
+    /// The variable that marks the background copy of the tool that serves the clipboard.
+    static let servingMarker = "TRANSFERKIT_COPY_SERVES"
+
+    /// Copies.
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
+        let paths = arguments.positionals
+        if paths.filter({ $0 == "-" }).count > 1 {
+            throw UsageError("standard input (-) can be copied only once")
+        }
+        let type = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
+        let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
+        if !arguments.flag("--foreground") && !isServingCopy {
+            return try await serveInBackground(arguments, context: context)
+        }
+        // A pipe can be read once; pastes may come many times: it is spooled to an unlinked file first.
+        let inputs = try paths.map { path in
+            let input = try InputFile(path: path)
+            return input.size == nil ? try Spool.toTemporaryFile(input) : input
+        }
+        let providers = try providers(for: inputs, paths: paths, type: type)
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        let handle = try await clipboard.write(
+            providers, to: ClipboardCommandOptions.selection(arguments),
+            options: ClipboardWriteOptions(isConcealed: arguments.flag("--concealed")))
+        if isServingCopy {
+            // Tell the waiting parent, then let go of its pipe: it returns, this process serves on.
+            try context.standardOutput.writeLine("ready")
+            Syscall.redirectToNullDevice([1, 2])
+        }
+        await handle.ownershipLost()
+        withExtendedLifetime(inputs) {}
+        clipboard.close()
+        return .success
+    }
+
+    /// The providers for the inputs: one archive's items, or one provider per file.
+    private func providers(for inputs: [InputFile], paths: [String], type: UniformType?) throws -> [TransferProvider] {
+        if inputs.count == 1, type == nil, let input = inputs.first, isArchive(input, path: paths[0]) {
+            let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+            let providers = try TransferArchive(decoding: data).makeProviders(catalog: catalog)
+            guard !providers.isEmpty else { throw UsageError("\(input.displayName) is an archive without items") }
+            return providers
+        }
+        return zip(inputs, paths).map { input, path in
+            let provider = TransferProvider(catalog: catalog)
+            let itemType = type ?? (path == "-" ? .data : catalog.declaredType(forFileName: path))
+            // The descriptor's own path, so standard input redirected from a file (or spooled) serves too.
+            let url = URL(fileURLWithPath: "/proc/self/fd/\(input.fileDescriptor)")
+            provider.registerFileRepresentation(for: itemType, openInPlace: true) { _ in url }
+            if path != "-" {
+                let fileURL = URL(fileURLWithPath: path).standardizedFileURL
+                provider.registerDataRepresentation(for: .fileURL) { _ in Data(fileURL.absoluteString.utf8) }
+                provider.suggestedName = fileURL.lastPathComponent
+            }
+            return provider
+        }
+    }
+
+    /// Whether the single input is restored as an archive: a `.transferkit` name, or a binary archive's first bytes.
+    private func isArchive(_ input: InputFile, path: String) -> Bool {
+        if path.hasSuffix(".transferkit") || path.hasSuffix(".transferkit.json") { return true }
+        guard let head = input.peek(3) else { return false }
+        return head == [0xd9, 0xd9, 0xf7]
+    }
+
+    /// Starts a copy of this tool that serves the clipboard, waits until it owns it, and returns.
+    private func serveInBackground(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        guard let executable = context.executablePath else {
+            throw UsageError("cannot start a background copy of the tool here; give --foreground")
+        }
+        // Standard input is read by the serving copy: a pipe is spooled to a file first (it has to outlast us).
+        var standardInput = try InputFile(path: arguments.positionals.contains("-") ? "-" : "/dev/null")
+        if arguments.positionals.contains("-"), standardInput.size == nil {
+            standardInput = try Spool.toTemporaryFile(standardInput)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.servingMarker] = "1"
+        let channel = try Syscall.makePipe()
+        let pid: Int32
+        do {
+            defer { Syscall.close(channel.write) }
+            pid = try ChildProcess.spawn(
+                executable, arguments: Array(CommandLine.arguments.dropFirst()), environment: environment,
+                standardInput: standardInput.fileDescriptor, standardOutput: channel.write,
+                standardError: channel.write, newSession: true)
+        }
+        defer { Syscall.close(channel.read) }
+        // "ready", or what the copy printed before it failed (then it has ended).
+        let report = try await DedicatedThread.run { () throws(SystemError) -> [UInt8] in
+            var report: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !report.starts(with: Array("ready\n".utf8)) {
+                let count = try Syscall.read(channel.read, into: &buffer)
+                if count == 0 { break }
+                report += buffer[..<count]
+            }
+            return report
+        }
+        if report.starts(with: Array("ready\n".utf8)) {
+            return .success
+        }
+        let status = try ChildProcess.waitForExit(pid, executable: executable)
+        try context.standardError.write(contentsOf: report)
+        return ExitCode(rawValue: status == 0 ? 1 : status)
+    }
+}

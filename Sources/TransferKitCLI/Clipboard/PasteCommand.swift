@@ -1,0 +1,137 @@
+import Foundation
+import TransferClipboard
+import TransferKit
+package import UniformTypes
+
+/// `transferkit paste`: writes what the clipboard holds, lists the types it offers, or saves every representation
+/// as an archive (a snapshot that `transferkit copy` restores).
+package struct PasteCommand: Command {
+    /// The catalogue for type names and conformance.
+    package var catalog: TypeCatalog
+
+    /// Creates the command.
+    package init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"paste"`.
+    package var name: String { "paste" }
+    /// One line of help.
+    package var abstract: String { "Write the clipboard's content, list its types, or save them all as an archive." }
+    /// Rules and examples.
+    package var discussion: String {
+        """
+        Without --type, the owner's first (best) type is written. With --type (a uniform type identifier or a MIME
+        type), the first offered type that is that type or conforms to it is written: the package's one
+        representation-choice rule. Bytes stream from the owner to the output as they arrive. Exit status 1 when
+        the selection is empty or offers nothing of the type.
+
+        EXAMPLES:
+          transferkit paste --list
+          transferkit paste --list --json
+          transferkit paste --type public.utf8-plain-text
+          transferkit paste --type public.image -o picture
+          transferkit paste --archive -o clip.transferkit
+        """
+    }
+
+    /// The accepted options.
+    package var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--type"], valueName: "TYPE", help: "The type to write (identifier or MIME type)."),
+                .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write (- for stdout)."),
+                .init(names: ["--list"], help: "List the offered types instead, one per line."),
+                .init(names: ["--json"], help: "With --list: print a JSON array."),
+                .init(names: ["--archive"], help: "Write an archive of every offered representation."),
+                .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form (with --archive)."),
+                DeclarationsOption.option,
+            ] + ClipboardCommandOptions.options
+        )
+    }
+
+    /// Pastes.
+    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
+        if arguments.flag("--json"), !arguments.flag("--list") {
+            throw UsageError("--json goes with --list")
+        }
+        if arguments.flag("--archive"), arguments.value("--type") != nil {
+            throw UsageError("--archive saves every type; leave --type out")
+        }
+        let requested = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
+        let selection = ClipboardCommandOptions.selection(arguments)
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        defer { clipboard.close() }
+        if arguments.flag("--list") {
+            return try await list(clipboard.offeredTypes(on: selection), json: arguments.flag("--json"), context)
+        }
+        guard let provider = try await clipboard.read(from: selection).first else {
+            try context.standardError.writeLine("\(context.toolName): the \(selection.rawValue) is empty")
+            return .failure
+        }
+        if arguments.flag("--archive") {
+            try await archive(provider, arguments: arguments, context: context)
+            return .success
+        }
+        guard let type = requested ?? provider.registeredTypes.first,
+            let chosen = catalog.chooseRepresentation(offered: provider.registeredTypes, requested: [type])
+        else {
+            let offered = provider.registeredTypes.map(\.identifier).joined(separator: ", ")
+            try context.standardError.writeLine(
+                "\(context.toolName): the \(selection.rawValue) offers nothing of type "
+                    + "\(requested?.identifier ?? "?"); it offers \(offered)")
+            return .failure
+        }
+        let chosenType = provider.registeredTypes[chosen]
+        let stream = try await provider.loadStream(for: chosenType)
+        let isText = catalog.conforms(chosenType, to: .text)
+        try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
+            sink in
+            for try await chunk in stream {
+                try sink.write(contentsOf: chunk)
+            }
+        }
+        return .success
+    }
+
+    private func list(
+        _ offered: [ClipboardOfferedType], json: Bool, _ context: CommandContext
+    ) throws -> ExitCode {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let entries = offered.map { OfferedEntry(name: $0.name, type: $0.type?.identifier) }
+            try context.standardOutput.writeLine(String(decoding: try encoder.encode(entries), as: UTF8.self))
+        } else {
+            for offer in offered {
+                try context.standardOutput.writeLine(offer.type.map { "\(offer.name)\t\($0.identifier)" } ?? offer.name)
+            }
+        }
+        return offered.isEmpty ? .failure : .success
+    }
+
+    /// One line of `--list --json`: the offered name, and its uniform type when it maps to one.
+    private struct OfferedEntry: Encodable {
+        var name: String
+        var type: String?
+    }
+
+    private func archive(
+        _ provider: TransferProvider, arguments: ParsedArguments, context: CommandContext
+    )
+        async throws
+    {
+        let output = arguments.value("--output")
+        let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
+        try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
+            switch format {
+            case .json:
+                try sink.write(contentsOf: try await TransferArchive(providers: [provider]).encoded(as: .json))
+            case .cbor:
+                var writer = ArchiveOutput.writer(to: sink)
+                try await writer.write(providers: [provider])
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
+import TransferKitTesting
+import UniformTypes
+
+/// `transferkit copy`, `paste` and `watch` against xclip and the library, under a private Xvfb.
+@Suite(
+    "transferkit copy, paste and watch on X11", .serialized,
+    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+final class X11CommandLineTests {
+    let server: XvfbServer
+    let folder: URL
+
+    init() async throws {
+        server = try await XvfbServer.start()
+        folder = try makeTemporaryDirectory(prefix: "clipboard-cli")
+    }
+
+    deinit {
+        server.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Runs `transferkit` with `arguments` against this server.
+    func transferkit(_ arguments: [String], input: [UInt8] = []) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: arguments, input: input, environment: server.environment)
+    }
+
+    func file(_ name: String, _ bytes: Data) throws -> String {
+        let url = folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url.path
+    }
+
+    /// The processes whose command line contains `marker` (the serving copies of `transferkit copy`).
+    func processes(containing marker: String) -> [Int32] {
+        Syscall.directoryEntries(atPath: "/proc").compactMap { entry in
+            guard let pid = Int32(entry),
+                let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                String(decoding: commandLine, as: UTF8.self).contains(marker)
+            else { return nil }
+            return pid
+        }
+    }
+
+    func xclipText(_ target: String) async throws -> String {
+        let result = try await server.xclip(["-o", "-selection", "clipboard", "-t", target])
+        #expect(result.status == 0, "\(result.error)")
+        return String(decoding: result.output, as: UTF8.self)
+    }
+
+    @Test("copy returns at once and a background copy serves xclip until xclip takes the clipboard; then it exits")
+    func copyServesInTheBackground() async throws {
+        let path = try file("notes-background.txt", Data("May the Force be with you.\n".utf8))
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let servers = processes(containing: path)
+        #expect(servers.count == 1)
+        let targets = try await xclipText("TARGETS").split(separator: "\n")
+        #expect(targets.contains("text/plain") && targets.contains("text/uri-list"))
+        #expect(try await xclipText("text/plain") == "May the Force be with you.\n")
+        #expect(try await xclipText("text/uri-list").hasPrefix("file://"))
+        // xclip takes the clipboard: the serving copy lets go and exits.
+        let other = try file("other.txt", Data("other".utf8))
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
+        defer { xclip.stop() }
+        for _ in 0..<1000 where !processes(containing: path).isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(processes(containing: path).isEmpty, "the serving copy is still running")
+    }
+
+    @Test("copy --foreground serves from its own process and exits 0 when the clipboard is taken")
+    func copyInTheForeground() async throws {
+        let path = try file("foreground.txt", Data("foreground".utf8))
+        let output = folder.appendingPathComponent("foreground.out").path
+        let copy = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "copy", "--foreground", path], environment: server.environment,
+            outputFile: output)
+        defer { copy.stop() }
+        // Until the copy owns the clipboard, xclip finds nothing there.
+        for _ in 0..<1000 {
+            let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+            if String(decoding: targets.output, as: UTF8.self).contains("text/plain") { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await xclipText("text/plain") == "foreground")
+        #expect(
+            copy.isRunning, "\(String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self))"
+        )
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: path)
+        defer { xclip.stop() }
+        #expect(try await copy.exitStatus() == 0)
+    }
+
+    @Test("paste --type public.image gives the bytes xclip offers as image/png; --list names them")
+    func pasteFromXclip() async throws {
+        let png = try file("cover.png", pngBytes)
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: png)
+        defer { xclip.stop() }
+        var list = try await transferkit(["paste", "--list"])
+        for _ in 0..<500 where !list.outputText.contains("image/png") {
+            try await Task.sleep(for: .milliseconds(20))
+            list = try await transferkit(["paste", "--list"])
+        }
+        #expect(list.outputText.contains("image/png\tpublic.png"), "\(list.outputText) \(list.errorText)")
+        let json = try await transferkit(["paste", "--list", "--json"])
+        #expect(json.outputText.contains(#"{"name":"image/png","type":"public.png"}"#))
+        let out = folder.appendingPathComponent("pasted.png").path
+        let paste = try await transferkit(["paste", "--type", "public.image", "-o", out])
+        #expect(paste.status == 0, "\(paste.errorText)")
+        #expect(FileManager.default.contents(atPath: out) == pngBytes)
+        // By MIME type too, to standard output.
+        let bytes = try await transferkit(["paste", "--type", "image/png", "-o", "-"])
+        #expect(Data(bytes.standardOutput) == pngBytes)
+        // Nothing of that type: exit 1 and what it offers.
+        let text = try await transferkit(["paste", "--type", "public.utf8-plain-text"])
+        #expect(text.status == 1)
+        #expect(text.errorText.contains("offers nothing of type public.utf8-plain-text; it offers public.png"))
+    }
+
+    @Test("paste --archive snapshots every representation; copy of the archive offers the same types and bytes")
+    func snapshotAndRestore() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write([threeRepresentationProvider(CallCounter())])
+        let names = [cardType.identifier, "text/plain;charset=utf-8", "image/png"]
+        var before: [String: String] = [:]
+        for name in names { before[name] = try await xclipText(name) }
+        let archive = folder.appendingPathComponent("clip.transferkit").path
+        let snapshot = try await transferkit(["paste", "--archive", "-o", archive])
+        #expect(snapshot.status == 0, "\(snapshot.errorText)")
+        await handle.release()
+        #expect(try await clipboard.offeredTypes(on: .clipboard).isEmpty)
+
+        let restore = try await transferkit(["copy", archive])
+        #expect(restore.status == 0, "\(restore.errorText)")
+        defer { for pid in processes(containing: archive) { kill(pid, SIGKILL) } }
+        let targets = try await xclipText("TARGETS").split(separator: "\n").map(String.init)
+        for name in names {
+            #expect(targets.contains(name), "\(name) missing from \(targets)")
+            #expect(try await xclipText(name) == before[name], "\(name)")
+        }
+    }
+
+    @Test("copy - reads standard input; --concealed adds the password managers' hints")
+    func copyStandardInputConcealed() async throws {
+        let copy = try await transferkit(
+            ["copy", "-", "--type", "public.utf8-plain-text", "--concealed"], input: Array("hunter2".utf8))
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let targets = try await xclipText("TARGETS").split(separator: "\n")
+        #expect(targets.contains("x-kde-passwordManagerHint"))
+        #expect(try await xclipText("x-kde-passwordManagerHint") == "secret")
+        #expect(try await xclipText("UTF8_STRING") == "hunter2")
+        let paste = try await transferkit(["paste", "--type", "public.plain-text"])
+        #expect(paste.outputText == "hunter2")
+        // Taken back, so no serving copy outlives the test.
+        let other = try file("after-secret.txt", Data("x".utf8))
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
+        defer { xclip.stop() }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+
+    @Test("watch --json prints one object per change of owner")
+    func watchPrintsChanges() async throws {
+        let output = folder.appendingPathComponent("watch.out").path
+        let watch = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "watch", "--json", "--count", "1"], environment: server.environment,
+            outputFile: output)
+        defer { watch.stop() }
+        try await Task.sleep(for: .milliseconds(500))
+        let png = try file("watched.png", pngBytes)
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: png)
+        defer { xclip.stop() }
+        #expect(try await watch.exitStatus() == 0)
+        let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"selection":"clipboard","types":["#), "\(text)")
+        #expect(text.contains(#"{"name":"image/png","type":"public.png"}"#), "\(text)")
+    }
+
+    @Test("an empty clipboard is exit status 1 with a message; a bad --backend is a usage error")
+    func errors() async throws {
+        let empty = try await transferkit(["paste", "--primary"])
+        #expect(empty.status == 1)
+        #expect(empty.errorText.contains("the primary is empty"))
+        let list = try await transferkit(["paste", "--list", "--primary"])
+        #expect(list.status == 1 && list.outputText.isEmpty)
+        let backend = try await transferkit(["paste", "--backend", "carrier-pigeon"])
+        #expect(backend.status == 2)
+        #expect(backend.errorText.contains("'carrier-pigeon' is not a display protocol"))
+    }
+}
+
+/// Errors that need no display server.
+@Suite("transferkit copy and paste without a display")
+struct ClipboardCommandLineErrorTests {
+    @Test("without DISPLAY or WAYLAND_DISPLAY, paste says so and exits 2")
+    func noDisplay() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        let paste = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["paste"], environment: environment)
+        #expect(paste.status == 2)
+        #expect(paste.errorText.contains("DISPLAY"), "\(paste.errorText)")
+        let copy = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["copy", "--foreground", "/dev/null"],
+            environment: environment)
+        #expect(copy.status == 2)
+    }
+
+    @Test("--json without --list and --archive with --type are usage errors")
+    func usage() async throws {
+        let json = try await ChildProcess.run(TransferKitExecutable.defaultPath, arguments: ["paste", "--json"])
+        #expect(json.status == 2 && json.errorText.contains("--json goes with --list"))
+        let archive = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["paste", "--archive", "--type", "public.png"])
+        #expect(archive.status == 2 && archive.errorText.contains("--archive saves every type"))
+    }
+}
