@@ -157,7 +157,7 @@ let package = Package(
             name: "TransferClipboardTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
-                "TransferKitTesting", "transferkit",
+                "TransferKitTesting", "transferkit", "transferkit-memory-probe",
             ]),
         .testTarget(
             name: "TransferKitTestingTests",

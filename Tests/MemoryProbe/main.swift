@@ -2,8 +2,8 @@ import Foundation
 import TransferKitCLI
 import TransferKitPlatform
 
-// `transferkit-memory-probe`: the `transferkit` tool for tests that measure memory. It runs the standard commands
-// exactly as `transferkit` does, then prints this process's peak resident memory (`VmHWM`) to standard error as
+// `transferkit-memory-probe`: the `transferkit` tool for tests that measure memory. It runs the standard and
+// clipboard commands exactly as `transferkit` does, then prints this process's peak resident memory (`VmHWM`) to standard error as
 // `transferkit: peak memory N KiB`. A parent cannot measure it from outside: after `posix_spawn` the child's
 // `ru_maxrss` still counts the parent's own high-water mark. It is not a product and does not ship.
 
@@ -17,7 +17,7 @@ func peakMemoryKiB() -> Int {
     return 0
 }
 
-let tool = TransferKitTool(commands: TransferKitTool.standardCommands())
+let tool = TransferKitTool(commands: TransferKitTool.standardCommands() + TransferKitTool.clipboardCommands())
 let code = await tool.runAsProcess()
 FileHandle.standardError.write(Data("transferkit: peak memory \(peakMemoryKiB()) KiB\n".utf8))
 Syscall.exitProcess(code.rawValue)

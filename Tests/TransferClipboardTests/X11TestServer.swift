@@ -172,19 +172,3 @@ final class XvfbServer: Sendable {
 struct XvfbError: Error {
     var message: String
 }
-
-/// The process's peak resident set size in KiB (VmHWM), and resets it where the kernel allows it.
-func peakResidentKiB() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
-    }
-    return 0
-}
-
-/// Resets VmHWM to the current RSS (writing 5 to /proc/self/clear_refs); `false` when not permitted.
-func resetPeakResident() -> Bool {
-    guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
-    defer { try? handle.close() }
-    return (try? handle.write(contentsOf: Data("5".utf8))) != nil
-}

@@ -3,6 +3,7 @@ import Testing
 import TransferClipboard
 import TransferKit
 import TransferKitPlatform
+import TransferKitTesting
 import UniformTypes
 
 /// Counts calls from loaders that run on other tasks.
@@ -201,47 +202,81 @@ final class X11XclipTests {
         }
     }
 
+    /// The peak memory a `transferkit-memory-probe` run reported, in KiB.
+    func reportedPeak(_ text: String) throws -> Int {
+        let line = try #require(text.split(separator: "\n").last { $0.hasPrefix("transferkit: peak memory ") })
+        return try #require(Int(line.split(separator: " ").dropLast().last ?? ""))
+    }
+
+    /// Runs `transferkit-memory-probe copy --foreground` on `file` until xclip takes the clipboard back, with `read`
+    /// in between; the probe's peak memory in KiB.
+    func servingPeak(_ file: String, type: String, read: () async throws -> Void) async throws -> Int {
+        let report = server.directory.appendingPathComponent("probe-\(UUID().uuidString).out").path
+        let copy = try BackgroundProcess(
+            [
+                TransferKitExecutable.product(named: "transferkit-memory-probe"), "copy", "--foreground", "--type",
+                type,
+                file,
+            ], environment: server.environment, outputFile: report)
+        defer { copy.stop() }
+        for _ in 0..<1000 {
+            let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+            if String(decoding: targets.output, as: UTF8.self).contains(type) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await read()
+        let taker = try server.startXclipServing(["-selection", "clipboard"], file: file)
+        defer { taker.stop() }
+        #expect(try await copy.exitStatus() == 0)
+        return try reportedPeak(String(decoding: FileManager.default.contents(atPath: report) ?? Data(), as: UTF8.self))
+    }
+
+    /// Measured in child processes (the memory probe is the `transferkit` tool that reports its peak), so that the
+    /// tests running beside this one in the test process cannot add to the figure.
     @Test("64 MiB both ways through INCR, with bounded memory")
     func largeTransfers() async throws {
         let size = 64 << 20
-        let blob = UniformType(exportedAs: "com.example.blob")
-        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
-        defer { clipboard.close() }
-        let provider = TransferProvider()
-        provider.registerStreamRepresentation(for: blob) { _ in
-            TransferByteStream(length: UInt64(size), PatternChunks(total: size))
+        let type = "com.example.blob"
+        let big = server.directory.appendingPathComponent("big.bin")
+        var pattern = Data()
+        for offset in stride(from: 0, to: size, by: 1 << 20) {
+            pattern += PatternChunks.chunk(at: offset, count: 1 << 20)
         }
-        _ = resetPeakResident()
-        let baseline = peakResidentKiB()
-        let handle = try await clipboard.write([provider])
-        let outFile = server.directory.appendingPathComponent("out.bin").path
-        let out = try await server.xclip(["-o", "-selection", "clipboard", "-t", blob.identifier], outputFile: outFile)
-        // Measured before the test reads xclip's file: that read is the test's, not the writer's (under
-        // ThreadSanitizer, mapping the 64 MiB file alone added 80 MiB to the peak).
-        let writeGrowth = peakResidentKiB() - baseline
-        #expect(out.status == 0, "\(out.error)")
-        let written = try Data(contentsOf: URL(fileURLWithPath: outFile), options: .alwaysMapped)
-        #expect(written.count == size)
-        #expect(written.prefix(4096) == PatternChunks.chunk(at: 0, count: 4096))
-        #expect(written.suffix(7) == PatternChunks.chunk(at: size - 7, count: 7))
-        await handle.release()
+        try pattern.write(to: big)
+        pattern = Data()
+        let small = server.directory.appendingPathComponent("small.bin")
+        try Data("small".utf8).write(to: small)
 
-        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", blob.identifier], file: outFile)
-        defer { xclip.stop() }
-        try await waitUntilOffered(blob.identifier, clipboard)
-        _ = resetPeakResident()
-        let readBaseline = peakResidentKiB()
-        let item = try #require(try await clipboard.read().first)
-        var received = 0
-        var matches = true
-        for try await chunk in try await item.loadStream(for: blob) {
-            if matches && chunk != PatternChunks.chunk(at: received, count: chunk.count) { matches = false }
-            received += chunk.count
+        // Writing: the probe serves the file; xclip reads it whole into a file.
+        let baseline = try await servingPeak(small.path, type: type) {
+            _ = try await server.xclip(["-o", "-selection", "clipboard", "-t", type])
         }
-        let readGrowth = peakResidentKiB() - readBaseline
-        #expect(received == size)
-        #expect(matches)
+        let outFile = server.directory.appendingPathComponent("out.bin").path
+        let writing = try await servingPeak(big.path, type: type) {
+            let out = try await server.xclip(["-o", "-selection", "clipboard", "-t", type], outputFile: outFile)
+            #expect(out.status == 0, "\(out.error)")
+        }
+        #expect(FileManager.default.contents(atPath: outFile) == FileManager.default.contents(atPath: big.path))
+
+        // Reading: xclip serves the file; the probe pastes it into another.
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", type], file: big.path)
+        defer { xclip.stop() }
+        for _ in 0..<1000 {
+            let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+            if String(decoding: targets.output, as: UTF8.self).contains(type) { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let pasted = server.directory.appendingPathComponent("pasted.bin").path
+        let paste = try await ChildProcess.run(
+            TransferKitExecutable.product(named: "transferkit-memory-probe"),
+            arguments: ["paste", "--type", type, "-o", pasted], environment: server.environment)
+        #expect(paste.status == 0, "\(paste.errorText)")
+        #expect(FileManager.default.contents(atPath: pasted) == FileManager.default.contents(atPath: big.path))
+        let reading = try reportedPeak(paste.errorText)
+
         // 64 MiB through a process that held it whole would grow by 65 536 KiB at least.
+        let writeGrowth = writing - baseline
+        let readGrowth = reading - baseline
         #expect(writeGrowth < 24 << 10, "writing grew the peak RSS by \(writeGrowth) KiB")
         #expect(readGrowth < 24 << 10, "reading grew the peak RSS by \(readGrowth) KiB")
         print("64 MiB INCR: peak RSS growth writing \(writeGrowth) KiB, reading \(readGrowth) KiB")
