@@ -145,7 +145,8 @@ let package = Package(
             resources: [.copy("Resources")]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(
-            name: "TransferArchiveTests", dependencies: ["TransferArchive", "UniformTypes", "TransferKitTestSupport"],
+            name: "TransferArchiveTests",
+            dependencies: ["TransferArchive", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
         .testTarget(
             name: "TransferKitTests",

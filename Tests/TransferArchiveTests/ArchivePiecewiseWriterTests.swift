@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferArchive
+import TransferKitPlatform
 import UniformTypes
 
 #if canImport(Glibc)
@@ -130,8 +131,9 @@ struct ArchivePiecewiseWriterTests {
         try #require(input >= 0)
         defer { close(input) }
         #expect(lseek(input, off_t(prefix.count), SEEK_SET) == off_t(prefix.count))
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
+        // Close-on-exec, so no child that another test spawns meanwhile keeps the write end open.
+        let pipe = try Syscall.makePipe()
+        let ends = [pipe.read, pipe.write]
         let readEnd = ends[0]
         let received = ReceivedBytes()
         let reader = Thread {

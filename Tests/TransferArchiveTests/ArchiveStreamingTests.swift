@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferArchive
+import TransferKitPlatform
 import UniformTypes
 
 #if canImport(Glibc)
@@ -114,8 +115,9 @@ struct ArchiveStreamingTests {
 
     @Test("The writer's output equals the in-memory encoding, and the reader streams it through a pipe")
     func pipe() throws {
-        var fds: [Int32] = [0, 0]
-        try #require(Glibc.pipe(&fds) == 0)
+        // Close-on-exec, so no child that another test spawns meanwhile keeps the write end open.
+        let ends = try Syscall.makePipe()
+        let fds = [ends.read, ends.write]
         let expected = try ArchiveFixtures.golden.encoded(as: .cbor)
         let writeEnd = fds[1]
         let writerThread = Thread {

@@ -1,5 +1,6 @@
 import Foundation
 import TransferKitPlatform
+import UniformTypes
 
 /// An open input: a file named on the command line, or standard input for `-`.
 ///
@@ -67,6 +68,18 @@ final class InputFile {
         var buffer = [UInt8](repeating: 0, count: count)
         let read = try? buffer.withUnsafeMutableBytes { try Syscall.read(fileDescriptor, into: $0, atOffset: offset) }
         return read.map { Array(buffer[..<$0]) }
+    }
+
+    /// The most bytes read to tell whether a `.txt` file is UTF-8.
+    static let sniffLimit: UInt64 = 16 << 20
+
+    /// `type` made precise where the bytes tell: text of unknown encoding (`public.plain-text`, which `.txt`
+    /// gives) is `public.utf8-plain-text` when the file is valid UTF-8 (files up to ``sniffLimit`` are read).
+    func refinedTextType(_ type: UniformType) -> UniformType {
+        guard type == .plainText, let size, size <= Self.sniffLimit, let bytes = peek(Int(size)),
+            bytes.count == Int(size), String(validating: bytes, as: UTF8.self) != nil
+        else { return type }
+        return .utf8PlainText
     }
 
     /// Reads the rest of the input into memory.

@@ -98,7 +98,8 @@ package struct CopyCommand: Command {
         }
         return zip(inputs, paths).map { input, path in
             let provider = TransferProvider(catalog: catalog)
-            let itemType = type ?? (path == "-" ? .data : catalog.declaredType(forFileName: path))
+            let itemType =
+                type ?? (path == "-" ? .data : input.refinedTextType(catalog.declaredType(forFileName: path)))
             // The descriptor's own path, so standard input redirected from a file (or spooled) serves too.
             let url = URL(fileURLWithPath: "/proc/self/fd/\(input.fileDescriptor)")
             provider.registerFileRepresentation(for: itemType, openInPlace: true) { _ in url }

@@ -139,17 +139,9 @@ private struct PackInput {
         self.file = file
     }
 
-    /// The most bytes read to tell whether a `.txt` file is UTF-8.
-    static let sniffLimit: UInt64 = 16 << 20
-
-    /// Makes a file typed only `public.plain-text` (no known encoding) `public.utf8-plain-text` when
-    /// its bytes are valid UTF-8, so that readers of UTF-8 text (and `extract --type
-    /// public.utf8-plain-text`) accept it.
+    /// Text of unknown encoding becomes UTF-8 text when the bytes are valid UTF-8.
     mutating func refineTextEncoding() {
-        guard type == .plainText, size <= Self.sniffLimit, let bytes = file.peek(Int(size)),
-            bytes.count == Int(size), String(validating: bytes, as: UTF8.self) != nil
-        else { return }
-        type = .utf8PlainText
+        type = file.refinedTextType(type)
     }
 
     func item(data: Data) -> TransferArchive.Item {
