@@ -15,26 +15,37 @@ struct ClipboardChoiceTests {
         #expect(error?.message.contains("DISPLAY") == true)
     }
 
-    @Test("Wayland in this build is protocolUnavailable")
+    @Test("Wayland without its socket is connectionFailed; a relative name without XDG_RUNTIME_DIR is noDisplay")
     func wayland() async {
-        let error = await #expect(throws: ClipboardError.self) {
+        let missing = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(backend: .wayland, environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-0"])
+        }
+        #expect(missing?.code == .connectionFailed)
+        let relative = await #expect(throws: ClipboardError.self) {
             _ = try await Clipboard(backend: .wayland, environment: ["WAYLAND_DISPLAY": "wayland-0"])
         }
-        #expect(error?.code == .protocolUnavailable)
+        #expect(relative?.code == .noDisplay)
+        #expect(relative?.message.contains("XDG_RUNTIME_DIR") == true)
     }
 
-    @Test("Automatic prefers DISPLAY while Wayland is not in; WAYLAND_DISPLAY alone is protocolUnavailable")
+    @Test("Automatic tries Wayland first, then X11, and says both when both fail")
     func automatic() async {
         let waylandOnly = await #expect(throws: ClipboardError.self) {
-            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": "wayland-0"])
+            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-0"])
         }
-        #expect(waylandOnly?.code == .protocolUnavailable)
-        #expect(waylandOnly?.message.contains("DISPLAY") == true)
-        // Both set: X11 is tried (and here fails to connect, which shows it was X11).
+        #expect(waylandOnly?.code == .connectionFailed)
+        #expect(waylandOnly?.message.contains("Wayland") == true)
         let both = await #expect(throws: ClipboardError.self) {
-            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": "/nonexistent/socket:0"])
+            _ = try await Clipboard(
+                environment: ["WAYLAND_DISPLAY": "/nonexistent/wayland-0", "DISPLAY": "/nonexistent/socket:0"])
         }
         #expect(both?.code == .connectionFailed)
+        #expect(both?.message.contains("Wayland was tried first") == true)
+        let x11Only = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(environment: ["DISPLAY": "/nonexistent/socket:0"])
+        }
+        #expect(x11Only?.code == .connectionFailed)
+        #expect(x11Only?.message.contains("Wayland") == false)
     }
 
     @Test("A DISPLAY with nothing behind it is connectionFailed")

@@ -37,17 +37,6 @@ final class X11CommandLineTests {
         return url.path
     }
 
-    /// The processes whose command line contains `marker` (the serving copies of `transferkit copy`).
-    func processes(containing marker: String) -> [Int32] {
-        Syscall.directoryEntries(atPath: "/proc").compactMap { entry in
-            guard let pid = Int32(entry),
-                let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                String(decoding: commandLine, as: UTF8.self).contains(marker)
-            else { return nil }
-            return pid
-        }
-    }
-
     func xclipText(_ target: String) async throws -> String {
         let result = try await server.xclip(["-o", "-selection", "clipboard", "-t", target])
         #expect(result.status == 0, "\(result.error)")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TransferKitPlatform
 import TransferKitTestSupport
 
@@ -12,6 +13,23 @@ func programExists(_ name: String) -> Bool {
 /// Far above the library's default: the whole test run shares two threads, and under the thread sanitizer a test's
 /// task can wait behind hundreds of others for longer than that while the limit's timer runs.
 let patience: Duration = .seconds(600)
+
+/// The processes whose command line contains `marker` (the serving copies of `transferkit copy`).
+func processes(containing marker: String) -> [Int32] {
+    Syscall.directoryEntries(atPath: "/proc").compactMap { entry in
+        guard let pid = Int32(entry),
+            let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+            String(decoding: commandLine, as: UTF8.self).contains(marker)
+        else { return nil }
+        return pid
+    }
+}
+
+/// The peak memory that a `transferkit-memory-probe` run reported in `text` (its standard error), in KiB.
+func reportedPeak(_ text: String) throws -> Int {
+    let line = try #require(text.split(separator: "\n").last { $0.hasPrefix("transferkit: peak memory ") })
+    return try #require(Int(line.split(separator: " ").dropLast().last ?? ""))
+}
 
 /// Xvfb and xclip, the tools of the X11 tests.
 let x11ToolsPresent = programExists("Xvfb") && programExists("xclip") && programExists("xauth")
@@ -51,13 +69,18 @@ final class BackgroundProcess: Sendable {
     let executable: String
     private let status = SanitizedMutex<Int32?>(nil)
 
-    /// Starts `arguments` with standard input from `/dev/null` and both outputs to `outputFile` (or `/dev/null`).
-    init(_ arguments: [String], environment: [String: String], outputFile: String? = nil) throws {
+    /// Starts `arguments` with standard input from `inputFile` (or `/dev/null`) and both outputs to `outputFile` (or
+    /// `/dev/null`).
+    init(
+        _ arguments: [String], environment: [String: String], inputFile: String? = nil, outputFile: String? = nil
+    )
+        throws
+    {
         guard let executable = arguments.first else { throw XvfbError(message: "no program to run") }
         self.executable = executable
         let output = try Syscall.openForWriting(outputFile ?? "/dev/null")
         defer { Syscall.close(output) }
-        let input = try Syscall.openForReading("/dev/null")
+        let input = try Syscall.openForReading(inputFile ?? "/dev/null")
         defer { Syscall.close(input) }
         pid = try ChildProcess.spawn(
             executable, arguments: Array(arguments.dropFirst()), environment: environment, standardInput: input,
@@ -92,6 +115,9 @@ final class BackgroundProcess: Sendable {
     }
 }
 
+/// The display numbers of this process's Xvfb servers, from the choice of a number until the server is stopped.
+private let reservedDisplays = SanitizedMutex<Set<Int>>([])
+
 /// A private Xvfb with a MIT-MAGIC-COOKIE-1 in its own authority file.
 final class XvfbServer: Sendable {
     let display: Int
@@ -124,16 +150,23 @@ final class XvfbServer: Sendable {
         let hex = cookie.map { String(format: "%02x", $0) }.joined()
         for _ in 0..<20 {
             let display = Int.random(in: 200...900)
+            // Suites start servers in parallel: a number is this process's once reserved, so two of them never
+            // race for one display (the loser's clients would meet the winner's server and the wrong cookie).
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(display)-lock"),
-                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)")
+                !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)"),
+                reservedDisplays.withLock({ $0.insert(display).inserted })
             else { continue }
             let added = try await runTool(
                 ["/usr/bin/xauth", "-f", authority, "add", ":\(display)", ".", hex],
                 environment: ProcessInfo.processInfo.environment)
             guard added.status == 0 else { throw XvfbError(message: "xauth failed: \(added.error)") }
+            // -noreset: by default the server resets when its last client leaves, and a client that connects
+            // during the reset is dropped before the setup reply (a test's probe, right after an xclip had ended).
             let process = try BackgroundProcess(
-                ["/usr/bin/Xvfb", ":\(display)", "-nolisten", "tcp", "-auth", authority, "-screen", "0", "64x64x24"],
-                environment: ProcessInfo.processInfo.environment)
+                [
+                    "/usr/bin/Xvfb", ":\(display)", "-noreset", "-nolisten", "tcp", "-auth", authority, "-screen", "0",
+                    "64x64x24",
+                ], environment: ProcessInfo.processInfo.environment)
             let server = XvfbServer(display: display, directory: directory, process: process, cookie: cookie)
             for _ in 0..<200 {
                 if !process.isRunning { break }
@@ -155,6 +188,7 @@ final class XvfbServer: Sendable {
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(display)-lock")
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(display)")
         try? FileManager.default.removeItem(at: directory)
+        reservedDisplays.withLock { _ = $0.remove(display) }
     }
 
     /// Runs xclip against this server.

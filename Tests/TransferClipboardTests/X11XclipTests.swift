@@ -202,84 +202,13 @@ final class X11XclipTests {
         }
     }
 
-    /// The peak memory a `transferkit-memory-probe` run reported, in KiB.
-    func reportedPeak(_ text: String) throws -> Int {
-        let line = try #require(text.split(separator: "\n").last { $0.hasPrefix("transferkit: peak memory ") })
-        return try #require(Int(line.split(separator: " ").dropLast().last ?? ""))
-    }
-
-    /// Runs `transferkit-memory-probe copy --foreground` on `file` until xclip takes the clipboard back, with `read`
-    /// in between; the probe's peak memory in KiB.
-    func servingPeak(_ file: String, type: String, read: () async throws -> Void) async throws -> Int {
-        let report = server.directory.appendingPathComponent("probe-\(UUID().uuidString).out").path
-        let copy = try BackgroundProcess(
-            [
-                TransferKitExecutable.product(named: "transferkit-memory-probe"), "copy", "--foreground", "--type",
-                type,
-                file,
-            ], environment: server.environment, outputFile: report)
-        defer { copy.stop() }
-        for _ in 0..<1000 {
-            let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
-            if String(decoding: targets.output, as: UTF8.self).contains(type) { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try await read()
-        let taker = try server.startXclipServing(["-selection", "clipboard"], file: file)
-        defer { taker.stop() }
-        #expect(try await copy.exitStatus() == 0)
-        return try reportedPeak(String(decoding: FileManager.default.contents(atPath: report) ?? Data(), as: UTF8.self))
-    }
-
-    /// Measured in child processes (the memory probe is the `transferkit` tool that reports its peak), so that the
-    /// tests running beside this one in the test process cannot add to the figure.
     @Test("64 MiB both ways through INCR, with bounded memory")
     func largeTransfers() async throws {
-        let size = 64 << 20
-        let type = "com.example.blob"
-        let big = server.directory.appendingPathComponent("big.bin")
-        var pattern = Data()
-        for offset in stride(from: 0, to: size, by: 1 << 20) {
-            pattern += PatternChunks.chunk(at: offset, count: 1 << 20)
-        }
-        try pattern.write(to: big)
-        pattern = Data()
-        let small = server.directory.appendingPathComponent("small.bin")
-        try Data("small".utf8).write(to: small)
-
-        // Writing: the probe serves the file; xclip reads it whole into a file.
-        let baseline = try await servingPeak(small.path, type: type) {
-            _ = try await server.xclip(["-o", "-selection", "clipboard", "-t", type])
-        }
-        let outFile = server.directory.appendingPathComponent("out.bin").path
-        let writing = try await servingPeak(big.path, type: type) {
-            let out = try await server.xclip(["-o", "-selection", "clipboard", "-t", type], outputFile: outFile)
-            #expect(out.status == 0, "\(out.error)")
-        }
-        #expect(FileManager.default.contents(atPath: outFile) == FileManager.default.contents(atPath: big.path))
-
-        // Reading: xclip serves the file; the probe pastes it into another.
-        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", type], file: big.path)
-        defer { xclip.stop() }
-        for _ in 0..<1000 {
-            let targets = try await server.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
-            if String(decoding: targets.output, as: UTF8.self).contains(type) { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let pasted = server.directory.appendingPathComponent("pasted.bin").path
-        let paste = try await ChildProcess.run(
-            TransferKitExecutable.product(named: "transferkit-memory-probe"),
-            arguments: ["paste", "--type", type, "-o", pasted], environment: server.environment)
-        #expect(paste.status == 0, "\(paste.errorText)")
-        #expect(FileManager.default.contents(atPath: pasted) == FileManager.default.contents(atPath: big.path))
-        let reading = try reportedPeak(paste.errorText)
-
+        let growth = try await server.largeTransferGrowth()
         // 64 MiB through a process that held it whole would grow by 65 536 KiB at least.
-        let writeGrowth = writing - baseline
-        let readGrowth = reading - baseline
-        #expect(writeGrowth < 24 << 10, "writing grew the peak RSS by \(writeGrowth) KiB")
-        #expect(readGrowth < 24 << 10, "reading grew the peak RSS by \(readGrowth) KiB")
-        print("64 MiB INCR: peak RSS growth writing \(writeGrowth) KiB, reading \(readGrowth) KiB")
+        #expect(growth.writing < 24 << 10, "writing grew the peak RSS by \(growth.writing) KiB")
+        #expect(growth.reading < 24 << 10, "reading grew the peak RSS by \(growth.reading) KiB")
+        print("64 MiB INCR: peak RSS growth writing \(growth.writing) KiB, reading \(growth.reading) KiB")
     }
 
     func waitUntilOffered(_ name: String, _ clipboard: Clipboard) async throws {

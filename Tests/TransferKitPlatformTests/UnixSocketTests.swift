@@ -125,6 +125,22 @@ struct TimedWriteTests {
         }
     }
 
+    /// The test process does not ignore `SIGPIPE` (the `transferkit` tool does): without the write's own guard
+    /// this would end the whole test run.
+    @Test func aReaderThatHasGoneIsBrokenPipeNotASignal() throws {
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        Syscall.close(pipe.read)
+        let bytes = [UInt8](repeating: 1, count: 4096)
+        #expect(throws: SystemError(call: "write", errorNumber: EPIPE)) {
+            try bytes.withUnsafeBytes { try Syscall.write(pipe.write, $0, timeout: .seconds(30)) }
+        }
+        // The signal the write raised was discarded, not left pending for the next thread that unblocks it.
+        var pending = sigset_t()
+        sigpending(&pending)
+        #expect(sigismember(&pending, SIGPIPE) == 0)
+    }
+
     @Test func aReaderGetsEveryByte() async throws {
         let pipe = try Syscall.makePipe()
         defer { Syscall.close(pipe.read) }

@@ -4,13 +4,15 @@ public import UniformTypes
 
 /// Which display-server protocol a ``Clipboard`` speaks.
 public enum ClipboardBackendChoice: Sendable, Hashable {
-    /// X11 when `DISPLAY` is set (on a Wayland desktop, through XWayland); else Wayland when `WAYLAND_DISPLAY` is
-    /// set, which this version cannot speak yet (``ClipboardError`` with `protocolUnavailable` says so).
+    /// Wayland when `WAYLAND_DISPLAY` is set, falling back to X11 when the compositor cannot be reached or has no
+    /// data-control protocol (GNOME's Mutter, for one) and `DISPLAY` is set too (XWayland); X11 when only `DISPLAY`
+    /// is set.
     case automatic
     /// X11 through `DISPLAY` (also under XWayland).
     case x11
-    /// Wayland through `WAYLAND_DISPLAY`, with the data-control protocol: not in this version yet, so it fails with
-    /// `protocolUnavailable`; on a Wayland desktop, XWayland's `DISPLAY` works.
+    /// Wayland through `WAYLAND_DISPLAY` (absolute, or relative to `XDG_RUNTIME_DIR`), with the compositor's
+    /// data-control protocol: `ext-data-control-v1`, or `zwlr_data_control_manager_v1` where only that exists. A
+    /// compositor with neither fails with `protocolUnavailable`.
     case wayland
 }
 
@@ -65,7 +67,8 @@ public struct ClipboardChange: Sendable, Hashable {
     public var offeredTypes: [ClipboardOfferedType]
 }
 
-/// The desktop clipboard (and primary selection) of Linux, over X11 (Wayland is not in yet), with providers.
+/// The desktop clipboard (and primary selection) of Linux, over Wayland's data-control protocol or X11, with
+/// providers.
 ///
 /// Writing offers every representation of the providers, each loaded only when some application asks for it;
 /// reading gives a provider whose representations load only when you load them, with progress and cancellation.
@@ -91,7 +94,7 @@ public final class Clipboard: Sendable {
     /// Connects to the display server that `environment` names.
     ///
     /// - Parameters:
-    ///   - backend: The protocol; `.automatic` picks X11 when `DISPLAY` is set (see ``ClipboardBackendChoice``).
+    ///   - backend: The protocol; `.automatic` picks Wayland, then X11 (see ``ClipboardBackendChoice``).
     ///   - environment: The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`).
     ///   - timeout: The longest wait for the display server or another client at each step.
     ///   - catalog: The catalogue for type mapping.
@@ -114,7 +117,7 @@ public final class Clipboard: Sendable {
         self.catalog = catalog
     }
 
-    /// The protocol in use: `X11` in this version.
+    /// The protocol in use: `X11`, `Wayland (ext-data-control-v1)` or `Wayland (zwlr-data-control)`.
     public var protocolName: String { connection.backend.protocolName }
 
     /// Closes the connection: ownerships end and transfers in progress fail.
@@ -305,31 +308,45 @@ struct ReceivedChunks: AsyncSequence, Sendable {
 
 /// The backend for `choice`: the one place that knows which backends this build has.
 ///
-/// - Throws: ``ClipboardError`` with `noDisplay` when `.automatic` finds neither `WAYLAND_DISPLAY` nor `DISPLAY`.
+/// `.automatic` tries Wayland when `WAYLAND_DISPLAY` is set and falls back to X11 (XWayland) when the compositor
+/// cannot be reached or lacks data control and `DISPLAY` is set too; it takes X11 when only `DISPLAY` is set.
+///
+/// - Throws: ``ClipboardError`` with `noDisplay` when `.automatic` finds neither `WAYLAND_DISPLAY` nor `DISPLAY`;
+///   when both were tried and failed, X11's error, with Wayland's in its message.
 func makeClipboardBackend(
     choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
 ) async throws -> any ClipboardBackend {
-    var choice = choice
-    if choice == .automatic {
-        // X11 first while this version has no Wayland backend: a Wayland desktop sets DISPLAY for XWayland too.
-        if let display = environment["DISPLAY"], !display.isEmpty {
-            choice = .x11
-        } else if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
-            choice = .wayland
-        } else {
+    func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+    switch choice {
+    case .x11:
+        return try await X11Backend.connect(environment: environment, timeout: timeout)
+    case .wayland:
+        return try await WaylandBackend.connect(environment: environment, timeout: timeout)
+    case .automatic:
+        guard isSet("WAYLAND_DISPLAY") || isSet("DISPLAY") else {
             throw ClipboardError(
                 code: .noDisplay,
                 message: "Neither WAYLAND_DISPLAY nor DISPLAY is set, so there is no clipboard to use; run inside a "
                     + "desktop session, or set one of them (for example DISPLAY=:0).")
         }
-    }
-    switch choice {
-    case .wayland:
-        throw ClipboardError(
-            code: .protocolUnavailable,
-            message: "This version of TransferClipboard cannot speak Wayland's data-control protocol yet; set DISPLAY "
-                + "to use X11 (on a Wayland desktop, XWayland's display, usually :0).")
-    default:
-        return try await X11Backend.connect(environment: environment, timeout: timeout)
+        guard isSet("WAYLAND_DISPLAY") else {
+            return try await X11Backend.connect(environment: environment, timeout: timeout)
+        }
+        let waylandError: ClipboardError
+        do {
+            return try await WaylandBackend.connect(environment: environment, timeout: timeout)
+        } catch let error as ClipboardError
+            where isSet("DISPLAY") && [.noDisplay, .connectionFailed, .protocolUnavailable].contains(error.code)
+        {
+            waylandError = error
+        }
+        do {
+            return try await X11Backend.connect(environment: environment, timeout: timeout)
+        } catch let error as ClipboardError {
+            throw ClipboardError(
+                code: error.code,
+                message: "\(error.message) (Wayland was tried first and failed: \(waylandError.message))",
+                cause: error, source: error.source)
+        }
     }
 }

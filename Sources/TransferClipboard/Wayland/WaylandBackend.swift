@@ -9,12 +9,6 @@ import TransferKitPlatform
 /// transfer (a `send` to serve, a `receive` to stream) has a thread of its own for its pipe, so nothing here blocks
 /// Swift's concurrency pool. `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend
 /// always connects to `WAYLAND_DISPLAY`.
-///
-/// **Not wired into ``Clipboard`` yet.** Its wire code is tested against a fake compositor (malformed, truncated,
-/// silent, erroring peers, and a compositor without data-control); against a real one (headless sway with
-/// wl-clipboard) reading a `wl-copy` selection works, but offering to `wl-paste` once timed out, a 64 MiB transfer
-/// grew memory by 67 MiB, and losing ownership went unnoticed. `makeClipboardBackend` keeps answering `.wayland`
-/// with `protocolUnavailable` until those pass.
 package final class WaylandBackend: ClipboardBackend {
     /// The protocol in use, such as `Wayland (ext-data-control-v1)`.
     package var protocolName: String { protocolNameStorage.withLock { $0 } }
@@ -281,9 +275,7 @@ package final class WaylandBackend: ClipboardBackend {
     func roundTrip() async throws {
         let callback = try state.withLock { state throws(ClipboardError) -> UInt32 in
             try state.checkOpen()
-            let callback = try state.objects.create(.callback)
-            try queue([WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(callback)])])
-            return callback
+            return try state.objects.create(.callback)
         }
         let timeout = self.timeout
         let timer = Task { [weak self] in
@@ -295,8 +287,15 @@ package final class WaylandBackend: ClipboardBackend {
         }
         defer { timer.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            // The waiter is in place before `sync` is sent, under the lock the reader takes for `done`: an answer
+            // that came first would find nobody to resume.
             let failure: ClipboardError? = state.withLock { state in
                 if let failure = state.failure { return failure }
+                do throws(ClipboardError) {
+                    try queue([WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(callback)])])  // sync
+                } catch {
+                    return error
+                }
                 state.callbacks[callback] = continuation
                 return nil
             }

@@ -14,12 +14,21 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         reader = Reader(descriptor: descriptor, timeout: timeout, source: source)
     }
 
-    func makeAsyncIterator() -> Iterator { Iterator(reader: reader) }
+    func makeAsyncIterator() -> Iterator { Iterator(lease: Lease(reader: reader)) }
 
     struct Iterator: AsyncIteratorProtocol {
-        let reader: Reader
+        let lease: Lease
 
-        mutating func next() async throws -> Data? { try await reader.next() }
+        mutating func next() async throws -> Data? { try await lease.reader.next() }
+    }
+
+    /// An iteration's hold on the reader: when the iterator is dropped (the consumer stopped, threw or was
+    /// cancelled through its progress), the read end closes at once, even while something still holds the
+    /// sequence, so the owner's writes fail and its loader stops.
+    final class Lease: Sendable {
+        let reader: Reader
+        init(reader: Reader) { self.reader = reader }
+        deinit { reader.abandon() }
     }
 
     /// The flags of a pass, shared by the iterating task and the worker thread.
@@ -44,6 +53,8 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         let timeout: Duration
         let source: String
         let worker = BlockingWorker(name: "TransferClipboard Wayland receive")
+        /// The read buffer, used only by jobs on ``worker``, which run one at a time.
+        private nonisolated(unsafe) var buffer = [UInt8](repeating: 0, count: chunkSize)
         /// `done` once the read end is closed (at the end, on an error or on cancellation): the writer learns at once.
         let status = Status()
 
@@ -64,6 +75,14 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
                 try await worker.run { [self] in try self.readChunk() }
             } onCancel: {
                 status.withLock { $0.cancelled = true }
+            }
+        }
+
+        /// Stops the pass: a waiting read ends within a slice, and the read end closes after it.
+        func abandon() {
+            status.withLock { $0.cancelled = true }
+            worker.enqueue { [self] in
+                if !status.withLock({ $0.done }) { finish() }
             }
         }
 
@@ -92,8 +111,7 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
                         source: source)
                 }
             }
-            var chunk = Data(count: Self.chunkSize)
-            let outcome = chunk.withUnsafeMutableBytes { bytes in
+            let outcome = buffer.withUnsafeMutableBytes { bytes in
                 Result { () throws(SystemError) in try Syscall.read(descriptor, into: bytes) }
             }
             let count: Int
@@ -109,8 +127,8 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
                 finish()
                 return nil
             }
-            chunk.count = count
-            return chunk
+            // A pipe gives at most its buffer (64 KiB by default) per read: each chunk is the size that came.
+            return Data(buffer[..<count])
         }
     }
 }

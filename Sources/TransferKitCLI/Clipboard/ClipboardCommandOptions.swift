@@ -8,7 +8,7 @@ enum ClipboardCommandOptions {
         .init(names: ["--primary"], help: "Use the primary selection (middle-click paste) instead of the clipboard."),
         .init(
             names: ["--backend"], valueName: "x11|wayland",
-            help: "The display protocol; by default X11 when DISPLAY is set, else Wayland."),
+            help: "The display protocol; by default Wayland when WAYLAND_DISPLAY is set (X11 if that fails), else X11."),
     ]
 
     /// The longest wait for the display server or another application at each step: generous, because a busy

@@ -353,9 +353,45 @@ extension Syscall {
     ///
     /// A descriptor in blocking mode is written `PIPE_BUF` bytes per wait (what `poll` promises room for), so no
     /// write blocks past the timeout; a non-blocking one takes as much as fits each time.
+    ///
+    /// A reader that has gone is `EPIPE`, never a `SIGPIPE` that would end the process, whatever the process does
+    /// with that signal: library code (a clipboard serving a pipe) must not kill the application that hosts it.
     /// - Throws: ``SystemError`` with `ETIMEDOUT` when the reader did not read within `timeout`, `EPIPE` when it has
     ///   gone.
     package static func write(
+        _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, timeout: Duration?
+    ) throws(SystemError) {
+        try withBrokenPipeSignalBlocked { () throws(SystemError) in
+            try writeAll(descriptor, bytes, timeout: timeout)
+        }
+    }
+
+    /// Runs `body` with `SIGPIPE` blocked on this thread, and discards the `SIGPIPE` that a write to a closed pipe
+    /// raised meanwhile (the signal goes to the writing thread, so blocking it here leaves it pending here).
+    private static func withBrokenPipeSignalBlocked<Result>(
+        _ body: () throws(SystemError) -> Result
+    ) throws(SystemError) -> Result {
+        var brokenPipe = sigset_t()
+        sigemptyset(&brokenPipe)
+        sigaddset(&brokenPipe, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &brokenPipe, &previous)
+        var pending = sigset_t()
+        sigpending(&pending)
+        // A SIGPIPE that was pending before (sent to the process by someone else) is not ours to discard.
+        let wasPending = sigismember(&pending, SIGPIPE) == 1
+        defer {
+            sigpending(&pending)
+            if !wasPending && sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec(tv_sec: 0, tv_nsec: 0)
+                while sigtimedwait(&brokenPipe, nil, &now) < 0 && errno == EINTR {}
+            }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        return try body()
+    }
+
+    private static func writeAll(
         _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, timeout: Duration?
     ) throws(SystemError) {
         let isNonBlocking = fcntl(descriptor, F_GETFL) & O_NONBLOCK != 0

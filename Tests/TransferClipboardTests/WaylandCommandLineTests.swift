@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
+import TransferKitTesting
+import UniformTypes
+
+/// `transferkit copy` and `paste` against wl-copy, wl-paste and the library, under a private headless sway.
+@Suite(
+    "transferkit copy and paste on Wayland", .serialized,
+    .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
+final class WaylandCommandLineTests {
+    let compositor: WaylandCompositor
+
+    init() async throws {
+        compositor = try await WaylandCompositor.start()
+    }
+
+    deinit {
+        compositor.stop()
+    }
+
+    var folder: URL { compositor.directory }
+
+    /// Runs `executable` (by default `transferkit`) with `arguments` against this compositor.
+    func transferkit(
+        _ arguments: [String], executable: String = TransferKitExecutable.defaultPath
+    ) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(executable, arguments: arguments, environment: compositor.environment)
+    }
+
+    func file(_ name: String, _ bytes: Data) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        return url
+    }
+
+    func offered() async throws -> [String] { try await compositor.offeredNames() }
+
+    @Test("copy returns at once and a background copy serves wl-paste until wl-copy takes the clipboard; then it exits")
+    func copyServesInTheBackground() async throws {
+        let path = try file("notes-background.txt", Data("May the Force be with you.\n".utf8)).path
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        #expect(processes(containing: path).count == 1)
+        let types = try await offered()
+        #expect(types.contains("text/plain") && types.contains("text/uri-list"), "\(types)")
+        let text = try await compositor.wlPaste(["--no-newline", "--type", "text/plain"])
+        #expect(text.output == Data("May the Force be with you.\n".utf8))
+        // wl-copy takes the clipboard: the serving copy lets go and exits.
+        try await compositor.wlCopy(try file("other.txt", Data("other".utf8)), type: "text/x-other")
+        for _ in 0..<3000 where !processes(containing: path).isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(processes(containing: path).isEmpty, "the serving copy is still running")
+    }
+
+    @Test("paste --type public.image gives the bytes wl-copy offers as image/png; --list names them")
+    func pasteFromWlCopy() async throws {
+        try await compositor.wlCopy(try file("cover.png", pngBytes), type: "image/png")
+        let list = try await transferkit(["paste", "--list"])
+        #expect(list.outputText == "image/png\tpublic.png\n", "\(list.outputText) \(list.errorText)")
+        let out = folder.appendingPathComponent("pasted.png").path
+        let paste = try await transferkit(["paste", "--type", "public.image", "-o", out])
+        #expect(paste.status == 0, "\(paste.errorText)")
+        #expect(FileManager.default.contents(atPath: out) == pngBytes)
+        let text = try await transferkit(["paste", "--type", "public.utf8-plain-text"])
+        #expect(text.status == 1)
+        #expect(text.errorText.contains("offers nothing of type public.utf8-plain-text; it offers public.png"))
+    }
+
+    @Test("paste --archive snapshots every representation; copy of the archive offers the same types and bytes")
+    func snapshotAndRestore() async throws {
+        let clipboard = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: patience)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write([threeRepresentationProvider(CallCounter())])
+        let names = [cardType.identifier, "text/plain;charset=utf-8", "image/png"]
+        var before: [String: Data] = [:]
+        for name in names { before[name] = try await compositor.wlPaste(["--no-newline", "--type", name]).output }
+        let archive = folder.appendingPathComponent("clip.transferkit").path
+        let snapshot = try await transferkit(["paste", "--archive", "-o", archive])
+        #expect(snapshot.status == 0, "\(snapshot.errorText)")
+        await handle.release()
+        #expect(try await offered().isEmpty)
+
+        let restore = try await transferkit(["copy", archive])
+        #expect(restore.status == 0, "\(restore.errorText)")
+        defer { for pid in processes(containing: archive) { kill(pid, SIGKILL) } }
+        try await compositor.waitUntilOffered("image/png")
+        let types = try await offered()
+        for name in names {
+            #expect(types.contains(name), "\(name) missing from \(types)")
+            let now = try await compositor.wlPaste(["--no-newline", "--type", name])
+            #expect(now.output == before[name], "\(name)")
+        }
+    }
+
+    @Test("64 MiB both ways through the pipes, with bounded memory")
+    func largeTransfers() async throws {
+        let growth = try await compositor.largeTransferGrowth()
+        // 64 MiB through a process that held it whole would grow by 65 536 KiB at least.
+        #expect(growth.writing < 24 << 10, "writing grew the peak RSS by \(growth.writing) KiB")
+        #expect(growth.reading < 24 << 10, "reading grew the peak RSS by \(growth.reading) KiB")
+        print("64 MiB Wayland: peak RSS growth writing \(growth.writing) KiB, reading \(growth.reading) KiB")
+    }
+}
