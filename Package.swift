@@ -119,6 +119,11 @@ let package = Package(
         .executableTarget(
             name: "X11WireFuzzer", dependencies: ["X11WireFuzzing", "FuzzSupport"], path: "Fuzz/X11WireFuzzer",
             exclude: ["corpus"]),
+        // …and its Wayland wire decoder: what a hostile compositor can send.
+        .target(name: "WaylandWireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/WaylandWireFuzzing"),
+        .executableTarget(
+            name: "WaylandWireFuzzer", dependencies: ["WaylandWireFuzzing", "FuzzSupport"],
+            path: "Fuzz/WaylandWireFuzzer", exclude: ["corpus"]),
 
         // MARK: - Tests
 
