@@ -83,6 +83,29 @@ final class X11XclipTests {
         await handle.release()
     }
 
+    @Test("a custom type conforming to public.json is offered as application/json too, for tools that know only JSON")
+    func customTypeOffersItsSupertypesMIMEType() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        let noteType = UniformType(exportedAs: "com.example.clipboard-note", conformingTo: .json)
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: noteType) { _ in Data(#"{"note":"Ada"}"#.utf8) }
+        let opaque = TransferProvider()
+        opaque.registerDataRepresentation(for: cardType) { _ in Data("opaque".utf8) }
+        let handle = try await clipboard.write([provider])
+        let names = try await clipboard.offeredTypes().map(\.name)
+        #expect(names.contains("com.example.clipboard-note") && names.contains("application/json"), "\(names)")
+        #expect(!names.contains("text/plain"), "public.json is more specific than public.text: \(names)")
+        let json = try await server.xclip(["-o", "-selection", "clipboard", "-t", "application/json"])
+        #expect(json.output == Data(#"{"note":"Ada"}"#.utf8))
+        await handle.release()
+        // A type whose only supertype with a MIME type is public.data adds no application/octet-stream.
+        let opaqueHandle = try await clipboard.write([opaque])
+        let opaqueNames = try await clipboard.offeredTypes().map(\.name)
+        #expect(opaqueNames.contains("com.example.card") && !opaqueNames.contains("application/octet-stream"))
+        await opaqueHandle.release()
+    }
+
     @Test("xclip -i -t image/png, then read public.image by conformance")
     func readFromXclip() async throws {
         let file = server.directory.appendingPathComponent("in.png")

@@ -143,7 +143,8 @@ public final class Clipboard: Sendable {
         options: ClipboardWriteOptions = ClipboardWriteOptions()
     ) async throws -> ClipboardWriteHandle {
         let offers = ClipboardTypeMapping.offers(
-            for: providers, options: options, includeX11Names: connection.backend.protocolName == "X11")
+            for: providers, options: options, includeX11Names: connection.backend.protocolName == "X11",
+            catalog: catalog)
         let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
         let ownership = try await connection.backend.own(selection, targets: offers.map(\.target)) { target in
             guard let offer = byName[target] else {

@@ -7,7 +7,10 @@ public import UniformTypes
 ///
 /// Each visible representation is offered, in fidelity order, as its uniform type identifier (so another
 /// TransferKit process gets it exactly), then as its MIME types from the catalogue (preferred first, then
-/// aliases). Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`, `STRING` (Latin-1)
+/// aliases). A type with no MIME type of its own, such as an app's `com.example.card` conforming to `public.json`,
+/// is offered as the preferred MIME type of its most specific supertypes that have one (`application/json`), so
+/// that applications that know only the supertype can paste it; `public.data`'s `application/octet-stream` is
+/// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`, `STRING` (Latin-1)
 /// and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy or cut operation).
 /// A concealed write adds `x-kde-passwordManagerHint` (`secret`) and `application/x-nspasteboard-concealed-type`.
 public enum ClipboardTypeMapping {
@@ -41,7 +44,8 @@ public enum ClipboardTypeMapping {
 
     /// The offers for `providers`, without duplicate names (the first provider and representation win).
     static func offers(
-        for providers: [TransferProvider], options: ClipboardWriteOptions, includeX11Names: Bool
+        for providers: [TransferProvider], options: ClipboardWriteOptions, includeX11Names: Bool,
+        catalog: TypeCatalog
     ) -> [Offer] {
         var offers: [Offer] = []
         var seen: Set<String> = []
@@ -65,8 +69,14 @@ public enum ClipboardTypeMapping {
                         add(target, index, type, conversion)
                     }
                 }
-                for mimeType in type.tags[.mimeType] ?? [] {
+                let own = catalog.tags(of: type)[.mimeType] ?? []
+                for mimeType in own {
                     add(mimeType, index, type, .identity)
+                }
+                if own.isEmpty {
+                    for mimeType in inheritedMIMETypes(of: type, catalog: catalog) {
+                        add(mimeType, index, type, .identity)
+                    }
                 }
             }
         }
@@ -75,6 +85,20 @@ public enum ClipboardTypeMapping {
             add("application/x-nspasteboard-concealed-type", 0, .data, .constant(Data()))
         }
         return offers
+    }
+
+    /// The preferred MIME types of the most specific supertypes of `type` that have one (none of them conforms to
+    /// another), other than `public.data`, in identifier order.
+    static func inheritedMIMETypes(of type: UniformType, catalog: TypeCatalog) -> [String] {
+        let tagged = catalog.supertypes(of: type).filter { supertype in
+            supertype != .data && catalog.tags(of: supertype)[.mimeType]?.first != nil
+        }
+        let mostSpecific = tagged.filter { candidate in
+            !tagged.contains { other in other != candidate && catalog.conforms(other, to: candidate) }
+        }
+        return mostSpecific.sorted { $0.identifier < $1.identifier }.compactMap {
+            catalog.tags(of: $0)[.mimeType]?.first
+        }
     }
 
     /// The uniform type that an offered name stands for on reading; `nil` for names that carry no data of
