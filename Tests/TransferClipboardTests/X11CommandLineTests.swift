@@ -87,6 +87,58 @@ final class X11CommandLineTests {
         #expect(try await copy.exitStatus() == 0)
     }
 
+    func xclipBytes(_ target: String) async throws -> Data {
+        let result = try await server.xclip(["-o", "-selection", "clipboard", "-t", target])
+        #expect(result.status == 0, "\(result.error)")
+        return result.output
+    }
+
+    @Test("copy --cut offers the files as cut to file managers; without it, as copied")
+    func copyCut() async throws {
+        let path = try file("cut-me.txt", Data("moved".utf8))
+        let url = URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+        let cut = try await transferkit(["copy", "--cut", path])
+        #expect(cut.status == 0, "\(cut.errorText)")
+        defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
+        #expect(try await xclipText("x-special/gnome-copied-files") == "cut\n\(url)")
+        #expect(try await xclipText("text/uri-list").hasPrefix(url))
+        let copied = try file("copy-me.txt", Data("kept".utf8))
+        let copy = try await transferkit(["copy", copied])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: copied) { kill(pid, SIGKILL) } }
+        let copiedURL = URL(fileURLWithPath: copied).standardizedFileURL.absoluteString
+        #expect(try await xclipText("x-special/gnome-copied-files") == "copy\n\(copiedURL)")
+    }
+
+    @Test(
+        "paste on a terminal counts the bytes of a large transfer on standard error; off a terminal it is silent",
+        .enabled(if: programExists("script"), "needs script for a pseudo-terminal (Debian: bsdutils)"))
+    func pasteProgressOnATerminal() async throws {
+        var generator = SystemRandomNumberGenerator()
+        let payload = Data((0..<(24 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let source = try file("progress.bin", payload)
+        let xclip = try server.startXclipServing(
+            ["-selection", "clipboard", "-t", "application/octet-stream"], file: source)
+        defer { xclip.stop() }
+        var list = try await transferkit(["paste", "--list"])
+        for _ in 0..<500 where !list.outputText.contains("application/octet-stream") {
+            try await Task.sleep(for: .milliseconds(20))
+            list = try await transferkit(["paste", "--list"])
+        }
+        // Standard error on a pseudo-terminal (util-linux's script); the bytes go to a file.
+        let out = folder.appendingPathComponent("progress.out").path
+        let command = "'\(TransferKitExecutable.defaultPath)' paste --type public.data -o '\(out)'"
+        let terminal = try await ChildProcess.run(
+            "/usr/bin/script", arguments: ["-q", "-e", "-c", command, "/dev/null"], environment: server.environment)
+        #expect(terminal.status == 0, "\(terminal.outputText)")
+        #expect(FileManager.default.contents(atPath: out) == payload)
+        #expect(terminal.outputText.contains(" MiB received"), "\(terminal.outputText)")
+        #expect(terminal.outputText.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
+        let quiet = try await transferkit(["paste", "--type", "public.data", "-o", out])
+        #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
+        #expect(FileManager.default.contents(atPath: out) == payload)
+    }
+
     @Test("paste --type public.image gives the bytes xclip offers as image/png; --list names them")
     func pasteFromXclip() async throws {
         let png = try file("cover.png", pngBytes)
@@ -119,8 +171,9 @@ final class X11CommandLineTests {
         defer { clipboard.close() }
         let handle = try await clipboard.write([threeRepresentationProvider(CallCounter())])
         let names = [cardType.identifier, "text/plain;charset=utf-8", "image/png"]
-        var before: [String: String] = [:]
-        for name in names { before[name] = try await xclipText(name) }
+        var before: [String: Data] = [:]
+        for name in names { before[name] = try await xclipBytes(name) }
+        #expect(before["image/png"] == pngBytes)
         let archive = folder.appendingPathComponent("clip.transferkit").path
         let snapshot = try await transferkit(["paste", "--archive", "-o", archive])
         #expect(snapshot.status == 0, "\(snapshot.errorText)")
@@ -133,7 +186,7 @@ final class X11CommandLineTests {
         let targets = try await xclipText("TARGETS").split(separator: "\n").map(String.init)
         for name in names {
             #expect(targets.contains(name), "\(name) missing from \(targets)")
-            #expect(try await xclipText(name) == before[name], "\(name)")
+            #expect(try await xclipBytes(name) == before[name], "\(name)")
         }
     }
 
@@ -201,6 +254,15 @@ struct ClipboardCommandLineErrorTests {
             TransferKitExecutable.defaultPath, arguments: ["copy", "--foreground", "/dev/null"],
             environment: environment)
         #expect(copy.status == 2)
+        #expect(copy.errorText.contains("ClipboardError.noDisplay"), "\(copy.errorText)")
+    }
+
+    @Test("copy --cut of standard input is a usage error: only files can be moved")
+    func cutStandardInput() async throws {
+        let cut = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["copy", "--cut", "-"], input: Array("x".utf8))
+        #expect(cut.status == 2)
+        #expect(cut.errorText.contains("--cut moves files; standard input (-) is no file"), "\(cut.errorText)")
     }
 
     @Test("--json without --list and --archive with --type are usage errors")

@@ -26,7 +26,8 @@ package struct CopyCommand: Command {
         Each file is offered as its type (from --type, else from its filename extension, else public.data) and,
         for applications that paste files, as its URL (text/uri-list). An archive (a .transferkit file, or any
         input that starts like a binary archive) offers every representation of its first item, as
-        `paste --archive` saved them. Nothing is read until an application pastes; then the bytes stream from
+        `paste --archive` saved them. With --cut, file managers that paste the files move them instead of
+        copying them (x-special/gnome-copied-files). Nothing is read until an application pastes; then the bytes stream from
         the file. The command returns once the clipboard is this tool's, and a copy of it keeps serving in the
         background until another application takes the clipboard (--foreground: this process serves, and exits
         then).
@@ -34,6 +35,7 @@ package struct CopyCommand: Command {
         EXAMPLES:
           transferkit copy notes.txt
           transferkit copy cover.png --primary
+          transferkit copy --cut notes.txt
           transferkit copy clip.transferkit
           transferkit copy - --type public.utf8-plain-text --concealed < password.txt
         """
@@ -46,6 +48,7 @@ package struct CopyCommand: Command {
                 .init(names: ["--type"], valueName: "TYPE", help: "The type of every input (identifier or MIME)."),
                 .init(names: ["--foreground"], help: "Serve from this process, and exit when the clipboard is lost."),
                 .init(names: ["--concealed"], help: "Mark the content secret, so clipboard managers skip it."),
+                .init(names: ["--cut"], help: "Offer the files as cut: the file manager that pastes moves them."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options,
             positionals: .init(name: "FILE", help: "Files, one archive, or - for standard input.", minimum: 1)
@@ -62,6 +65,9 @@ package struct CopyCommand: Command {
         if paths.filter({ $0 == "-" }).count > 1 {
             throw UsageError("standard input (-) can be copied only once")
         }
+        if arguments.flag("--cut"), paths.contains("-") {
+            throw UsageError("--cut moves files; standard input (-) is no file")
+        }
         let type = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
         let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
         if !arguments.flag("--foreground") && !isServingCopy {
@@ -76,7 +82,7 @@ package struct CopyCommand: Command {
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         let handle = try await clipboard.write(
             providers, to: ClipboardCommandOptions.selection(arguments),
-            options: ClipboardWriteOptions(isConcealed: arguments.flag("--concealed")))
+            options: ClipboardWriteOptions(isConcealed: arguments.flag("--concealed"), isCut: arguments.flag("--cut")))
         if isServingCopy {
             // Tell the waiting parent, then let go of its pipe: it returns, this process serves on.
             try context.standardOutput.writeLine("ready")

@@ -86,13 +86,32 @@ package struct PasteCommand: Command {
         let chosenType = provider.registeredTypes[chosen]
         let stream = try await provider.loadStream(for: chosenType)
         let isText = catalog.conforms(chosenType, to: .text)
-        try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
-            sink in
-            for try await chunk in stream {
-                try sink.write(contentsOf: chunk)
+        let progress = TransferProgress(totalUnitCount: stream.length.map { Int64(clamping: $0) } ?? 0)
+        try await withProgressBar(progress, totalBytes: stream.length, context: context) {
+            try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
+                sink in
+                for try await chunk in stream {
+                    try sink.write(contentsOf: chunk)
+                    progress.advance(by: Int64(chunk.count))
+                }
             }
         }
         return .success
+    }
+
+    /// Runs `body` with a progress line for `progress` on a terminal (see `ProgressBar`), cleared at the end.
+    private func withProgressBar(
+        _ progress: TransferProgress, totalBytes: UInt64?, context: CommandContext,
+        _ body: () async throws -> Void
+    ) async throws {
+        let bar = ProgressBar.start(for: progress, totalBytes: totalBytes, context: context)
+        do {
+            try await body()
+        } catch {
+            await bar?.cancel()
+            throw error
+        }
+        await bar?.finish()
     }
 
     private func list(
@@ -124,13 +143,26 @@ package struct PasteCommand: Command {
     {
         let output = arguments.value("--output")
         let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
-        try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
-            switch format {
-            case .json:
-                try sink.write(contentsOf: try await TransferArchive(providers: [provider]).encoded(as: .json))
-            case .cbor:
-                var writer = ArchiveOutput.writer(to: sink)
-                try await writer.write(providers: [provider])
+        // The archive's length is known only once every owner has written: on a terminal, a running count of the
+        // archive's bytes (the writer then goes through the sink, which counts, rather than straight to its file).
+        let progress = TransferProgress()
+        try await withProgressBar(progress, totalBytes: nil, context: context) {
+            try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
+                switch format {
+                case .json:
+                    let encoded = try await TransferArchive(providers: [provider]).encoded(as: .json)
+                    try sink.write(contentsOf: encoded)
+                    progress.advance(by: Int64(encoded.count))
+                case .cbor where context.standardErrorIsTerminal:
+                    var writer = TransferArchiveWriter(sink: { bytes in
+                        try sink.write(bytes)
+                        progress.advance(by: Int64(bytes.count))
+                    })
+                    try await writer.write(providers: [provider])
+                case .cbor:
+                    var writer = ArchiveOutput.writer(to: sink)
+                    try await writer.write(providers: [provider])
+                }
             }
         }
     }

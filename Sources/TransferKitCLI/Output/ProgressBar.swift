@@ -1,7 +1,8 @@
 import TransferKit
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal and
-/// the payload is large enough for progress to matter.
+/// the payload is large enough for progress to matter; for a payload of unknown length, a running count of the
+/// bytes received instead.
 ///
 /// It observes a `TransferProgress` through its coalesced `updates`, so a fast
 /// transfer redraws only as often as the terminal keeps up, never once per chunk.
@@ -19,18 +20,38 @@ final class ProgressBar: Sendable {
         self.progress = progress
     }
 
+    /// Transfers of unknown length show a running count once this many bytes have arrived.
+    static let countThreshold: Int64 = 16 << 20
+
     /// Starts drawing `progress` if the context and size call for it.
+    ///
+    /// - Parameters:
+    ///   - progress: Counts bytes; its total is `totalBytes` when that is known.
+    ///   - totalBytes: The payload's length, or `nil` when the sender did not say (a clipboard owner writing into a
+    ///     pipe): then the line shows the bytes received so far, from ``countThreshold`` on, without a bar.
+    ///   - context: Whether standard error is a terminal, and where to draw.
     /// - Returns: The bar, or `nil` when none is drawn.
-    static func start(for progress: TransferProgress, totalBytes: UInt64, context: CommandContext) -> ProgressBar? {
-        guard context.standardErrorIsTerminal, totalBytes >= threshold else { return nil }
+    static func start(for progress: TransferProgress, totalBytes: UInt64?, context: CommandContext) -> ProgressBar? {
+        guard context.standardErrorIsTerminal else { return nil }
         let output = context.standardError
-        let task = Task {
-            for await snapshot in progress.updates {
-                let width = 30
-                let fraction = min(1, max(0, snapshot.fractionCompleted))
-                let filled = Int(fraction * Double(width))
-                let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-                try? output.write("\r[\(bar)] \(Int(fraction * 100))% of \(ByteCount.format(totalBytes))")
+        let task: Task<Void, Never>
+        if let totalBytes {
+            guard totalBytes >= threshold else { return nil }
+            task = Task {
+                for await snapshot in progress.updates {
+                    let width = 30
+                    let fraction = min(1, max(0, snapshot.fractionCompleted))
+                    let filled = Int(fraction * Double(width))
+                    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+                    try? output.write("\r[\(bar)] \(Int(fraction * 100))% of \(ByteCount.format(totalBytes))")
+                }
+            }
+        } else {
+            task = Task {
+                for await snapshot in progress.updates where snapshot.completedUnitCount >= countThreshold {
+                    let received = UInt64(clamping: snapshot.completedUnitCount)
+                    try? output.write("\r\(ByteCount.format(received)) received\u{1B}[K")
+                }
             }
         }
         return ProgressBar(task: task, output: output, progress: progress)

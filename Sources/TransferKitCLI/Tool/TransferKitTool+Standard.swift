@@ -31,7 +31,7 @@ extension TransferKitTool {
     }
 
     /// The commands of the Linux clipboard, which the `transferkit` executable lists after the standard ones:
-    /// `copy`, `paste` and `watch`. They need a display server (X11's `DISPLAY`), so they are apart from
+    /// `copy`, `paste` and `watch`. They need a display server (`WAYLAND_DISPLAY` or `DISPLAY`), so they are apart from
     /// ``standardCommands(catalog:registry:)``, which work anywhere.
     /// - Parameter catalog: The type catalogue for type inference and the mapping to MIME types.
     public static func clipboardCommands(catalog: TypeCatalog = .shared) -> [any Command] {
