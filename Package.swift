@@ -133,6 +133,10 @@ let package = Package(
         .executableTarget(
             name: "transferkit-memory-probe", dependencies: ["TransferKitCLI", "TransferKitPlatform"],
             path: "Tests/MemoryProbe"),
+        // The writer of the two-process clipboard tests: reports each loader call on its standard output.
+        .executableTarget(
+            name: "transferkit-clipboard-probe", dependencies: ["TransferClipboard", "TransferKit", "UniformTypes"],
+            path: "Tests/ClipboardProbe"),
         // The seeds' classes, copied verbatim with only their import lines changed, in Swift 5 mode as such apps
         // are; shared by the compatibility tests and the probe they run as a child process.
         .target(
@@ -163,7 +167,7 @@ let package = Package(
             name: "TransferClipboardTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
-                "TransferKitTesting", "transferkit", "transferkit-memory-probe",
+                "TransferKitTesting", "transferkit", "transferkit-memory-probe", "transferkit-clipboard-probe",
             ]),
         .testTarget(
             name: "TransferKitTestingTests",

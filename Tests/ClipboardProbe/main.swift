@@ -1,0 +1,67 @@
+// The writer of the two-process clipboard tests (Tests/TransferClipboardTests/TwoProcessClipboardTests.swift):
+// puts one provider on the clipboard of the display server its environment names and reports, one line at a time
+// on standard output, what the readers in other processes made its loaders do:
+//   ready             the clipboard is this process's
+//   loaded NAME       a loader ran (card, text, png, endless)
+//   stopped endless   the endless stream stopped being read (the reader cancelled)
+//   lost              another client took the clipboard; the process exits 0
+// Usage: transferkit-clipboard-probe x11|wayland
+import Foundation
+import TransferClipboard
+import TransferKit
+import UniformTypes
+
+/// Writes one line and flushes it at once: the test reads the lines while this process runs.
+func report(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let backend: ClipboardBackendChoice
+switch arguments.first {
+case "x11": backend = .x11
+case "wayland": backend = .wayland
+default:
+    FileHandle.standardError.write(Data("usage: transferkit-clipboard-probe x11|wayland\n".utf8))
+    exit(2)
+}
+
+let card = UniformType(exportedAs: "com.example.probe-card", conformingTo: .json)
+let endless = UniformType(exportedAs: "com.example.probe-endless")
+let provider = TransferProvider()
+provider.registerDataRepresentation(for: card) { _ in
+    report("loaded card")
+    return Data(#"{"name":"Ada"}"#.utf8)
+}
+provider.registerDataRepresentation(for: .utf8PlainText) { _ in
+    report("loaded text")
+    return Data("Ada Lovelace ✓".utf8)
+}
+provider.registerDataRepresentation(for: .png) { _ in
+    report("loaded png")
+    return Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+}
+provider.registerStreamRepresentation(for: endless) { _ in
+    report("loaded endless")
+    let chunks = AsyncStream<Data> { continuation in
+        continuation.onTermination = { _ in report("stopped endless") }
+        Task {
+            while case .enqueued = continuation.yield(Data(repeating: 7, count: 1 << 16)) {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+    return TransferByteStream(chunks)
+}
+
+do {
+    let clipboard = try await Clipboard(backend: backend, timeout: .seconds(600))
+    let handle = try await clipboard.write([provider])
+    report("ready")
+    await handle.ownershipLost()
+    report("lost")
+    clipboard.close()
+} catch {
+    FileHandle.standardError.write(Data("transferkit-clipboard-probe: \(error)\n".utf8))
+    exit(1)
+}
