@@ -208,6 +208,34 @@ final class X11CommandLineTests {
         try await Task.sleep(for: .milliseconds(200))
     }
 
+    @Test("a concealed copy survives a snapshot: paste --archive keeps the hint, copy of the archive offers it again")
+    func concealedSnapshot() async throws {
+        let copy = try await transferkit(
+            ["copy", "-", "--type", "public.utf8-plain-text", "--concealed"], input: Array("hunter2".utf8))
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let archive = folder.appendingPathComponent("secret.transferkit").path
+        let snapshot = try await transferkit(["paste", "--archive", "-o", archive])
+        #expect(snapshot.status == 0, "\(snapshot.errorText)")
+        let inspect = try await transferkit(["inspect", archive, "--json"])
+        #expect(inspect.outputText.contains(#""org.transferkit.concealed":true"#), "\(inspect.outputText)")
+        #expect(!inspect.outputText.contains("x-kde-passwordManagerHint"), "the hints are no representations")
+        // Another owner, then the archive restored.
+        let other = try file("between.txt", Data("x".utf8))
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
+        defer { xclip.stop() }
+        for _ in 0..<500 where try await server.xclip(["-o", "-selection", "clipboard"]).output != Data("x".utf8) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await xclipText("text/plain") == "x")
+        let restore = try await transferkit(["copy", archive])
+        #expect(restore.status == 0, "\(restore.errorText)")
+        defer { for pid in processes(containing: archive) { kill(pid, SIGKILL) } }
+        let targets = try await xclipText("TARGETS").split(separator: "\n")
+        #expect(targets.contains("x-kde-passwordManagerHint") && targets.contains("UTF8_STRING"), "\(targets)")
+        #expect(try await xclipText("x-kde-passwordManagerHint") == "secret")
+        #expect(try await xclipText("UTF8_STRING") == "hunter2")
+    }
+
     @Test("watch --json prints one object per change of owner")
     func watchPrintsChanges() async throws {
         let output = folder.appendingPathComponent("watch.out").path

@@ -106,6 +106,26 @@ final class X11XclipTests {
         await opaqueHandle.release()
     }
 
+    @Test("a provider marked isConcealed is offered with the hints, and is read back concealed, without them")
+    func concealedProvider() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        let secret = TransferProvider(data: Data("hunter2".utf8), type: .utf8PlainText)
+        secret.isConcealed = true
+        let handle = try await clipboard.write([secret])
+        let names = try await clipboard.offeredTypes().map(\.name)
+        #expect(names.contains("x-kde-passwordManagerHint"), "\(names)")
+        #expect(names.contains("application/x-nspasteboard-concealed-type"), "\(names)")
+        let item = try #require(try await clipboard.read().first)
+        #expect(item.isConcealed)
+        #expect(item.registeredTypes.allSatisfy { $0.preferredMIMEType != "application/x-nspasteboard-concealed-type" })
+        #expect(try await item.loadObject(ofClass: String.self) == "hunter2")
+        await handle.release()
+        let plain = try await clipboard.write([TransferProvider(data: Data("hello".utf8), type: .utf8PlainText)])
+        #expect(try await clipboard.read().first?.isConcealed == false)
+        await plain.release()
+    }
+
     @Test("xclip -i -t image/png, then read public.image by conformance")
     func readFromXclip() async throws {
         let file = server.directory.appendingPathComponent("in.png")

@@ -146,4 +146,21 @@ struct ProviderChoiceTests {
                 "source": .string("camera"), "size": .dictionary(["w": .integer(3), "h": .integer(2)]),
             ])
     }
+
+    @Test("isConcealed is a metadata flag that an archive carries to the providers it makes")
+    func concealedTravelsThroughArchives() async throws {
+        let provider = TransferProvider(data: Data("hunter2".utf8), type: .utf8PlainText)
+        #expect(!provider.isConcealed)
+        provider.isConcealed = true
+        #expect(provider.metadata[TransferProvider.concealedMetadataKey] == .bool(true))
+        for format in [TransferArchiveFormat.cbor, .json] {
+            let bytes = try await TransferArchive(providers: [provider]).encoded(as: format)
+            let received = try TransferArchive(decoding: bytes, format: format).makeProviders()
+            #expect(received.first?.isConcealed == true, "\(format)")
+        }
+        provider.isConcealed = false
+        #expect(provider.metadata.isEmpty)
+        let plain = try await TransferArchive(providers: [provider]).encoded(as: .cbor)
+        #expect(try TransferArchive(decoding: plain).makeProviders().first?.isConcealed == false)
+    }
 }

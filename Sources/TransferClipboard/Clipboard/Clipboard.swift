@@ -19,7 +19,8 @@ public enum ClipboardBackendChoice: Sendable, Hashable {
 /// How a ``Clipboard/write(_:to:options:)`` offers its providers.
 public struct ClipboardWriteOptions: Sendable, Hashable {
     /// Marks the content as secret (a password): clipboard managers that honour `x-kde-passwordManagerHint` or
-    /// `application/x-nspasteboard-concealed-type` do not record it.
+    /// `application/x-nspasteboard-concealed-type` do not record it. A provider whose `isConcealed` is set is
+    /// offered so without this option.
     public var isConcealed: Bool
     /// Offers file URLs as cut rather than copied (`x-special/gnome-copied-files`): the pasting file manager moves
     /// the files.
@@ -168,7 +169,8 @@ public final class Clipboard: Sendable {
     ///
     /// Each offered name becomes a representation of its uniform type (the first name of a type wins: the
     /// owner's order is its preference), registered as a stream, so `loadStream(for:)`, `loadData…`,
-    /// `loadObject(ofClass:)` and `loadFileRepresentation(for:)` all work, with progress and cancellation.
+    /// `loadObject(ofClass:)` and `loadFileRepresentation(for:)` all work, with progress and cancellation. The
+    /// password managers' hints are no representations: an item offered with them is `isConcealed`.
     ///
     /// ```swift
     /// let items = try await clipboard.read()
@@ -184,6 +186,10 @@ public final class Clipboard: Sendable {
         let backend = connection.backend
         let connection = connection
         for offer in offered {
+            if ClipboardTypeMapping.concealedHints.contains(offer.name) {
+                provider.isConcealed = true
+                continue
+            }
             guard let type = offer.type else { continue }
             let name = offer.name
             provider.registerStreamRepresentation(for: type) { progress in

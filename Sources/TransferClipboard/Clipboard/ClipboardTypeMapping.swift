@@ -12,7 +12,9 @@ public import UniformTypes
 /// that applications that know only the supertype can paste it; `public.data`'s `application/octet-stream` is
 /// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`, `STRING` (Latin-1)
 /// and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy or cut operation).
-/// A concealed write adds `x-kde-passwordManagerHint` (`secret`) and `application/x-nspasteboard-concealed-type`.
+/// A concealed write (or a provider whose `isConcealed` is set) adds `x-kde-passwordManagerHint` (`secret`) and
+/// `application/x-nspasteboard-concealed-type`; on reading, these names (and macOS's
+/// `org.nspasteboard.ConcealedType`) carry no representation but mark the provider as concealed.
 public enum ClipboardTypeMapping {
     /// What one offered name serves.
     enum Conversion: Sendable, Equatable {
@@ -80,12 +82,17 @@ public enum ClipboardTypeMapping {
                 }
             }
         }
-        if options.isConcealed {
+        if options.isConcealed || providers.contains(where: \.isConcealed) {
             add("x-kde-passwordManagerHint", 0, .data, .constant(Data("secret".utf8)))
             add("application/x-nspasteboard-concealed-type", 0, .data, .constant(Data()))
         }
         return offers
     }
+
+    /// The names a concealed item is offered with, which mark an item read from the clipboard as concealed.
+    static let concealedHints: Set<String> = [
+        "x-kde-passwordManagerHint", "application/x-nspasteboard-concealed-type", "org.nspasteboard.ConcealedType",
+    ]
 
     /// The preferred MIME types of the most specific supertypes of `type` that have one (none of them conforms to
     /// another), other than `public.data`, in identifier order.

@@ -103,6 +103,21 @@ public final class TransferProvider: Sendable {
         set { state.withLock { $0.metadata = newValue } }
     }
 
+    /// The ``metadata`` key of ``isConcealed``: `org.transferkit.concealed`, a Boolean.
+    public static let concealedMetadataKey = "org.transferkit.concealed"
+
+    /// Whether the item is secret (a password): a sensitivity hint for receivers that keep history.
+    ///
+    /// The Linux clipboard offers a concealed item with the hints clipboard managers honour by not recording it
+    /// (`x-kde-passwordManagerHint`, `application/x-nspasteboard-concealed-type`), and marks an item it reads
+    /// with those hints as concealed. The hint is kept in ``metadata`` under ``concealedMetadataKey``, so it
+    /// travels through archives and drag sessions with the item. It hides nothing by itself: the representations
+    /// load as usual.
+    public var isConcealed: Bool {
+        get { state.withLock { $0.metadata[Self.concealedMetadataKey] == .bool(true) } }
+        set { state.withLock { $0.metadata[Self.concealedMetadataKey] = newValue ? .bool(true) : nil } }
+    }
+
     /// The folder under which loads create (and delete) their temporary files.
     public var temporaryDirectory: URL {
         get { state.withLock { $0.resolvedTemporaryDirectory() } }
