@@ -30,15 +30,13 @@ extension TestDesktop {
         Issue.record("\(type) was never offered")
     }
 
-    /// Runs `transferkit-memory-probe copy --foreground` on `file` until the stock tool takes the clipboard, with
-    /// `read` in between; the probe's peak memory in KiB.
-    func servingPeak(_ file: URL, type: String, read: () async throws -> Void) async throws -> Int {
+    /// Runs `transferkit-memory-probe copy --foreground` with `copyArguments` until the stock tool takes the
+    /// clipboard, with `read` in between once `type` is offered; the probe's peak memory in KiB.
+    func servingPeak(_ copyArguments: [String], type: String, read: () async throws -> Void) async throws -> Int {
         let report = directory.appendingPathComponent("probe-\(UUID().uuidString).out").path
         let copy = try BackgroundProcess(
-            [
-                TransferKitExecutable.product(named: "transferkit-memory-probe"), "copy", "--foreground", "--type",
-                type, file.path,
-            ], environment: environment, outputFile: report)
+            [TransferKitExecutable.product(named: "transferkit-memory-probe"), "copy", "--foreground"]
+                + copyArguments, environment: environment, outputFile: report)
         defer { copy.stop() }
         try await waitUntilOffered(type)
         try await read()
@@ -52,13 +50,15 @@ extension TestDesktop {
         return try reportedPeak(text)
     }
 
-    /// How much the peak memory of `transferkit` grows, in KiB, serving 64 MiB of `type` to the stock tool and
-    /// pasting 64 MiB that the stock tool serves, against the same runs with five bytes; the bytes are checked
-    /// both ways.
+    /// How much the peak memory of `transferkit` grows, in KiB, serving 64 MiB of `type` to the stock tool,
+    /// pasting 64 MiB that the stock tool serves, and serving 64 MiB restored from an archive, against the same
+    /// runs with five bytes; the bytes are checked each way.
     ///
     /// Measured in child processes (the memory probe is the `transferkit` tool that reports its peak), so that the
     /// tests running beside this one in the test process cannot add to the figure.
-    func largeTransferGrowth(type: String = "com.example.blob") async throws -> (writing: Int, reading: Int) {
+    func largeTransferGrowth(
+        type: String = "com.example.blob"
+    ) async throws -> (writing: Int, reading: Int, restoring: Int) {
         let big = directory.appendingPathComponent("big.bin")
         var pattern = Data()
         for offset in stride(from: 0, to: 64 << 20, by: 1 << 20) {
@@ -71,18 +71,31 @@ extension TestDesktop {
 
         // Writing: the probe serves the file; the stock tool reads it whole into a file.
         let smallOut = directory.appendingPathComponent("small-out.bin").path
-        let baseline = try await servingPeak(small, type: type) {
+        let baseline = try await servingPeak(["--type", type, small.path], type: type) {
             let status = try await stockRead(type, into: smallOut)
             #expect(status == 0)
         }
         let bigOut = directory.appendingPathComponent("big-out.bin").path
-        let writing = try await servingPeak(big, type: type) {
+        let writing = try await servingPeak(["--type", type, big.path], type: type) {
             let status = try await stockRead(type, into: bigOut)
             let start = FileManager.default.contents(atPath: bigOut)?.prefix(200) ?? Data()
             #expect(status == 0, "\(String(decoding: start, as: UTF8.self))")
         }
         #expect(FileManager.default.contents(atPath: bigOut) == FileManager.default.contents(atPath: big.path))
         try? FileManager.default.removeItem(atPath: bigOut)
+
+        // Restoring: the probe serves the same bytes from an archive (its payloads spooled, never held).
+        let archive = directory.appendingPathComponent("big.transferkit").path
+        let pack = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["pack", "--type", type, big.path, "-o", archive])
+        #expect(pack.status == 0, "\(pack.errorText)")
+        let restoring = try await servingPeak([archive], type: type) {
+            let status = try await stockRead(type, into: bigOut)
+            #expect(status == 0)
+        }
+        #expect(FileManager.default.contents(atPath: bigOut) == FileManager.default.contents(atPath: big.path))
+        try? FileManager.default.removeItem(atPath: bigOut)
+        try? FileManager.default.removeItem(atPath: archive)
 
         // Reading: the stock tool serves the file; the probe pastes it into another.
         let tool = try await stockCopy(big, type: type)
@@ -96,7 +109,7 @@ extension TestDesktop {
         #expect(FileManager.default.contents(atPath: pasted) == FileManager.default.contents(atPath: big.path))
         try? FileManager.default.removeItem(atPath: pasted)
         let reading = try reportedPeak(paste.errorText)
-        return (writing - baseline, reading - baseline)
+        return (writing - baseline, reading - baseline, restoring - baseline)
     }
 }
 

@@ -103,6 +103,9 @@ final class WaylandCommandLineTests {
         // 64 MiB through a process that held it whole would grow by 65 536 KiB at least.
         #expect(growth.writing < 24 << 10, "writing grew the peak RSS by \(growth.writing) KiB")
         #expect(growth.reading < 24 << 10, "reading grew the peak RSS by \(growth.reading) KiB")
-        print("64 MiB Wayland: peak RSS growth writing \(growth.writing) KiB, reading \(growth.reading) KiB")
+        #expect(growth.restoring < 24 << 10, "restoring an archive grew the peak RSS by \(growth.restoring) KiB")
+        print(
+            "64 MiB Wayland: peak RSS growth writing \(growth.writing) KiB, reading \(growth.reading) KiB, "
+                + "restoring an archive \(growth.restoring) KiB")
     }
 }

@@ -1,17 +1,24 @@
 import TransferKitPlatform
 
-/// Copies a pipe into an unlinked temporary file, so that its size is known before its bytes
-/// are written into an archive. Memory stays constant; the file disappears when closed.
+/// Unlinked temporary files that hold bytes a command must read again (a pipe whose size must be known before its
+/// bytes are written into an archive, an archive's payloads served on every paste). Memory stays constant; each
+/// file disappears when its last descriptor closes.
 enum Spool {
-    static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
-        let descriptor: Int32
+    /// An empty unlinked temporary file, open for reading and writing, that stands for `displayName` in messages.
+    static func emptyFile(for displayName: String) throws -> InputFile {
         do {
-            descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
+            let descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
+            return InputFile(adopting: descriptor, displayName: displayName, size: nil)
         } catch {
             throw ToolIOError.system(
-                .writeFailed, "cannot create a temporary file to hold \(input.displayName)", source: nil, cause: error)
+                .writeFailed, "cannot create a temporary file to hold \(displayName)", source: nil, cause: error)
         }
-        defer { Syscall.close(descriptor) }
+    }
+
+    /// Copies `input` (a pipe) into an unlinked temporary file, rewound, whose size is known.
+    static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
+        let spool = try emptyFile(for: input.displayName)
+        let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total: UInt64 = 0
         while true {
@@ -24,14 +31,14 @@ enum Spool {
             }
             if count == 0 { break }
             try buffer.withUnsafeBytes { bytes in
-                try FileDescriptorOutput(fileDescriptor: descriptor).write(
-                    UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+                try output.write(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
             }
             total += UInt64(count)
         }
         do {
-            try Syscall.rewind(descriptor)
-            return InputFile(adopting: try Syscall.duplicate(descriptor), displayName: input.displayName, size: total)
+            try Syscall.rewind(spool.fileDescriptor)
+            return InputFile(
+                adopting: try Syscall.duplicate(spool.fileDescriptor), displayName: input.displayName, size: total)
         } catch {
             throw ToolIOError.system(
                 .writeFailed, "cannot rewind the temporary copy of \(input.displayName)", source: nil, cause: error)

@@ -78,7 +78,7 @@ package struct CopyCommand: Command {
             let input = try InputFile(path: path)
             return input.size == nil ? try Spool.toTemporaryFile(input) : input
         }
-        let providers = try providers(for: inputs, paths: paths, type: type)
+        let (providers, spools) = try providers(for: inputs, paths: paths, type: type)
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         let handle = try await clipboard.write(
             providers, to: ClipboardCommandOptions.selection(arguments),
@@ -89,20 +89,22 @@ package struct CopyCommand: Command {
             Syscall.redirectToNullDevice([1, 2])
         }
         await handle.ownershipLost()
-        withExtendedLifetime(inputs) {}
+        withExtendedLifetime((inputs, spools)) {}
         clipboard.close()
         return .success
     }
 
-    /// The providers for the inputs: one archive's items, or one provider per file.
-    private func providers(for inputs: [InputFile], paths: [String], type: UniformType?) throws -> [TransferProvider] {
+    /// The providers for the inputs (one archive's items, or one provider per file), and the temporary files
+    /// that hold an archive's payloads, which must stay open while the providers serve.
+    private func providers(
+        for inputs: [InputFile], paths: [String], type: UniformType?
+    ) throws -> (providers: [TransferProvider], spools: [InputFile]) {
         if inputs.count == 1, type == nil, let input = inputs.first, isArchive(input, path: paths[0]) {
-            let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
-            let providers = try TransferArchive(decoding: data).makeProviders(catalog: catalog)
+            let (providers, spools) = try restore(input)
             guard !providers.isEmpty else { throw UsageError("\(input.displayName) is an archive without items") }
-            return providers
+            return (providers, spools)
         }
-        return zip(inputs, paths).map { input, path in
+        let providers = zip(inputs, paths).map { input, path in
             let provider = TransferProvider(catalog: catalog)
             let itemType =
                 type ?? (path == "-" ? .data : input.refinedTextType(catalog.declaredType(forFileName: path)))
@@ -116,6 +118,38 @@ package struct CopyCommand: Command {
             }
             return provider
         }
+        return (providers, [])
+    }
+
+    /// The providers of an archive's items. A binary archive is walked once, whole (so a broken one is refused
+    /// before the clipboard is taken), and each payload is copied as it is read into an unlinked temporary file that
+    /// serves it: memory stays constant whatever the payloads' size. The text form is read whole (within the JSON
+    /// limit) and served from memory.
+    private func restore(_ input: InputFile) throws -> (providers: [TransferProvider], spools: [InputFile]) {
+        guard try ArchiveFormatChoice.input(nil, file: input) == .cbor else {
+            let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+            return (try TransferArchive(decoding: data).makeProviders(catalog: catalog), [])
+        }
+        var providers: [TransferProvider] = []
+        var spools: [InputFile] = []
+        try ArchiveWalker.walk(
+            input, format: .cbor,
+            item: { item in
+                let provider = TransferProvider(catalog: catalog)
+                provider.suggestedName = item.suggestedName
+                provider.metadata = item.metadata
+                providers.append(provider)
+            },
+            representation: { representation in
+                let spool = try Spool.emptyFile(
+                    for: "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)")
+                spools.append(spool)
+                let url = URL(fileURLWithPath: "/proc/self/fd/\(spool.fileDescriptor)")
+                providers.last?.registerFileRepresentation(for: representation.type, openInPlace: true) { _ in url }
+                let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
+                return .read { chunk in try output.write(chunk) }
+            })
+        return (providers, spools)
     }
 
     /// Whether the single input is restored as an archive: a `.transferkit` name, or a binary archive's first bytes.
