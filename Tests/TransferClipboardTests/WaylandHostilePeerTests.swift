@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
+import TransferKitTesting
+import UniformTypes
 
 @testable import TransferClipboard
 
@@ -140,5 +143,56 @@ struct WaylandHostilePeerTests {
         } throws: { error in
             (error as? ClipboardError)?.code == .noDisplay
         }
+    }
+
+    /// A compositor with a seat and no data-control protocol, as GNOME's Mutter is.
+    static func withoutDataControl() throws -> WaylandFakeCompositor {
+        try WaylandFakeCompositor { callback, _ in
+            WaylandFakeCompositor.global(1, "wl_seat", 7) + WaylandFakeCompositor.done(callback)
+        }
+    }
+
+    @Test func automaticWithoutDataControlOrDisplayNamesBothProtocolsAndWhatWorksInstead() async throws {
+        let fake = try Self.withoutDataControl()
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": fake.path], timeout: patience)
+        }
+        #expect(error?.code == .protocolUnavailable)
+        for name in ["ext_data_control_manager_v1", "zwlr_data_control_manager_v1", "DISPLAY"] {
+            #expect(error?.message.contains(name) == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test func commandLineWithoutDataControlExitsTwoWithTheProtocolsNamed() async throws {
+        let fake = try Self.withoutDataControl()
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = fake.path
+        let paste = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["paste", "--list"], environment: environment)
+        #expect(paste.status == 2)
+        #expect(paste.errorText.contains("ClipboardError.protocolUnavailable"), "\(paste.errorText)")
+        #expect(paste.errorText.contains("ext_data_control_manager_v1"), "\(paste.errorText)")
+    }
+}
+
+/// `.automatic` under a compositor without data-control, with an X server beside it (XWayland's situation).
+@Suite(
+    "Falling back from Wayland to X11",
+    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+struct WaylandFallbackTests {
+    @Test func automaticFallsBackToX11WhenTheCompositorLacksDataControl() async throws {
+        let server = try await XvfbServer.start()
+        defer { server.stop() }
+        let fake = try WaylandHostilePeerTests.withoutDataControl()
+        var environment = server.environment
+        environment["WAYLAND_DISPLAY"] = fake.path
+        let clipboard = try await Clipboard(environment: environment, timeout: patience)
+        defer { clipboard.close() }
+        #expect(clipboard.protocolName == "X11")
+        let handle = try await clipboard.write([TransferProvider(data: Data("via X11".utf8), type: .utf8PlainText)])
+        let pasted = try await server.xclip(["-o", "-selection", "clipboard", "-t", "UTF8_STRING"])
+        #expect(pasted.output == Data("via X11".utf8))
+        await handle.release()
     }
 }
