@@ -166,6 +166,42 @@ final class WaylandSwayTests {
         await handle.release()
     }
 
+    @Test("A reader that stops reading: the write times out and ends that transfer only; other pastes are served")
+    func stalledReader() async throws {
+        let writer = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: .seconds(2))
+        defer { writer.close() }
+        let stopped = CallCounter()
+        let stalled = UniformType(exportedAs: "com.example.stalled")
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: .utf8PlainText) { _ in Data("still served".utf8) }
+        provider.registerStreamRepresentation(for: stalled) { _ in
+            let chunks = AsyncStream<Data> { continuation in
+                continuation.onTermination = { _ in stopped.hit("stopped") }
+                Task {
+                    while case .enqueued = continuation.yield(Data(repeating: 1, count: 1 << 16)) {
+                        try? await Task.sleep(for: .milliseconds(1))
+                    }
+                }
+            }
+            return TransferByteStream(chunks)
+        }
+        let handle = try await writer.write([provider])
+        let reader = try await clipboard()
+        defer { reader.close() }
+        // The reader takes one chunk, then holds its pipe open without reading.
+        var stalledChunks = try await reader.stream(of: stalled.identifier).makeAsyncIterator()
+        #expect(try await stalledChunks.next()?.isEmpty == false)
+        let text = try await compositor.wlPaste(["--no-newline", "--type", "text/plain"])
+        #expect(text.output == Data("still served".utf8))
+        // The writer's blocked write gives up after its 2-s limit, and its stream is dropped.
+        try await waylandWithin(600) {
+            while stopped.count("stopped") == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(try await reader.offeredTypes().contains { $0.name == stalled.identifier }, "the ownership stays")
+        withExtendedLifetime(stalledChunks) {}
+        await handle.release()
+    }
+
     @Test("The primary selection both ways, separate from the clipboard")
     func primarySelection() async throws {
         let clipboard = try await clipboard()
