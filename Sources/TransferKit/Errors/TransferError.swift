@@ -45,14 +45,16 @@ extension ErrorCode where Domain == TransferErrorDomain {
 }
 
 extension TransferError {
-    /// Wraps `error` as the given code unless it already is a ``TransferError`` or a cancellation.
+    /// Wraps `error` as the given code unless it already is a ``TransferError`` or a cancellation (a
+    /// `CancellationError`, or another domain's error with the shared `cancelled` code, such as a clipboard transfer
+    /// that stopped because its reader was cancelled).
     static func wrapping(
         _ error: any Error, as code: Code, message: @autoclosure () -> String, source: String? = nil
     ) -> TransferError {
         if let error = error as? TransferError {
             return error
         }
-        if error is CancellationError {
+        if isCancellation(error) {
             return .cancelled(source: source, cause: error)
         }
         return TransferError(code: code, message: message(), cause: error, source: source)

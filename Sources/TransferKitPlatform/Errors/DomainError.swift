@@ -122,3 +122,22 @@ public struct ErrorCode<Domain: ErrorDomain>: Hashable, Sendable, CustomStringCo
     /// this one code.
     public static var cancelled: Self { Self("cancelled") }
 }
+
+/// A ``DomainError`` of any domain, for code that handles errors by their shared codes.
+package protocol AnyDomainError: Error {
+    /// The name of the error's code, such as `cancelled`.
+    var codeName: String { get }
+}
+
+extension DomainError: AnyDomainError {
+    /// The name of ``code``.
+    package var codeName: String { code.name }
+}
+
+/// Whether `error` reports a cancellation: a `CancellationError`, or any domain's `cancelled` code.
+package func isCancellation(_ error: any Error) -> Bool {
+    error is CancellationError || (error as? any AnyDomainError)?.codeName == ErrorCode<NeverDomain>.cancelled.name
+}
+
+/// A domain with no errors of its own, for naming the codes every domain shares.
+package enum NeverDomain: ErrorDomain {}
