@@ -57,6 +57,25 @@ final class WaylandCommandLineTests {
         #expect(processes(containing: path).isEmpty, "the serving copy is still running")
     }
 
+    @Test("watch --json prints one object per change of owner")
+    func watchPrintsChanges() async throws {
+        let output = folder.appendingPathComponent("watch.out").path
+        let watch = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "watch", "--json", "--count", "1"],
+            environment: compositor.environment, outputFile: output)
+        defer { watch.stop() }
+        // A copy made before the watcher has connected is not a change it sees: copy again until it has seen one.
+        let png = try file("watched.png", pngBytes)
+        for _ in 0..<120 where watch.isRunning {
+            try await compositor.wlCopy(png, type: "image/png")
+            for _ in 0..<50 where watch.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(try await watch.exitStatus() == 0)
+        let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"selection":"clipboard","types":["#), "\(text)")
+        #expect(text.contains(#"{"name":"image/png","type":"public.png"}"#), "\(text)")
+    }
+
     @Test("paste --type public.image gives the bytes wl-copy offers as image/png; --list names them")
     func pasteFromWlCopy() async throws {
         try await compositor.wlCopy(try file("cover.png", pngBytes), type: "image/png")
