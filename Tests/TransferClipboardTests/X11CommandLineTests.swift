@@ -114,8 +114,7 @@ final class X11CommandLineTests {
         "paste on a terminal counts the bytes of a large transfer on standard error; off a terminal it is silent",
         .enabled(if: programExists("script"), "needs script for a pseudo-terminal (Debian: bsdutils)"))
     func pasteProgressOnATerminal() async throws {
-        var generator = SystemRandomNumberGenerator()
-        let payload = Data((0..<(24 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let payload = PatternChunks.chunk(at: 0, count: 24 << 20)
         let source = try file("progress.bin", payload)
         let xclip = try server.startXclipServing(
             ["-selection", "clipboard", "-t", "application/octet-stream"], file: source)
@@ -136,6 +135,18 @@ final class X11CommandLineTests {
         #expect(terminal.outputText.hasSuffix("\r\u{1B}[K"), "the line is cleared at the end")
         let quiet = try await transferkit(["paste", "--type", "public.data", "-o", out])
         #expect(quiet.status == 0 && quiet.errorText.isEmpty, "\(quiet.errorText)")
+        #expect(FileManager.default.contents(atPath: out) == payload)
+        // A snapshot counts the archive's bytes the same way, and holds the same payload.
+        let archive = folder.appendingPathComponent("progress.transferkit").path
+        let snapshot = try await ChildProcess.run(
+            "/usr/bin/script",
+            arguments: [
+                "-q", "-e", "-c", "'\(TransferKitExecutable.defaultPath)' paste --archive -o '\(archive)'", "/dev/null",
+            ], environment: server.environment)
+        #expect(snapshot.status == 0, "\(snapshot.outputText)")
+        #expect(snapshot.outputText.contains(" MiB received"), "\(snapshot.outputText)")
+        let extracted = try await transferkit(["extract", archive, "--type", "public.data", "-o", out])
+        #expect(extracted.status == 0, "\(extracted.errorText)")
         #expect(FileManager.default.contents(atPath: out) == payload)
     }
 
