@@ -103,6 +103,23 @@ struct WaylandWireTests {
             try encoded(.init(objectID: 2, opcode: 0, arguments: [.uint(1), .array([0xc3, 0x28, 0]), .uint(1)])))
     }
 
+    @Test func aBrokenMessageLeavesItsDescriptorsUnclaimed() throws {
+        // A send whose descriptor arrived but whose body has a word too many: the caller keeps the descriptor to
+        // close it.
+        var body = try encoded(.init(objectID: 5, opcode: 0, arguments: [.string("text/plain"), .uint(7)]))
+        body = Array(body.dropFirst(8))
+        var fds: [Int32] = [41, 42]
+        #expect(throws: ClipboardError.self) {
+            _ = try WaylandWire.decodeArguments(body[...], signature: [.string(nullable: false), .fd], fds: &fds)
+        }
+        #expect(fds == [41, 42])
+        let whole = Array(try encoded(.init(objectID: 5, opcode: 0, arguments: [.string("text/plain")])).dropFirst(8))
+        let arguments = try WaylandWire.decodeArguments(
+            whole[...], signature: [.string(nullable: false), .fd], fds: &fds)
+        #expect(arguments == [.string("text/plain"), .fd(41)])
+        #expect(fds == [42])
+    }
+
     @Test func tooLongRequestIsRefused() {
         #expect {
             _ = try WaylandWire.encode(

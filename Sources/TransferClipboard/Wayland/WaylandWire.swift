@@ -129,7 +129,7 @@ package enum WaylandWire {
     ///   - body: The bytes after the header.
     ///   - signature: The argument types the interface declares for this message.
     ///   - fds: The descriptors received and not yet claimed; those this message carries are removed from the
-    ///     front.
+    ///     front, only when the whole message decodes (so that a broken one leaves them for the caller to close).
     /// - Throws: ``ClipboardError`` with `protocolViolation` for a body that is truncated, has bytes left over,
     ///   a string without its terminating NUL or not UTF-8, a null where none is allowed, or a missing descriptor.
     package static func decodeArguments(
@@ -137,6 +137,7 @@ package enum WaylandWire {
     ) throws(ClipboardError) -> [WaylandArgument] {
         var arguments: [WaylandArgument] = []
         arguments.reserveCapacity(signature.count)
+        var unclaimed = fds[...]
         var offset = body.startIndex
         func nextWord() throws(ClipboardError) -> UInt32 {
             guard body.endIndex - offset >= 4 else { throw violation("ends inside an argument") }
@@ -181,13 +182,16 @@ package enum WaylandWire {
             case .array:
                 arguments.append(.array(Array(try nextBlob() ?? [])))
             case .fd:
-                guard !fds.isEmpty else { throw violation("carries a file descriptor that did not arrive") }
-                arguments.append(.fd(fds.removeFirst()))
+                guard let fd = unclaimed.popFirst() else {
+                    throw violation("carries a file descriptor that did not arrive")
+                }
+                arguments.append(.fd(fd))
             }
         }
         guard offset == body.endIndex else {
             throw violation("has \(body.endIndex - offset) bytes after its arguments")
         }
+        fds = Array(unclaimed)
         return arguments
     }
 
