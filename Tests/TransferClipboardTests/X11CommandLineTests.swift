@@ -110,10 +110,30 @@ final class X11CommandLineTests {
         #expect(try await xclipText("x-special/gnome-copied-files") == "copy\n\(copiedURL)")
     }
 
+    /// Runs `transferkit` with `arguments` (single-quoted) under `script`, which gives it a pseudo-terminal for
+    /// standard input, output and error; what the terminal showed.
+    func onATerminal(_ arguments: [String]) async throws -> ChildProcess.Result {
+        let command = ([TransferKitExecutable.defaultPath] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try await ChildProcess.run(
+            "/usr/bin/script", arguments: ["-q", "-e", "-c", command, "/dev/null"], environment: server.environment)
+    }
+
     @Test(
         "paste on a terminal counts the bytes of a large transfer on standard error; off a terminal it is silent",
-        .enabled(if: programExists("script"), "needs script for a pseudo-terminal (Debian: bsdutils)"))
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "needs /usr/bin/script for a pseudo-terminal (Debian: bsdutils)"))
     func pasteProgressOnATerminal() async throws {
+        // A small paste draws nothing and clears nothing: the text, without a newline, stays on the screen.
+        let word = try file("word.txt", Data("word".utf8))
+        let small = try server.startXclipServing(["-selection", "clipboard"], file: word)
+        for _ in 0..<500 where try await server.xclip(["-o", "-selection", "clipboard"]).output != Data("word".utf8) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let shown = try await onATerminal(["paste"])
+        #expect(shown.status == 0 && shown.outputText == "word", "\(shown.outputText.debugDescription)")
+        small.stop()
+
         let payload = PatternChunks.chunk(at: 0, count: 24 << 20)
         let source = try file("progress.bin", payload)
         let xclip = try server.startXclipServing(
@@ -126,9 +146,7 @@ final class X11CommandLineTests {
         }
         // Standard error on a pseudo-terminal (util-linux's script); the bytes go to a file.
         let out = folder.appendingPathComponent("progress.out").path
-        let command = "'\(TransferKitExecutable.defaultPath)' paste --type public.data -o '\(out)'"
-        let terminal = try await ChildProcess.run(
-            "/usr/bin/script", arguments: ["-q", "-e", "-c", command, "/dev/null"], environment: server.environment)
+        let terminal = try await onATerminal(["paste", "--type", "public.data", "-o", out])
         #expect(terminal.status == 0, "\(terminal.outputText)")
         #expect(FileManager.default.contents(atPath: out) == payload)
         #expect(terminal.outputText.contains(" MiB received"), "\(terminal.outputText)")
@@ -138,11 +156,7 @@ final class X11CommandLineTests {
         #expect(FileManager.default.contents(atPath: out) == payload)
         // A snapshot counts the archive's bytes the same way, and holds the same payload.
         let archive = folder.appendingPathComponent("progress.transferkit").path
-        let snapshot = try await ChildProcess.run(
-            "/usr/bin/script",
-            arguments: [
-                "-q", "-e", "-c", "'\(TransferKitExecutable.defaultPath)' paste --archive -o '\(archive)'", "/dev/null",
-            ], environment: server.environment)
+        let snapshot = try await onATerminal(["paste", "--archive", "-o", archive])
         #expect(snapshot.status == 0, "\(snapshot.outputText)")
         #expect(snapshot.outputText.contains(" MiB received"), "\(snapshot.outputText)")
         let extracted = try await transferkit(["extract", archive, "--type", "public.data", "-o", out])

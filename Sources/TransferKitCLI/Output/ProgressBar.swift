@@ -10,11 +10,12 @@ final class ProgressBar: Sendable {
     /// Payloads smaller than this finish too fast for a bar to help.
     static let threshold: UInt64 = 64 << 20
 
-    private let task: Task<Void, Never>
+    /// Draws the line; its value is whether it drew anything (a count that never reached its threshold did not).
+    private let task: Task<Bool, Never>
     private let output: any OutputSink
     private let progress: TransferProgress
 
-    private init(task: Task<Void, Never>, output: any OutputSink, progress: TransferProgress) {
+    private init(task: Task<Bool, Never>, output: any OutputSink, progress: TransferProgress) {
         self.task = task
         self.output = output
         self.progress = progress
@@ -34,41 +35,46 @@ final class ProgressBar: Sendable {
     static func start(for progress: TransferProgress, totalBytes: UInt64?, context: CommandContext) -> ProgressBar? {
         guard context.standardErrorIsTerminal else { return nil }
         let output = context.standardError
-        let task: Task<Void, Never>
+        let task: Task<Bool, Never>
         if let totalBytes {
             guard totalBytes >= threshold else { return nil }
             task = Task {
+                var drew = false
                 for await snapshot in progress.updates {
+                    drew = true
                     let width = 30
                     let fraction = min(1, max(0, snapshot.fractionCompleted))
                     let filled = Int(fraction * Double(width))
                     let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
                     try? output.write("\r[\(bar)] \(Int(fraction * 100))% of \(ByteCount.format(totalBytes))")
                 }
+                return drew
             }
         } else {
             task = Task {
+                var drew = false
                 for await snapshot in progress.updates where snapshot.completedUnitCount >= countThreshold {
+                    drew = true
                     let received = UInt64(clamping: snapshot.completedUnitCount)
                     try? output.write("\r\(ByteCount.format(received)) received\u{1B}[K")
                 }
+                return drew
             }
         }
         return ProgressBar(task: task, output: output, progress: progress)
     }
 
     /// Marks the transfer finished, waits for the bar to draw that state (the progress's
-    /// `updates` end after a finished snapshot, so this cannot wait forever), then clears the line.
+    /// `updates` end after a finished snapshot, so this cannot wait forever), then clears the line if it drew one:
+    /// a line it never drew may be the last line of what the command printed to the same terminal.
     func finish() async {
         progress.finish()
-        await task.value
-        try? output.write("\r\u{1B}[K")
+        if await task.value { try? output.write("\r\u{1B}[K") }
     }
 
-    /// Stops drawing at once, for a transfer that failed, and clears the line.
+    /// Stops drawing at once, for a transfer that failed, and clears the line if it drew one.
     func cancel() async {
         task.cancel()
-        await task.value
-        try? output.write("\r\u{1B}[K")
+        if await task.value { try? output.write("\r\u{1B}[K") }
     }
 }
