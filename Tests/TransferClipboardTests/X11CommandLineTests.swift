@@ -215,6 +215,23 @@ final class X11CommandLineTests {
         }
     }
 
+    @Test("copy of an archive with more payloads than the process may open descriptors restores it")
+    func restoreManyPayloads() async throws {
+        let paths = try (0..<300).map { try file("item-\($0).txt", Data("item \($0)".utf8)) }
+        let archive = folder.appendingPathComponent("many.transferkit").path
+        let pack = try await transferkit(["pack"] + paths + ["-o", archive])
+        #expect(pack.status == 0, "\(pack.errorText)")
+        // 256 descriptors at most: a descriptor per payload would run out.
+        let copy = try await ChildProcess.run(
+            "/bin/sh",
+            arguments: ["-c", "ulimit -n 256 && exec \"$0\" copy \"$1\"", TransferKitExecutable.defaultPath, archive],
+            environment: server.environment)
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: archive) { kill(pid, SIGKILL) } }
+        // X11 carries one item: the first one's text.
+        #expect(try await xclipText("text/plain") == "item 0")
+    }
+
     @Test("copy - reads standard input; --concealed adds the password managers' hints")
     func copyStandardInputConcealed() async throws {
         let copy = try await transferkit(

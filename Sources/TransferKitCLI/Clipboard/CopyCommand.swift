@@ -122,16 +122,20 @@ package struct CopyCommand: Command {
     }
 
     /// The providers of an archive's items. A binary archive is walked once, whole (so a broken one is refused
-    /// before the clipboard is taken), and each payload is copied as it is read into an unlinked temporary file that
-    /// serves it: memory stays constant whatever the payloads' size. The text form is read whole (within the JSON
-    /// limit) and served from memory.
+    /// before the clipboard is taken), and its payloads are copied as they are read into one unlinked temporary
+    /// file (in `TMPDIR`), from which each paste reads its representation's range: the process holds one chunk at a
+    /// time whatever the payloads' size, and one descriptor whatever their number. The text form is read whole
+    /// (within the JSON limit) and served from memory.
     private func restore(_ input: InputFile) throws -> (providers: [TransferProvider], spools: [InputFile]) {
         guard try ArchiveFormatChoice.input(nil, file: input) == .cbor else {
             let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
             return (try TransferArchive(decoding: data).makeProviders(catalog: catalog), [])
         }
+        let spool = try Spool.emptyFile(for: "the payloads of \(input.displayName)")
+        let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
+        let descriptor = spool.fileDescriptor
+        var written: Int64 = 0
         var providers: [TransferProvider] = []
-        var spools: [InputFile] = []
         try ArchiveWalker.walk(
             input, format: .cbor,
             item: { item in
@@ -141,15 +145,18 @@ package struct CopyCommand: Command {
                 providers.append(provider)
             },
             representation: { representation in
-                let spool = try Spool.emptyFile(
-                    for: "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)")
-                spools.append(spool)
-                let url = URL(fileURLWithPath: "/proc/self/fd/\(spool.fileDescriptor)")
-                providers.last?.registerFileRepresentation(for: representation.type, openInPlace: true) { _ in url }
-                let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
-                return .read { chunk in try output.write(chunk) }
+                let range = SpooledRange(
+                    descriptor: descriptor, offset: written, length: representation.length,
+                    name: "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)")
+                providers.last?.registerStreamRepresentation(for: representation.type) { _ in
+                    TransferByteStream(length: range.length, range)
+                }
+                return .read { chunk in
+                    try output.write(chunk)
+                    written += Int64(chunk.count)
+                }
             })
-        return (providers, spools)
+        return (providers, [spool])
     }
 
     /// Whether the single input is restored as an archive: a `.transferkit` name, or a binary archive's first bytes.
@@ -198,5 +205,45 @@ package struct CopyCommand: Command {
         let status = try ChildProcess.waitForExit(pid, executable: executable)
         try context.standardError.write(contentsOf: report)
         return ExitCode(rawValue: status == 0 ? 1 : status)
+    }
+}
+
+/// One payload in the spool file of a restored archive: its bytes read with `pread` in chunks of at most 1 MiB, so
+/// that any number of pastes can read it at once from the one descriptor.
+private struct SpooledRange: AsyncSequence, Sendable {
+    typealias Element = Data
+    let descriptor: Int32
+    let offset: Int64
+    let length: UInt64
+    let name: String
+
+    func makeAsyncIterator() -> Iterator { Iterator(range: self) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let range: SpooledRange
+        var done: UInt64 = 0
+
+        mutating func next() async throws -> Data? {
+            guard done < range.length else { return nil }
+            let count = Int(Swift.min(range.length - done, 1 << 20))
+            var chunk = Data(count: count)
+            let position = range.offset + Int64(done)
+            let outcome = chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try Syscall.read(range.descriptor, into: bytes, atOffset: position) }
+            }
+            let read: Int
+            switch outcome {
+            case .success(let count): read = count
+            case .failure(let error):
+                throw ToolIOError.system(
+                    .readFailed, "cannot read the spooled copy of \(range.name)", source: range.name, cause: error)
+            }
+            guard read > 0 else {
+                throw ToolIOError(
+                    code: .readFailed, message: "The spooled copy of \(range.name) ended early.", source: range.name)
+            }
+            done += UInt64(read)
+            return read == count ? chunk : chunk.prefix(read)
+        }
     }
 }
