@@ -260,7 +260,10 @@ final class X11CommandLineTests {
         #expect(snapshot.status == 0, "\(snapshot.errorText)")
         let inspect = try await transferkit(["inspect", archive, "--json"])
         #expect(inspect.outputText.contains(#""org.transferkit.concealed":true"#), "\(inspect.outputText)")
-        #expect(!inspect.outputText.contains("x-kde-passwordManagerHint"), "the hints are no representations")
+        // The hints are no representations: not even the one that maps to a (dynamic) uniform type.
+        let hintType = try #require(ClipboardTypeMapping.type(forOffered: "application/x-nspasteboard-concealed-type"))
+        #expect(!inspect.outputText.contains(hintType.identifier), "\(inspect.outputText)")
+        #expect(inspect.outputText.contains("public.utf8-plain-text"))
         // Another owner, then the archive restored.
         let other = try file("between.txt", Data("x".utf8))
         let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)

@@ -111,8 +111,9 @@ public final class TransferProvider: Sendable {
     /// The Linux clipboard offers a concealed item with the hints clipboard managers honour by not recording it
     /// (`x-kde-passwordManagerHint`, `application/x-nspasteboard-concealed-type`), and marks an item it reads
     /// with those hints as concealed. The hint is kept in ``metadata`` under ``concealedMetadataKey``, so it
-    /// travels through archives and drag sessions with the item. It hides nothing by itself: the representations
-    /// load as usual.
+    /// travels with the item through archives (and through drags within one process, which hand over the provider
+    /// itself; the cross-process session protocol carries no metadata). It hides nothing by itself: the
+    /// representations load as usual.
     public var isConcealed: Bool {
         get { state.withLock { $0.metadata[Self.concealedMetadataKey] == .bool(true) } }
         set { state.withLock { $0.metadata[Self.concealedMetadataKey] = newValue ? .bool(true) : nil } }
