@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of WaylandWireFuzzer: what a compositor sends to the clipboard's Wayland backend once it
 has bound its objects (wl_registry 2, wl_callback 3, wl_seat 4, the data-control manager 5, its device 6, a data
-source 7; offers from 0xff000000). Layout of an input: one byte for the read size, one byte of flags (bits 0-2:
+source 7; offers from 0xff000000). Layout of an input: one byte for the read size (1 + byte % 64: 63 reads 64 bytes at a time), one byte of flags (bits 0-2:
 descriptors per read, bit 3: the source is already destroyed, bit 4: the callback is done), then the compositor's
 bytes in native (little-endian) order (see Fuzz/WaylandWireFuzzing)."""
 import os
@@ -49,19 +49,19 @@ def offer(n, types, primary=False):
 text_types = ["text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "com.example.model", "application/json"]
 send = message(SOURCE, 0, string("text/plain;charset=utf-8"))
 seeds = {
-    "connect": bytes([64, 0]) + globals_ + done + delete + capabilities,
+    "connect": bytes([63, 0]) + globals_ + done + delete + capabilities,
     "selection": bytes([16, 0]) + offer(0, text_types) + offer(1, ["image/png"], primary=True),
     "replace": bytes([5, 0]) + offer(0, ["text/plain"]) + offer(1, ["text/uri-list", "x-special/gnome-copied-files"])
     + message(DEVICE, 1, u(0)),
     "send": bytes([32, 1]) + send + message(SOURCE, 0, string("image/png")) + message(SOURCE, 1),
     "send-destroyed": bytes([7, 9]) + send + message(1, 1, u(SOURCE)),
     "late-callback": bytes([13, 16]) + done + delete + globals_,
-    "error": bytes([64, 0]) + message(1, 0, u(MANAGER) + u(1) + string("invalid source")),
+    "error": bytes([63, 0]) + message(1, 0, u(MANAGER) + u(1) + string("invalid source")),
     "finished": bytes([3, 0]) + offer(0, ["text/plain"]) + message(DEVICE, 2),
     "remove-global": bytes([8, 0]) + globals_ + message(REGISTRY, 1, u(3)),
-    "missing-fd": bytes([64, 0]) + send,
-    "bad-size": bytes([64, 0]) + struct.pack("<II", DEVICE, 6 << 16 | 1),
-    "null-string": bytes([64, 0]) + message(OFFER, 0, u(0)) + offer(0, []),
+    "missing-fd": bytes([63, 0]) + send,
+    "bad-size": bytes([63, 0]) + struct.pack("<II", DEVICE, 6 << 16 | 1),
+    "null-string": bytes([63, 0]) + message(DEVICE, 0, u(OFFER)) + message(OFFER, 0, u(0)),
 }
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:
