@@ -135,7 +135,8 @@ let package = Package(
             path: "Tests/MemoryProbe"),
         // The writer of the two-process clipboard tests: reports each loader call on its standard output.
         .executableTarget(
-            name: "transferkit-clipboard-probe", dependencies: ["TransferClipboard", "TransferKit", "UniformTypes"],
+            name: "transferkit-clipboard-probe",
+            dependencies: ["TransferClipboard", "TransferKit", "UniformTypes", "TransferKitTestSupport"],
             path: "Tests/ClipboardProbe"),
         // The seeds' classes, copied verbatim with only their import lines changed, in Swift 5 mode as such apps
         // are; shared by the compatibility tests and the probe they run as a child process.

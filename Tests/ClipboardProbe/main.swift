@@ -9,6 +9,7 @@
 import Foundation
 import TransferClipboard
 import TransferKit
+import TransferKitTestSupport
 import UniformTypes
 
 /// Writes one line and flushes it at once: the test reads the lines while this process runs.
@@ -43,15 +44,7 @@ provider.registerDataRepresentation(for: .png) { _ in
 }
 provider.registerStreamRepresentation(for: endless) { _ in
     report("loaded endless")
-    let chunks = AsyncStream<Data> { continuation in
-        continuation.onTermination = { _ in report("stopped endless") }
-        Task {
-            while case .enqueued = continuation.yield(Data(repeating: 7, count: 1 << 16)) {
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-        }
-    }
-    return TransferByteStream(chunks)
+    return TransferByteStream(EndlessChunks { report("stopped endless") })
 }
 
 do {

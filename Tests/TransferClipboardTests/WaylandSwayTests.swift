@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferKitPlatform
+import TransferKitTestSupport
 import TransferKitTesting
 import UniformTypes
 
@@ -138,15 +139,7 @@ final class WaylandSwayTests {
         let provider = threeRepresentationProvider(counter)
         provider.registerStreamRepresentation(for: endless) { _ in
             counter.hit("endless")
-            let chunks = AsyncStream<Data> { continuation in
-                continuation.onTermination = { _ in stopped.hit("serve stopped") }
-                Task {
-                    while case .enqueued = continuation.yield(Data(repeating: 7, count: 1 << 16)) {
-                        try? await Task.sleep(for: .milliseconds(1))
-                    }
-                }
-            }
-            return TransferByteStream(chunks)
+            return TransferByteStream(EndlessChunks { stopped.hit("serve stopped") })
         }
         let handle = try await writer.write([provider])
 
@@ -168,22 +161,16 @@ final class WaylandSwayTests {
 
     @Test("A reader that stops reading: the write times out and ends that transfer only; other pastes are served")
     func stalledReader() async throws {
-        let writer = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: .seconds(2))
+        // The limit on each write into a reader's pipe (and on the compositor's answers: generous enough for a busy
+        // machine, which a 2-s limit was not always).
+        let writer = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: .seconds(5))
         defer { writer.close() }
         let stopped = CallCounter()
         let stalled = UniformType(exportedAs: "com.example.stalled")
         let provider = TransferProvider()
         provider.registerDataRepresentation(for: .utf8PlainText) { _ in Data("still served".utf8) }
         provider.registerStreamRepresentation(for: stalled) { _ in
-            let chunks = AsyncStream<Data> { continuation in
-                continuation.onTermination = { _ in stopped.hit("stopped") }
-                Task {
-                    while case .enqueued = continuation.yield(Data(repeating: 1, count: 1 << 16)) {
-                        try? await Task.sleep(for: .milliseconds(1))
-                    }
-                }
-            }
-            return TransferByteStream(chunks)
+            TransferByteStream(EndlessChunks { stopped.hit("stopped") })
         }
         let handle = try await writer.write([provider])
         let reader = try await clipboard()
@@ -193,7 +180,7 @@ final class WaylandSwayTests {
         #expect(try await stalledChunks.next()?.isEmpty == false)
         let text = try await compositor.wlPaste(["--no-newline", "--type", "text/plain"])
         #expect(text.output == Data("still served".utf8))
-        // The writer's blocked write gives up after its 2-s limit, and its stream is dropped.
+        // The writer's blocked write gives up after its 5-s limit, and its stream is dropped.
         try await waylandWithin(600) {
             while stopped.count("stopped") == 0 { try await Task.sleep(for: .milliseconds(20)) }
         }

@@ -3,6 +3,7 @@ import Testing
 import TransferClipboard
 import TransferKit
 import TransferKitPlatform
+import TransferKitTestSupport
 import UniformTypes
 
 /// Two TransferKit clients (two X11 connections) on one private Xvfb.
@@ -58,17 +59,7 @@ final class X11TwoClientTests {
         let stopped = SanitizedMutex(false)
         let provider = TransferProvider()
         provider.registerStreamRepresentation(for: blob) { _ in
-            let chunks = AsyncStream<Data> { continuation in
-                continuation.onTermination = { _ in stopped.withLock { $0 = true } }
-                let task = Task {
-                    while !Task.isCancelled {
-                        if case .terminated = continuation.yield(Data(repeating: 7, count: 1 << 16)) { return }
-                        try? await Task.sleep(for: .milliseconds(1))
-                    }
-                }
-                _ = task
-            }
-            return TransferByteStream(chunks)
+            TransferByteStream(EndlessChunks { stopped.withLock { $0 = true } })
         }
         let handle = try await writer.write([provider])
         let item = try #require(try await reader.read().first)
