@@ -87,7 +87,7 @@ package struct PasteCommand: Command {
         let stream = try await provider.loadStream(for: chosenType)
         let isText = catalog.conforms(chosenType, to: .text)
         let progress = TransferProgress(totalUnitCount: stream.length.map { Int64(clamping: $0) } ?? 0)
-        try await withProgressBar(progress, totalBytes: stream.length, context: context) {
+        try await ProgressBar.drawing(progress, totalBytes: stream.length, context: context) {
             try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
                 sink in
                 for try await chunk in stream {
@@ -97,21 +97,6 @@ package struct PasteCommand: Command {
             }
         }
         return .success
-    }
-
-    /// Runs `body` with a progress line for `progress` on a terminal (see `ProgressBar`), cleared at the end.
-    private func withProgressBar(
-        _ progress: TransferProgress, totalBytes: UInt64?, context: CommandContext,
-        _ body: () async throws -> Void
-    ) async throws {
-        let bar = ProgressBar.start(for: progress, totalBytes: totalBytes, context: context)
-        do {
-            try await body()
-        } catch {
-            await bar?.cancel()
-            throw error
-        }
-        await bar?.finish()
     }
 
     private func list(
@@ -146,7 +131,7 @@ package struct PasteCommand: Command {
         // The archive's length is known only once every owner has written: on a terminal, a running count of the
         // archive's bytes (the writer then goes through the sink, which counts, rather than straight to its file).
         let progress = TransferProgress()
-        try await withProgressBar(progress, totalBytes: nil, context: context) {
+        try await ProgressBar.drawing(progress, totalBytes: nil, context: context) {
             try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
                 switch format {
                 case .json:

@@ -76,14 +76,9 @@ package struct PackCommand: Command {
         }
         let total = inputs.reduce(UInt64(0)) { $0 + $1.size }
         let progress = TransferProgress(totalUnitCount: Int64(clamping: total))
-        let bar = ProgressBar.start(for: progress, totalBytes: total, context: context)
-        do {
+        try await ProgressBar.drawing(progress, totalBytes: total, context: context) {
             try await write(inputs, format: format, progress: progress, to: output, context: context)
-        } catch {
-            await bar?.cancel()
-            throw error
         }
-        await bar?.finish()
         return .success
     }
 

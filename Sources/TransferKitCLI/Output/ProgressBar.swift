@@ -64,6 +64,21 @@ final class ProgressBar: Sendable {
         return ProgressBar(task: task, output: output, progress: progress)
     }
 
+    /// Runs `body` with a bar for `progress` when ``start(for:totalBytes:context:)`` calls for one: finished when
+    /// `body` returns, cancelled when it throws, and cleared either way.
+    static func drawing(
+        _ progress: TransferProgress, totalBytes: UInt64?, context: CommandContext, while body: () async throws -> Void
+    ) async throws {
+        let bar = start(for: progress, totalBytes: totalBytes, context: context)
+        do {
+            try await body()
+        } catch {
+            await bar?.cancel()
+            throw error
+        }
+        await bar?.finish()
+    }
+
     /// Marks the transfer finished, waits for the bar to draw that state (the progress's
     /// `updates` end after a finished snapshot, so this cannot wait forever), then clears the line if it drew one:
     /// a line it never drew may be the last line of what the command printed to the same terminal.
