@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds every fuzzer (both archive forms, type declarations, the MIME database, the Codable coder, session frames, the X11 and Wayland wire decoders) with libFuzzer and ASan (the recipe in Fuzz/README.md) into .build-fuzz and replays
+# Builds every fuzzer (both archive forms, type declarations, the MIME database, the Codable coder, session frames,
+# the X11 and Wayland wire decoders) with libFuzzer and ASan (the recipe in Fuzz/README.md) into .build-fuzz and replays
 # each committed corpus once (-runs=0): no fuzzing, so it is cheap enough for CI. Exits non-zero if the build fails
 # or any input crashes, hangs (-timeout), leaks memory past -rss_limit_mb or trips ASan or a harness invariant.
 #

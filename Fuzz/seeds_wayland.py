@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of WaylandWireFuzzer: what a compositor sends to the clipboard's Wayland backend once it
 has bound its objects (wl_registry 2, wl_callback 3, wl_seat 4, the data-control manager 5, its device 6, a data
-source 7; offers from 0xff000000). Layout of an input: one byte for the read size (1 + byte % 64: 63 reads 64 bytes at a time), one byte of flags (bits 0-2:
-descriptors per read, bit 3: the source is already destroyed, bit 4: the callback is done), then the compositor's
-bytes in native (little-endian) order (see Fuzz/WaylandWireFuzzing)."""
+source 7; offers from 0xff000000). Layout of an input: one byte for the read size (1 + byte % 64: 63 reads 64
+bytes at a time), one byte of flags (bits 0-2: descriptors per read, bit 3: the source is already destroyed, bit 4:
+the callback is done), then the compositor's bytes in native (little-endian) order (see Fuzz/WaylandWireFuzzing)."""
 import os
 import struct
 

@@ -10,10 +10,10 @@ public import UniformTypes
 /// aliases). A type with no MIME type of its own, such as an app's `com.example.card` conforming to `public.json`,
 /// is offered as the preferred MIME type of its most specific supertypes that have one (`application/json`), so
 /// that applications that know only the supertype can paste it; `public.data`'s `application/octet-stream` is
-/// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`, `STRING` (Latin-1)
-/// and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy or cut operation).
-/// A concealed write (or a provider whose `isConcealed` is set) adds `x-kde-passwordManagerHint` (`secret`) and
-/// `application/x-nspasteboard-concealed-type`; on reading, these names (and macOS's
+/// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`,
+/// `STRING` (Latin-1) and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy
+/// or cut operation). A concealed write (or a provider whose `isConcealed` is set) adds `x-kde-passwordManagerHint`
+/// (`secret`) and `application/x-nspasteboard-concealed-type`; on reading, these names (and macOS's
 /// `org.nspasteboard.ConcealedType`) carry no representation but mark the provider as concealed.
 public enum ClipboardTypeMapping {
     /// What one offered name serves.

@@ -27,8 +27,8 @@ package struct CopyCommand: Command {
         for applications that paste files, as its URL (text/uri-list). An archive (a .transferkit file, or any
         input that starts like a binary archive) offers every representation of its first item, as
         `paste --archive` saved them. With --cut, file managers that paste the files move them instead of
-        copying them (x-special/gnome-copied-files). Nothing is read until an application pastes; then the bytes stream from
-        the file. The command returns once the clipboard is this tool's, and a copy of it keeps serving in the
+        copying them (x-special/gnome-copied-files). Nothing is read until an application pastes; then the bytes
+        stream from the file. The command returns once the clipboard is this tool's, and a copy of it keeps serving in the
         background until another application takes the clipboard (--foreground: this process serves, and exits
         then).
 
