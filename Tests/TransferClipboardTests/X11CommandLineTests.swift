@@ -87,6 +87,15 @@ final class X11CommandLineTests {
         #expect(try await copy.exitStatus() == 0)
     }
 
+    /// Waits until the background copies whose command line contains `marker` have exited (they do once another
+    /// client takes the clipboard).
+    func waitUntilNoServingCopy(containing marker: String) async throws {
+        for _ in 0..<3000 where !processes(containing: marker).isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(processes(containing: marker).isEmpty, "a serving copy with \(marker) is still running")
+    }
+
     func xclipBytes(_ target: String) async throws -> Data {
         let result = try await server.xclip(["-o", "-selection", "clipboard", "-t", target])
         #expect(result.status == 0, "\(result.error)")
@@ -247,7 +256,7 @@ final class X11CommandLineTests {
         let other = try file("after-secret.txt", Data("x".utf8))
         let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
         defer { xclip.stop() }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntilNoServingCopy(containing: "--concealed")
     }
 
     @Test("a concealed copy survives a snapshot: paste --archive keeps the hint, copy of the archive offers it again")
@@ -268,9 +277,8 @@ final class X11CommandLineTests {
         let other = try file("between.txt", Data("x".utf8))
         let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
         defer { xclip.stop() }
-        for _ in 0..<500 where try await server.xclip(["-o", "-selection", "clipboard"]).output != Data("x".utf8) {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        // No request while the clipboard changes hands: an owner that exits during one leaves xclip waiting.
+        try await waitUntilNoServingCopy(containing: "--concealed")
         #expect(try await xclipText("text/plain") == "x")
         let restore = try await transferkit(["copy", archive])
         #expect(restore.status == 0, "\(restore.errorText)")

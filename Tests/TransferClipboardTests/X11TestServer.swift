@@ -192,9 +192,12 @@ final class XvfbServer: Sendable {
     }
 
     /// Runs xclip against this server.
+    /// Runs `xclip` with `arguments` to its end, within two minutes: xclip has no time limit of its own, and a
+    /// request whose owner exits before answering would keep it (and the test run) waiting forever.
     func xclip(_ arguments: [String], input: Data? = nil, outputFile: String? = nil) async throws -> ToolResult {
         try await runTool(
-            ["/usr/bin/xclip"] + arguments, environment: environment, input: input, outputFile: outputFile)
+            ["/usr/bin/timeout", "--kill-after=5", "120", "/usr/bin/xclip"] + arguments, environment: environment,
+            input: input, outputFile: outputFile)
     }
 
     /// Starts `xclip -quiet -i` in the background (it serves until another client takes the selection).
