@@ -120,9 +120,9 @@ struct RegistryTests {
     @Test("A reader whose object(from:type:) throws a foreign error is reported as decodingFailed")
     func foreignDecodeError() throws {
         let registry = TransferRegistry()
-        try registry.register(LegacyModel.self)
+        try registry.register(JSONDataReader.self)
         let error = #expect(throws: TransferError.self) { try registry.object(from: Data("x".utf8), type: .png) }
-        #expect(error?.code == .decodingFailed)  // .png conforms to the legacy model's public.data
+        #expect(error?.code == .decodingFailed)  // .png conforms to the reader's public.data
         #expect(error?.cause is DecodingError)
     }
 
@@ -132,5 +132,16 @@ struct RegistryTests {
         try registry.register(PNGReader.self)
         let shouted = try #require(UniformType("PUBLIC.PNG"))
         #expect(Self.name(registry.reader(for: shouted)) == "PNGReader")
+    }
+}
+
+/// A reader of `public.data` that decodes with `JSONDecoder` itself, so its errors are `DecodingError`s.
+private struct JSONDataReader: TransferProviderReading, Decodable {
+    var name: String
+
+    static var readableTypes: [UniformType] { [.data] }
+
+    static func object(from data: Data, type: UniformType) throws -> JSONDataReader {
+        try JSONDecoder().decode(JSONDataReader.self, from: data)
     }
 }

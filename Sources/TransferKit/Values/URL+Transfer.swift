@@ -7,7 +7,7 @@ public import UniformTypes
 ///
 /// ```swift
 /// let provider = TransferProvider(object: URL(fileURLWithPath: "/tmp/a.txt"))
-/// provider.registeredTypeIdentifiers                       // ["public.file-url", "public.url"]
+/// provider.registeredTypes                                 // [.fileURL, .url]
 /// let url = try await provider.loadObject(ofClass: URL.self)
 /// ```
 extension URL: TransferProviderReading, TransferProviderWriting {

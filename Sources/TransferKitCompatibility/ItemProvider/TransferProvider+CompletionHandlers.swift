@@ -22,11 +22,11 @@ extension TransferProvider {
     }
 
     /// Loads the data of the first representation that conforms to a type; see
-    /// ``loadDataRepresentation(for:progress:)``.
+    /// `loadDataRepresentation(for:progress:)`.
     ///
     /// - Parameters:
     ///   - typeIdentifier: The requested type's identifier.
-    ///   - completionHandler: Gets the data, or `nil` and a ``TransferError``.
+    ///   - completionHandler: Gets the data, or `nil` and a `TransferError`.
     /// - Returns: A progress that mirrors the load; cancel it to cancel the load.
     @discardableResult
     public func loadDataRepresentation(
@@ -39,13 +39,13 @@ extension TransferProvider {
     }
 
     /// Loads the first representation that conforms to a type as a file; see
-    /// ``loadFileRepresentation(for:progress:_:)``.
+    /// `loadFileRepresentation(for:progress:_:)`.
     ///
     /// The file is deleted when `completionHandler` returns: copy it inside the handler to keep it.
     ///
     /// - Parameters:
     ///   - typeIdentifier: The requested type's identifier.
-    ///   - completionHandler: Gets the file's URL, or `nil` and a ``TransferError``.
+    ///   - completionHandler: Gets the file's URL, or `nil` and a `TransferError`.
     /// - Returns: A progress that mirrors the load; cancel it to cancel the load.
     @discardableResult
     public func loadFileRepresentation(
@@ -65,11 +65,11 @@ extension TransferProvider {
         }
     }
 
-    /// Loads an object of a reader type; see ``loadObject(ofClass:progress:)``.
+    /// Loads an object of a reader type; see `loadObject(ofClass:progress:)`.
     ///
     /// - Parameters:
     ///   - objectClass: The reader type.
-    ///   - completionHandler: Gets the object, or `nil` and a ``TransferError``.
+    ///   - completionHandler: Gets the object, or `nil` and a `TransferError`.
     /// - Returns: A progress that mirrors the load; cancel it to cancel the load.
     @discardableResult
     public func loadObject<T: TransferProviderReading>(
@@ -133,7 +133,7 @@ extension TransferProvider {
     }
 
     /// Awaits a completion-handler style load, linking cancellation of `progress` to the `Progress` it returns.
-    package static func bridge<R: Sendable>(
+    static func bridge<R: Sendable>(
         _ progress: TransferProgress,
         _ start: (@escaping @Sendable (R?, (any Error)?) -> Void) -> Progress?
     ) async throws -> R {

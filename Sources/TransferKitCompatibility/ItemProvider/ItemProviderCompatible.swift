@@ -4,8 +4,8 @@ public import UniformTypes
 /// The `NSItemProviderWriting` spellings, for porting a model type without rewriting it.
 ///
 /// Replace `NSItemProviderWriting` with `ItemProviderWriting` and keep the seeds' code:
-/// ``TransferProviderWriting`` comes for free, bridging to the completion-handler method. Do not adopt it together
-/// with ``TransferCodable`` (both supply `loadData(for:progress:)`); new code adopts ``TransferCodable`` instead.
+/// `TransferProviderWriting` comes for free, bridging to the completion-handler method. Do not adopt it together
+/// with `TransferCodable` (both supply `loadData(for:progress:)`); new code adopts `TransferCodable` instead.
 ///
 /// ```swift
 /// final class Model: ItemProviderWriting, Codable {
@@ -53,8 +53,8 @@ extension ItemProviderWriting {
 
 /// The `NSItemProviderReading` spellings, for porting a model type without rewriting it.
 ///
-/// Replace `NSItemProviderReading` with `ItemProviderReading` and keep the seeds' code: ``TransferProviderReading``
-/// comes for free. Do not adopt it together with ``TransferCodable``.
+/// Replace `NSItemProviderReading` with `ItemProviderReading` and keep the seeds' code: `TransferProviderReading`
+/// comes for free. Do not adopt it together with `TransferCodable`.
 public protocol ItemProviderReading: TransferProviderReading {
     /// The identifiers of the types this type can read, most preferred first.
     static var readableTypeIdentifiersForItemProvider: [String] { get }
