@@ -25,10 +25,10 @@ struct Reading: TransferCodable, Equatable {
 struct Gauge: Codable, TransferRepresentable, Equatable {
     var level: Int
 
-    static var transferRepresentations: TransferRepresentations<Gauge> {
-        TransferRepresentations.codable(
+    static var transferRepresentations: RepresentationList<Gauge> {
+        RepresentationList.codable(
             UniformType(exportedAs: "com.example.gauge", conformingTo: .cbor), coding: .cbor)
-        TransferRepresentations.proxy(exporting: { (gauge: Gauge) in "level \(gauge.level)" })
+        RepresentationList.proxy(exporting: { (gauge: Gauge) in "level \(gauge.level)" })
     }
 }
 

@@ -11,10 +11,10 @@ private struct TitleCard: Codable, Equatable, TransferRepresentable {
     static let cardType = UniformType(exportedAs: "com.example.representable-card", conformingTo: .json)
     static let privateType = UniformType(exportedAs: "com.example.representable-card.private")
 
-    static var transferRepresentations: TransferRepresentations<TitleCard> {
-        TransferRepresentations.codable(cardType).suggestedFileName { "\($0.title).card" }
-        TransferRepresentations.data(privateType, exporting: { Data($0.title.utf8) }).visibility(.ownProcess)
-        TransferRepresentations.proxy(
+    static var transferRepresentations: RepresentationList<TitleCard> {
+        RepresentationList.codable(cardType).suggestedFileName { "\($0.title).card" }
+        RepresentationList.data(privateType, exporting: { Data($0.title.utf8) }).visibility(.ownProcess)
+        RepresentationList.proxy(
             exporting: { (card: TitleCard) in card.title }, importing: { TitleCard(title: $0) }
         )
         .exportingCondition { !$0.title.isEmpty }
@@ -82,8 +82,8 @@ struct RepresentableTests {
     func fileRepresentation() async throws {
         struct Note: TransferRepresentable, Equatable {
             var text: String
-            static var transferRepresentations: TransferRepresentations<Note> {
-                TransferRepresentations.file(
+            static var transferRepresentations: RepresentationList<Note> {
+                RepresentationList.file(
                     .plainText,
                     exporting: { note in
                         let url = FileManager.default.temporaryDirectory.appendingPathComponent("note-\(UUID()).txt")
@@ -113,8 +113,8 @@ struct RepresentableTests {
     func encodingFailure() async throws {
         struct Infinite: Codable, TransferRepresentable {
             var value: Double
-            static var transferRepresentations: TransferRepresentations<Infinite> {
-                TransferRepresentations.codable(.json)
+            static var transferRepresentations: RepresentationList<Infinite> {
+                RepresentationList.codable(.json)
             }
         }
         let provider = TransferProvider(object: Infinite(value: .infinity))

@@ -43,8 +43,8 @@ extension TransferCodable {
 
     /// One Codable representation of ``contentType`` through ``transferCoding``: the one-line case of
     /// ``TransferRepresentable``.
-    public static var transferRepresentations: TransferRepresentations<Self> {
-        TransferRepresentations.codable(
+    public static var transferRepresentations: RepresentationList<Self> {
+        RepresentationList.codable(
             TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.coding(of: Self.self))
     }
 

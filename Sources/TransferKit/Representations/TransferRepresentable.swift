@@ -11,10 +11,10 @@ public import UniformTypes
 /// ```swift
 /// struct Card: Codable, TransferRepresentable {
 ///     var title: String
-///     static var transferRepresentations: TransferRepresentations<Card> {
-///         TransferRepresentations.codable(UniformType(exportedAs: "com.example.card", conformingTo: .json))
+///     static var transferRepresentations: RepresentationList<Card> {
+///         RepresentationList.codable(UniformType(exportedAs: "com.example.card", conformingTo: .json))
 ///             .suggestedFileName { "\($0.title).card" }
-///         TransferRepresentations.proxy(exporting: { (card: Card) in card.title }, importing: { Card(title: $0) })
+///         RepresentationList.proxy(exporting: { (card: Card) in card.title }, importing: { Card(title: $0) })
 ///             .exportingCondition { !$0.title.isEmpty }
 ///     }
 /// }
@@ -26,7 +26,7 @@ public import UniformTypes
 /// and `object(from:type:)`. ``TransferCodable`` is the one-line special case: one Codable representation.
 public protocol TransferRepresentable: TransferProviderReading, TransferProviderWriting {
     /// The representations, highest fidelity first.
-    @TransferRepresentationsBuilder<Self> static var transferRepresentations: TransferRepresentations<Self> { get }
+    @RepresentationListBuilder<Self> static var transferRepresentations: RepresentationList<Self> { get }
 
     /// Whether some representation imports asynchronously (a data, file or proxy importer), so that loads must
     /// await it rather than call `object(from:type:)`; by default looked up in the list on each load.

@@ -41,7 +41,7 @@
         TransferRepresentation, @unchecked Sendable
     where Encoder.Output == Data, Decoder.Input == Data {
         /// The native list: one Codable representation.
-        public let transferRepresentations: TransferRepresentations<Item>
+        public let transferRepresentations: RepresentationList<Item>
 
         /// A representation with the given encoder and decoder.
         ///
@@ -89,7 +89,7 @@
     /// CoreTransferable's `DataRepresentation`: bytes from and to closures.
     public struct DataRepresentation<Item: Transferable>: TransferRepresentation, @unchecked Sendable {
         /// The native list: one data representation.
-        public let transferRepresentations: TransferRepresentations<Item>
+        public let transferRepresentations: RepresentationList<Item>
 
         /// Exports and imports bytes of `contentType`.
         ///
@@ -156,7 +156,7 @@
     /// CoreTransferable's `FileRepresentation`: a file from and to closures.
     public struct FileRepresentation<Item: Transferable>: TransferRepresentation, @unchecked Sendable {
         /// The native list: one file representation.
-        public let transferRepresentations: TransferRepresentations<Item>
+        public let transferRepresentations: RepresentationList<Item>
 
         /// Exports and imports files of `contentType`.
         ///
@@ -212,7 +212,7 @@
         @unchecked Sendable
     {
         /// The native list: the proxy type's representations, converted.
-        public let transferRepresentations: TransferRepresentations<Item>
+        public let transferRepresentations: RepresentationList<Item>
 
         /// Exports as the proxy type and imports from it.
         ///

@@ -14,13 +14,13 @@
         @TransferRepresentationBuilder<Item> var body: Body { get }
 
         /// The representations as TransferKit's native list; by default ``body``'s.
-        var transferRepresentations: TransferRepresentations<Item> { get }
+        var transferRepresentations: RepresentationList<Item> { get }
     }
 
     extension TransferRepresentation {
         /// ``body``'s representations.
-        public var transferRepresentations: TransferRepresentations<Item> {
-            body.transferRepresentations as? TransferRepresentations<Item> ?? TransferRepresentations()
+        public var transferRepresentations: RepresentationList<Item> {
+            body.transferRepresentations as? RepresentationList<Item> ?? RepresentationList()
         }
 
         /// Exports only when `condition` holds for the item; imports are unaffected.
@@ -63,12 +63,12 @@
     /// A list of representations made by ``TransferRepresentationBuilder`` or a modifier.
     public struct TransferRepresentationGroup<Item: Transferable>: TransferRepresentation, @unchecked Sendable {
         /// The native list.
-        public let transferRepresentations: TransferRepresentations<Item>
+        public let transferRepresentations: RepresentationList<Item>
 
         /// A group of a native list.
         ///
         /// - Parameter representations: The list.
-        public init(_ representations: TransferRepresentations<Item>) {
+        public init(_ representations: RepresentationList<Item>) {
             self.transferRepresentations = representations
         }
 
@@ -92,14 +92,14 @@
             _ parts: TransferRepresentationGroup<Item>...
         ) -> TransferRepresentationGroup<Item> {
             TransferRepresentationGroup(
-                TransferRepresentations(parts.flatMap(\.transferRepresentations.elements)))
+                RepresentationList(parts.flatMap(\.transferRepresentations.elements)))
         }
 
         /// An `if` without `else`.
         public static func buildOptional(
             _ part: TransferRepresentationGroup<Item>?
         ) -> TransferRepresentationGroup<Item> {
-            part ?? TransferRepresentationGroup(TransferRepresentations())
+            part ?? TransferRepresentationGroup(RepresentationList())
         }
 
         /// The taken branch of an `if`/`else`.

@@ -3,7 +3,7 @@
 
     /// CoreTransferable's `Transferable`: a type that declares its representations with a builder.
     ///
-    /// The declaration maps onto TransferKit's `TransferRepresentations` list, in order; providers
+    /// The declaration maps onto TransferKit's `RepresentationList`, in order; providers
     /// offer the exported representations in that order and loads try the imported ones in that order.
     ///
     /// ```swift
@@ -25,9 +25,9 @@
 
     extension Transferable {
         /// The declared representations as TransferKit's native list.
-        public static var transferRepresentations: TransferRepresentations<Self> {
-            transferRepresentation.transferRepresentations as? TransferRepresentations<Self>
-                ?? TransferRepresentations()
+        public static var transferRepresentations: RepresentationList<Self> {
+            transferRepresentation.transferRepresentations as? RepresentationList<Self>
+                ?? RepresentationList()
         }
 
         /// The types the type exports to receivers of the given visibility, in order.
@@ -68,7 +68,7 @@
         }
 
         /// `Value`'s representations.
-        public static var transferRepresentations: TransferRepresentations<TransferableValue<Value>> {
+        public static var transferRepresentations: RepresentationList<TransferableValue<Value>> {
             Value.transferRepresentations.bridged(wrap: { TransferableValue($0) }, unwrap: { $0.value })
         }
     }

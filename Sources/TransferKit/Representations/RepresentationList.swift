@@ -1,13 +1,13 @@
 public import Foundation
 public import UniformTypes
 
-/// An ordered list of representations of `Item`, built with ``TransferRepresentationsBuilder`` for
+/// An ordered list of representations of `Item`, built with ``RepresentationListBuilder`` for
 /// ``TransferRepresentable/transferRepresentations``.
 ///
 /// Make one with ``codable(_:coding:)``, ``data(_:exporting:importing:)``, ``file(_:exporting:importing:)`` or
 /// ``proxy(exporting:importing:)``, and narrow it with ``exportingCondition(_:)``, ``visibility(_:)`` and
 /// `suggestedFileName(_:)` (a modifier applies to every representation of the list it is called on).
-public struct TransferRepresentations<Item>: Sendable {
+public struct RepresentationList<Item>: Sendable {
     /// The representations in order.
     public internal(set) var elements: [Element]
 
@@ -76,7 +76,7 @@ public struct TransferRepresentations<Item>: Sendable {
     }
 }
 
-extension TransferRepresentations {
+extension RepresentationList {
     /// The exported types (those whose condition holds for `item`, or all when `item` is `nil`) without duplicates.
     func exportedTypes(of item: Item?) -> [UniformType] {
         var seen = Set<UniformType>()
@@ -103,7 +103,7 @@ extension TransferRepresentations {
     }
 }
 
-extension TransferRepresentations {
+extension RepresentationList {
     /// The value as `Codable`, through `coding` (JSON with sorted keys by default).
     ///
     /// - Parameters:
@@ -184,7 +184,7 @@ extension TransferRepresentations {
                     return try TransferProvider.coerce(type, from: url) { try Data(contentsOf: url) }
                 },
                 importer: importing.map { importing in
-                    .asynchronous { data, type, _ in try await TransferRepresentations.withFile(data, type, importing) }
+                    .asynchronous { data, type, _ in try await RepresentationList.withFile(data, type, importing) }
                 })
         ])
     }
@@ -233,7 +233,7 @@ extension TransferRepresentations {
     ///   - importing: Converts an `Other` to a value; `nil` for an export-only proxy.
     /// - Returns: One representation per representation of `other`.
     public static func proxy<Other>(
-        _ other: TransferRepresentations<Other>,
+        _ other: RepresentationList<Other>,
         exporting: (@Sendable (Item) async throws -> Other)?,
         importing: (@Sendable (Other) async throws -> Item)? = nil
     ) -> Self {
@@ -264,14 +264,14 @@ extension TransferRepresentations {
     /// - Returns: The representations, converting on every export, import and condition.
     public func bridged<Other>(
         wrap: @escaping @Sendable (Item) -> Other, unwrap: @escaping @Sendable (Other) -> Item
-    ) -> TransferRepresentations<Other> {
-        TransferRepresentations<Other>(elements.map { Self.bridge($0, wrap: wrap, unwrap: unwrap) })
+    ) -> RepresentationList<Other> {
+        RepresentationList<Other>(elements.map { Self.bridge($0, wrap: wrap, unwrap: unwrap) })
     }
 
     private static func bridge<Other>(
         _ element: Element, wrap: @escaping @Sendable (Item) -> Other, unwrap: @escaping @Sendable (Other) -> Item
-    ) -> TransferRepresentations<Other>.Element {
-        typealias OtherElement = TransferRepresentations<Other>.Element
+    ) -> RepresentationList<Other>.Element {
+        typealias OtherElement = RepresentationList<Other>.Element
         var importer: OtherElement.Importer?
         if element.importer != nil {
             importer = .asynchronous { data, type, progress in
@@ -304,7 +304,7 @@ extension TransferRepresentations {
     }
 }
 
-extension TransferRepresentations where Item: Codable & SendableMetatype {
+extension RepresentationList where Item: Codable & SendableMetatype {
     /// The value as JSON with sorted keys.
     ///
     /// - Parameter type: The encoded form's type, usually one conforming to `public.json`.
@@ -314,7 +314,7 @@ extension TransferRepresentations where Item: Codable & SendableMetatype {
     }
 }
 
-extension TransferRepresentations {
+extension RepresentationList {
     /// Exports only when `condition` holds for the value; imports are unaffected.
     ///
     /// - Parameter condition: Decides per value.
