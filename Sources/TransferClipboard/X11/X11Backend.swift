@@ -103,45 +103,79 @@ package final class X11Backend: ClipboardBackend {
 
     // MARK: - Atoms
 
-    /// The atoms of `names`, interned in one round trip for those not known yet.
+    /// The atoms of `names`, interned with one pipelined run of requests for those not known yet.
     func atoms(_ names: [String]) async throws -> [X11.ID] {
-        let known = state.withLock { state in names.map { state.atoms[$0] } }
-        var result = known.map { $0 ?? 0 }
-        let missing = names.indices.filter { known[$0] == nil }
-        try await withThrowingTaskGroup(of: (Int, X11.ID).self) { group in
-            for index in missing {
-                let request = X11RequestEncoder.internAtom(names[index])
-                group.addTask { (index, X11Reply.atom(try await self.connection.request(request))) }
+        var missing: [String] = []
+        var asked: Set<String> = []
+        var known: [String: X11.ID] = state.withLock { state in
+            var known: [String: X11.ID] = [:]
+            for name in names {
+                if let atom = state.atoms[name] {
+                    known[name] = atom
+                } else if asked.insert(name).inserted {
+                    missing.append(name)
+                }
             }
-            for try await (index, atom) in group { result[index] = atom }
+            return known
         }
-        state.withLock { state in
-            for index in missing {
-                state.atoms[names[index]] = result[index]
-                state.names[result[index]] = names[index]
+        if !missing.isEmpty {
+            let replies = try await connection.requests(missing.map { X11RequestEncoder.internAtom($0) })
+            state.withLock { state in
+                for (name, reply) in zip(missing, replies) {
+                    let atom = X11Reply.atom(reply)
+                    known[name] = atom
+                    state.atoms[name] = atom
+                    state.names[atom] = name
+                }
             }
         }
-        return result
+        return names.map { known[$0] ?? X11.none }
     }
 
     func atom(_ name: String) async throws -> X11.ID {
         try await atoms([name])[0]
     }
 
-    /// The name of `atom`, asked of the server once.
-    func name(of atom: X11.ID) async throws -> String {
-        if let name = state.withLock({ $0.names[atom] }) { return name }
-        let name: String
-        do {
-            name = try X11Reply.atomName(try await connection.request(X11RequestEncoder.getAtomName(atom)))
-        } catch let error as X11WireError {
-            throw ClipboardError(code: .protocolViolation, message: "Malformed GetAtomName reply: \(error.reason).")
+    /// The names of `atoms` (each asked of the server once per connection: atoms never change while it lasts),
+    /// the unknown ones with one pipelined run of `GetAtomName` requests.
+    ///
+    /// - Returns: The name of each distinct atom of `atoms`.
+    /// - Throws: ``ClipboardError``: `protocolViolation` for a malformed reply, `transferFailed` when the server
+    ///   does not know an atom, or why the requests failed.
+    func names(of atoms: [X11.ID]) async throws -> [X11.ID: String] {
+        var missing: [X11.ID] = []
+        var asked: Set<X11.ID> = []
+        var names: [X11.ID: String] = state.withLock { state in
+            var names: [X11.ID: String] = [:]
+            for atom in atoms {
+                if let name = state.names[atom] {
+                    names[atom] = name
+                } else if asked.insert(atom).inserted {
+                    missing.append(atom)
+                }
+            }
+            return names
+        }
+        guard !missing.isEmpty else { return names }
+        let replies = try await connection.requests(missing.map { X11RequestEncoder.getAtomName($0) })
+        var fetched: [(X11.ID, String)] = []
+        fetched.reserveCapacity(missing.count)
+        for (atom, reply) in zip(missing, replies) {
+            do {
+                fetched.append((atom, try X11Reply.atomName(reply)))
+            } catch {
+                throw ClipboardError(
+                    code: .protocolViolation, message: "Malformed GetAtomName reply: \(error.reason).")
+            }
         }
         state.withLock { state in
-            state.names[atom] = name
-            state.atoms[name] = atom
+            for (atom, name) in fetched {
+                names[atom] = name
+                state.names[atom] = name
+                state.atoms[name] = atom
+            }
         }
-        return name
+        return names
     }
 
     func selectionAtom(_ selection: ClipboardSelection) async throws -> X11.ID {
@@ -343,10 +377,16 @@ package final class X11Backend: ClipboardBackend {
         }
         switch target {
         case meta.targets:
-            try connection.send(
-                X11RequestEncoder.changeProperty(
-                    requestor, property: property, type: X11.Atom.atom,
-                    values: [meta.targets, meta.timestamp, meta.multiple] + owned.targets))
+            // A list longer than one request (over 65 000 types) is appended piece by piece before the
+            // notification, so the requestor reads it whole, as one property.
+            let targets = [meta.targets, meta.timestamp, meta.multiple] + owned.targets
+            let perRequest = max(1, chunkSize / 4)
+            for start in stride(from: 0, to: targets.count, by: perRequest) {
+                try connection.send(
+                    X11RequestEncoder.changeProperty(
+                        requestor, property: property, type: X11.Atom.atom, mode: start == 0 ? .replace : .append,
+                        values: targets[start..<min(targets.count, start + perRequest)]))
+            }
             try finish()
             return true
         case meta.timestamp:
@@ -447,7 +487,8 @@ package final class X11Backend: ClipboardBackend {
     package func targets(of selection: ClipboardSelection) async throws -> [String] {
         let selectionAtom = try await selectionAtom(selection)
         if let owned = state.withLock({ $0.owned[selectionAtom] }) {
-            return owned.targets.compactMap { owned.names[$0] }
+            var seen: Set<X11.ID> = []
+            return owned.targets.compactMap { seen.insert($0).inserted ? owned.names[$0] : nil }
         }
         let owner = X11Reply.owner(try await connection.request(X11RequestEncoder.getSelectionOwner(selectionAtom)))
         guard owner != X11.none else { return [] }
@@ -457,17 +498,21 @@ package final class X11Backend: ClipboardBackend {
         } catch let error as ClipboardError where error.code == .typeUnavailable {
             return []
         }
-        var names: [String] = []
-        let meta: Set = ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INCR"]
         let reader = X11Bytes(Array(data))
-        for index in 0..<(data.count / 4) {
-            let atom = reader.u32(index * 4)
-            guard atom != X11.none else { continue }
-            let name = try await name(of: atom)
-            if !meta.contains(name) && !names.contains(name) { names.append(name) }
+        let atoms = (0..<(data.count / 4)).map { reader.u32($0 * 4) }.filter { $0 != X11.none }
+        let names = try await names(of: atoms)
+        // Each atom has one name; an owner may list an atom twice.
+        var seen: Set<X11.ID> = []
+        return atoms.compactMap { atom in
+            guard seen.insert(atom).inserted, let name = names[atom], !Self.metaTargets.contains(name) else {
+                return nil
+            }
+            return name
         }
-        return names
     }
+
+    /// The targets that ask about a selection rather than name a type of its data.
+    static let metaTargets: Set = ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "DELETE", "INCR"]
 
     func collect(_ stream: TransferByteStream, limit: Int) async throws -> Data {
         var data = Data()

@@ -16,9 +16,12 @@ package final class X11Connection: Sendable {
     /// Serializes writes, so that requests reach the server in the order of their sequence numbers.
     private let writer = SanitizedMutex(())
 
-    private struct Pending {
-        var continuation: CheckedContinuation<X11Bytes, any Error>
-        var timer: Task<Void, Never>?
+    /// Who waits for the reply to one request.
+    private enum Pending {
+        /// A task, resumed with the reply; its timer fails it when the reply is late.
+        case task(CheckedContinuation<X11Bytes, any Error>, timer: Task<Void, Never>?)
+        /// Slot `index` of a run of pipelined requests (``requests(_:window:)``), which keeps its own time limit.
+        case batch(X11ReplyBatch, index: Int)
     }
 
     private struct State {
@@ -150,6 +153,55 @@ package final class X11Connection: Sendable {
         }
     }
 
+    /// Sends `requests` pipelined and returns their replies in order: many are written before any reply is read, at
+    /// most `window` of them unanswered at once.
+    ///
+    /// One round trip at a time costs a wake-up of each side per request (100 000 `GetAtomName`s took minutes).
+    /// The server answers in sequence order and the reader thread reads all the while, so neither side's socket
+    /// buffer fills while the other waits; the window bounds what is held in memory and keeps the 16-bit sequence
+    /// numbers on the wire unambiguous.
+    ///
+    /// - Parameters:
+    ///   - requests: Requests that each have a reply (such as `GetAtomName` or `InternAtom`).
+    ///   - window: The most requests sent and not yet answered.
+    /// - Returns: The replies, one for each request, in the order of `requests`.
+    /// - Throws: ``ClipboardError``: `transferFailed` when the server answers one of them with an error,
+    ///   `timedOut` when it answers none of those outstanding within ``timeout``, `cancelled`, or why the
+    ///   connection ended.
+    package func requests(_ requests: [[UInt8]], window: Int = 4096) async throws -> [X11Bytes] {
+        guard let first = requests.first else { return [] }
+        // Far below the 65 536 sequence numbers, which other requests share meanwhile.
+        let window = min(max(1, window), 1 << 14)
+        let batch = X11ReplyBatch(count: requests.count)
+        let late = "The X server did not answer request \(first.first ?? 0) in \(timeout)."
+        do {
+            var sent = 0
+            while sent < requests.count {
+                let end = min(requests.count, batch.receivedCount + window)
+                if end > sent {
+                    try write(run: requests[sent..<end], into: batch, from: sent)
+                    sent = end
+                }
+                if sent < requests.count {
+                    try await batch.wait(untilReceived: sent - window / 2, timeout: timeout, lateMessage: late)
+                }
+            }
+            try await batch.wait(untilReceived: requests.count, timeout: timeout, lateMessage: late)
+        } catch {
+            let failure =
+                error as? ClipboardError ?? ClipboardError(code: .transferFailed, message: "\(error)", cause: error)
+            batch.fail(failure)
+            state.withLock { state in
+                state.pending = state.pending.filter { _, pending in
+                    guard case .batch(let owner, _) = pending else { return true }
+                    return owner !== batch
+                }
+            }
+            throw failure
+        }
+        return try batch.replies()
+    }
+
     /// Sends a request without a reply and waits until the server has handled it.
     ///
     /// - Throws: ``ClipboardError`` with `transferFailed` when the server answered it with an error (such as
@@ -168,35 +220,20 @@ package final class X11Connection: Sendable {
         _ request: [UInt8], expectingReply continuation: CheckedContinuation<X11Bytes, any Error>?,
         watchErrors: Bool = false
     ) throws(ClipboardError) -> UInt16 {
-        guard request.count <= info.maximumRequestBytes else {
-            throw ClipboardError(
-                code: .transferFailed,
-                message:
-                    "A request of \(request.count) bytes is over the server's limit of \(info.maximumRequestBytes).")
-        }
+        try checkSize(request)
         let outcome: Result<UInt16, ClipboardError> = writer.withLock { _ in
             let registered: Result<UInt16, ClipboardError> = state.withLock { state in
                 if let failure = state.failure { return .failure(failure) }
                 state.sequence += 1
                 let sequence = UInt16(truncatingIfNeeded: state.sequence)
                 if let continuation {
-                    state.pending[sequence] = Pending(continuation: continuation, timer: nil)
+                    state.pending[sequence] = .task(continuation, timer: nil)
                 }
                 if watchErrors { state.errors[sequence] = 0 }
                 return .success(sequence)
             }
             guard case .success(let sequence) = registered else { return registered }
-            do throws(SystemError) {
-                try socket.sendAll(request, timeout: timeout)
-            } catch {
-                let failure = ClipboardError(
-                    code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
-                    message: error.errorNumber == ETIMEDOUT
-                        ? "The X server did not read a request within \(timeout)."
-                        : "Cannot write to the X server: \(error.reason).", cause: error)
-                end(failure)
-                return .failure(failure)
-            }
+            if let failure = transmit(request) { return .failure(failure) }
             return .success(sequence)
         }
         let sequence = try outcome.get()
@@ -213,8 +250,8 @@ package final class X11Connection: Sendable {
                     ))
             }
             let stillPending = state.withLock { state in
-                guard state.pending[sequence] != nil else { return false }
-                state.pending[sequence]?.timer = timer
+                guard case .task(let continuation, nil) = state.pending[sequence] else { return false }
+                state.pending[sequence] = .task(continuation, timer: timer)
                 return true
             }
             if !stillPending { timer.cancel() }
@@ -222,10 +259,67 @@ package final class X11Connection: Sendable {
         return sequence
     }
 
+    /// Writes `requests` at once, each registered as a slot of `batch` (from `firstIndex`) before any is sent.
+    private func write(
+        run requests: ArraySlice<[UInt8]>, into batch: X11ReplyBatch, from firstIndex: Int
+    ) throws(ClipboardError) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(requests.reduce(0) { $0 + $1.count })
+        for request in requests {
+            try checkSize(request)
+            bytes.append(contentsOf: request)
+        }
+        let failure: ClipboardError? = writer.withLock { _ in
+            let failure: ClipboardError? = state.withLock { state in
+                if let failure = state.failure { return failure }
+                for offset in 0..<requests.count {
+                    state.sequence += 1
+                    state.pending[UInt16(truncatingIfNeeded: state.sequence)] = .batch(
+                        batch, index: firstIndex + offset)
+                }
+                return nil
+            }
+            return failure ?? transmit(bytes)
+        }
+        if let failure { throw failure }
+    }
+
+    /// Refuses a request longer than the server accepts.
+    private func checkSize(_ request: [UInt8]) throws(ClipboardError) {
+        guard request.count <= info.maximumRequestBytes else {
+            throw ClipboardError(
+                code: .transferFailed,
+                message:
+                    "A request of \(request.count) bytes is over the server's limit of \(info.maximumRequestBytes).")
+        }
+    }
+
+    /// Sends `bytes` (with the writer lock held); on failure ends the connection and returns why.
+    private func transmit(_ bytes: [UInt8]) -> ClipboardError? {
+        do throws(SystemError) {
+            try socket.sendAll(bytes, timeout: timeout)
+            return nil
+        } catch {
+            let failure = ClipboardError(
+                code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
+                message: error.errorNumber == ETIMEDOUT
+                    ? "The X server did not read a request within \(timeout)."
+                    : "Cannot write to the X server: \(error.reason).", cause: error)
+            end(failure)
+            return failure
+        }
+    }
+
     private func resolve(_ sequence: UInt16, _ outcome: Result<X11Bytes, ClipboardError>) {
-        let pending = state.withLock { $0.pending.removeValue(forKey: sequence) }
-        pending?.timer?.cancel()
-        pending?.continuation.resume(with: outcome)
+        switch state.withLock({ $0.pending.removeValue(forKey: sequence) }) {
+        case .task(let continuation, let timer):
+            timer?.cancel()
+            continuation.resume(with: outcome)
+        case .batch(let batch, let index):
+            batch.receive(index, outcome)
+        case nil:
+            break
+        }
     }
 
     fileprivate func deliver(_ message: X11Message) {
@@ -266,8 +360,13 @@ package final class X11Connection: Sendable {
         }
         socket.shutdown()
         for entry in pending {
-            entry.timer?.cancel()
-            entry.continuation.resume(throwing: error)
+            switch entry {
+            case .task(let continuation, let timer):
+                timer?.cancel()
+                continuation.resume(throwing: error)
+            case .batch(let batch, _):
+                batch.fail(error)
+            }
         }
         handler?(error)
     }
@@ -278,6 +377,119 @@ package final class X11Connection: Sendable {
     /// Closes the connection; waiting requests fail with `cancelled`.
     package func close() {
         end(ClipboardError(code: .cancelled, message: "The X11 connection was closed."))
+    }
+}
+
+/// The replies to one run of pipelined requests: filled in by the reader thread, awaited by the task that sent
+/// them, which waits for a number of them at a time, each wait with a time limit.
+private final class X11ReplyBatch: Sendable {
+    private struct Waiter {
+        var id: UInt64
+        var target: Int
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var replies: [X11Bytes?]
+        var received = 0
+        var failure: ClipboardError?
+        var waiter: Waiter?
+        var nextWaiterID: UInt64 = 0
+    }
+
+    private let state: SanitizedMutex<State>
+
+    /// A run of `count` requests, none answered yet.
+    init(count: Int) {
+        state = SanitizedMutex(State(replies: Array(repeating: nil, count: count)))
+    }
+
+    /// How many replies have come.
+    var receivedCount: Int { state.withLock { $0.received } }
+
+    /// The reply (or error) for slot `index`; an error fails the whole run.
+    func receive(_ index: Int, _ outcome: Result<X11Bytes, ClipboardError>) {
+        let (waiter, result): (Waiter?, Result<Void, any Error>) = state.withLock { state in
+            guard state.failure == nil, state.replies.indices.contains(index), state.replies[index] == nil else {
+                return (nil, .success(()))
+            }
+            switch outcome {
+            case .success(let reply):
+                state.replies[index] = reply
+                state.received += 1
+                guard let waiter = state.waiter, state.received >= waiter.target else { return (nil, .success(())) }
+                state.waiter = nil
+                return (waiter, .success(()))
+            case .failure(let error):
+                state.failure = error
+                defer { state.waiter = nil }
+                return (state.waiter, .failure(error))
+            }
+        }
+        waiter?.continuation.resume(with: result)
+    }
+
+    /// Ends the run: the waiting task and every later wait throw `error`.
+    func fail(_ error: ClipboardError) {
+        let waiter: Waiter? = state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.continuation.resume(throwing: error)
+    }
+
+    /// Waits until `target` replies have come, at most `timeout`.
+    ///
+    /// - Throws: ``ClipboardError``: `timedOut` (with `lateMessage`), `cancelled`, or the run's failure.
+    func wait(untilReceived target: Int, timeout: Duration, lateMessage: String) async throws {
+        let id = state.withLock { state in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.expire(id, ClipboardError(code: .timedOut, message: lateMessage))
+        }
+        defer { timer.cancel() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, ClipboardError>? = state.withLock { state in
+                    if let failure = state.failure { return .failure(failure) }
+                    if state.received >= target { return .success(()) }
+                    state.waiter = Waiter(id: id, target: target, continuation: continuation)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            fail(ClipboardError(code: .cancelled, message: "The X11 requests were cancelled."))
+        }
+    }
+
+    /// Fails the run with `error` if the wait `id` still waits.
+    private func expire(_ id: UInt64, _ error: ClipboardError) {
+        let waiter: Waiter? = state.withLock { state in
+            guard let waiter = state.waiter, waiter.id == id else { return nil }
+            state.waiter = nil
+            state.failure = error
+            return waiter
+        }
+        waiter?.continuation.resume(throwing: error)
+    }
+
+    /// Every reply, in order, once all have come.
+    func replies() throws(ClipboardError) -> [X11Bytes] {
+        try state.withLock { state throws(ClipboardError) in
+            if let failure = state.failure { throw failure }
+            let replies = state.replies.compactMap { $0 }
+            guard replies.count == state.replies.count else {
+                throw ClipboardError(
+                    code: .protocolViolation,
+                    message: "The X server answered \(replies.count) of \(state.replies.count) requests.")
+            }
+            return replies
+        }
     }
 }
 

@@ -177,7 +177,10 @@ package struct X11RequestEncoder {
     }
 
     /// `ChangeProperty` of 32-bit values such as atoms.
-    package static func changeProperty(_ window: X11.ID, property: X11.ID, type: X11.ID, values: [UInt32]) -> [UInt8] {
+    package static func changeProperty(
+        _ window: X11.ID, property: X11.ID, type: X11.ID, mode: PropertyMode = .replace,
+        values: some Collection<UInt32>
+    ) -> [UInt8] {
         var data: [UInt8] = []
         data.reserveCapacity(values.count * 4)
         for value in values {
@@ -185,7 +188,7 @@ package struct X11RequestEncoder {
                 UInt8(value & 0xFF), UInt8((value >> 8) & 0xFF), UInt8((value >> 16) & 0xFF), UInt8(value >> 24),
             ])
         }
-        return changeProperty(window, property: property, type: type, format: 32, data: data)
+        return changeProperty(window, property: property, type: type, format: 32, mode: mode, data: data)
     }
 
     /// `DeleteProperty`.
