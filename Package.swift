@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TransferSessions", targets: ["TransferSessions"]),
         .library(name: "TransferClipboard", targets: ["TransferClipboard"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
+        .library(name: "TransferClipboardCLI", targets: ["TransferClipboardCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
     ],
     dependencies: [],
@@ -50,10 +51,15 @@ let package = Package(
 
         // MARK: - Tools
 
+        // The tool framework adopters build their own tools on, and the archive commands. It must not depend on
+        // TransferClipboard: a tool that does not offer the clipboard should not link X11 and Wayland clients.
+        .target(name: "TransferKitCLI", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
+        // The clipboard commands (copy, paste, watch) on the tool framework: a product of its own, so that a tool
+        // opts into the display-server code by naming it.
         .target(
-            name: "TransferKitCLI",
-            dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit", "TransferClipboard"]),
-        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI"]),
+            name: "TransferClipboardCLI",
+            dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard"]),
+        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 
@@ -131,7 +137,8 @@ let package = Package(
         .target(name: "TransferKitTestSupport", path: "Tests/TestSupport"),
         // The tool with a peak-memory report at exit, for the streaming test; never shipped.
         .executableTarget(
-            name: "transferkit-memory-probe", dependencies: ["TransferKitCLI", "TransferKitPlatform"],
+            name: "transferkit-memory-probe",
+            dependencies: ["TransferKitCLI", "TransferClipboardCLI", "TransferKitPlatform"],
             path: "Tests/MemoryProbe"),
         // The writer of the two-process clipboard tests: reports each loader call on its standard output.
         .executableTarget(
@@ -187,7 +194,8 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
-                "CBOR", "UniformTypes", "TransferKitCLI", "TransferSessions", "TransferClipboard",
+                "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
+                "TransferClipboard",
             ]),
         .testTarget(
             name: "TransferKitCompatibilityTests",

@@ -1,3 +1,4 @@
+import TransferClipboardCLI
 import TransferKitCLI
 
 await TransferKitTool(commands: TransferKitTool.standardCommands() + TransferKitTool.clipboardCommands()).main()

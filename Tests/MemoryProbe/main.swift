@@ -1,4 +1,5 @@
 import Foundation
+import TransferClipboardCLI
 import TransferKitCLI
 import TransferKitPlatform
 

@@ -1,4 +1,5 @@
 import TransferClipboard
+import TransferKitCLI
 import UniformTypes
 
 /// The options the clipboard commands share, and the clipboard they open.

@@ -1,27 +1,28 @@
 import Foundation
 import TransferClipboard
 import TransferKit
+import TransferKitCLI
 import TransferKitPlatform
-package import UniformTypes
+import UniformTypes
 
 /// `transferkit copy`: puts files, an archive (every representation of its first item) or standard input on the
 /// clipboard, and serves it until another application takes it — in the background by default, like xclip and
 /// wl-copy.
-package struct CopyCommand: Command {
+struct CopyCommand: Command {
     /// The catalogue for type inference and mapping.
-    package var catalog: TypeCatalog
+    var catalog: TypeCatalog
 
     /// Creates the command.
-    package init(catalog: TypeCatalog = .shared) {
+    init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"copy"`.
-    package var name: String { "copy" }
+    var name: String { "copy" }
     /// One line of help.
-    package var abstract: String { "Put files, an archive or standard input on the clipboard." }
+    var abstract: String { "Put files, an archive or standard input on the clipboard." }
     /// Rules and examples.
-    package var discussion: String {
+    var discussion: String {
         """
         Each file is offered as its type (from --type, else from its filename extension, else public.data) and,
         for applications that paste files, as its URL (text/uri-list). An archive (a .transferkit file, or any
@@ -42,7 +43,7 @@ package struct CopyCommand: Command {
     }
 
     /// The accepted options.
-    package var signature: CommandSignature {
+    var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--type"], valueName: "TYPE", help: "The type of every input (identifier or MIME)."),
@@ -59,7 +60,7 @@ package struct CopyCommand: Command {
     static let servingMarker = "TRANSFERKIT_COPY_SERVES"
 
     /// Copies.
-    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let paths = arguments.positionals
         if paths.filter({ $0 == "-" }).count > 1 {

@@ -1,25 +1,26 @@
 import Foundation
 import TransferClipboard
 import TransferKit
-package import UniformTypes
+import TransferKitCLI
+import UniformTypes
 
 /// `transferkit paste`: writes what the clipboard holds, lists the types it offers, or saves every representation
 /// as an archive (a snapshot that `transferkit copy` restores).
-package struct PasteCommand: Command {
+struct PasteCommand: Command {
     /// The catalogue for type names and conformance.
-    package var catalog: TypeCatalog
+    var catalog: TypeCatalog
 
     /// Creates the command.
-    package init(catalog: TypeCatalog = .shared) {
+    init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"paste"`.
-    package var name: String { "paste" }
+    var name: String { "paste" }
     /// One line of help.
-    package var abstract: String { "Write the clipboard's content, list its types, or save them all as an archive." }
+    var abstract: String { "Write the clipboard's content, list its types, or save them all as an archive." }
     /// Rules and examples.
-    package var discussion: String {
+    var discussion: String {
         """
         Without --type, the owner's first (best) type is written. With --type (a uniform type identifier or a MIME
         type), the first offered type that is that type or conforms to it is written: the package's one
@@ -36,7 +37,7 @@ package struct PasteCommand: Command {
     }
 
     /// The accepted options.
-    package var signature: CommandSignature {
+    var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--type"], valueName: "TYPE", help: "The type to write (identifier or MIME type)."),
@@ -51,7 +52,7 @@ package struct PasteCommand: Command {
     }
 
     /// Pastes.
-    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         if arguments.flag("--json"), !arguments.flag("--list") {
             throw UsageError("--json goes with --list")

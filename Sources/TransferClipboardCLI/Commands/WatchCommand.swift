@@ -1,23 +1,24 @@
 import Foundation
 import TransferClipboard
-package import UniformTypes
+import TransferKitCLI
+import UniformTypes
 
 /// `transferkit watch`: prints one line (or one JSON object) each time the clipboard changes hands.
-package struct WatchCommand: Command {
+struct WatchCommand: Command {
     /// The catalogue for type mapping.
-    package var catalog: TypeCatalog
+    var catalog: TypeCatalog
 
     /// Creates the command.
-    package init(catalog: TypeCatalog = .shared) {
+    init(catalog: TypeCatalog = .shared) {
         self.catalog = catalog
     }
 
     /// `"watch"`.
-    package var name: String { "watch" }
+    var name: String { "watch" }
     /// One line of help.
-    package var abstract: String { "Print a line each time the clipboard changes, with the types it offers." }
+    var abstract: String { "Print a line each time the clipboard changes, with the types it offers." }
     /// Examples.
-    package var discussion: String {
+    var discussion: String {
         """
         Each line names the selection and the offered types in the owner's order (none when it was cleared);
         with --json each line is an object: {"selection":"clipboard","types":[{"name":…,"type":…},…]}. Runs
@@ -30,7 +31,7 @@ package struct WatchCommand: Command {
     }
 
     /// The accepted options.
-    package var signature: CommandSignature {
+    var signature: CommandSignature {
         CommandSignature(
             options: [
                 .init(names: ["--json"], help: "Print one JSON object per change."),
@@ -41,7 +42,7 @@ package struct WatchCommand: Command {
     }
 
     /// Watches.
-    package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+    func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let limit = try arguments.value("--count").map { value throws(UsageError) in
             guard let count = Int(value), count > 0 else { throw UsageError("--count needs a positive number") }

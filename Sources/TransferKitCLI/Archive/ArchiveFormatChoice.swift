@@ -1,10 +1,10 @@
 import Foundation
-import TransferKit
+package import TransferKit
 
 /// Decides which form of the archive a command reads or writes.
-enum ArchiveFormatChoice {
+package enum ArchiveFormatChoice {
     /// The form to write: `--format` if given, else `.json` for a `.json` output path, else CBOR.
-    static func output(_ option: String?, path: String?) throws(UsageError) -> TransferArchiveFormat {
+    package static func output(_ option: String?, path: String?) throws(UsageError) -> TransferArchiveFormat {
         if let option {
             guard let format = TransferArchiveFormat(rawValue: option.lowercased()) else {
                 throw UsageError("unknown format '\(option)': use cbor or json")
@@ -19,7 +19,7 @@ enum ArchiveFormatChoice {
 
     /// The form to read: `--format` if given, else detected from a regular file's first bytes,
     /// else CBOR (a pipe cannot be peeked at without consuming it).
-    static func input(_ option: String?, file: InputFile) throws -> TransferArchiveFormat {
+    package static func input(_ option: String?, file: InputFile) throws -> TransferArchiveFormat {
         if let option {
             return try output(option, path: nil)
         }

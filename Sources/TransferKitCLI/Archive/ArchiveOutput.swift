@@ -1,14 +1,14 @@
-import TransferKit
+package import TransferKit
 import TransferKitPlatform
 
 /// Where a command writes its result: a file written atomically, or standard output for `-`.
-enum ArchiveOutput {
+package enum ArchiveOutput {
     /// Runs `body` with a sink on `path` (standard output for `-` or `nil`); a file appears at
     /// `path` only once `body` has returned without throwing.
     ///
     /// Binary output (`isBinary`) is refused when it would go to a terminal by default (no `-o`):
     /// bytes that are not text can garble the terminal. An explicit `-o -` writes it anyway.
-    static func write<R>(
+    package static func write<R>(
         toPath path: String?, isBinary: Bool, context: CommandContext, _ body: (any OutputSink) async throws -> R
     ) async throws -> R {
         guard let path, path != "-" else {
@@ -33,7 +33,7 @@ enum ArchiveOutput {
 
     /// A streaming archive writer on `sink`: straight to its descriptor when it has one, so the writer can splice
     /// a file's bytes into a pipe.
-    static func writer(to sink: any OutputSink) -> TransferArchiveWriter {
+    package static func writer(to sink: any OutputSink) -> TransferArchiveWriter {
         if let output = sink as? FileDescriptorOutput {
             TransferArchiveWriter(fileDescriptor: output.fileDescriptor)
         } else {

@@ -1,24 +1,31 @@
 import Foundation
-import TransferKit
-import UniformTypes
+package import TransferKit
+package import UniformTypes
 
 /// An item's header as a walk over an archive meets it.
-struct WalkedItem {
-    var index: Int
-    var suggestedName: String?
-    var metadata: [String: TransferMetadataValue]
+package struct WalkedItem {
+    /// The item's position in the archive, from 0.
+    package var index: Int
+    /// The name the sender suggested for a file made from the item.
+    package var suggestedName: String?
+    /// The item's metadata.
+    package var metadata: [String: TransferMetadataValue]
 }
 
 /// A representation's header as a walk over an archive meets it.
-struct WalkedRepresentation {
-    var itemIndex: Int
-    var index: Int
-    var type: UniformType
-    var length: UInt64
+package struct WalkedRepresentation {
+    /// The position of its item in the archive, from 0.
+    package var itemIndex: Int
+    /// Its position in its item, from 0.
+    package var index: Int
+    /// Its uniform type.
+    package var type: UniformType
+    /// The payload's length in bytes.
+    package var length: UInt64
 }
 
 /// What to do with the payload of the representation just met.
-enum PayloadHandling {
+package enum PayloadHandling {
     /// Read past it (its checksum is still verified).
     case skip
     /// Hand its bytes, chunk by chunk, to the closure.
@@ -31,10 +38,10 @@ enum PayloadHandling {
 ///
 /// The CBOR form streams from the descriptor with constant memory; the JSON form is read whole
 /// (within `Limits.maxJSONDocumentSize`), then walked the same way.
-enum ArchiveWalker {
+package enum ArchiveWalker {
     /// Walks `file`; returns the archive's version.
     @discardableResult
-    static func walk(
+    package static func walk(
         _ file: InputFile, format: TransferArchiveFormat, limits: TransferArchive.Limits = .default,
         item onItem: (WalkedItem) throws -> Void,
         representation onRepresentation: (WalkedRepresentation) throws -> PayloadHandling,

@@ -1,23 +1,23 @@
-import Foundation
+package import Foundation
 import TransferKitPlatform
-import UniformTypes
+package import UniformTypes
 
 /// An open input: a file named on the command line, or standard input for `-`.
 ///
 /// A regular file (also standard input redirected from one) has a known size and can be
 /// peeked at without moving its offset; a pipe can only be read once, front to back.
-final class InputFile {
+package final class InputFile {
     /// The name used in messages: the path, or `standard input`.
-    let displayName: String
+    package let displayName: String
     /// The open descriptor.
-    let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     /// The bytes left to read, when the input is a regular file.
-    let size: UInt64?
+    package let size: UInt64?
     private let ownsDescriptor: Bool
 
     /// Opens `path`, or standard input when it is `-`.
     /// - Throws: ``ToolIOError`` naming the file when it cannot be opened or is a directory.
-    init(path: String) throws(ToolIOError) {
+    package init(path: String) throws(ToolIOError) {
         if path == "-" {
             displayName = "standard input"
             fileDescriptor = 0
@@ -62,7 +62,7 @@ final class InputFile {
     }
 
     /// The first bytes of a regular file, read without moving the offset; `nil` for a pipe.
-    func peek(_ count: Int) -> [UInt8]? {
+    package func peek(_ count: Int) -> [UInt8]? {
         guard size != nil else { return nil }
         guard let offset = Syscall.currentOffset(fileDescriptor) else { return nil }
         var buffer = [UInt8](repeating: 0, count: count)
@@ -75,7 +75,7 @@ final class InputFile {
 
     /// `type` made precise where the bytes tell: text of unknown encoding (`public.plain-text`, which `.txt`
     /// gives) is `public.utf8-plain-text` when the file is valid UTF-8 (files up to ``sniffLimit`` are read).
-    func refinedTextType(_ type: UniformType) -> UniformType {
+    package func refinedTextType(_ type: UniformType) -> UniformType {
         guard type == .plainText, let size, size <= Self.sniffLimit, let bytes = peek(Int(size)),
             bytes.count == Int(size), String(validating: bytes, as: UTF8.self) != nil
         else { return type }
@@ -84,7 +84,7 @@ final class InputFile {
 
     /// Reads the rest of the input into memory.
     /// - Throws: ``ToolIOError`` when reading fails or the input exceeds `limit` bytes.
-    func readAll(limit: Int) throws(ToolIOError) -> Data {
+    package func readAll(limit: Int) throws(ToolIOError) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {

@@ -3,9 +3,9 @@ import TransferKitPlatform
 /// Unlinked temporary files that hold bytes a command must read again (a pipe whose size must be known before its
 /// bytes are written into an archive, an archive's payloads served on every paste). Memory stays constant; each
 /// file disappears when its last descriptor closes.
-enum Spool {
+package enum Spool {
     /// An empty unlinked temporary file, open for reading and writing, that stands for `displayName` in messages.
-    static func emptyFile(for displayName: String) throws -> InputFile {
+    package static func emptyFile(for displayName: String) throws -> InputFile {
         do {
             let descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
             return InputFile(adopting: descriptor, displayName: displayName, size: nil)
@@ -16,7 +16,7 @@ enum Spool {
     }
 
     /// Copies `input` (a pipe) into an unlinked temporary file, rewound, whose size is known.
-    static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
+    package static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
         let spool = try emptyFile(for: input.displayName)
         let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)

@@ -1,18 +1,18 @@
 import Foundation
-import UniformTypes
+package import UniformTypes
 
 /// The `--declarations FILE` option that commands consulting the type catalogue share: each
 /// file of type declarations (`Schemas/type-declarations.schema.json`) is loaded before the
 /// command runs, so the tool knows types that no built-in declaration or MIME database does.
-enum DeclarationsOption {
+package enum DeclarationsOption {
     /// The option, for a command's signature.
-    static let option = CommandSignature.Option(
+    package static let option = CommandSignature.Option(
         names: ["--declarations"], valueName: "FILE", isRepeatable: true,
         help: "Load uniform type declarations from a JSON file first.")
 
     /// Loads every file given with the option into `catalog`.
     /// - Throws: `UniformTypeError` naming the file and entry that could not be loaded.
-    static func load(_ arguments: ParsedArguments, into catalog: TypeCatalog) throws {
+    package static func load(_ arguments: ParsedArguments, into catalog: TypeCatalog) throws {
         for path in arguments.allValues(option.key) {
             try catalog.loadDeclarations(from: URL(fileURLWithPath: path))
         }

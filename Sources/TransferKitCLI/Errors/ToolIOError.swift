@@ -26,7 +26,7 @@ extension ErrorCode where Domain == ToolIOErrorDomain {
 
 extension DomainError where Domain == ToolIOErrorDomain {
     /// A failed system call on `source`, described as `what` (`cannot open x`) with the system's reason.
-    static func system(_ code: Code, _ what: String, source: String?, cause: SystemError) -> Self {
+    package static func system(_ code: Code, _ what: String, source: String?, cause: SystemError) -> Self {
         Self(code: code, message: "\(what): \(cause.reason)", cause: cause, source: source)
     }
 }

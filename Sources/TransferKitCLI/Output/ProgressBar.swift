@@ -1,4 +1,4 @@
-import TransferKit
+package import TransferKit
 
 /// A one-line progress bar on standard error, drawn only when standard error is a terminal and
 /// the payload is large enough for progress to matter; for a payload of unknown length, a running count of the
@@ -6,7 +6,7 @@ import TransferKit
 ///
 /// It observes a `TransferProgress` through its coalesced `updates`, so a fast
 /// transfer redraws only as often as the terminal keeps up, never once per chunk.
-final class ProgressBar: Sendable {
+package final class ProgressBar: Sendable {
     /// Payloads smaller than this finish too fast for a bar to help.
     static let threshold: UInt64 = 64 << 20
 
@@ -66,7 +66,7 @@ final class ProgressBar: Sendable {
 
     /// Runs `body` with a bar for `progress` when ``start(for:totalBytes:context:)`` calls for one: finished when
     /// `body` returns, cancelled when it throws, and cleared either way.
-    static func drawing(
+    package static func drawing(
         _ progress: TransferProgress, totalBytes: UInt64?, context: CommandContext, while body: () async throws -> Void
     ) async throws {
         let bar = start(for: progress, totalBytes: totalBytes, context: context)

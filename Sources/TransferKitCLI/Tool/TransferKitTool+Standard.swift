@@ -2,8 +2,9 @@ public import TransferKit
 public import UniformTypes
 
 extension TransferKitTool {
-    /// The commands of the `transferkit` executable, in the order `--help` lists them: `types`,
-    /// `pack`, `inspect`, `extract`, `convert`, `check` and `reencode`.
+    /// The commands that work anywhere, in the order `--help` lists them: `types`, `pack`, `inspect`, `extract`,
+    /// `convert`, `check` and `reencode`. (The `transferkit` executable adds the clipboard commands of
+    /// `TransferClipboardCLI` after them.)
     ///
     /// An adopter builds a tool that knows their model types by passing a registry with their
     /// readers registered:
@@ -28,14 +29,6 @@ extension TransferKitTool {
             CheckCommand(registry: registry, catalog: catalog),
             ReencodeCommand(registry: registry, catalog: catalog),
         ]
-    }
-
-    /// The commands of the Linux clipboard, which the `transferkit` executable lists after the standard ones:
-    /// `copy`, `paste` and `watch`. They need a display server (`WAYLAND_DISPLAY` or `DISPLAY`), so they are apart from
-    /// ``standardCommands(catalog:registry:)``, which work anywhere.
-    /// - Parameter catalog: The type catalogue for type inference and the mapping to MIME types.
-    public static func clipboardCommands(catalog: TypeCatalog = .shared) -> [any Command] {
-        [CopyCommand(catalog: catalog), PasteCommand(catalog: catalog), WatchCommand(catalog: catalog)]
     }
 
     /// A new registry holding the generic readers: any JSON document for `public.json` (compared
