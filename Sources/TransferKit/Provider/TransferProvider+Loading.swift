@@ -136,9 +136,15 @@ extension TransferProvider {
     }
 
     /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).
+    ///
+    /// When the reader's declaration, or that of an object registered here, is one TransferKit cannot use (see
+    /// `RepresentationList.failure`), the error is that failure, which says what is wrong with it.
     func representation(for requested: [UniformType], reader: Any.Type?) throws -> Entry {
         if let entry = choose(for: requested) {
             return entry
+        }
+        if let failure = reader.flatMap(representationFailure(of:)) ?? state.withLock({ $0.registrationFailure }) {
+            throw failure
         }
         let registered = registeredTypes.map(\.identifier)
         let wanted = requested.map(\.identifier).joined(separator: ", ")

@@ -60,7 +60,11 @@ extension TransferProvider {
     @discardableResult
     public func registerObject(_ object: some TransferProviderWriting, visibility: TransferVisibility = .all) -> Int {
         let source = ObjectSource(objectType: type(of: object), load: { _ in object })
-        return object.writableTypes.reduce(0) { count, type in
+        let types = object.writableTypes
+        if types.isEmpty {
+            recordFailure(of: type(of: object))
+        }
+        return types.reduce(0) { count, type in
             let entry = Entry(
                 type: type, visibility: visibility.narrowed(by: object.visibility(for: type)), source: .object(source),
                 suggestedName: object.suggestedFileName(for: type))
@@ -84,8 +88,22 @@ extension TransferProvider {
         loadHandler: @escaping @Sendable (TransferProgress) async throws -> T
     ) -> Int {
         let source = ObjectSource(objectType: objectClass, load: { progress in try await loadHandler(progress) })
-        return objectClass.writableTypes.reduce(0) { count, type in
+        let types = objectClass.writableTypes
+        if types.isEmpty {
+            recordFailure(of: objectClass)
+        }
+        return types.reduce(0) { count, type in
             count + (register(Entry(type: type, visibility: visibility, source: .object(source))) ? 1 : 0)
+        }
+    }
+
+    /// Keeps why an object type that writes nothing cannot be used, if that is why (the first such reason wins).
+    private func recordFailure(of objectType: Any.Type) {
+        guard let failure = representationFailure(of: objectType) else { return }
+        state.withLock { state in
+            if state.registrationFailure == nil {
+                state.registrationFailure = failure
+            }
         }
     }
 

@@ -150,6 +150,9 @@ public final class TransferProvider: Sendable {
 extension TransferProvider {
     struct State: Sendable {
         var entries: [Entry] = []
+        /// Why an object registered nothing, if its declaration is one TransferKit cannot use: a load that finds no
+        /// representation throws this instead of "no representation".
+        var registrationFailure: TransferError?
         var suggestedName: String?
         var metadata: [String: TransferMetadataValue] = [:]
         /// `nil` until first needed when the caller left it to the system.

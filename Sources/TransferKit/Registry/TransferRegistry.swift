@@ -81,9 +81,13 @@ public final class TransferRegistry: Sendable {
     ///   - reader: The reader type.
     ///   - priority: Decides between readers that claim the same type.
     /// - Throws: ``TransferError`` with `TransferError.Code.registryConflict` when another reader claims one of
-    ///   the types with the same priority.
+    ///   the types with the same priority, or with `TransferError.Code.unavailableRepresentation` saying what is
+    ///   wrong when `reader` is a ``TransferRepresentable`` whose declaration TransferKit cannot use.
     public func register<T: TransferProviderReading>(_ reader: T.Type, priority: Priority = .default) throws {
         let types = reader.readableTypes
+        if types.isEmpty, let failure = representationFailure(of: reader) {
+            throw failure
+        }
         try claims.withLock { claims in
             for type in types {
                 let key = Self.key(type)

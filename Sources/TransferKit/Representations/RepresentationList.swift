@@ -18,6 +18,34 @@ public struct RepresentationList<Item>: Sendable {
         self.elements = elements
     }
 
+    /// Why TransferKit cannot use the declaration this list was made of, if it cannot; the list is then empty.
+    ///
+    /// Set only by TransferKitCompatibility, for a `Transferable` declaration whose representations are of another
+    /// item type. Loads, decodes and registry registrations of the item type throw it, so that such a type fails
+    /// with what is wrong rather than with an empty list's "no representation".
+    package private(set) var failure: TransferError?
+
+    /// An empty list for a declaration TransferKit cannot use: it exports and imports nothing, and every load or
+    /// decode through it, and every registration of its item type in a ``TransferRegistry``, throws `failure`.
+    ///
+    /// - Parameter failure: What is wrong with the declaration and how to fix it.
+    package init(failure: TransferError) {
+        self.elements = []
+        self.failure = failure
+    }
+
+    /// The lists' representations in order; a failed list among them makes the whole list that failure (a
+    /// declaration with one unusable part is unusable: keeping the other parts would drop that part silently).
+    ///
+    /// - Parameter parts: The lists, in order.
+    package init(concatenating parts: [RepresentationList]) {
+        if let failure = parts.lazy.compactMap(\.failure).first {
+            self.init(failure: failure)
+        } else {
+            self.init(parts.flatMap(\.elements))
+        }
+    }
+
     /// One representation: what it exports and imports, and how.
     public struct Element: Sendable {
         /// How a representation was declared: an extensible set of values, so new kinds do not break `switch`
@@ -231,13 +259,17 @@ extension RepresentationList {
     ///   - other: The other type's representations.
     ///   - exporting: Converts a value to `Other`; `nil` for an import-only proxy.
     ///   - importing: Converts an `Other` to a value; `nil` for an export-only proxy.
-    /// - Returns: One representation per representation of `other`.
+    /// - Returns: One representation per representation of `other`, or `other`'s failure if TransferKit cannot use
+    ///   it.
     public static func proxy<Other>(
         _ other: RepresentationList<Other>,
         exporting: (@Sendable (Item) async throws -> Other)?,
         importing: (@Sendable (Other) async throws -> Item)? = nil
     ) -> Self {
-        Self(
+        if let failure = other.failure {
+            return Self(failure: failure)
+        }
+        return Self(
             other.elements.map { element in
                 Element(
                     kind: .proxy, exportedTypes: exporting == nil ? [] : element.exportedTypes,
@@ -261,11 +293,14 @@ extension RepresentationList {
     /// - Parameters:
     ///   - wrap: Makes the other item of a value.
     ///   - unwrap: Gets the value of the other item.
-    /// - Returns: The representations, converting on every export, import and condition.
+    /// - Returns: The representations, converting on every export, import and condition (or this list's failure).
     public func bridged<Other>(
         wrap: @escaping @Sendable (Item) -> Other, unwrap: @escaping @Sendable (Other) -> Item
     ) -> RepresentationList<Other> {
-        RepresentationList<Other>(elements.map { Self.bridge($0, wrap: wrap, unwrap: unwrap) })
+        if let failure {
+            return RepresentationList<Other>(failure: failure)
+        }
+        return RepresentationList<Other>(elements.map { Self.bridge($0, wrap: wrap, unwrap: unwrap) })
     }
 
     private static func bridge<Other>(

@@ -9,12 +9,12 @@ public enum RepresentationListBuilder<Item> {
 
     /// The lists of a block, concatenated in order.
     public static func buildBlock(_ parts: RepresentationList<Item>...) -> RepresentationList<Item> {
-        RepresentationList(parts.flatMap(\.elements))
+        RepresentationList(concatenating: parts)
     }
 
     /// The lists of a `for` loop, concatenated in order.
     public static func buildArray(_ parts: [RepresentationList<Item>]) -> RepresentationList<Item> {
-        RepresentationList(parts.flatMap(\.elements))
+        RepresentationList(concatenating: parts)
     }
 
     /// An `if` without `else`: nothing when false.

@@ -70,14 +70,17 @@ extension TransferRepresentable {
     /// The bytes of the first representation that exports `type` (a file representation's file is read).
     ///
     /// - Throws: ``TransferError/Code/unavailableRepresentation`` when no representation exports `type` for this
-    ///   value; what the exporter throws otherwise.
+    ///   value (naming what is wrong when the declaration is one TransferKit cannot use); what the exporter throws
+    ///   otherwise.
     public func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data {
-        guard let element = Self.transferRepresentations.exporter(of: type, for: self) else {
-            throw TransferError(
-                code: .unavailableRepresentation,
-                message: "\(Self.self) exports no representation of \(type) for this value; exported: "
-                    + "\(writableTypes.map(\.identifier)). Add one to transferRepresentations or ask for another type.",
-                source: type.identifier)
+        let representations = Self.transferRepresentations
+        guard let element = representations.exporter(of: type, for: self) else {
+            throw representations.failure
+                ?? TransferError(
+                    code: .unavailableRepresentation,
+                    message: "\(Self.self) exports no representation of \(type) for this value; exported: "
+                        + "\(writableTypes.map(\.identifier)). Add one to transferRepresentations or ask for another type.",
+                    source: type.identifier)
         }
         return try await element.exportData(self, type, progress)
     }
@@ -85,14 +88,18 @@ extension TransferRepresentable {
     /// Decodes with the first representation that imports a type `type` conforms to.
     ///
     /// - Throws: ``TransferError/Code/decodingFailed`` when none does, when the importer throws, or when its importer
-    ///   is asynchronous (load those with ``TransferProvider/loadObject(ofClass:progress:)``, which awaits them).
+    ///   is asynchronous (load those with ``TransferProvider/loadObject(ofClass:progress:)``, which awaits them);
+    ///   ``TransferError/Code/unavailableRepresentation`` naming what is wrong when the declaration is one
+    ///   TransferKit cannot use.
     public static func object(from data: Data, type: UniformType) throws -> Self {
-        guard let element = transferRepresentations.importer(for: type, catalog: .shared) else {
-            throw TransferError(
-                code: .decodingFailed,
-                message: "\(Self.self) imports no representation that \(type) conforms to; imported: "
-                    + "\(readableTypes.map(\.identifier)).",
-                source: type.identifier)
+        let representations = transferRepresentations
+        guard let element = representations.importer(for: type, catalog: .shared) else {
+            throw representations.failure
+                ?? TransferError(
+                    code: .decodingFailed,
+                    message: "\(Self.self) imports no representation that \(type) conforms to; imported: "
+                        + "\(readableTypes.map(\.identifier)).",
+                    source: type.identifier)
         }
         guard case .synchronous(let importer) = element.importer else {
             throw TransferError(
@@ -103,4 +110,16 @@ extension TransferRepresentable {
         }
         return try importer(data, type)
     }
+}
+
+/// Why TransferKit cannot use the representations of `type`: the failure of its list if it is a
+/// ``TransferRepresentable`` whose declaration could not be used (see `RepresentationList.failure`), else `nil`.
+///
+/// Asked only on error paths and for types that registered nothing, so ordinary loads never build the list for it.
+func representationFailure(of type: Any.Type) -> TransferError? {
+    func failure<Representable: TransferRepresentable>(_ representable: Representable.Type) -> TransferError? {
+        representable.transferRepresentations.failure
+    }
+    guard let representable = type as? any TransferRepresentable.Type else { return nil }
+    return failure(representable)
 }

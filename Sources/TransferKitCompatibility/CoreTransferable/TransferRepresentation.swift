@@ -18,9 +18,15 @@
     }
 
     extension TransferRepresentation {
-        /// ``body``'s representations.
+        /// ``body``'s representations; if they are of another item type, an empty list whose loads fail with a
+        /// `TransferError` naming both types (see ``Transferable/transferRepresentations``).
         public var transferRepresentations: RepresentationList<Item> {
-            body.transferRepresentations as? RepresentationList<Item> ?? RepresentationList()
+            let declared = body.transferRepresentations
+            guard let representations = declared as? RepresentationList<Item> else {
+                return RepresentationList(
+                    failure: .representations(of: Body.Item.self, for: Item.self, declaredIn: "\(Self.self).body"))
+            }
+            return representations
         }
 
         /// Exports only when `condition` holds for the item; imports are unaffected.
@@ -91,8 +97,7 @@
         public static func buildBlock(
             _ parts: TransferRepresentationGroup<Item>...
         ) -> TransferRepresentationGroup<Item> {
-            TransferRepresentationGroup(
-                RepresentationList(parts.flatMap(\.transferRepresentations.elements)))
+            TransferRepresentationGroup(RepresentationList(concatenating: parts.map(\.transferRepresentations)))
         }
 
         /// An `if` without `else`.

@@ -25,9 +25,20 @@
 
     extension Transferable {
         /// The declared representations as TransferKit's native list.
+        ///
+        /// A declaration of representations of another type (an explicit `return` skips
+        /// ``TransferRepresentationBuilder``, which checks the item type) cannot be used: the list is then empty, and
+        /// loads of the type, decodes and registry registrations throw a `TransferError` with
+        /// `TransferError.Code.unavailableRepresentation` that names both types.
         public static var transferRepresentations: RepresentationList<Self> {
-            transferRepresentation.transferRepresentations as? RepresentationList<Self>
-                ?? RepresentationList()
+            let declared = transferRepresentation.transferRepresentations
+            guard let representations = declared as? RepresentationList<Self> else {
+                return RepresentationList(
+                    failure: .representations(
+                        of: Representation.Item.self, for: Self.self,
+                        declaredIn: "\(Self.self).transferRepresentation"))
+            }
+            return representations
         }
 
         /// The types the type exports to receivers of the given visibility, in order.
@@ -75,6 +86,23 @@
 
     /// Values are equal when the wrapped values are.
     extension TransferableValue: Equatable where Value: Equatable {}
+
+    extension TransferError {
+        /// The failure of a declaration of `Item` that is made of representations of `Other`.
+        ///
+        /// - Parameters:
+        ///   - other: The item type of the declared representations.
+        ///   - item: The type being declared.
+        ///   - place: The declaration, such as `Card.transferRepresentation`.
+        static func representations(of other: Any.Type, for item: Any.Type, declaredIn place: String) -> Self {
+            TransferError(
+                code: .unavailableRepresentation,
+                message: "\(place) declares representations of \(other), not of \(item), so TransferKit cannot use it "
+                    + "and \(item) exports and imports nothing. Declare representations of \(item) (an explicit "
+                    + "`return` skips TransferRepresentationBuilder, which would have rejected them).",
+                source: place)
+        }
+    }
 
     /// CoreTransferable's visibility of a representation. There are no teams or app groups on Linux: ``team`` and
     /// ``group`` mean ``ownProcess``.
