@@ -26,15 +26,19 @@ struct TwoProcessSessionTests {
         let output: URL
         private(set) var status: Int32?
 
-        init(_ arguments: [String], output: URL) throws {
+        init(_ arguments: [String], output: URL, descriptorLimit: Int? = nil) throws {
             self.arguments = arguments
             self.output = output
             let descriptor = try Syscall.openForWriting(output.path)
             defer { Syscall.close(descriptor) }
             let input = try Syscall.openForReading("/dev/null")
             defer { Syscall.close(input) }
+            // prlimit (util-linux) starts the example with fewer descriptors, for the flood test.
+            let command =
+                descriptorLimit.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)", TwoProcessSessionTests.executable] }
+                ?? [TwoProcessSessionTests.executable]
             pid = try ChildProcess.spawn(
-                TwoProcessSessionTests.executable, arguments: arguments, standardInput: input,
+                command[0], arguments: Array(command.dropFirst()) + arguments, standardInput: input,
                 standardOutput: descriptor, standardError: descriptor)
         }
 
@@ -81,7 +85,7 @@ struct TwoProcessSessionTests {
     /// The two lists' card names after a drag of Han from the source to the destination, with `killed` killed at
     /// `event` and both recovered.
     private func run(
-        killing killed: String?, at event: RemoteSessionEvent?
+        killing killed: String?, at event: RemoteSessionEvent?, flooding: Bool = false
     ) async throws -> (
         source: [String], destination: [String]
     ) {
@@ -93,9 +97,19 @@ struct TwoProcessSessionTests {
         let pause = { (role: String) in killed == role ? ["--pause-at", event?.rawValue ?? ""] : [] }
         let source = try Running(
             ["session-source", path("A.json"), path("s"), path("record"), "Han"] + pause("source"),
-            output: directory.appendingPathComponent("source.out"))
+            output: directory.appendingPathComponent("source.out"), descriptorLimit: flooding ? 64 : nil)
         for _ in 0..<2000 where !FileManager.default.fileExists(atPath: path("s")) {
             try await Task.sleep(for: .milliseconds(10))
+        }
+        if flooding {
+            // A real process holds a thousand connections at once: the source runs out of descriptors while they
+            // last, and must go on accepting afterwards.
+            let flood = try await ChildProcess.run(
+                "/usr/bin/python3",
+                arguments: [repositoryFile("Tests/Interop/session_peer.py").path, "flood", path("s"), "1000"], input: []
+            )
+            let report = String(decoding: flood.standardOutput, as: UTF8.self)
+            #expect(flood.status == 0 && report.hasPrefix("flooded "), "\(report)")
         }
         let destination = try Running(
             ["session-destination", path("B.json"), path("s"), path("record")] + pause("destination"),
@@ -124,6 +138,16 @@ struct TwoProcessSessionTests {
     @Test("a move between two processes: the card leaves the source only after the destination committed")
     func moveBetweenProcesses() async throws {
         let lists = try await run(killing: nil, at: nil)
+        #expect(lists.source == ["Luke", "Leia"])
+        #expect(lists.destination == ["Han"])
+    }
+
+    @Test(
+        "a source that ran out of descriptors under a flood of connections goes on accepting, and the move completes",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs util-linux's prlimit"),
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "the flood is a Python peer"))
+    func acceptsAfterFlood() async throws {
+        let lists = try await run(killing: nil, at: nil, flooding: true)
         #expect(lists.source == ["Luke", "Leia"])
         #expect(lists.destination == ["Han"])
     }

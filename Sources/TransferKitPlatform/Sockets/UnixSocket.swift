@@ -40,6 +40,36 @@ package final class UnixSocket: Sendable {
         try connect(address: Array(path.utf8), label: path)
     }
 
+    /// Connects to the socket at `path`, giving up when `deadline` passes while the listener's queue is full (a
+    /// blocking connect would wait for a listener that never accepts).
+    /// - Throws: ``SystemError``: `ETIMEDOUT` when the deadline passed, or what ``connect(toPath:)`` throws.
+    package static func connect(toPath path: String, deadline: Deadline) throws(SystemError) -> UnixSocket {
+        let socket = try makeSocket()
+        try socket.setNonBlocking(true)
+        try withAddress(Array(path.utf8), label: path) { (address, length) throws(SystemError) in
+            while cConnect(socket.descriptor, address, length) != 0 {
+                let code = errno
+                if code == EINTR { continue }
+                // A Unix socket whose listener's queue is full answers EAGAIN at once; try again shortly.
+                guard code == EAGAIN || code == EINPROGRESS else {
+                    throw SystemError(call: "connect", errorNumber: code, path: path)
+                }
+                if code == EINPROGRESS {
+                    guard try Syscall.waitUntilWritable(socket.descriptor, timeout: deadline.remaining) else {
+                        throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: path)
+                    }
+                    return
+                }
+                guard !deadline.hasPassed else {
+                    throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: path)
+                }
+                usleep(2_000)
+            }
+        }
+        try socket.setNonBlocking(false)
+        return socket
+    }
+
     /// Connects to the socket named `name` in Linux's abstract namespace (as X servers also listen on
     /// `@/tmp/.X11-unix/X0`).
     package static func connect(toAbstractName name: String) throws(SystemError) -> UnixSocket {
@@ -72,6 +102,22 @@ package final class UnixSocket: Sendable {
     /// closes it.
     package static func adopting(_ descriptor: Int32) -> UnixSocket {
         UnixSocket(descriptor: descriptor)
+    }
+
+    /// Accepts the next connection to a listening socket, waiting at most until `deadline` for one.
+    /// - Returns: The connection, or `nil` when the deadline passed first.
+    /// - Throws: ``SystemError`` from `accept(2)` itself, such as `EMFILE` when the process has no descriptor left
+    ///   (the pending connection stays queued: the caller decides whether to back off and try again).
+    package func accept(until deadline: Deadline) throws(SystemError) -> UnixSocket? {
+        guard try waitUntilReadable(timeout: deadline.remaining) else { return nil }
+        let connection = cAccept(descriptor)
+        if connection >= 0 {
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+            return UnixSocket(descriptor: connection)
+        }
+        let code = errno
+        if code == EINTR || code == EAGAIN { return nil }
+        throw SystemError(call: "accept", errorNumber: code)
     }
 
     /// Waits for and accepts the next connection to a listening socket.

@@ -333,6 +333,17 @@ package enum Syscall {
     /// The calling process's id.
     package static var processID: Int32 { getpid() }
 
+    /// This process's real user id.
+    package static var userID: UInt32 { getuid() }
+
+    /// Blocks this thread for `duration` (never call it from a task of the concurrency pool).
+    package static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
     /// Whether a process with id `pid` exists (`kill(pid, 0)`: also when it belongs to another user).
     package static func processExists(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }
@@ -386,6 +397,20 @@ package enum ErrorNumber {
     package static var brokenPipe: Int32 { EPIPE }
     /// The file is a directory.
     package static var isADirectory: Int32 { EISDIR }
+    /// A wait ran out of time.
+    package static var timedOut: Int32 { ETIMEDOUT }
+    /// The peer sent more than a message can carry (more file descriptors than asked for).
+    package static var messageTooLarge: Int32 { EMSGSIZE }
+    /// The call would have waited (a full socket, a full listen queue).
+    package static var wouldBlock: Int32 { EAGAIN }
+    /// The process has as many descriptors open as its limit allows.
+    package static var processDescriptorLimit: Int32 { EMFILE }
+    /// The system has as many files open as it allows.
+    package static var systemDescriptorLimit: Int32 { ENFILE }
+    /// A pending connection was given up before it was accepted.
+    package static var connectionAborted: Int32 { ECONNABORTED }
+    /// The kernel has no memory or buffer space for the call.
+    package static var outOfResources: Set<Int32> { [ENOBUFS, ENOMEM] }
 }
 
 // The C library's calls under names that the `Syscall` methods of the same name do not shadow.

@@ -25,6 +25,13 @@ public import UniformTypes
 ///
 /// Several destinations may connect (one after another as a drag passes over them, or at once); the session drops
 /// once. The publication stops listening and removes its socket when the session ends or on ``close()``.
+///
+/// **Who may connect** — only processes of the same user (the socket's `SO_PEERCRED`); the process id the move
+/// rule sees is the kernel's, not the one the hello names. A destination that claims this session's application
+/// identifier (which lets it move what only the same application may move) must run this process's executable or
+/// one in the same directory; otherwise it is treated as another application. **Deadlines** — a destination that
+/// says nothing for `timeout` (before its hello, between messages, after a reservation) is disconnected and its
+/// reservation released; one that does not read for `timeout` likewise. Each ends that connection only.
 public final class DragSessionPublication: Sendable {
     /// The session offered.
     public let session: DragSession
@@ -43,15 +50,18 @@ public final class DragSessionPublication: Sendable {
         var isClosed = false
         /// Drops running through this publication, until their destination has been told how they ended.
         var dropsInFlight = 0
-        var quietWaiters: [CheckedContinuation<Void, Never>] = []
+        var quiet: [Mailbox<Void, Never>] = []
     }
+
+    /// The most connections served at once; more wait in the listen queue (or fail to connect by their deadline).
+    static let maximumConnections = 256
 
     /// Publishes `session` at `path`.
     /// - Parameters:
     ///   - session: The session; it should still be active.
     ///   - path: Where to listen; nothing may be there yet.
     ///   - decisions: The record both processes share, for moves that survive a crash; `nil` for none.
-    ///   - timeout: How long to wait for a destination that does not read what the source sends.
+    ///   - timeout: The time limit of silence: how long a destination may say nothing or read nothing.
     ///   - observer: Told of each step of a drop, for logs and tests (a step waits until it returns).
     /// - Throws: ``TransferSessionError`` with `disconnected` when the socket cannot be made at `path`.
     public init(
@@ -64,15 +74,13 @@ public final class DragSessionPublication: Sendable {
         self.timeout = timeout
         self.observer = observer
         do {
-            listener = try UnixSocket.listen(atPath: path)
+            listener = try UnixSocket.listen(atPath: path, backlog: 64)
         } catch {
             throw TransferSessionError(
                 code: .disconnected, message: "The session cannot listen at \(path): \(error.reason).", cause: error,
                 source: path)
         }
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "TransferSessions listener"
-        thread.start()
+        DedicatedThread.start { [self] in acceptLoop() }
         Task { [self] in
             _ = await session.ended()
             // Let the destination hear how the session ended before the socket goes.
@@ -87,15 +95,37 @@ public final class DragSessionPublication: Sendable {
     /// - Returns: The operation that took place; ``DropOperation/cancel`` when none did.
     public func ended() async -> DropOperation {
         let operation = await session.ended()
-        await withCheckedContinuation { continuation in
-            let quiet = state.withLock { state in
-                guard state.dropsInFlight > 0 else { return true }
-                state.quietWaiters.append(continuation)
-                return false
-            }
-            if quiet { continuation.resume() }
+        await waitUntilQuiet(until: .never)
+        return operation
+    }
+
+    /// Waits as ``ended()`` does, at most `timeout`: for a destination that never drops, or never connects.
+    /// - Returns: The operation that took place.
+    /// - Throws: ``TransferSessionError`` with `timedOut` when the session had not ended in time (it goes on; cancel
+    ///   it or wait again).
+    public func ended(within timeout: Duration) async throws(TransferSessionError) -> DropOperation {
+        let deadline = Deadline.after(timeout)
+        let ending = Mailbox<DropOperation, Never>(capacity: 1)
+        let waiter = Task { [session] in ending.post(await session.ended()) }
+        defer { waiter.cancel() }
+        guard let operation = try? await ending.receive(until: deadline), await waitUntilQuiet(until: deadline) else {
+            throw TransferSessionError(
+                code: .timedOut, message: "The session did not end within \(timeout).", source: session.id.rawValue)
         }
         return operation
+    }
+
+    /// Waits until no drop is waiting to tell its destination how it ended; false when the deadline passed first.
+    @discardableResult
+    private func waitUntilQuiet(until deadline: Deadline) async -> Bool {
+        let quiet = Mailbox<Void, Never>(capacity: 1)
+        let waiting = state.withLock { state in
+            guard state.dropsInFlight > 0 else { return false }
+            state.quiet.append(quiet)
+            return true
+        }
+        guard waiting else { return true }
+        return (try? await quiet.receive(until: deadline)) != nil
     }
 
     /// Counts a drop that starts through an endpoint.
@@ -105,13 +135,13 @@ public final class DragSessionPublication: Sendable {
 
     /// Counts a drop whose destination has been told how it ended, and wakes ``ended()`` when none is left.
     fileprivate func dropReported() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [Mailbox<Void, Never>] in
             state.dropsInFlight -= 1
             guard state.dropsInFlight == 0 else { return [] }
-            defer { state.quietWaiters = [] }
-            return state.quietWaiters
+            defer { state.quiet = [] }
+            return state.quiet
         }
-        for waiter in waiters { waiter.resume() }
+        for waiter in waiters { waiter.post(()) }
     }
 
     /// Stops listening, removes the socket and disconnects every destination; the session itself goes on (a drop
@@ -133,23 +163,42 @@ public final class DragSessionPublication: Sendable {
         }
     }
 
+    /// Accepts until closed. An `accept` that fails for want of descriptors or memory (or a connection given up in
+    /// the queue) is retried after a pause that doubles up to a second, so a burst of connections never stops the
+    /// publication for good.
     private func acceptLoop() {
-        while true {
-            guard let socket = try? listener.accept() else { return }
+        var pause = Duration.milliseconds(10)
+        while !state.withLock({ $0.isClosed }) {
+            let socket: UnixSocket?
+            do {
+                socket = try listener.accept(until: .after(.milliseconds(500)))
+                pause = .milliseconds(10)
+            } catch {
+                if state.withLock({ $0.isClosed }) { return }
+                Syscall.sleep(for: pause)
+                pause = min(pause * 2, .seconds(1))
+                continue
+            }
+            guard let socket else { continue }
             let endpoint = SourceEndpoint(publication: self, socket: socket)
             let accepted = state.withLock { state in
-                guard !state.isClosed else { return false }
+                guard !state.isClosed, state.endpoints.count < Self.maximumConnections else { return false }
                 state.endpoints[ObjectIdentifier(endpoint)] = endpoint
                 return true
             }
             guard accepted else {
                 socket.close()
-                return
+                continue
             }
             endpoint.start { [self] in
                 _ = state.withLock { $0.endpoints.removeValue(forKey: ObjectIdentifier(endpoint)) }
             }
         }
+    }
+
+    /// The number of destinations connected now, for tests.
+    package var connectionCount: Int {
+        state.withLock { $0.endpoints.count }
     }
 }
 
@@ -173,70 +222,75 @@ public enum RemoteSessionEvent: String, Sendable, Hashable, CaseIterable {
     case commitSent
 }
 
-/// The source's side of one connection.
+/// The source's side of one connection: the I/O shell of a ``SessionSourceMachine``.
 private final class SourceEndpoint: Sendable {
     // Strong: an endpoint may outlive the app's last reference to the publication; the publication drops the
     // endpoint when its connection ends, which breaks the cycle.
     let publication: DragSessionPublication
-    let connection: SessionConnection<DestinationMessage>
-    private let state = SanitizedMutex(State())
-
-    private enum Verdict {
-        case commit
-        case abort(String)
-        case disconnected(TransferSessionError?)
-    }
-
-    private struct State {
-        var destination: TransferSessionOrigin?
-        var loads: [UInt32: Task<Void, Never>] = [:]
-        var dropStarted = false
-        var verdict: CheckedContinuation<Verdict, Never>?
-        var pendingVerdict: Verdict?
-        var isClosed = false
-    }
-
-    /// The most loads one destination may have running at once.
-    static let maximumConcurrentLoads = 64
+    let connection: FramedConnection<LengthPrefixedFrames>
+    private let machine: SanitizedMutex<SessionSourceMachine>
+    private let loads = SanitizedMutex([UInt32: Task<Void, Never>]())
+    /// The destination's verdict on a reservation, or the end of the connection (`nil`).
+    private let verdicts = Mailbox<SessionSourceMachine.DropVerdict?, Never>(capacity: 4)
 
     init(publication: DragSessionPublication, socket: UnixSocket) {
         self.publication = publication
-        self.connection = SessionConnection(socket: socket, timeout: publication.timeout)
+        self.connection = FramedConnection(socket: socket, sendTimeout: publication.timeout)
+        let credentials = socket.peerCredentials
+        let peer = credentials.map { credentials in
+            SessionSourceMachine.Peer(
+                processID: credentials.processID, userID: credentials.userID,
+                runsSameExecutable: Self.runsSameExecutable(credentials.processID))
+        }
+        machine = SanitizedMutex(
+            SessionSourceMachine(
+                peer: peer, ownUserID: Syscall.userID,
+                sourceApplication: publication.session.origin.applicationIdentifier,
+                itemCount: publication.session.items.count))
+    }
+
+    /// Whether process `pid` runs an executable of this process's installation: the same file, or one in the same
+    /// directory (an application made of several executables installed side by side); `nil` when /proc cannot tell.
+    private static func runsSameExecutable(_ pid: Int32) -> Bool? {
+        guard let own = Syscall.readLink("/proc/self/exe"), let peer = Syscall.readLink("/proc/\(pid)/exe") else {
+            return nil
+        }
+        func directory(_ path: String) -> Substring { path[..<(path.lastIndex(of: "/") ?? path.startIndex)] }
+        return own == peer || directory(own) == directory(peer)
     }
 
     func start(ended: @escaping @Sendable () -> Void) {
         connection.start(
-            receive: { [self] message, descriptors in receive(message, descriptors: &descriptors) },
-            closed: { [self] reason in
-                let (loads, verdict) = state.withLock { state in
-                    state.isClosed = true
-                    defer {
-                        state.loads = [:]
-                        state.verdict = nil
-                    }
-                    if state.verdict == nil && state.pendingVerdict == nil {
-                        state.pendingVerdict = .disconnected(reason)
-                    }
-                    return (Array(state.loads.values), state.verdict)
+            decoder: SessionWire.frames, silenceLimit: publication.timeout,
+            onSilence: { [self] in machine.withLock { $0.silenceEndsConnection() } },
+            onFrame: { [self] (body, descriptors) throws(WireViolation) in
+                // A destination sends no descriptors; any that came are closed with the connection.
+                let message: DestinationMessage
+                do throws(TransferSessionError) {
+                    message = try SessionWire.decode(DestinationMessage.self, from: body[...])
+                } catch {
+                    refuse(.protocolViolation, error.message)
+                    throw WireViolation(error.message, cause: error)
                 }
-                for load in loads { load.cancel() }
-                verdict?.resume(returning: .disconnected(reason))
-                connection.close()
+                perform(machine.withLock { $0.receive(message) })
+            },
+            onEnd: { [self] _ in
+                let running = machine.withLock { $0.connectionEnded() }
+                let tasks = loads.withLock { tasks in running.compactMap { tasks[$0] } }
+                for task in tasks { task.cancel() }
+                verdicts.post(nil)
+                verdicts.close(nil)
                 ended()
             })
     }
 
     private var session: DragSession { publication.session }
 
-    private func receive(_ message: DestinationMessage, descriptors: inout [Int32]) {
-        switch message {
-        case .hello(let version, let application, let process):
-            guard version == SessionWire.version else {
-                refuse("This source speaks version \(SessionWire.version) of the session protocol, not \(version).")
-                return
-            }
-            let origin = TransferSessionOrigin(applicationIdentifier: application, processIdentifier: process)
-            state.withLock { $0.destination = origin }
+    private func perform(_ action: SessionSourceMachine.Action) {
+        switch action {
+        case .none:
+            break
+        case .sendOffer:
             let items = session.items.map { item in
                 SessionWire.Item(
                     id: item.id.rawValue,
@@ -244,21 +298,21 @@ private final class SourceEndpoint: Sendable {
             }
             send(
                 SourceMessage.offer(
-                    version: SessionWire.version, session: session.id.rawValue,
+                    version: machine.withLock { $0.version }, session: session.id.rawValue,
                     application: session.origin.applicationIdentifier, process: session.origin.processIdentifier,
                     allowsMove: session.allowsMoveOperation,
                     allowsMoveToOtherApplications: session.allowsMoveToOtherApplications, items: items))
             observeFromReader(.offered)
-        case .load(let request, let item, let type):
+        case .refuse(let code, let message):
+            refuse(code, message)
+        case .startLoad(let request, let item, let type):
             startLoad(request: request, item: item, type: type)
-        case .cancel(let request):
-            state.withLock { $0.loads[request] }?.cancel()
-        case .drop(let operation):
-            startDrop(operation)
-        case .commit:
-            deliver(.commit)
-        case .abort(let message):
-            deliver(.abort(message))
+        case .cancelLoad(let request):
+            loads.withLock { $0[request] }?.cancel()
+        case .startDrop(let operation, let destination):
+            startDrop(operation, destination: destination)
+        case .deliverVerdict(let verdict):
+            verdicts.post(verdict)
         }
     }
 
@@ -278,68 +332,96 @@ private final class SourceEndpoint: Sendable {
         done.wait()
     }
 
-    /// Ends the connection because the destination broke the protocol.
-    private func refuse(_ message: String) {
-        send(SourceMessage.finished(operation: DropOperation.cancel.rawValue, message: message))
+    /// Ends the connection, telling the destination why.
+    private func refuse(_ code: SessionWireCode, _ message: String) {
+        send(.finished(operation: .cancel, code: code.rawValue, message: message))
         connection.close()
     }
 
     private func send(_ message: SourceMessage, descriptors: [Int32] = []) {
         // A destination that has gone or stopped reading ends the connection; its reader reports why.
         do {
-            try connection.send(message, descriptors: descriptors)
+            try sendOrThrow(message, descriptors: descriptors)
         } catch {
             connection.close()
         }
     }
 
+    private func sendOrThrow(_ message: SourceMessage, descriptors: [Int32] = []) throws(TransferSessionError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try SessionWire.frame(message)
+        } catch {
+            throw TransferSessionError(
+                code: .protocolViolation, message: "A message could not be encoded.", cause: error)
+        }
+        do {
+            try connection.send(bytes, descriptors: descriptors)
+        } catch {
+            throw TransferSessionError(
+                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .disconnected,
+                message: "The destination did not take the session's messages (\(error.reason)).", cause: error)
+        }
+    }
+
     // MARK: - Loads
+
+    /// A load failure's code as this destination's version spells it.
+    private func wireCode(_ code: SessionWireCode) -> String {
+        code == .unavailableRepresentation && machine.withLock({ $0.version }) == 1
+            ? SessionWireCode.versionOneUnavailable : code.rawValue
+    }
+
+    /// Sends a load's last frame, after freeing its request id (the destination may reuse it once it reads this).
+    private func finishLoad(_ request: UInt32, with message: SourceMessage) {
+        machine.withLock { $0.loadWillEnd(request) }
+        loads.withLock { _ = $0.removeValue(forKey: request) }
+        send(message)
+    }
 
     private func startLoad(request: UInt32, item: Int, type identifier: String) {
         guard session.items.indices.contains(item) else {
-            send(.failed(request: request, code: "typeUnavailable", message: "There is no item \(item)."))
+            finishLoad(
+                request,
+                with: .failed(
+                    request: request, code: wireCode(.unavailableRepresentation),
+                    message: "There is no item \(item)."))
             return
         }
         let provider = session.items[item].provider
         let offered = provider.registeredTypes(visibleTo: .otherProcesses)
         guard let type = UniformType(identifier), offered.contains(type) else {
-            send(
-                .failed(
-                    request: request, code: "typeUnavailable",
+            finishLoad(
+                request,
+                with: .failed(
+                    request: request, code: wireCode(.unavailableRepresentation),
                     message: "Item \(item) does not offer \(identifier) to other processes."))
             return
         }
         let representation = provider.representations.first { $0.type == type }
-        let task = Task { [self] in
-            let progress = TransferProgress(totalUnitCount: 1)
-            await withTaskCancellationHandler {
-                do {
-                    if representation?.kind == .file {
-                        try await sendFile(request: request, provider: provider, type: type, progress: progress)
-                    } else {
-                        try await sendStream(request: request, provider: provider, type: type, progress: progress)
+        // Entered before it can run, so that a cancel that comes at once finds it.
+        loads.withLock { tasks in
+            tasks[request] = Task { [self] in
+                let progress = TransferProgress(totalUnitCount: 1)
+                await withTaskCancellationHandler {
+                    do {
+                        if representation?.kind == .file {
+                            try await sendFile(request: request, provider: provider, type: type, progress: progress)
+                        } else {
+                            try await sendStream(request: request, provider: provider, type: type, progress: progress)
+                        }
+                    } catch {
+                        let code: SessionWireCode =
+                            Task.isCancelled || isCancellation(error)
+                            ? .cancelled
+                            : (error as? TransferError)?.code == .unavailableRepresentation
+                                ? .unavailableRepresentation : .loaderFailed
+                        finishLoad(request, with: .failed(request: request, code: wireCode(code), message: "\(error)"))
                     }
-                } catch {
-                    let code =
-                        Task.isCancelled
-                        ? "cancelled" : ((error as? TransferError)?.code.description ?? "loaderFailed")
-                    send(.failed(request: request, code: code, message: "\(error)"))
+                } onCancel: {
+                    progress.cancel()
                 }
-            } onCancel: {
-                progress.cancel()
             }
-            _ = state.withLock { $0.loads.removeValue(forKey: request) }
-        }
-        let accepted = state.withLock { state -> Bool in
-            guard state.loads[request] == nil, state.loads.count < Self.maximumConcurrentLoads, !state.isClosed else {
-                return false
-            }
-            state.loads[request] = task
-            return true
-        }
-        if !accepted {
-            task.cancel()
-            refuse("Request \(request) is in use, or more than \(Self.maximumConcurrentLoads) loads are running.")
         }
     }
 
@@ -347,18 +429,19 @@ private final class SourceEndpoint: Sendable {
         request: UInt32, provider: TransferProvider, type: UniformType, progress: TransferProgress
     ) async throws {
         let stream = try await provider.loadStream(for: type, progress: progress)
-        try connection.send(SourceMessage.begin(request: request, length: stream.length))
+        try sendOrThrow(SourceMessage.begin(request: request, length: stream.length))
         for try await chunk in stream {
             try Task.checkCancellation()
             var offset = chunk.startIndex
             while offset < chunk.endIndex {
                 let end =
                     chunk.index(offset, offsetBy: SessionWire.chunkSize, limitedBy: chunk.endIndex) ?? chunk.endIndex
-                try connection.send(SourceMessage.chunk(request: request, bytes: chunk[offset..<end]))
+                try sendOrThrow(SourceMessage.chunk(request: request, bytes: chunk[offset..<end]))
                 offset = end
             }
         }
-        try connection.send(SourceMessage.end(request: request))
+        try Task.checkCancellation()
+        finishLoad(request, with: .end(request: request))
     }
 
     private func sendFile(
@@ -368,94 +451,75 @@ private final class SourceEndpoint: Sendable {
             let descriptor = try Syscall.openForReading(url.path)
             defer { Syscall.close(descriptor) }
             let length = UInt64(max(0, try Syscall.status(descriptor).size))
-            try connection.send(SourceMessage.file(request: request, length: length), descriptors: [descriptor])
+            machine.withLock { $0.loadWillEnd(request) }
+            loads.withLock { _ = $0.removeValue(forKey: request) }
+            try sendOrThrow(SourceMessage.file(request: request, length: length), descriptors: [descriptor])
         }
     }
 
     // MARK: - The drop
 
-    private func startDrop(_ name: String) {
-        let destination = state.withLock { state -> TransferSessionOrigin? in
-            guard !state.dropStarted else { return nil }
-            state.dropStarted = true
-            return state.destination
-        }
-        guard let destination, let operation = DropOperation(rawValue: name) else {
-            refuse("A drop must follow the hello, come once, and name cancel, forbidden, copy or move (not \(name)).")
-            return
-        }
+    private func startDrop(_ operation: DropOperation, destination: TransferSessionOrigin) {
         publication.dropStarted()
         Task { [self] in
             defer { publication.dropReported() }
-            do {
+            do throws(TransferSessionError) {
                 let result = try await session.drop(DropProposal(operation: operation), on: destination) {
                     drop, resolved in
                     try await reserveAndAwaitCommit(drop, operation: resolved)
                 }
                 if result.operation == .move { await observe(.removed) }
-                send(.finished(operation: result.operation.rawValue, message: nil))
+                send(.finished(operation: result.operation, code: nil, message: nil))
             } catch {
-                send(.finished(operation: DropOperation.cancel.rawValue, message: "\(error)"))
+                send(
+                    .finished(
+                        operation: .cancel, code: SessionWireCode(error.code).rawValue, message: error.message))
             }
         }
     }
 
-    /// The source's part of a remote drop's commit: tell the destination what it may take, then wait for its
-    /// verdict. Returning commits (the session then removes a move's items); throwing keeps them.
+    /// The source's part of a remote drop's commit, by ``MoveDecision``: tell the destination what it may take,
+    /// then wait for its verdict. Returning commits (the session then removes a move's items); throwing releases
+    /// them.
     private func reserveAndAwaitCommit(_ drop: DropSession, operation: DropOperation) async throws {
         let ids = drop.items.map(\.id)
+        let record = operation == .move ? publication.decisions : nil
+        var move = MoveDecision(phase: .offered, usesRecord: record != nil)
+        move.handle(.reserve)
         await observe(.reserved)
-        try connection.send(SourceMessage.reserved(operation: operation.rawValue, items: ids.map(\.rawValue)))
-        let verdict = await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Verdict? in
-                if let pending = state.pendingVerdict {
-                    state.pendingVerdict = nil
-                    return pending
-                }
-                state.verdict = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        try sendOrThrow(SourceMessage.reserved(operation: operation, items: ids.map(\.rawValue)))
+        // No deadline of its own: the connection's silence limit ends a destination that goes quiet, and that end
+        // arrives here as `nil`.
+        let verdict = (try? await verdicts.receive()) ?? nil
+        let actions: [MoveDecision.Action]
         switch verdict {
-        case .commit:
-            if let record = publication.decisions, operation == .move {
-                // The destination decided before it sent the commit; a record that says otherwise wins.
-                let decision = try record.decide(.committed, for: session.id, items: ids)
-                guard decision.outcome == .committed else {
-                    throw TransferSessionError(
-                        code: .commitFailed, message: "The decision record says this move was aborted.")
-                }
-            }
-            await observe(.commitReceived)
-        case .abort(let message):
+        case .commit?:
+            actions = move.handle(.commitArrives)
+        case .abort(let message)?:
+            move.handle(.abortArrives)
             throw TransferSessionError(code: .commitFailed, message: "The destination gave the drop up: \(message)")
-        case .disconnected(let reason):
-            // With a record, the destination may have decided `committed` just before it went: the record decides.
-            if let record = publication.decisions, operation == .move {
-                let decision = try record.resolve(session.id, items: ids)
-                if decision.outcome == .committed {
-                    await observe(.commitReceived)
-                    return
-                }
+        case nil:
+            guard let record else {
+                move.handle(.disconnect)
+                throw TransferSessionError(
+                    code: .disconnected, message: "The destination went away or fell silent before it committed.")
             }
-            throw reason
-                ?? TransferSessionError(
-                    code: .disconnected, message: "The destination process went away before it committed the drop.")
+            // The destination may have decided `committed` just before it went: the record decides.
+            let decision = try record.decide(.aborted, for: session.id, items: ids)
+            move = MoveDecision(phase: decision.outcome == .committed ? .decided : .stored, usesRecord: true)
+            actions = move.handle(.disconnect)
         }
-    }
-
-    /// Hands the destination's verdict to the waiting drop, or keeps it for the drop to find.
-    private func deliver(_ verdict: Verdict) {
-        let waiting = state.withLock { state -> CheckedContinuation<Verdict, Never>? in
-            guard state.dropStarted else { return nil }
-            defer { state.verdict = nil }
-            if state.verdict == nil { state.pendingVerdict = verdict }
-            return state.verdict
+        if actions.contains(.decideCommitted), let record {
+            let decision = try record.decide(.committed, for: session.id, items: ids)
+            guard decision.outcome == .committed else {
+                throw TransferSessionError(
+                    code: .commitFailed, message: "The decision record says this move was aborted.")
+            }
         }
-        waiting?.resume(returning: verdict)
-        if !state.withLock({ $0.dropStarted }) {
-            refuse("A commit or abort came before any drop.")
+        guard move.location == .destination else {
+            throw TransferSessionError(
+                code: .disconnected, message: "The destination went away before it committed; the record says aborted.")
         }
+        await observe(.commitReceived)
     }
 }

@@ -2,141 +2,144 @@ import Foundation
 import TransferKit
 import TransferKitPlatform
 
-/// The bytes of one remote load on their way from the connection's reader thread to the task that reads them.
+/// The bytes of one remote load on their way from the connection's reader thread to the task that reads them: two
+/// ``Mailbox``es of the wire layer, one for the source's first answer and one for the bytes.
 ///
-/// Memory stays bounded: when more than ``bufferLimit`` bytes wait unread, the reader thread waits (at most the
-/// connection's time limit, then the load fails) instead of buffering more. Cancelling the reading task, or
-/// dropping the iterator before the end (as a consumer does when its progress is cancelled), stops the load at
-/// the source.
+/// Every wait has the session's time limit: the source's first answer, each next chunk, a passed file's next bytes
+/// (a pipe that never ends), and the reader thread's wait for room when more than ``bufferLimit`` bytes are unread
+/// (then the load fails instead of buffering more). Cancelling the reading task, or dropping the iterator before
+/// the end, stops the load at the source.
 final class LoadChannel: Sendable {
     /// The most bytes held for a reader that has not taken them yet.
     static let bufferLimit = 4 << 20
 
+    /// What the reader thread hands over.
+    enum Piece: Sendable {
+        /// The next bytes.
+        case bytes(Data)
+        /// The bytes are the first `length` bytes of this descriptor (which the channel then owns).
+        case file(Int32, length: UInt64)
+    }
+
     private let timeout: Duration
-    private let condition = NSCondition()
-    // Guarded by `condition`; `nonisolated(unsafe)` because NSCondition is the lock here (a Mutex cannot wait).
-    nonisolated(unsafe) private var queue: [Data] = []
-    nonisolated(unsafe) private var queuedBytes = 0
-    nonisolated(unsafe) private var end: Result<Void, any Error>?
-    nonisolated(unsafe) private var descriptor: (Int32, UInt64)?
-    nonisolated(unsafe) private var isCancelled = false
-    nonisolated(unsafe) private var waiter: CheckedContinuation<Void, Never>?
-    nonisolated(unsafe) private var cancelHandler: (@Sendable () -> Void)?
-    nonisolated(unsafe) private var start: Result<UInt64?, any Error>?
-    nonisolated(unsafe) private var startWaiter: CheckedContinuation<Result<UInt64?, any Error>, Never>?
+    private let started = Mailbox<UInt64?, TransferError>(capacity: 1)
+    private let pieces = Mailbox<Piece, TransferError>(capacity: LoadChannel.bufferLimit)
+    private let state = SanitizedMutex(State())
+
+    private struct State {
+        var cancelHandler: (@Sendable () -> Void)?
+        var isOver = false
+        var file: (descriptor: Int32, remaining: UInt64)?
+    }
 
     init(timeout: Duration) {
         self.timeout = timeout
     }
 
     deinit {
-        if let (descriptor, _) = descriptor { Syscall.close(descriptor) }
+        state.withLock { state in
+            if let file = state.file { Syscall.close(file.descriptor) }
+        }
+        while let piece = pieces.poll() {
+            if case .file(let descriptor, _) = piece { Syscall.close(descriptor) }
+        }
     }
 
     /// What to do when the reader gives the load up: tell the source.
     var onCancel: (@Sendable () -> Void)? {
-        get { locked { cancelHandler } }
-        set { locked { cancelHandler = newValue } }
+        get { state.withLock { $0.cancelHandler } }
+        set { state.withLock { $0.cancelHandler = newValue } }
     }
 
-    /// Waits for the source's first answer.
+    /// Waits for the source's first answer, at most the time limit.
     /// - Returns: The number of bytes to come, if the source knows it.
-    /// - Throws: The load's failure, if that was the answer.
-    func started() async throws -> UInt64? {
-        let result = await withCheckedContinuation { continuation in
-            let ready = locked { () -> Result<UInt64?, any Error>? in
-                if let start { return start }
-                startWaiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// - Throws: The load's failure, if that was the answer; `loaderFailed` (caused by a `timedOut`
+    ///   ``TransferSessionError``) when the source did not answer in time.
+    func waitUntilStarted() async throws(TransferError) -> UInt64? {
+        do {
+            return try await started.receive(until: .after(timeout))
+        } catch {
+            throw giveUp(error)
         }
-        return try result.get()
-    }
-
-    /// Records the source's first answer and wakes ``started()``.
-    private func answer(_ result: Result<UInt64?, any Error>) {
-        let waiter = locked { () -> CheckedContinuation<Result<UInt64?, any Error>, Never>? in
-            guard start == nil else { return nil }
-            start = result
-            defer { startWaiter = nil }
-            return startWaiter
-        }
-        waiter?.resume(returning: result)
     }
 
     /// The load started; `length` bytes will come if known.
     func begin(length: UInt64?) {
-        answer(.success(length))
+        started.post(length)
+        started.close(nil)
     }
 
-    /// The next bytes; waits while the reader is behind by more than ``bufferLimit``.
+    /// The next bytes; waits while the reader is behind by more than ``bufferLimit``, at most the time limit.
     func push(_ bytes: Data) {
-        condition.lock()
-        let (seconds, attoseconds) = timeout.components
-        let deadline = Date().addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
-        while queuedBytes > Self.bufferLimit && !isCancelled && end == nil {
-            if !condition.wait(until: deadline) { break }
+        switch pieces.post(.bytes(bytes), cost: bytes.count, until: .after(timeout)) {
+        case .posted, .closed:
+            break
+        case .timedOut:
+            fail(
+                TransferError(
+                    code: .loaderFailed,
+                    message: "The reader of a remote load took none of its bytes for \(timeout); the load stopped.",
+                    cause: TransferSessionError(code: .timedOut, message: "The reader stopped taking bytes.")))
+            cancelAtSource()
         }
-        guard !isCancelled, end == nil else {
-            condition.unlock()
-            return
-        }
-        if queuedBytes > Self.bufferLimit {
-            end = .failure(
-                TransferError(code: .loaderFailed, message: "The reader of a remote load stopped taking its bytes."))
-        } else {
-            queue.append(bytes)
-            queuedBytes += bytes.count
-        }
-        let waiter = takeWaiter()
-        condition.unlock()
-        waiter?.resume()
     }
 
     /// The bytes are in `descriptor`, `length` of them.
     func file(_ descriptor: Int32, length: UInt64) {
-        answer(.success(length))
-        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
-            self.descriptor = (descriptor, length)
-            end = .success(())
-            return takeWaiter()
+        begin(length: length)
+        if pieces.post(.file(descriptor, length: length)) != .posted {
+            Syscall.close(descriptor)
         }
-        waiter?.resume()
+        pieces.close(nil)
     }
 
     /// Every byte came.
     func finish() {
-        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
-            if end == nil { end = .success(()) }
-            return takeWaiter()
-        }
-        waiter?.resume()
+        begin(length: nil)
+        pieces.close(nil)
     }
 
     /// The load failed.
-    func fail(_ error: any Error) {
-        answer(.failure(error))
-        let waiter = locked { () -> CheckedContinuation<Void, Never>? in
-            if end == nil { end = .failure(error) }
-            return takeWaiter()
-        }
-        waiter?.resume()
+    func fail(_ error: TransferError) {
+        started.close(error)
+        pieces.close(error)
     }
 
     /// The reader gave up: stop the source, drop what is held.
     func cancel() {
-        answer(.failure(TransferError(code: .cancelled, message: "The load was cancelled.")))
-        let (waiter, handler) = locked { () -> (CheckedContinuation<Void, Never>?, (@Sendable () -> Void)?) in
-            guard !isCancelled, end == nil || !queue.isEmpty || descriptor != nil else { return (nil, nil) }
-            isCancelled = true
-            queue = []
-            queuedBytes = 0
-            condition.broadcast()
-            return (takeWaiter(), cancelHandler)
+        let error = TransferError(code: .cancelled, message: "The load was cancelled.")
+        started.close(error)
+        pieces.discard(error)
+        cancelAtSource()
+    }
+
+    private func cancelAtSource() {
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.isOver else { return nil }
+            state.isOver = true
+            return state.cancelHandler
         }
-        waiter?.resume()
         handler?()
+    }
+
+    /// Turns a failed wait into the load's error, stopping the source when this side gave up.
+    private func giveUp(_ failure: Mailbox<UInt64?, TransferError>.ReceiveFailure) -> TransferError {
+        switch failure {
+        case .closed(let error): return error
+        case .finished: return TransferError(code: .loaderFailed, message: "The load ended before it began.")
+        case .cancelled:
+            cancel()
+            return TransferError(code: .cancelled, message: "The load was cancelled.")
+        case .timedOut:
+            cancel()
+            return Self.timedOut(timeout, what: "did not answer the load")
+        }
+    }
+
+    private static func timedOut(_ timeout: Duration, what: String) -> TransferError {
+        TransferError(
+            code: .loaderFailed, message: "The source \(what) within \(timeout); the load stopped.",
+            cause: TransferSessionError(code: .timedOut, message: "The source \(what) within \(timeout)."))
     }
 
     /// The chunks, as the reader takes them.
@@ -168,93 +171,83 @@ final class LoadChannel: Sendable {
         }
 
         deinit {
-            channel.cancel()
+            channel.cancelUnlessOver()
         }
     }
 
-    fileprivate func next() async throws -> Data? {
-        while true {
-            let step = locked { () -> Step in
-                if isCancelled { return .cancelled }
-                if !queue.isEmpty {
-                    let chunk = queue.removeFirst()
-                    queuedBytes -= chunk.count
-                    condition.broadcast()
-                    return .chunk(chunk)
-                }
-                if let (descriptor, length) = descriptor {
-                    self.descriptor = nil
-                    return .file(descriptor, length)
-                }
-                if let end { return .end(end) }
-                return .wait
-            }
-            switch step {
-            case .cancelled:
-                throw TransferError(code: .cancelled, message: "The load was cancelled.")
-            case .chunk(let chunk):
-                return chunk
-            case .file(let descriptor, let length):
-                return try readFile(descriptor, length: length)
-            case .end(let end):
-                try end.get()
+    /// Cancels unless every byte was read.
+    fileprivate func cancelUnlessOver() {
+        if !state.withLock({ $0.isOver }) { cancel() }
+    }
+
+    fileprivate func next() async throws(TransferError) -> Data? {
+        if let file = state.withLock({ $0.file }) {
+            return try readFile(file.descriptor, remaining: file.remaining)
+        }
+        let piece: Piece
+        do {
+            piece = try await pieces.receive(until: .after(timeout))
+        } catch {
+            switch error {
+            case .finished:
+                state.withLock { $0.isOver = true }
                 return nil
-            case .wait:
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { continuation in
-                        let ready = locked { () -> Bool in
-                            if isCancelled || !queue.isEmpty || end != nil || descriptor != nil { return true }
-                            waiter = continuation
-                            return false
-                        }
-                        if ready { continuation.resume() }
-                    }
-                } onCancel: {
-                    cancel()
-                }
+            case .closed(let error):
+                state.withLock { $0.isOver = true }
+                throw error
+            case .cancelled:
+                cancel()
+                throw TransferError(code: .cancelled, message: "The load was cancelled.")
+            case .timedOut:
+                cancel()
+                throw Self.timedOut(timeout, what: "sent nothing more")
             }
+        }
+        switch piece {
+        case .bytes(let bytes):
+            return bytes
+        case .file(let descriptor, let length):
+            state.withLock { $0.file = (descriptor, length) }
+            return try readFile(descriptor, remaining: length)
         }
     }
 
-    private enum Step {
-        case cancelled, wait
-        case chunk(Data)
-        case file(Int32, UInt64)
-        case end(Result<Void, any Error>)
-    }
-
-    /// A passed file's bytes: read whole when small, else as one chunk of at most the buffer limit at a time,
-    /// through the descriptor, which stays queued until its end.
-    private func readFile(_ descriptor: Int32, length: UInt64) throws -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while data.count < Self.bufferLimit {
-            let count: Int
-            do {
-                count = try Syscall.read(descriptor, into: &buffer)
-            } catch {
-                Syscall.close(descriptor)
-                throw TransferError(code: .loaderFailed, message: "The passed file cannot be read.", cause: error)
-            }
-            if count == 0 {
-                Syscall.close(descriptor)
-                return data
-            }
-            data.append(contentsOf: buffer[0..<count])
+    /// A passed file's next bytes (at most the buffer limit at a time, and never past its announced length),
+    /// waiting at most the time limit for each read: the descriptor may be a pipe that never ends.
+    private func readFile(_ descriptor: Int32, remaining: UInt64) throws(TransferError) -> Data? {
+        guard remaining > 0 else {
+            closeFile()
+            return nil
         }
-        // More to come: keep the descriptor for the next call.
-        locked { self.descriptor = (descriptor, length) }
-        return data
+        var buffer = [UInt8](repeating: 0, count: Int(min(UInt64(Self.bufferLimit), remaining)))
+        let count: Int
+        do {
+            guard try Syscall.waitUntilReadable(descriptor, timeout: timeout) else {
+                closeFile()
+                cancel()
+                throw Self.timedOut(timeout, what: "passed a file that gave no bytes")
+            }
+            count = try Syscall.read(descriptor, into: &buffer)
+        } catch let error as TransferError {
+            throw error
+        } catch {
+            closeFile()
+            throw TransferError(code: .loaderFailed, message: "The passed file cannot be read.", cause: error)
+        }
+        guard count > 0 else {
+            closeFile()
+            throw TransferError(
+                code: .lengthMismatch, message: "The passed file ended \(remaining) bytes before its announced length.")
+        }
+        state.withLock { $0.file = (descriptor, remaining - UInt64(count)) }
+        return Data(buffer[0..<count])
     }
 
-    private func takeWaiter() -> CheckedContinuation<Void, Never>? {
-        defer { waiter = nil }
-        return waiter
-    }
-
-    private func locked<R>(_ body: () -> R) -> R {
-        condition.lock()
-        defer { condition.unlock() }
-        return body()
+    private func closeFile() {
+        state.withLock { state in
+            if let file = state.file { Syscall.close(file.descriptor) }
+            state.file = nil
+            state.isOver = true
+        }
     }
 }

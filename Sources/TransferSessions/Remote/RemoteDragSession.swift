@@ -23,6 +23,11 @@ import UniformTypes
 /// **If a process dies** — without a ``SessionDecisionRecord`` the protocol alone decides: before the commit
 /// reaches the source the items stay in the source; a destination that stored the items and died before its commit
 /// left could then hold copies, which is why a destination with durable storage passes a record (see there).
+///
+/// **Deadlines** — every wait for the source ends within `timeout`: the connect itself (a full listen queue), the
+/// offer, each load's first answer and each next chunk (a passed pipe that never ends, too), the reservation and
+/// the end of the drop. A load that runs out of time fails with `loaderFailed` whose `cause` is a `timedOut`
+/// ``TransferSessionError``; a drop, with `timedOut` itself.
 public final class RemoteDragSession: Sendable {
     /// The session's identity, as the source gave it.
     public let id: DragSession.ID
@@ -37,40 +42,28 @@ public final class RemoteDragSession: Sendable {
     /// The items; their providers load from the source, and they have no local objects.
     public let items: [DragItem]
 
-    private let connection: SessionConnection<SourceMessage>
-    private let state: SharedState
+    private let link: SourceLink
     private let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
-
-    fileprivate struct State {
-        var nextRequest: UInt32 = 1
-        var loads: [UInt32: LoadChannel] = [:]
-        var reply: CheckedContinuation<SourceMessage?, Never>?
-        var pendingReplies: [SourceMessage] = []
-        var closedReason: TransferSessionError?
-        var isClosed = false
-        var dropStarted = false
-    }
+    private let dropStarted = SanitizedMutex(false)
 
     private init(
         offer: (id: String, origin: TransferSessionOrigin, allowsMove: Bool, allowsOther: Bool),
-        items: [SessionWire.Item], destination: TransferSessionOrigin, connection: SessionConnection<SourceMessage>,
-        state: SharedState, observer: (@Sendable (RemoteSessionEvent) async -> Void)?
+        items: [SessionWire.Item], destination: TransferSessionOrigin, link: SourceLink,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)?
     ) {
         self.id = DragSession.ID(rawValue: offer.id)
         self.origin = offer.origin
         self.destination = destination
         self.allowsMoveOperation = offer.allowsMove
         self.allowsMoveToOtherApplications = offer.allowsOther
-        self.connection = connection
-        self.state = state
+        self.link = link
         self.observer = observer
         var dragItems: [DragItem] = []
         for (index, item) in items.enumerated() {
             let provider = TransferProvider()
             for type in item.types.compactMap(UniformType.init) {
-                provider.registerStreamRepresentation(for: type) { [connection, state] progress in
-                    try await Self.load(
-                        item: index, type: type, connection: connection, state: state, progress: progress)
+                provider.registerStreamRepresentation(for: type) { [link] progress in
+                    try await link.load(item: index, type: type)
                 }
             }
             dragItems.append(DragItem(id: TransferItemID(item.id), provider: provider))
@@ -79,69 +72,68 @@ public final class RemoteDragSession: Sendable {
     }
 
     deinit {
-        connection.close()
+        link.connection.close()
     }
 
     /// Connects to a session published at `path` and reads its offer.
     /// - Parameters:
     ///   - path: The socket of a ``DragSessionPublication``.
     ///   - origin: This process's application and process (the source applies the move rule to it).
-    ///   - timeout: How long to wait for the source's answers.
+    ///   - timeout: How long to wait for the source at each step (the connect, the offer, each load's answers, the
+    ///     drop's).
     ///   - observer: Told of each step of a drop, for logs and tests.
     /// - Throws: ``TransferSessionError`` with `disconnected` when nothing listens at `path`, `protocolViolation`
-    ///   when the peer is not a session source of this protocol version, `timedOut` when it does not answer.
+    ///   when the peer is not a session source of a version this library speaks, `notPermitted` when the source
+    ///   refuses this process, `timedOut` when it does not answer in time.
     public static func connect(
         toPath path: String, origin: TransferSessionOrigin = .current, timeout: Duration = .seconds(30),
         observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async throws(TransferSessionError) -> RemoteDragSession {
+        let deadline = Deadline.after(timeout)
         let socket: UnixSocket
         do {
-            socket = try UnixSocket.connect(toPath: path)
+            socket = try await DedicatedThread.run { () throws(SystemError) in
+                try UnixSocket.connect(toPath: path, deadline: deadline)
+            }
         } catch {
+            if error.errorNumber == ErrorNumber.timedOut {
+                throw TransferSessionError(
+                    code: .timedOut, message: "The session at \(path) did not take the connection within \(timeout).",
+                    cause: error, source: path)
+            }
             throw TransferSessionError(
                 code: .disconnected, message: "No drag session is published at \(path): \(error.reason).",
                 cause: error, source: path)
         }
-        let connection = SessionConnection<SourceMessage>(socket: socket, timeout: timeout)
-        let state = SharedState()
-        connection.start(
-            receive: { message, descriptors in Self.receive(message, descriptors: &descriptors, state: state) },
-            closed: { reason in Self.closed(reason, state: state, socket: socket) })
-        do {
-            try connection.send(
-                DestinationMessage.hello(
-                    version: SessionWire.version, application: origin.applicationIdentifier,
-                    process: origin.processIdentifier))
-        } catch {
-            // The reader may already know better why the connection ended (the peer's garbage).
-            _ = await Self.nextReply(state: state, connection: connection, timeout: timeout)
-            throw state.withLock { $0.closedReason } ?? error
-        }
-        let reply = await Self.nextReply(state: state, connection: connection, timeout: timeout)
+        let link = SourceLink(socket: socket, timeout: timeout)
+        link.start()
+        try link.send(
+            DestinationMessage.hello(
+                version: SessionWire.version, application: origin.applicationIdentifier,
+                process: origin.processIdentifier))
+        let reply = try await link.nextReply(until: deadline, waitingFor: "the session's offer")
         guard
-            case .offer(let version, let session, let application, let process, let move, let other, let items)? =
-                reply
+            case .offer(let version, let session, let application, let process, let move, let other, let items) = reply
         else {
-            connection.close()
-            if case .finished(_, let message)? = reply {
+            link.connection.close()
+            if case .finished(_, let code, let message) = reply {
                 throw TransferSessionError(
-                    code: .protocolViolation, message: "The source refused the connection: \(message ?? "no reason").",
-                    source: path)
+                    code: SessionWireCode.sessionEnd(code)?.sessionErrorCode ?? .protocolViolation,
+                    message: "The source refused the connection: \(message ?? "no reason").", source: path)
             }
-            throw state.withLock { $0.closedReason }
-                ?? TransferSessionError(
-                    code: .protocolViolation, message: "The peer did not answer with a session offer.", source: path)
+            throw TransferSessionError(
+                code: .protocolViolation, message: "The peer did not answer with a session offer.", source: path)
         }
-        guard version == SessionWire.version else {
-            connection.close()
+        guard SessionWire.supportedVersions.contains(version) else {
+            link.connection.close()
             throw TransferSessionError(
                 code: .protocolViolation, message: "The source speaks version \(version), not \(SessionWire.version).",
                 source: path)
         }
         let sourceOrigin = TransferSessionOrigin(applicationIdentifier: application, processIdentifier: process)
         return RemoteDragSession(
-            offer: (session, sourceOrigin, move, other), items: items, destination: origin, connection: connection,
-            state: state, observer: observer)
+            offer: (session, sourceOrigin, move, other), items: items, destination: origin, link: link,
+            observer: observer)
     }
 
     /// The operation a proposal of `proposed` gets, by the rule of ``DragSession/resolvedOperation(for:at:)``
@@ -157,7 +149,7 @@ public final class RemoteDragSession: Sendable {
     /// The source resolves the proposal and reserves a move's items; `commit` loads and stores them as its last
     /// step. With a `decisions` record, the destination then records `committed` (a record that already says
     /// `aborted` makes the drop fail: undo the insertion then, as the error says). Then the source is told, and
-    /// removes a move's items.
+    /// removes a move's items. Where the items are at each step is ``MoveDecision``'s table.
     /// - Parameters:
     ///   - proposal: What the destination proposes.
     ///   - decisions: The record shared with the source, for a move that survives a crash.
@@ -166,26 +158,28 @@ public final class RemoteDragSession: Sendable {
     /// - Throws: ``TransferSessionError``: `sessionEnded` when this session already dropped, `itemsUnavailable`
     ///   when the source holds none of the items any more, `commitFailed` (or the commit's own
     ///   ``TransferSessionError``) when the commit throws, `cancelled` when the task is cancelled, `disconnected`
-    ///   when the source goes away before it answered.
+    ///   when the source goes away before it answered, `timedOut` when it does not answer within the time limit.
     public func drop<Value>(
         _ proposal: DropProposal, decisions: SessionDecisionRecord? = nil,
         commit: (DropSession, DropOperation) async throws -> Value
     ) async throws(TransferSessionError) -> DropResult<Value> {
-        let first = state.withLock { state in
-            defer { state.dropStarted = true }
-            return !state.dropStarted
+        let first = dropStarted.withLock { started in
+            defer { started = true }
+            return !started
         }
         guard first else {
             throw TransferSessionError(
                 code: .sessionEnded, message: "This remote session was already dropped.", source: id.rawValue)
         }
-        try connection.send(DestinationMessage.drop(operation: proposal.operation.rawValue))
-        let reply = await Self.nextReply(state: state, connection: connection, timeout: nil)
+        try link.send(DestinationMessage.drop(operation: proposal.operation))
+        let reply = try await link.nextReply(until: .after(link.timeout), waitingFor: "the answer to the drop")
         switch reply {
-        case .reserved(let name, let ids)?:
-            guard let operation = DropOperation(rawValue: name), operation.transfersItems else {
-                throw protocolError("The source reserved items for the operation \(name).")
+        case .reserved(let operation, let ids):
+            guard operation.transfersItems else {
+                throw protocolError("The source reserved items for the operation \(operation).")
             }
+            let record = operation == .move ? decisions : nil
+            var move = MoveDecision(phase: .reserved, usesRecord: record != nil)
             await observe(.reservationReceived)
             let reserved = Set(ids)
             let dropped = items.filter { reserved.contains($0.id.rawValue) }
@@ -198,109 +192,163 @@ public final class RemoteDragSession: Sendable {
                 try Task.checkCancellation()
                 value = try await commit(drop, operation)
             } catch {
-                try? connection.send(DestinationMessage.abort(message: "\(error)"))
-                _ = await Self.nextReply(state: state, connection: connection, timeout: connection.timeout)
+                move.handle(.fail)
+                try? link.send(DestinationMessage.abort(message: "\(error)"))
+                _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
                 throw DragSession.commitError(error, sessionID: id)
             }
+            move.handle(.store)
             await observe(.committedLocally)
-            if let decisions, operation == .move {
-                let decision = try decisions.decide(.committed, for: id, items: dropped.map(\.id))
+            if let record {
+                let decision = try record.decide(.committed, for: id, items: dropped.map(\.id))
                 guard decision.outcome == .committed else {
+                    move.handle(.recordAborted)
                     throw TransferSessionError(
                         code: .commitFailed,
                         message: "The source aborted this move before it was recorded (it lost its destination); "
                             + "remove the items the commit inserted.", source: id.rawValue)
                 }
+                move.handle(.recordCommitted)
                 await observe(.decided)
             }
-            try connection.send(DestinationMessage.commit)
+            move.handle(.sendCommit)
+            do {
+                try link.send(DestinationMessage.commit)
+            } catch {
+                guard move.handle(.disconnect).contains(.keepPending) else {
+                    throw TransferSessionError(
+                        code: error.code,
+                        message: "The source went away before the commit reached it; it keeps the items: remove the "
+                            + "items the commit inserted.", cause: error, source: id.rawValue)
+                }
+            }
             await observe(.commitSent)
-            let finished = await Self.nextReply(state: state, connection: connection, timeout: nil)
-            if case .finished(let name, _)? = finished, name != operation.rawValue, decisions == nil {
+            let finished = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
+            if case .finished(let ended, _, _)? = finished, ended != operation, record == nil {
                 throw TransferSessionError(
-                    code: .commitFailed, message: "The source ended the drop with \(name) after the commit.",
+                    code: .commitFailed, message: "The source ended the drop with \(ended) after the commit.",
                     source: id.rawValue)
             }
-            connection.close()
+            link.connection.close()
             return DropResult(
                 operation: operation, value: value, transferredItems: dropped.map(\.id), unavailableItems: unavailable)
-        case .finished(let name, let message)?:
-            connection.close()
-            let operation = DropOperation(rawValue: name) ?? .cancel
-            if let message {
-                let code: TransferSessionError.Code =
-                    message.contains("itemsUnavailable") ? .itemsUnavailable : .sessionEnded
+        case .finished(let operation, let code, let message):
+            link.connection.close()
+            if let code = SessionWireCode.sessionEnd(code) {
                 throw TransferSessionError(
-                    code: code, message: "The source ended the drop: \(message)", source: id.rawValue)
+                    code: code.sessionErrorCode, message: "The source ended the drop: \(message ?? "\(code)")",
+                    source: id.rawValue)
+            }
+            if let message {
+                throw TransferSessionError(
+                    code: .sessionEnded, message: "The source ended the drop: \(message)", source: id.rawValue)
             }
             return DropResult(operation: operation, value: nil, transferredItems: [], unavailableItems: [])
         default:
-            throw state.withLock { $0.closedReason }
-                ?? protocolError("The source did not answer the drop with a reservation.")
+            throw protocolError("The source did not answer the drop with a reservation.")
         }
     }
 
     /// Disconnects; loads in progress fail, and a drop not committed leaves the items with the source.
     public func close() {
-        connection.close()
+        link.connection.close()
     }
 
     private func protocolError(_ message: String) -> TransferSessionError {
-        connection.close()
+        link.connection.close()
         return TransferSessionError(code: .protocolViolation, message: message, source: id.rawValue)
     }
 
     private func observe(_ event: RemoteSessionEvent) async {
         await observer?(event)
     }
+}
 
-    // MARK: - Messages
+/// The destination's connection to the source: its reader routes the source's messages to the waiting drop (the
+/// offer, the reservation, the end) or to the load they belong to.
+private final class SourceLink: Sendable {
+    let connection: FramedConnection<LengthPrefixedFrames>
+    let timeout: Duration
+    private let replies = Mailbox<SourceMessage, TransferSessionError>(capacity: 16)
+    private let state = SanitizedMutex(State())
 
-    /// Waits for the next reply that is not about a load: the offer, the reservation, the end.
-    private static func nextReply(
-        state: SharedState, connection: SessionConnection<SourceMessage>, timeout: Duration?
-    ) async -> SourceMessage? {
-        // A Dispatch timer rather than a sleeping task: it fires on time even when every thread of the task pool
-        // is busy.
-        let timer = timeout.map { timeout in
-            let expiry = DispatchWorkItem {
-                state.withLock { state in
-                    if state.closedReason == nil {
-                        state.closedReason = TransferSessionError(
-                            code: .timedOut, message: "The source did not answer within \(timeout).")
-                    }
+    private struct State {
+        var nextRequest: UInt32 = 1
+        var loads: [UInt32: LoadChannel] = [:]
+        var closedReason: TransferSessionError?
+    }
+
+    init(socket: UnixSocket, timeout: Duration) {
+        connection = FramedConnection(socket: socket, sendTimeout: timeout)
+        self.timeout = timeout
+    }
+
+    func start() {
+        connection.start(
+            decoder: SessionWire.frames,
+            onFrame: { [self] (body, descriptors) throws(WireViolation) in
+                let message: SourceMessage
+                do throws(TransferSessionError) {
+                    message = try SessionWire.decode(SourceMessage.self, from: body[...])
+                } catch {
+                    throw WireViolation(error.message, cause: error)
                 }
-                connection.close()
-            }
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: expiry)
-            return expiry
+                try receive(message, descriptors: &descriptors)
+            },
+            onEnd: { [self] end in closed(end) })
+    }
+
+    /// Sends a message.
+    /// - Throws: ``TransferSessionError`` with `timedOut` or `disconnected`.
+    func send(_ message: DestinationMessage) throws(TransferSessionError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try SessionWire.frame(message)
+        } catch {
+            throw TransferSessionError(
+                code: .protocolViolation, message: "A message could not be encoded.", cause: error)
         }
-        defer { timer?.cancel() }
-        return await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> SourceMessage?? in
-                if !state.pendingReplies.isEmpty { return state.pendingReplies.removeFirst() }
-                if state.isClosed { return .some(nil) }
-                state.reply = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+        do {
+            try connection.send(bytes)
+        } catch {
+            if let reason = state.withLock({ $0.closedReason }) { throw reason }
+            throw TransferSessionError(
+                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .disconnected,
+                message: error.errorNumber == ErrorNumber.timedOut
+                    ? "The source did not read the session's messages within \(timeout)."
+                    : "The source process of the session has gone (\(error.reason)).", cause: error)
         }
     }
 
-    private static func receive(_ message: SourceMessage, descriptors: inout [Int32], state: SharedState) {
+    /// Waits for the next message that is not about a load: the offer, the reservation, the end.
+    /// - Throws: ``TransferSessionError``: `timedOut` at the deadline (the connection then ends), or why the
+    ///   connection ended.
+    func nextReply(
+        until deadline: Deadline, waitingFor what: String
+    ) async throws(TransferSessionError) -> SourceMessage {
+        do {
+            return try await replies.receive(until: deadline)
+        } catch {
+            switch error {
+            case .closed(let reason):
+                throw reason
+            case .finished:
+                throw TransferSessionError(code: .disconnected, message: "The source process closed the session.")
+            case .cancelled:
+                connection.close()
+                throw TransferSessionError(code: .cancelled, message: "The wait for \(what) was cancelled.")
+            case .timedOut:
+                connection.close()
+                throw TransferSessionError(
+                    code: .timedOut, message: "The source did not send \(what) within \(timeout).")
+            }
+        }
+    }
+
+    private func receive(_ message: SourceMessage, descriptors: inout [Int32]) throws(WireViolation) {
         switch message {
         case .offer, .reserved, .finished:
-            let waiting = state.withLock { state -> CheckedContinuation<SourceMessage?, Never>? in
-                guard let reply = state.reply else {
-                    state.pendingReplies.append(message)
-                    return nil
-                }
-                state.reply = nil
-                return reply
-            }
-            waiting?.resume(returning: message)
+            replies.post(message)
             if case .finished = message {
                 for load in state.withLock({ Array($0.loads.values) }) {
                     load.fail(TransferError(code: .cancelled, message: "The source ended the session."))
@@ -309,9 +357,15 @@ public final class RemoteDragSession: Sendable {
         case .begin(let request, let length):
             state.withLock { $0.loads[request] }?.begin(length: length)
         case .chunk(let request, let bytes):
+            guard bytes.count <= SessionWire.chunkSize else {
+                throw WireViolation(
+                    "The source sent a chunk of \(bytes.count) bytes; chunks are at most \(SessionWire.chunkSize).")
+            }
             state.withLock { $0.loads[request] }?.push(bytes)
         case .file(let request, let length):
-            guard !descriptors.isEmpty else { return }
+            guard !descriptors.isEmpty else {
+                throw WireViolation("The source sent a file message without its descriptor.")
+            }
             let descriptor = descriptors.removeFirst()
             if let load = state.withLock({ $0.loads.removeValue(forKey: request) }) {
                 load.file(descriptor, length: length)
@@ -321,68 +375,67 @@ public final class RemoteDragSession: Sendable {
         case .end(let request):
             state.withLock { $0.loads.removeValue(forKey: request) }?.finish()
         case .failed(let request, let code, let message):
-            let error =
-                code == "cancelled"
-                ? TransferError(code: .cancelled, message: message)
-                : TransferError(code: .loaderFailed, message: "The source could not load it (\(code)): \(message)")
+            let error = SessionWireCode.loadFailure(code).loadError(message: message)
             state.withLock { $0.loads.removeValue(forKey: request) }?.fail(error)
         }
     }
 
-    private static func closed(_ reason: TransferSessionError?, state: SharedState, socket: UnixSocket) {
-        let (waiting, loads) = state.withLock { state in
-            state.isClosed = true
-            state.closedReason =
-                state.closedReason ?? reason
-                ?? TransferSessionError(code: .disconnected, message: "The source process closed the session.")
-            defer {
-                state.reply = nil
-                state.loads = [:]
+    private func closed(_ end: FramedConnection<LengthPrefixedFrames>.End) {
+        let reason: TransferSessionError =
+            switch end {
+            case .violation(let violation):
+                TransferSessionError(
+                    code: .protocolViolation, message: "The source broke the session protocol: \(violation.message)",
+                    cause: violation.cause)
+            case .truncated:
+                TransferSessionError(code: .protocolViolation, message: "The source closed the session mid-frame.")
+            case .silent(let limit):
+                TransferSessionError(code: .timedOut, message: "The source said nothing for \(limit).")
+            case .closed:
+                TransferSessionError(code: .disconnected, message: "The session was closed.")
+            case .peerClosed, .failed:
+                TransferSessionError(code: .disconnected, message: "The source process closed the session (\(end)).")
             }
-            return (state.reply, Array(state.loads.values))
+        let loads = state.withLock { state in
+            if state.closedReason == nil { state.closedReason = reason }
+            defer { state.loads = [:] }
+            return Array(state.loads.values)
         }
-        waiting?.resume(returning: nil)
+        replies.close(reason)
         for load in loads {
-            load.fail(TransferError(code: .loaderFailed, message: "The source process went away during the load."))
+            load.fail(
+                TransferError(
+                    code: reason.code == .protocolViolation ? .loaderFailed : .loaderFailed,
+                    message: "The source process went away during the load: \(reason.message)", cause: reason))
         }
-        // Not closed here: a send on another thread may still hold the descriptor, which the socket closes when
-        // its last reference goes.
-        socket.shutdown()
     }
 
     /// Starts a load of item `item`'s `type` and returns its bytes as they come.
-    private static func load(
-        item: Int, type: UniformType, connection: SessionConnection<SourceMessage>, state: SharedState,
-        progress: TransferProgress
-    ) async throws -> TransferByteStream {
-        let channel = LoadChannel(timeout: connection.timeout)
+    func load(item: Int, type: UniformType) async throws -> TransferByteStream {
+        let channel = LoadChannel(timeout: timeout)
         let request = try state.withLock { state throws(TransferError) -> UInt32 in
-            guard !state.isClosed else {
-                throw TransferError(code: .loaderFailed, message: "The source process has gone; nothing can load.")
+            if let reason = state.closedReason {
+                throw TransferError(
+                    code: .loaderFailed, message: "The source process has gone; nothing can load.", cause: reason)
             }
-            let request = state.nextRequest
-            state.nextRequest &+= 1
+            var request = state.nextRequest
+            while state.loads[request] != nil || request == 0 { request &+= 1 }
+            state.nextRequest = request &+ 1
             state.loads[request] = channel
             return request
         }
-        channel.onCancel = {
+        channel.onCancel = { [self] in
             if state.withLock({ $0.loads.removeValue(forKey: request) }) != nil {
-                try? connection.send(DestinationMessage.cancel(request: request))
+                try? send(DestinationMessage.cancel(request: request))
             }
         }
-        try connection.send(DestinationMessage.load(request: request, item: item, type: type.identifier))
-        let length = try await channel.started()
+        do {
+            try send(DestinationMessage.load(request: request, item: item, type: type.identifier))
+        } catch {
+            _ = state.withLock { $0.loads.removeValue(forKey: request) }
+            throw TransferError(code: .loaderFailed, message: "The load could not be asked for.", cause: error)
+        }
+        let length = try await channel.waitUntilStarted()
         return TransferByteStream(length: length, channel.chunks)
-    }
-}
-
-/// The state a remote session shares with its connection's reader thread.
-private final class SharedState: Sendable {
-    private let mutex = SanitizedMutex(RemoteDragSession.State())
-
-    func withLock<Result, Failure: Error>(
-        _ body: (inout sending RemoteDragSession.State) throws(Failure) -> sending Result
-    ) throws(Failure) -> sending Result {
-        try mutex.withLock(body)
     }
 }

@@ -1,5 +1,7 @@
 import CBOR
 package import Foundation
+package import TransferKit
+package import TransferKitPlatform
 
 /// The messages of the cross-process session protocol (Schemas/transfer-session.md), as the CBOR coder writes them:
 /// each is a map with one key, the message's name, whose value is the map of its fields.
@@ -8,8 +10,10 @@ package import Foundation
 /// its ``SourceMessage/offer(version:session:application:process:allowsMove:allowsMoveToOtherApplications:items:)``;
 /// after that either side may send at any time.
 package enum SessionWire {
-    /// The protocol version both sides must speak.
-    package static let version = 1
+    /// The protocol version this library writes: 2 (typed codes on `failed` and `finished`).
+    package static let version = 2
+    /// The versions this library reads and answers: 1 (codes as free text, no code on `finished`) and 2.
+    package static let supportedVersions: ClosedRange<Int> = 1...2
     /// The largest frame either side accepts, header excluded: 1 MiB, enough for an offer of thousands of items.
     package static let maximumFrameLength = 1 << 20
     /// The bytes of a representation travel in chunks of at most this size.
@@ -33,10 +37,11 @@ package enum SessionWire {
 
     /// Encodes `message` as one frame: header and CBOR.
     package static func frame(_ message: some Encodable) throws -> [UInt8] {
-        let body = try CBOREncoder().encodedBytes(message)
-        let length = UInt32(body.count)
-        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + body
+        LengthPrefixedFrames.frame(try CBOREncoder().encodedBytes(message))
     }
+
+    /// The frame decoder both sides read with.
+    package static var frames: LengthPrefixedFrames { LengthPrefixedFrames(maximumLength: maximumFrameLength) }
 
     /// The decoder of frame bodies: strict, with limits well inside one frame.
     package static func decode<Message: Decodable>(
@@ -54,6 +59,88 @@ package enum SessionWire {
     }
 }
 
+/// A code on the session wire (Schemas/transfer-session.md §3.3): a closed list, each the name of a `TransferError`
+/// code (a load's `failed`) or a ``TransferSessionError`` code (a session's `finished`), so that each side turns the
+/// other's code into its own error by value, never by reading a message.
+package enum SessionWireCode: String, Sendable, CaseIterable, Codable {
+    /// `failed`: the item does not exist or does not offer the type to other processes (`TransferError`).
+    case unavailableRepresentation
+    /// `failed`: the load was cancelled (every domain's `cancelled`).
+    case cancelled
+    /// `failed`: the source's loader threw (`TransferError`).
+    case loaderFailed
+    /// `finished`: a move found none of its items in the source.
+    case itemsUnavailable
+    /// `finished`: the destination gave the drop up, or the record says the move was aborted.
+    case commitFailed
+    /// `finished`: the peer broke the protocol.
+    case protocolViolation
+    /// `finished`: the peer was silent past the time limit.
+    case timedOut
+    /// `finished`: the peer may not join the session (it runs as another user).
+    case notPermitted
+    /// `finished`: the session was already dropped or ended.
+    case sessionEnded
+
+    /// The code a version-1 peer wrote for ``unavailableRepresentation``.
+    static let versionOneUnavailable = "typeUnavailable"
+
+    /// The code of a `failed` message as the peer wrote it: unknown codes (from a later version) are
+    /// ``loaderFailed``, as the spec says.
+    package static func loadFailure(_ text: String) -> SessionWireCode {
+        if text == versionOneUnavailable { return .unavailableRepresentation }
+        switch SessionWireCode(rawValue: text) {
+        case .unavailableRepresentation?: return .unavailableRepresentation
+        case .cancelled?: return .cancelled
+        default: return .loaderFailed
+        }
+    }
+
+    /// The code of a `finished` message: `nil` when there is none (an ordinary end, or a version-1 peer); unknown
+    /// codes are ``sessionEnded``.
+    package static func sessionEnd(_ text: String?) -> SessionWireCode? {
+        guard let text else { return nil }
+        return SessionWireCode(rawValue: text) ?? .sessionEnded
+    }
+
+    /// The `TransferError` a load failure becomes in the destination.
+    package func loadError(message: String) -> TransferError {
+        switch self {
+        case .cancelled: TransferError(code: .cancelled, message: message)
+        case .unavailableRepresentation:
+            TransferError(code: .unavailableRepresentation, message: "The source does not offer it: \(message)")
+        default: TransferError(code: .loaderFailed, message: "The source could not load it: \(message)")
+        }
+    }
+
+    /// The ``TransferSessionError`` code a session end becomes.
+    package var sessionErrorCode: TransferSessionError.Code {
+        switch self {
+        case .itemsUnavailable: .itemsUnavailable
+        case .commitFailed: .commitFailed
+        case .protocolViolation: .protocolViolation
+        case .timedOut: .timedOut
+        case .notPermitted: .notPermitted
+        case .cancelled: .cancelled
+        default: .sessionEnded
+        }
+    }
+
+    /// The wire code of a session error, for `finished`.
+    package init(_ code: TransferSessionError.Code) {
+        self =
+            switch code {
+            case .itemsUnavailable: .itemsUnavailable
+            case .commitFailed: .commitFailed
+            case .protocolViolation: .protocolViolation
+            case .timedOut: .timedOut
+            case .notPermitted: .notPermitted
+            case .cancelled: .cancelled
+            default: .sessionEnded
+            }
+    }
+}
+
 /// What the source sends.
 package enum SourceMessage: Codable, Sendable, Equatable {
     /// The answer to the destination's hello: the session and its items.
@@ -62,18 +149,18 @@ package enum SourceMessage: Codable, Sendable, Equatable {
         allowsMoveToOtherApplications: Bool, items: [SessionWire.Item])
     /// A load starts; `length` is the number of bytes to come, if known.
     case begin(request: UInt32, length: UInt64?)
-    /// The next bytes of a load.
+    /// The next bytes of a load, at most ``SessionWire/chunkSize`` of them.
     case chunk(request: UInt32, bytes: Data)
     /// A load's bytes are in the file descriptor that came with this frame (`length` bytes from its start).
     case file(request: UInt32, length: UInt64)
     /// A load ended; every byte was sent.
     case end(request: UInt32)
-    /// A load failed: `code` is a `TransferError` code (`cancelled`, `typeUnavailable`, `loaderFailed`, …).
+    /// A load failed: `code` is a ``SessionWireCode`` (see ``SessionWireCode/loadFailure(_:)``).
     case failed(request: UInt32, code: String, message: String)
-    /// The answer to a drop: the resolved operation and, for a copy or move, the items the destination may take.
-    case reserved(operation: String, items: [String])
-    /// The session is over, with the operation that took place (`cancel` for a drag given up at the source).
-    case finished(operation: String, message: String?)
+    /// The answer to a drop: the resolved operation and the items the destination may take.
+    case reserved(operation: DropOperation, items: [String])
+    /// The session is over, with the operation that took place; `code` (version 2) says why no drop happened.
+    case finished(operation: DropOperation, code: String?, message: String?)
 }
 
 /// What the destination sends.
@@ -84,46 +171,12 @@ package enum DestinationMessage: Codable, Sendable, Equatable {
     case load(request: UInt32, item: Int, type: String)
     /// Stops a load; the source answers with `failed(request, cancelled)` unless it had already ended.
     case cancel(request: UInt32)
-    /// Proposes the drop: `operation` is `move`, `copy`, `cancel` or `forbidden`.
-    case drop(operation: String)
+    /// Proposes the drop.
+    case drop(operation: DropOperation)
     /// The destination has committed the reserved items (and, with a decision record, recorded it).
     case commit
     /// The destination could not take the items; the source keeps them.
     case abort(message: String)
 }
 
-/// Reassembles frames from the bytes of a stream socket, holding at most one frame.
-package struct SessionFrameReader {
-    private var buffer: [UInt8] = []
-    private let maximumFrameLength: Int
-
-    /// A reader that refuses frames longer than `maximumFrameLength`.
-    package init(maximumFrameLength: Int = SessionWire.maximumFrameLength) {
-        self.maximumFrameLength = maximumFrameLength
-    }
-
-    /// Adds received bytes.
-    package mutating func append(_ bytes: some Collection<UInt8>) {
-        buffer.append(contentsOf: bytes)
-    }
-
-    /// The number of bytes held that are not a whole frame yet.
-    package var pendingByteCount: Int { buffer.count }
-
-    /// The next whole frame's body, or `nil` until more bytes arrive.
-    /// - Throws: ``TransferSessionError`` with `protocolViolation` when the header announces more than the limit
-    ///   (before any of it is buffered) or an empty frame.
-    package mutating func nextFrame() throws(TransferSessionError) -> [UInt8]? {
-        guard buffer.count >= SessionWire.headerLength else { return nil }
-        let length = buffer[0..<SessionWire.headerLength].reduce(0) { $0 << 8 | Int($1) }
-        guard length > 0, length <= maximumFrameLength else {
-            throw TransferSessionError(
-                code: .protocolViolation,
-                message: "The peer announced a frame of \(length) bytes; frames are 1 to \(maximumFrameLength) bytes.")
-        }
-        guard buffer.count >= SessionWire.headerLength + length else { return nil }
-        let body = Array(buffer[SessionWire.headerLength..<SessionWire.headerLength + length])
-        buffer.removeFirst(SessionWire.headerLength + length)
-        return body
-    }
-}
+extension DropOperation: Codable {}

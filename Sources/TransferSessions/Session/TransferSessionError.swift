@@ -30,4 +30,7 @@ extension ErrorCode where Domain == TransferSessionErrorDomain {
     public static var disconnected: Self { Self("disconnected") }
     /// The peer did not answer or read within the time limit.
     public static var timedOut: Self { Self("timedOut") }
+    /// The peer may not take part in the session: it runs as another user (checked with the socket's
+    /// `SO_PEERCRED`).
+    public static var notPermitted: Self { Self("notPermitted") }
 }

@@ -1,0 +1,156 @@
+/// One end of a framed stream socket: one reader thread, the descriptors that came with the bytes, sends with a
+/// deadline, and one end, reported once. The session protocol, X11 and Wayland each give it their
+/// ``FrameDecoder``.
+///
+/// The reader runs on a thread of its own (never a thread of the concurrency pool), blocked in `poll` at most for
+/// the silence limit. It hands each frame, with the queue of descriptors received so far, to `onFrame`; the
+/// handler takes the descriptors its frame owns from the front of the queue. When the peer closes, breaks the
+/// protocol, stays silent past the limit, the socket fails or ``close()`` is called, the reader closes the
+/// descriptors nobody took, calls `onEnd` once with the reason, and stops.
+package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
+    /// Why a connection ended.
+    package enum End: Sendable, CustomStringConvertible {
+        /// The peer closed the connection between frames.
+        case peerClosed
+        /// The peer closed the connection in the middle of a frame (`pendingBytes` of it had come).
+        case truncated(pendingBytes: Int)
+        /// The peer sent bytes that break the protocol.
+        case violation(WireViolation)
+        /// The socket failed.
+        case failed(SystemError)
+        /// The peer said nothing for the silence limit while the protocol expected it to.
+        case silent(Duration)
+        /// This side closed the connection.
+        case closed
+
+        /// A sentence for messages.
+        package var description: String {
+            switch self {
+            case .peerClosed: "the peer closed the connection"
+            case .truncated(let count): "the peer closed the connection in the middle of a frame (\(count) bytes)"
+            case .violation(let violation): violation.message
+            case .failed(let error): "the socket failed: \(error.reason)"
+            case .silent(let limit): "the peer said nothing for \(limit)"
+            case .closed: "the connection was closed"
+            }
+        }
+    }
+
+    /// The socket.
+    package let socket: UnixSocket
+    /// How long a send waits for the peer to make room.
+    package let sendTimeout: Duration
+    /// The most descriptors held for frames that have not claimed them.
+    package let maximumPendingDescriptors: Int
+    private let sendLock = SanitizedMutex(())
+    private let state = SanitizedMutex(State())
+
+    private struct State {
+        var isClosing = false
+        var hasEnded = false
+    }
+
+    /// A connection over `socket`.
+    package init(socket: UnixSocket, sendTimeout: Duration, maximumPendingDescriptors: Int = 32) {
+        self.socket = socket
+        self.sendTimeout = sendTimeout
+        self.maximumPendingDescriptors = maximumPendingDescriptors
+    }
+
+    /// Starts the reader thread.
+    /// - Parameters:
+    ///   - decoder: Cuts the frames.
+    ///   - silenceLimit: How long the reader waits for bytes before it asks `onSilence`; `nil` waits without end.
+    ///   - onSilence: Whether the silence ends the connection (`true`), or the reader waits another period.
+    ///   - onFrame: Handles one frame; it takes the descriptors its frame owns from the front of the queue. A
+    ///     ``WireViolation`` it throws ends the connection.
+    ///   - onEnd: Called once, from the reader thread, when the connection has ended.
+    package func start(
+        decoder: Decoder, silenceLimit: Duration? = nil, onSilence: @escaping @Sendable () -> Bool = { true },
+        onFrame: @escaping @Sendable (Decoder.Frame, inout [Int32]) throws(WireViolation) -> Void,
+        onEnd: @escaping @Sendable (End) -> Void
+    ) {
+        DedicatedThread.start { [self] in
+            let end = readLoop(decoder: decoder, silenceLimit: silenceLimit, onSilence: onSilence, onFrame: onFrame)
+            state.withLock { $0.hasEnded = true }
+            socket.shutdown()
+            onEnd(end)
+        }
+    }
+
+    /// Sends `bytes` with `descriptors` attached, whole, waiting for room at most ``sendTimeout`` at a time.
+    /// - Throws: ``SystemError``: `ETIMEDOUT` when the peer did not read in time, `EPIPE` when it is gone.
+    package func send(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
+        let outcome = sendLock.withLock { _ in
+            Result { () throws(SystemError) in try socket.sendAll(bytes, descriptors: descriptors, timeout: sendTimeout)
+            }
+        }
+        try outcome.get()
+    }
+
+    /// Ends the connection: the peer sees the end, and the reader stops and reports ``End/closed``.
+    package func close() {
+        state.withLock { $0.isClosing = true }
+        socket.shutdown()
+    }
+
+    /// Whether the reader has stopped.
+    package var hasEnded: Bool {
+        state.withLock { $0.hasEnded }
+    }
+
+    private func readLoop(
+        decoder: Decoder, silenceLimit: Duration?, onSilence: @Sendable () -> Bool,
+        onFrame: (Decoder.Frame, inout [Int32]) throws(WireViolation) -> Void
+    ) -> End {
+        var decoder = decoder
+        var buffer = FrameBuffer()
+        var descriptors: [Int32] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        defer {
+            for descriptor in descriptors { Syscall.close(descriptor) }
+        }
+        func closing() -> Bool { state.withLock { $0.isClosing } }
+        while true {
+            do {
+                if let silenceLimit, try !socket.waitUntilReadable(timeout: silenceLimit) {
+                    if closing() { return .closed }
+                    if onSilence() { return .silent(silenceLimit) }
+                    continue
+                }
+            } catch {
+                return closing() ? .closed : .failed(error)
+            }
+            let received = chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try socket.receive(into: bytes, descriptors: &descriptors) }
+            }
+            let count: Int
+            do {
+                count = try received.get()
+            } catch {
+                if closing() { return .closed }
+                if error.errorNumber == ErrorNumber.messageTooLarge {
+                    return .violation(WireViolation("The peer sent more descriptors in one message than allowed."))
+                }
+                return .failed(error)
+            }
+            guard count > 0 else {
+                if closing() { return .closed }
+                return buffer.isEmpty ? .peerClosed : .truncated(pendingBytes: buffer.count)
+            }
+            guard descriptors.count <= maximumPendingDescriptors else {
+                return .violation(
+                    WireViolation("The peer sent more than \(maximumPendingDescriptors) descriptors no frame claimed."))
+            }
+            buffer.append(chunk[0..<count])
+            do {
+                while let frame = try decoder.nextFrame(from: &buffer) {
+                    try onFrame(frame, &descriptors)
+                    if closing() { return .closed }
+                }
+            } catch {
+                return .violation(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import TransferKitPlatform
+
+@Suite("The wire layer: frame buffer, mailbox, timer, framed connection", .timeLimit(.minutes(1)))
+struct WireTests {
+    @Test("frames split anywhere come out whole, and the buffer compacts without losing bytes")
+    func frameBuffer() throws {
+        var decoder = LengthPrefixedFrames(maximumLength: 1 << 20)
+        var buffer = FrameBuffer()
+        var stream: [UInt8] = []
+        var bodies: [[UInt8]] = []
+        for index in 0..<5000 {
+            let body = [UInt8](repeating: UInt8(index % 251), count: 1 + index % 97)
+            bodies.append(body)
+            stream += LengthPrefixedFrames.frame(body)
+        }
+        var received: [[UInt8]] = []
+        var offset = 0
+        var size = 1
+        while offset < stream.count {
+            let end = min(stream.count, offset + size)
+            buffer.append(stream[offset..<end])
+            offset = end
+            size = size % 700 + 13
+            while let frame = try decoder.nextFrame(from: &buffer) { received.append(frame) }
+        }
+        #expect(received == bodies)
+        #expect(buffer.isEmpty)
+    }
+
+    @Test("a header over the limit, or an empty frame, is a violation before any body is buffered")
+    func oversizedHeader() {
+        var decoder = LengthPrefixedFrames(maximumLength: 16)
+        var buffer = FrameBuffer()
+        buffer.append([0, 0, 0, 17])
+        #expect(throws: WireViolation.self) { try decoder.nextFrame(from: &buffer) }
+        var empty = FrameBuffer()
+        empty.append([0, 0, 0, 0])
+        #expect(throws: WireViolation.self) { try decoder.nextFrame(from: &empty) }
+    }
+
+    @Test("a mailbox's receive ends at its deadline, on close, and hands over in order")
+    func mailbox() async throws {
+        let mailbox = Mailbox<Int, SystemError>(capacity: 4)
+        let started = ContinuousClock.now
+        await #expect(throws: Mailbox<Int, SystemError>.ReceiveFailure.self) {
+            _ = try await mailbox.receive(until: .after(.milliseconds(100)))
+        }
+        #expect(started.duration(to: .now) >= .milliseconds(100))
+        for value in 1...3 { #expect(mailbox.post(value) == .posted) }
+        mailbox.close(SystemError(call: "test", errorNumber: 5))
+        #expect(mailbox.post(4) == .closed)
+        for value in 1...3 { #expect(try await mailbox.receive() == value) }
+        do {
+            _ = try await mailbox.receive()
+            Issue.record("a closed, drained mailbox gave an element")
+        } catch {
+            guard case .closed(let cause) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(cause.errorNumber == 5)
+        }
+    }
+
+    @Test("a full mailbox makes its poster wait until the deadline, then says timedOut")
+    func backPressure() {
+        let mailbox = Mailbox<Int, Never>(capacity: 10)
+        #expect(mailbox.post(1, cost: 10) == .posted)
+        #expect(mailbox.post(2, cost: 5, until: .after(.milliseconds(50))) == .timedOut)
+        #expect(mailbox.poll() == 1)
+        #expect(mailbox.post(2, cost: 5, until: .after(.milliseconds(50))) == .posted)
+    }
+
+    @Test("a cancelled receiver stops waiting at once")
+    func cancellation() async {
+        let mailbox = Mailbox<Int, Never>(capacity: 1)
+        let waiter = Task { try await mailbox.receive() }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        let result = await waiter.result
+        guard case .failure(let error) = result, case .cancelled? = error as? Mailbox<Int, Never>.ReceiveFailure else {
+            Issue.record("\(result)")
+            return
+        }
+    }
+
+    @Test("the timer fires in deadline order and never after a cancel")
+    func timer() async throws {
+        let fired = SanitizedMutex([Int]())
+        let done = Mailbox<Void, Never>(capacity: 1)
+        WireTimer.shared.schedule(at: .after(.milliseconds(60))) { fired.withLock { $0.append(2) } }
+        let cancelled = WireTimer.shared.schedule(at: .after(.milliseconds(40))) { fired.withLock { $0.append(9) } }
+        WireTimer.shared.schedule(at: .after(.milliseconds(20))) { fired.withLock { $0.append(1) } }
+        WireTimer.shared.schedule(at: .after(.milliseconds(80))) { done.post(()) }
+        #expect(WireTimer.shared.cancel(cancelled))
+        try await done.receive(until: .after(.seconds(10)))
+        #expect(fired.withLock { $0 } == [1, 2])
+    }
+
+    @Test("a framed connection hands frames and their descriptors over, and reports a mid-frame end once")
+    func framedConnection() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(5))
+        let frames = Mailbox<([UInt8], Int), Never>(capacity: 16)
+        let ends = Mailbox<String, Never>(capacity: 4)
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 64),
+            onFrame: { body, descriptors in
+                let count = descriptors.count
+                for descriptor in descriptors { Syscall.close(descriptor) }
+                descriptors = []
+                frames.post((body, count))
+            },
+            onEnd: { end in ends.post("\(end)") })
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        try far.sendAll(LengthPrefixedFrames.frame([1, 2, 3]), descriptors: [pipe.read], timeout: .seconds(5))
+        Syscall.close(pipe.read)
+        let (body, descriptorCount) = try await frames.receive(until: .after(.seconds(10)))
+        #expect(body == [1, 2, 3] && descriptorCount == 1)
+        try far.sendAll([0, 0, 0, 9, 1], timeout: .seconds(5))
+        far.shutdown()
+        let end = try await ends.receive(until: .after(.seconds(10)))
+        #expect(end.contains("middle of a frame"))
+        #expect(connection.hasEnded)
+    }
+
+    @Test("a silent peer ends the connection at the silence limit when the protocol says so")
+    func silence() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(5))
+        let ends = Mailbox<String, Never>(capacity: 1)
+        let asked = SanitizedMutex(0)
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 64), silenceLimit: .milliseconds(50),
+            onSilence: {
+                asked.withLock {
+                    $0 += 1; return $0 >= 3
+                }
+            },
+            onFrame: { _, _ in }, onEnd: { end in ends.post("\(end)") })
+        let end = try await ends.receive(until: .after(.seconds(10)))
+        #expect(end.contains("said nothing"))
+        #expect(asked.withLock { $0 } == 3)
+        withExtendedLifetime(far) {}
+    }
+}

@@ -1,0 +1,225 @@
+import Testing
+import TransferKitTestSupport
+
+@testable import TransferSessions
+
+/// The exactly-once table without a socket: every phase against every event, and random runs.
+@Suite("The exactly-once move decision, as a table", .timeLimit(.minutes(1)))
+struct MoveDecisionTests {
+    typealias Phase = MoveDecision.Phase
+    typealias Event = MoveDecision.Event
+
+    @Test(
+        "every phase × event pair keeps the items in exactly one list (with a record; without, but for the spec's windows)",
+        arguments: [true, false])
+    func everyPair(usesRecord: Bool) {
+        var pairs = 0
+        for phase in Phase.allCases {
+            // `decided` exists only with a record, `duplicated` only without one: every other pair is reachable.
+            let reachable = usesRecord ? phase != .duplicated : phase != .decided
+            for event in Event.allCases where reachable {
+                var move = MoveDecision(phase: phase, usesRecord: usesRecord)
+                let before = move.location
+                let actions = move.handle(event)
+                pairs += 1
+                // A final phase absorbs everything.
+                if phase.isFinal { #expect(move.phase == phase && actions.isEmpty) }
+                // With a record the items are never in both lists; without one, only by a death in a named window.
+                if usesRecord {
+                    #expect(move.location != .both, "\(phase) × \(event)")
+                } else if move.location == .both && !phase.isFinal {
+                    #expect(
+                        [Event.destinationKilled, .sourceKilled, .timeout, .disconnect].contains(event)
+                            && [Phase.stored, .commitSent, .commitReceived].contains(phase), "\(phase) × \(event)")
+                }
+                // Items never go back from the destination to the source.
+                if before == .destination { #expect(move.location != .source, "\(phase) × \(event)") }
+                // The source removes only what is the destination's, and releases only what is its own.
+                if actions.contains(.removeFromSource) { #expect(move.location == .destination) }
+                if actions.contains(.releaseInSource) { #expect(move.location == .source) }
+                // A violation changes nothing.
+                if actions.contains(.protocolViolation) { #expect(move.phase == phase && actions.count == 1) }
+            }
+        }
+        #expect(pairs == (Phase.allCases.count - 1) * Event.allCases.count)
+    }
+
+    @Test(
+        "a death at each step ends where the two-process kill tests find the card",
+        arguments: [
+            (Phase.offered, Event.sourceKilled, MoveDecision.Location.source),
+            (.reserved, .sourceKilled, .source),
+            (.commitReceived, .sourceKilled, .destination),
+            (.reserved, .destinationKilled, .source),
+            (.stored, .destinationKilled, .source),
+            (.decided, .destinationKilled, .destination),
+            (.commitSent, .destinationKilled, .destination),
+            (.reserved, .timeout, .source),
+            (.decided, .timeout, .destination),
+        ])
+    func deaths(phase: Phase, event: Event, expected: MoveDecision.Location) {
+        var move = MoveDecision(phase: phase, usesRecord: true)
+        move.handle(event)
+        #expect(move.phase.isFinal)
+        #expect(move.location == expected)
+    }
+
+    @Test("the ordinary move, step by step, with and without a record")
+    func ordinaryMove() {
+        var withRecord = MoveDecision(usesRecord: true)
+        #expect(withRecord.handle(.reserve) == [.reserve])
+        #expect(withRecord.handle(.store) == [])
+        #expect(withRecord.handle(.recordCommitted) == [.keepPending])
+        #expect(withRecord.location == .destination)
+        #expect(withRecord.handle(.sendCommit) == [.sendCommit])
+        #expect(withRecord.handle(.commitArrives) == [.decideCommitted])
+        #expect(withRecord.handle(.remove) == [.removeFromSource, .keepPending])
+        #expect(withRecord.phase == .removed)
+
+        var without = MoveDecision(usesRecord: false)
+        without.handle(.reserve)
+        without.handle(.store)
+        #expect(without.handle(.recordCommitted) == [.protocolViolation])
+        #expect(without.handle(.sendCommit) == [.sendCommit])
+        #expect(without.location == .source)
+        without.handle(.commitArrives)
+        #expect(without.location == .destination)
+    }
+
+    @Test("a commit before any drop, or an abort after the commit, is a protocol violation")
+    func violations() {
+        var move = MoveDecision(usesRecord: true)
+        #expect(move.handle(.commitArrives) == [.protocolViolation])
+        #expect(move.phase == .offered)
+        move = MoveDecision(phase: .commitReceived, usesRecord: true)
+        #expect(move.handle(.abortArrives) == [.protocolViolation])
+        #expect(move.location == .destination)
+    }
+
+    @Test("10 000 random runs with a record end with the items in exactly one list", arguments: [1, 2, 3])
+    func randomRuns(seed: UInt64) {
+        var random = SplitMix64(state: seed)
+        for _ in 0..<10_000 {
+            var move = MoveDecision(usesRecord: true)
+            var steps = 0
+            var everDestination = false
+            while !move.phase.isFinal && steps < 40 {
+                let event = Event.allCases[Int(random.next() % UInt64(Event.allCases.count))]
+                move.handle(event)
+                steps += 1
+                #expect(move.location == .source || move.location == .destination)
+                if move.location == .destination { everDestination = true }
+                if everDestination { #expect(move.location == .destination) }
+            }
+            // A death or an end of the connection always ends the move.
+            move.handle(.disconnect)
+            #expect(move.phase.isFinal)
+            #expect(move.location != .both)
+        }
+    }
+}
+
+@Suite("The source's connection, as a state machine", .timeLimit(.minutes(1)))
+struct SessionSourceMachineTests {
+    private let me = SessionSourceMachine.Peer(processID: 42, userID: 1000, runsSameExecutable: true)
+
+    private func opened(_ peer: SessionSourceMachine.Peer? = nil) -> SessionSourceMachine {
+        var machine = SessionSourceMachine(
+            peer: peer ?? me, ownUserID: 1000, sourceApplication: "com.example.app", itemCount: 1)
+        _ = machine.receive(.hello(version: 2, application: "com.example.app", process: 7))
+        return machine
+    }
+
+    @Test("a request id is free again once its load ends, not before")
+    func requestIDs() {
+        var machine = opened()
+        let first = machine.receive(.load(request: 7, item: 0, type: "t"))
+        #expect(first == .startLoad(request: 7, item: 0, type: "t"))
+        if case .refuse(.protocolViolation, _) = machine.receive(.load(request: 7, item: 0, type: "t")) {
+        } else {
+            Issue.record("a request id in use was accepted")
+        }
+        var again = opened()
+        _ = again.receive(.load(request: 7, item: 0, type: "t"))
+        again.loadWillEnd(7)
+        let reused = again.receive(.load(request: 7, item: 0, type: "t"))
+        #expect(reused == .startLoad(request: 7, item: 0, type: "t"))
+    }
+
+    @Test("64 loads may run at once; the 65th ends the connection")
+    func loadLimit() {
+        var machine = opened()
+        for request in 1...64 {
+            let action = machine.receive(.load(request: UInt32(request), item: 0, type: "t"))
+            #expect(action == .startLoad(request: UInt32(request), item: 0, type: "t"))
+        }
+        if case .refuse(.protocolViolation, _) = machine.receive(.load(request: 65, item: 0, type: "t")) {
+        } else {
+            Issue.record("a 65th load was accepted")
+        }
+    }
+
+    @Test("silence ends the connection unless this side is sending a load")
+    func silence() {
+        var machine = opened()
+        _ = machine.receive(.load(request: 1, item: 0, type: "t"))
+        let whileSending = machine.silenceEndsConnection()
+        #expect(!whileSending)
+        machine.loadWillEnd(1)
+        let whileIdle = machine.silenceEndsConnection()
+        #expect(whileIdle)
+        let afterEnd = machine.receive(.drop(operation: .move))
+        #expect(afterEnd == .none)
+    }
+
+    @Test("the kernel's credentials decide who joins and which process the move rule sees")
+    func credentials() {
+        var stranger = SessionSourceMachine(
+            peer: .init(processID: 9, userID: 0, runsSameExecutable: true), ownUserID: 1000,
+            sourceApplication: "com.example.app", itemCount: 1)
+        if case .refuse(.notPermitted, _) = stranger.receive(.hello(version: 2, application: "x", process: 9)) {
+        } else {
+            Issue.record("another user joined")
+        }
+        var impostor = SessionSourceMachine(
+            peer: .init(processID: 9, userID: 1000, runsSameExecutable: false), ownUserID: 1000,
+            sourceApplication: "com.example.app", itemCount: 1)
+        guard
+            case .sendOffer(let origin) = impostor.receive(
+                .hello(version: 1, application: "com.example.app", process: 3))
+        else {
+            Issue.record("the same user was refused")
+            return
+        }
+        #expect(origin.processIdentifier == 9)
+        #expect(origin.applicationIdentifier != "com.example.app")
+        #expect(impostor.version == 1)
+        let friend = opened()
+        #expect(friend.destination?.applicationIdentifier == "com.example.app")
+        #expect(friend.destination?.processIdentifier == 42)
+    }
+
+    @Test("the order of the protocol: hello first and once, a drop once, a verdict only after the drop")
+    func order() {
+        var fresh = SessionSourceMachine(peer: me, ownUserID: 1000, sourceApplication: "a", itemCount: 1)
+        if case .refuse(.protocolViolation, _) = fresh.receive(.drop(operation: .copy)) {
+        } else {
+            Issue.record("a drop before the hello was accepted")
+        }
+        var machine = opened()
+        if case .refuse(.protocolViolation, _) = machine.receive(.commit) {
+        } else {
+            Issue.record("a commit before the drop was accepted")
+        }
+        machine = opened()
+        let destination = TransferSessionOrigin(applicationIdentifier: "com.example.app", processIdentifier: 42)
+        let drop = machine.receive(.drop(operation: .move))
+        #expect(drop == .startDrop(.move, destination: destination))
+        let verdict = machine.receive(.commit)
+        #expect(verdict == .deliverVerdict(.commit))
+        if case .refuse(.protocolViolation, _) = machine.receive(.drop(operation: .move)) {
+        } else {
+            Issue.record("a second drop was accepted")
+        }
+    }
+}
