@@ -6,7 +6,7 @@ Destination roles connect to a publication:  session_peer.py ROLE SOCKET [ARGS]
 Source roles listen at a path:               session_peer.py source-ROLE SOCKET
 Each prints one result line on standard output (sources print "listening" first), and exits 0.
 """
-import array
+import json
 import os
 import socket
 import struct
@@ -224,6 +224,88 @@ def flood(path, count):
     print(f"flooded {len(conns)}")
 
 
+# ---- checks against the CDDL (Tests/Interop/session_cddl.py)
+def _cddl(path):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import session_cddl
+    return session_cddl, session_cddl.parse(open(path).read())
+
+
+def check_source(path, cddl_path):
+    """A well-behaved destination that checks every frame a real source sends against the CDDL."""
+    cddl, rules = _cddl(cddl_path)
+    conn = connect(path)
+    received = []
+
+    def take(timeout=30):
+        message = conn.receive(timeout=timeout)
+        if message is not None:
+            cddl.check(rules, "source-message", {message[0]: message[1]})
+            received.append(message)
+        return message
+
+    conn.send("hello", {"version": 2, "application": "frame-checker", "process": os.getpid()})
+    name, offer_fields = take()
+    assert name == "offer", name
+    first_type = offer_fields["items"][0]["types"][0]
+    conn.send("load", {"request": 1, "item": 0, "type": first_type})
+    conn.send("load", {"request": 2, "item": 0, "type": "com.example.not-offered"})
+    conn.send("load", {"request": 3, "item": 5, "type": first_type})
+    ended = set()
+    while len(ended) < 3:
+        name, fields = take()
+        if name in ("end", "failed"):
+            ended.add(fields["request"])
+    conn.send("drop", {"operation": "move"})
+    while True:
+        message = take()
+        if message is None or message[0] == "finished":
+            break
+        if message[0] == "reserved":
+            conn.send("commit", {})
+    codes = sorted({fields["code"] for name, fields in received if "code" in fields})
+    print(f"valid {len(received)} frames; codes {' '.join(codes)}")
+
+
+def source_check(path, cddl_path):
+    """A well-behaved source that checks every frame a real destination sends against the CDDL."""
+    cddl, rules = _cddl(cddl_path)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    print("listening", flush=True)
+    sock, _ = listener.accept()
+    conn = Connection(sock)
+    count = 0
+    names = []
+    while True:
+        message = conn.receive(timeout=30)
+        if message is None:
+            break
+        cddl.check(rules, "destination-message", {message[0]: message[1]})
+        count += 1
+        name, fields = message
+        names.append(name)
+        if name == "hello":
+            conn.send("offer", {"version": 2, "session": "checked", "application": "frame-source",
+                                "process": os.getpid(), "allowsMove": True, "allowsMoveToOtherApplications": True,
+                                "items": [{"id": "a", "types": ["public.utf8-plain-text"]}]})
+        elif name == "load":
+            conn.send("begin", {"request": fields["request"], "length": 5})
+            conn.send("chunk", {"request": fields["request"], "bytes": b"hello"})
+            conn.send("end", {"request": fields["request"]})
+        elif name == "drop":
+            conn.send("reserved", {"operation": "copy", "items": ["a"]})
+        elif name == "commit":
+            conn.send("finished", {"operation": "copy"})
+    print(f"valid {count} frames: {' '.join(names)}", flush=True)
+
+
+def codes(cddl_path):
+    _, rules = _cddl(cddl_path)
+    print(json.dumps({name: sorted(option[1] for option in rules[name][1]) for name in ("load-code", "session-code")}))
+
+
 # ---- sources
 def offer(conn):
     conn.receive(timeout=30)
@@ -314,6 +396,12 @@ def main():
         quiet_after_reserved(path, *rest)
     elif role == "flood":
         flood(path, int(rest[0]))
+    elif role == "check-source":
+        check_source(path, rest[0])
+    elif role == "source-check":
+        source_check(path, rest[0])
+    elif role == "codes":
+        codes(path)
     elif role == "source-mute":
         serve(path, on_load(mute))
     elif role == "source-file-without-descriptor":

@@ -198,3 +198,52 @@ struct HostilePeerTests {
         #expect(list.elements.map(\.id) == ["a"])
     }
 }
+
+@Suite(
+    "Session frames against the CDDL, between TransferKit and a Python peer", .timeLimit(.minutes(1)),
+    .enabled(if: python3 != nil, "the checking peer is a Python 3 script"))
+struct SessionCDDLTests {
+    private let cddl = repositoryFile("Schemas/transfer-session.cddl").path
+
+    @Test("every frame a TransferKit source sends matches the CDDL, load failures included")
+    func sourceFrames() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = TransferList([Row(id: "a", title: "row a")], makeProvider: Row.provider)
+        let session = try list.beginDrag(["a"], allowsMoveToOtherApplications: true)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(10))
+        defer { publication.close() }
+        let peer = try PeerProcess("check-source", path, [cddl])
+        let line = try await peer.line()
+        // An offer; begin, chunk and end of the good load; two failures; the reservation; the end of the move.
+        #expect(line == "valid 8 frames; codes unavailableRepresentation", "\(line)")
+        // The move committed: the row left the source.
+        #expect(try await publication.ended(within: .seconds(10)) == .move)
+        #expect(list.elements.isEmpty)
+    }
+
+    @Test("every frame a TransferKit destination sends matches the CDDL")
+    func destinationFrames() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let peer = try PeerProcess("source-check", path, [cddl])
+        #expect(try await peer.line() == "listening")
+        let remote = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(10))
+        let result = try await remote.drop(DropProposal(operation: .copy)) { drop, _ in
+            try await drop.items[0].provider.loadDataRepresentation(for: .utf8PlainText)
+        }
+        #expect(result.value == Data("hello".utf8))
+        #expect(try await peer.line() == "valid 4 frames: hello drop load commit")
+    }
+
+    @Test("the CDDL's code lists are exactly the codes this library writes")
+    func codeLists() async throws {
+        let peer = try PeerProcess("codes", cddl)
+        let line = try await peer.line()
+        let lists = try JSONDecoder().decode([String: [String]].self, from: Data(line.utf8))
+        let load: Set<SessionWireCode> = [.unavailableRepresentation, .cancelled, .loaderFailed]
+        #expect(Set(lists["load-code"] ?? []) == Set(load.map(\.rawValue)))
+        let session = Set(SessionWireCode.allCases).subtracting([.unavailableRepresentation, .loaderFailed])
+        #expect(Set(lists["session-code"] ?? []) == Set(session.map(\.rawValue)))
+    }
+}

@@ -303,6 +303,32 @@ struct HostileSessionPeerTests {
         #expect(text.contains("protocolViolation"))
     }
 
+    @Test("a version-1 destination gets a version-1 offer and version 1's spelling of a missing type")
+    func versionOne() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = DragSession(items: [], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(1))
+        defer { publication.close() }
+        let hello = try SessionWire.frame(
+            DestinationMessage.hello(version: 1, application: "old", process: Syscall.processID))
+        let load = try SessionWire.frame(DestinationMessage.load(request: 1, item: 0, type: "public.png"))
+        var reader = SessionWire.frames
+        var buffer = FrameBuffer()
+        buffer.append(try exchange(hello + load, at: path))
+        var messages: [SourceMessage] = []
+        while let body = try reader.nextFrame(from: &buffer) {
+            messages.append(try SessionWire.decode(SourceMessage.self, from: body[...]))
+        }
+        guard case .offer(let version, _, _, _, _, _, _)? = messages.first else {
+            Issue.record("no offer: \(messages)")
+            return
+        }
+        #expect(version == 1)
+        #expect(
+            messages.dropFirst().first == .failed(request: 1, code: "typeUnavailable", message: "There is no item 0."))
+    }
+
     /// Runs a fake source that answers every connection with `reply` (nothing when empty).
     private func fakeSource(at path: String, reply: [UInt8]) throws -> UnixSocket {
         let listener = try UnixSocket.listen(atPath: path)
@@ -331,7 +357,7 @@ struct HostileSessionPeerTests {
         let listener = try fakeSource(at: path, reply: reply)
         defer { listener.shutdown() }
         let error = await #expect(throws: TransferSessionError.self) {
-            _ = try await RemoteDragSession.connect(toPath: path, timeout: .milliseconds(500))
+            _ = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(3))
         }
         #expect(error?.code.description == expected)
     }

@@ -182,7 +182,7 @@ final class LoadChannel: Sendable {
 
     fileprivate func next() async throws(TransferError) -> Data? {
         if let file = state.withLock({ $0.file }) {
-            return try readFile(file.descriptor, remaining: file.remaining)
+            return try await readFileOffPool(file.descriptor, remaining: file.remaining)
         }
         let piece: Piece
         do {
@@ -208,8 +208,16 @@ final class LoadChannel: Sendable {
             return bytes
         case .file(let descriptor, let length):
             state.withLock { $0.file = (descriptor, length) }
-            return try readFile(descriptor, remaining: length)
+            return try await readFileOffPool(descriptor, remaining: length)
         }
+    }
+
+    /// ``readFile(_:remaining:)`` on a thread of its own: its wait for a slow pipe must not hold a pool thread.
+    private func readFileOffPool(_ descriptor: Int32, remaining: UInt64) async throws(TransferError) -> Data? {
+        let outcome = await DedicatedThread.run { [self] in
+            Result { () throws(TransferError) in try readFile(descriptor, remaining: remaining) }
+        }
+        return try outcome.get()
     }
 
     /// A passed file's next bytes (at most the buffer limit at a time, and never past its announced length),
