@@ -1,5 +1,6 @@
 public import Foundation
 import TransferClipboard
+import TransferKitPlatform
 
 /// The checks of the Wayland wire decoder's fuzzer (`WaylandWireFuzzer`).
 ///
@@ -12,16 +13,18 @@ import TransferClipboard
 ///
 /// The harness keeps the objects the backend has at that point, created in the backend's order: `wl_registry` 2,
 /// `wl_callback` 3, `wl_seat` 4, the data-control manager 5, its device 6 and a data source 7. It cuts the stream
-/// with `WaylandFrameReader` and decodes each message with `WaylandObjectTable.decode`, as the backend's reader
-/// thread does, and keeps the backend's books: offers announced and shown, the ids the compositor deletes, the
-/// callback and source it finishes. It checks that
+/// with the backend's frame decoder (`WaylandFrames` over the wire layer's `FrameBuffer`) and decodes each message
+/// with `WaylandObjectTable.decode`, as the backend's connection does, and keeps the backend's books: offers
+/// announced and shown, the ids the compositor deletes, the callback and source it finishes. It checks that
 /// - the frames cut add up with the undecoded rest to exactly the bytes fed, each a multiple of 4 bytes within
 ///   the protocol's 4096-byte limit;
-/// - a failure is a `ClipboardError` with `protocolViolation` only, and ends the stream (the connection closes);
+/// - a failure is a `WireViolation` of the frame decoder or a `ClipboardError` with `protocolViolation` only, and
+///   ends the stream (the connection closes);
 /// - each decoded message's arguments encode back to a message of the same length that decodes to the same
 ///   arguments, and the event carries exactly those values;
 /// - descriptors are claimed in the order they arrived, never more than arrived;
-/// - the object table stays bounded (the backend's limit of 16 offers at once).
+/// - the object table stays bounded (the backend's limit of 16 offers at once, and the 16 destroyed offers the
+///   table keeps for the events still in flight to them).
 ///
 /// A broken invariant is a `fatalError`: the harness's way to report a finding to libFuzzer.
 public enum WaylandWireFuzzing {
@@ -37,8 +40,8 @@ public enum WaylandWireFuzzing {
 
     /// The most offers the backend keeps at once (`WaylandState.maximumOffers`).
     static let maximumOffers = 16
-    /// The most descriptors the backend keeps unclaimed between reads before it gives up on the compositor.
-    static let maximumUnclaimedDescriptors = 4 * WaylandWire.maximumDescriptorsPerMessage + 28
+    /// The most descriptors the backend's connection holds unclaimed before it gives up on the compositor.
+    static let maximumUnclaimedDescriptors = WaylandBackend.maximumPendingDescriptors
 
     /// Runs every check on one input; traps on a broken invariant.
     public static func check(_ input: Data) {
@@ -53,37 +56,42 @@ public enum WaylandWireFuzzing {
             fatalError("the harness could not create the backend's objects: \(error)")
         }
         let stream = bytes[2...]
-        var reader = WaylandFrameReader()
+        var buffer = FrameBuffer()
+        var frames = WaylandFrames()
         var fed = 0
         var cut = 0
         var offset = stream.startIndex
         while offset < stream.endIndex {
             let piece = stream[offset..<min(stream.endIndex, offset + readSize)]
             offset = piece.endIndex
-            reader.append(piece)
+            buffer.append(piece)
             fed += piece.count
             books.receive(descriptors: descriptorsPerRead)
-            do throws(ClipboardError) {
-                while let frame = try reader.next() {
+            guard books.unclaimed.count <= maximumUnclaimedDescriptors else {
+                // The connection ends here: the compositor passes descriptors no message claims.
+                return
+            }
+            do throws(WireViolation) {
+                while let frame = try frames.nextFrame(from: &buffer) {
                     let size = WaylandWire.headerSize + frame.body.count
                     guard size % 4 == 0, size <= WaylandWire.maximumMessageSize else {
                         fatalError("a frame of \(size) bytes came out of the reader")
                     }
                     cut += size
-                    try books.decode(frame)
-                }
-                guard books.unclaimed.count <= maximumUnclaimedDescriptors else {
-                    // The backend ends the connection here: the compositor passes descriptors no message claims.
-                    return
+                    do throws(ClipboardError) {
+                        try books.decode(frame)
+                    } catch {
+                        guard error.code == .protocolViolation else {
+                            fatalError("the decoder failed with \(error.code), not protocolViolation: \(error)")
+                        }
+                        return
+                    }
                 }
             } catch {
-                guard error.code == .protocolViolation else {
-                    fatalError("the decoder failed with \(error.code), not protocolViolation: \(error)")
-                }
-                return
+                return  // a header the frame decoder refuses
             }
-            guard cut + reader.pendingByteCount == fed else {
-                fatalError("cut \(cut) + pending \(reader.pendingByteCount) != fed \(fed)")
+            guard cut + buffer.count == fed else {
+                fatalError("cut \(cut) + pending \(buffer.count) != fed \(fed)")
             }
         }
     }
@@ -155,10 +163,11 @@ public enum WaylandWireFuzzing {
             guard encoded.bytes.count == WaylandWire.headerSize + frame.body.count else {
                 fatalError("\(message) encodes to \(encoded.bytes.count) bytes from \(frame.body.count + 8)")
             }
-            var again = WaylandFrameReader()
+            var again = FrameBuffer()
             again.append(encoded.bytes)
+            var framesAgain = WaylandFrames()
             var fds = encoded.fds
-            guard let frameAgain = try? again.next(),
+            guard let frameAgain = try? framesAgain.nextFrame(from: &again),
                 let decoded = try? WaylandWire.decodeArguments(frameAgain.body, signature: signature, fds: &fds),
                 frameAgain.objectID == frame.objectID, frameAgain.opcode == frame.opcode, fds.isEmpty
             else {
@@ -219,6 +228,10 @@ public enum WaylandWireFuzzing {
                 }
                 offers.insert(offer)
             case .selection(_, let offer, let primary):
+                guard offer == 0 || offers.contains(offer) else {
+                    // An offer destroyed as stale and shown again: the state ends the connection.
+                    throw ClipboardError(code: .protocolViolation, message: "offer \(offer) shown after its end")
+                }
                 shown[primary] = offer == 0 ? nil : offer
                 for stale in offers where !shown.values.contains(stale) {
                     offers.remove(stale)
@@ -229,8 +242,8 @@ public enum WaylandWireFuzzing {
             case .error, .global, .globalRemove, .ignored, .finished, .send, .offerType:
                 break
             }
-            // wl_display, six client objects, and the offers the state keeps.
-            guard objects.count <= 7 + maximumOffers else {
+            // wl_display, six client objects, the offers the state keeps and the destroyed ones the table keeps.
+            guard objects.count <= 7 + maximumOffers + WaylandObjectTable.maximumDestroyedServerObjects else {
                 fatalError("the object table holds \(objects.count) objects")
             }
         }

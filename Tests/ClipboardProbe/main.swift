@@ -48,7 +48,8 @@ provider.registerStreamRepresentation(for: endless) { _ in
 }
 
 do {
-    let clipboard = try await Clipboard(backend: backend, timeout: .seconds(600))
+    // The tests' limit on every wait: long enough for a busy machine, short enough to fail fast.
+    let clipboard = try await Clipboard(backend: backend, timeout: .seconds(60))
     let handle = try await clipboard.write([provider])
     report("ready")
     await handle.ownershipLost()

@@ -9,7 +9,7 @@ import UniformTypes
 
 /// `transferkit copy` and `paste` against wl-copy, wl-paste and the library, under a private headless sway.
 @Suite(
-    "transferkit copy and paste on Wayland", .serialized,
+    "transferkit copy and paste on Wayland", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
 final class WaylandCommandLineTests {
     let compositor: WaylandCompositor
@@ -92,7 +92,8 @@ final class WaylandCommandLineTests {
 
     @Test("paste --archive snapshots every representation; copy of the archive offers the same types and bytes")
     func snapshotAndRestore() async throws {
-        let clipboard = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: patience)
+        let clipboard = try await Clipboard(
+            backend: .wayland, environment: compositor.environment, timeout: waylandPatience)
         defer { clipboard.close() }
         let handle = try await clipboard.write([threeRepresentationProvider(CallCounter())])
         let names = [cardType.identifier, "text/plain;charset=utf-8", "image/png"]

@@ -19,10 +19,11 @@ final class WaylandFakeCompositor: Sendable {
         directory = try makeTemporaryDirectory(prefix: "transferkit-wayland-fake")
         path = directory.appendingPathComponent("wayland-fake").path
         listener = try UnixSocket.listen(atPath: path)
-        let thread = Thread { [listener] in
+        DedicatedThread.start { [listener] in
             guard let client = try? listener.accept() else { return }
             defer { client.close() }
-            var frames = WaylandFrameReader()
+            var frames = WaylandFrames()
+            var received = FrameBuffer()
             var buffer = [UInt8](repeating: 0, count: 4096)
             var syncs = 0
             while true {
@@ -31,8 +32,8 @@ final class WaylandFakeCompositor: Sendable {
                     (try? buffer.withUnsafeMutableBytes { try client.receive(into: $0, descriptors: &fds) }) ?? 0
                 for fd in fds { Syscall.close(fd) }
                 guard count > 0 else { return }
-                frames.append(buffer[..<count])
-                while let frame = try? frames.next() {
+                received.append(buffer[..<count])
+                while let frame = try? frames.nextFrame(from: &received) {
                     guard frame.objectID == 1, frame.opcode == 0, frame.body.count == 4 else { continue }
                     let callback = frame.body.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
                     guard let reply = answer(callback, syncs) else { return }
@@ -41,7 +42,6 @@ final class WaylandFakeCompositor: Sendable {
                 }
             }
         }
-        thread.start()
     }
 
     deinit {
@@ -59,10 +59,10 @@ final class WaylandFakeCompositor: Sendable {
     }
 }
 
-@Suite("Wayland backend against a hostile compositor")
+@Suite("Wayland backend against a hostile compositor", .timeLimit(.minutes(1)))
 struct WaylandHostilePeerTests {
     func connect(
-        timeout: Duration = patience, _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
+        timeout: Duration = waylandPatience, _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
     ) async throws -> ClipboardError? {
         let fake = try WaylandFakeCompositor(answer: answer)
         do {
@@ -155,7 +155,7 @@ struct WaylandHostilePeerTests {
     @Test func automaticWithoutDataControlOrDisplayNamesBothProtocolsAndWhatWorksInstead() async throws {
         let fake = try Self.withoutDataControl()
         let error = await #expect(throws: ClipboardError.self) {
-            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": fake.path], timeout: patience)
+            _ = try await Clipboard(environment: ["WAYLAND_DISPLAY": fake.path], timeout: waylandPatience)
         }
         #expect(error?.code == .protocolUnavailable)
         for name in ["ext_data_control_manager_v1", "zwlr_data_control_manager_v1", "DISPLAY"] {
@@ -178,7 +178,7 @@ struct WaylandHostilePeerTests {
 
 /// `.automatic` under a compositor without data-control, with an X server beside it (XWayland's situation).
 @Suite(
-    "Falling back from Wayland to X11",
+    "Falling back from Wayland to X11", .timeLimit(.minutes(1)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 struct WaylandFallbackTests {
     @Test func automaticFallsBackToX11WhenTheCompositorLacksDataControl() async throws {
@@ -187,7 +187,7 @@ struct WaylandFallbackTests {
         let fake = try WaylandHostilePeerTests.withoutDataControl()
         var environment = server.environment
         environment["WAYLAND_DISPLAY"] = fake.path
-        let clipboard = try await Clipboard(environment: environment, timeout: patience)
+        let clipboard = try await Clipboard(environment: environment, timeout: waylandPatience)
         defer { clipboard.close() }
         #expect(clipboard.protocolName == "X11")
         let handle = try await clipboard.write([TransferProvider(data: Data("via X11".utf8), type: .utf8PlainText)])

@@ -10,7 +10,7 @@ import UniformTypes
 
 /// The clipboard against a real compositor (a private headless sway) and the stock tools (wl-copy, wl-paste).
 @Suite(
-    "Wayland clipboard under headless sway", .serialized,
+    "Wayland clipboard under headless sway", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
 final class WaylandSwayTests {
     let compositor: WaylandCompositor
@@ -24,7 +24,7 @@ final class WaylandSwayTests {
     }
 
     func clipboard() async throws -> Clipboard {
-        try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: patience)
+        try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: waylandPatience)
     }
 
     func lines(_ result: ToolResult) -> [String] {
@@ -33,7 +33,7 @@ final class WaylandSwayTests {
 
     @Test("Automatic picks Wayland under WAYLAND_DISPLAY, with the data-control protocol sway has")
     func automaticChoice() async throws {
-        let clipboard = try await Clipboard(environment: compositor.environment, timeout: patience)
+        let clipboard = try await Clipboard(environment: compositor.environment, timeout: waylandPatience)
         defer { clipboard.close() }
         #expect(clipboard.protocolName.hasPrefix("Wayland ("), "\(clipboard.protocolName)")
         #expect(clipboard.protocolName.contains("data-control"))
@@ -94,7 +94,7 @@ final class WaylandSwayTests {
         #expect(loaded == bytes)
         #expect(progress.isFinished)
 
-        let backend = try await WaylandBackend.connect(environment: compositor.environment, timeout: patience)
+        let backend = try await WaylandBackend.connect(environment: compositor.environment, timeout: waylandPatience)
         defer { backend.close() }
         await #expect {
             _ = try await backend.receive("text/html", from: .clipboard)
@@ -121,10 +121,10 @@ final class WaylandSwayTests {
         let file = compositor.directory.appendingPathComponent("theirs.txt")
         try Data("theirs".utf8).write(to: file)
         try await compositor.wlCopy(file, type: "text/x-theirs")
-        try await waylandWithin(600) { await handle.ownershipLost() }
+        try await waylandWithin(60) { await handle.ownershipLost() }
         let now = try await compositor.wlPaste(["--no-newline"])
         #expect(now.output == Data("theirs".utf8))
-        #expect(try await waylandWithin(600) { try await sawTheirs.value })
+        #expect(try await waylandWithin(60) { try await sawTheirs.value })
     }
 
     @Test("Two TransferKit clients keep custom types; a reader's cancellation stops the writer's loader")
@@ -152,7 +152,7 @@ final class WaylandSwayTests {
 
         try await expectCancelledAfterOneMiB(item, endless)
         // The reader closed its pipe: the writer's next write fails and the serving stream is dropped.
-        try await waylandWithin(600) {
+        try await waylandWithin(60) {
             while stopped.count("serve stopped") == 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(counter.count("endless") == 1)
@@ -181,7 +181,7 @@ final class WaylandSwayTests {
         let text = try await compositor.wlPaste(["--no-newline", "--type", "text/plain"])
         #expect(text.output == Data("still served".utf8))
         // The writer's blocked write gives up after its 5-s limit, and its stream is dropped.
-        try await waylandWithin(600) {
+        try await waylandWithin(60) {
             while stopped.count("stopped") == 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(try await reader.offeredTypes().contains { $0.name == stalled.identifier }, "the ownership stays")

@@ -6,6 +6,10 @@ import TransferKitTestSupport
 
 @testable import TransferClipboard
 
+/// The time limit the Wayland tests give the clipboard: long enough for a busy machine, short enough that a hang
+/// fails the test within a minute.
+let waylandPatience: Duration = .seconds(60)
+
 /// sway and wl-clipboard, the tools of the Wayland tests (and setpriv, to start sway as `nobody` under root).
 let waylandToolsPresent =
     programExists("sway") && programExists("wl-copy") && programExists("wl-paste") && programExists("setpriv")

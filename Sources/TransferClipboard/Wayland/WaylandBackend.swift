@@ -5,19 +5,43 @@ import TransferKitPlatform
 /// The clipboard over a Wayland compositor's data-control protocol (`ext-data-control-v1`, or
 /// `zwlr_data_control_manager_v1` where only that exists), spoken directly over the compositor's Unix socket.
 ///
-/// One thread per connection reads the socket and dispatches events; one more writes requests in order; each
-/// transfer (a `send` to serve, a `receive` to stream) has a thread of its own for its pipe, so nothing here blocks
-/// Swift's concurrency pool. `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend
-/// always connects to `WAYLAND_DISPLAY`.
+/// The shell of ``WaylandState``: the wire layer's ``FramedConnection`` reads the socket on a thread of its own and
+/// hands each message to the state machine under the lock; the backend runs the actions that come out. Requests go
+/// out in the order the machine made them, written by a ``DedicatedThread`` started while some are pending; each
+/// transfer (a `send` to serve, a `receive` to stream) uses threads of its own for its pipe, so nothing here blocks
+/// Swift's concurrency pool. Every wait for the compositor ends by the time limit (``Mailbox/receive(until:)``).
+/// `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend always connects to
+/// `WAYLAND_DISPLAY`.
 package final class WaylandBackend: ClipboardBackend {
     /// The protocol in use, such as `Wayland (ext-data-control-v1)`.
-    package var protocolName: String { protocolNameStorage.withLock { $0 } }
+    package var protocolName: String { storage.withLock { $0.machine.flavor?.protocolName ?? "Wayland" } }
 
-    let socket: UnixSocket
-    let writer: BlockingWorker
-    let state: SanitizedMutex<WaylandState>
+    /// The most received descriptors held for messages that have not claimed them (libwayland passes at most 28
+    /// per `sendmsg`).
+    package static let maximumPendingDescriptors = 64
+
+    let connection: FramedConnection<WaylandFrames>
     /// How long a round trip or a pipe may stay silent before `timedOut`.
     let timeout: Duration
+    private let storage = SanitizedMutex(Storage())
+    private let outbox = SanitizedMutex(Outbox())
+
+    /// The machine, and the waiters and closures its ids stand for.
+    private struct Storage {
+        var machine = WaylandState()
+        var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
+        var ownerships: [UInt32: (serve: Serve, end: OwnershipEnd)] = [:]
+        var watchers: [UInt64: AsyncThrowingStream<[String], any Error>.Continuation] = [:]
+    }
+
+    /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
+    private struct Outbox {
+        var pending: [(bytes: [UInt8], descriptors: [Int32])] = []
+        var isWriting = false
+        var isBroken = false
+    }
+
+    typealias Serve = @Sendable (String) async throws -> TransferByteStream
 
     /// Connects to the compositor that `environment` names (`WAYLAND_DISPLAY`, absolute or relative to
     /// `XDG_RUNTIME_DIR`).
@@ -53,6 +77,7 @@ package final class WaylandBackend: ClipboardBackend {
     ///
     /// - Throws: ``ClipboardError`` as ``connect(environment:timeout:)`` does, except `noDisplay`.
     package init(socketPath: String, timeout: Duration) async throws {
+        let socket: UnixSocket
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
         } catch {
@@ -63,23 +88,31 @@ package final class WaylandBackend: ClipboardBackend {
                 cause: error, source: socketPath)
         }
         self.timeout = timeout
-        writer = BlockingWorker(name: "TransferClipboard Wayland writer")
-        state = SanitizedMutex(WaylandState())
-        startReading()
+        connection = FramedConnection(
+            socket: socket, sendTimeout: timeout, maximumPendingDescriptors: Self.maximumPendingDescriptors)
+        connection.start(
+            decoder: WaylandFrames(),
+            onFrame: { [weak self] (frame, descriptors) throws(WireViolation) in
+                guard let self else { throw WireViolation("The Wayland connection was dropped.") }
+                perform { ((), $0.machine.receive(frame, descriptors: &descriptors)) }
+            },
+            onEnd: { [weak self] end in self?.ended(end) })
         do {
-            let flavor = try await setUp(socketPath: socketPath)
-            protocolNameStorage.withLock { $0 = flavor.protocolName }
+            try perform { storage throws(ClipboardError) in ((), try storage.machine.getRegistry()) }
+            try await roundTrip()
+            try perform { storage throws(ClipboardError) in
+                ((), try storage.machine.bindDataControl(compositor: socketPath))
+            }
+            // The device announces the current selections at once; the round trip waits for them.
+            try await roundTrip()
         } catch {
             close()
             throw error
         }
     }
 
-    private let protocolNameStorage = SanitizedMutex("Wayland")
-
     deinit {
-        socket.shutdown()
-        writer.stop()
+        connection.close()
     }
 
     // MARK: - ClipboardBackend
@@ -89,40 +122,27 @@ package final class WaylandBackend: ClipboardBackend {
         _ selection: ClipboardSelection, targets: [String],
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
-        try checkPrimary(selection)
-        let source = try state.withLock { state throws(ClipboardError) -> UInt32 in
-            try state.checkOpen()
-            let source = try state.objects.create(.dataControlSource)
-            var messages = [
-                WaylandMessage(objectID: state.manager, opcode: 0, arguments: [.newID(source)])  // create_data_source
-            ]
-            for target in targets {
-                messages.append(WaylandMessage(objectID: source, opcode: 0, arguments: [.string(target)]))  // offer
-            }
-            messages.append(
-                WaylandMessage(
-                    objectID: state.device, opcode: selection == .primary ? 2 : 0, arguments: [.object(source)]))
-            try queue(messages)
-            state.sources[source] = WaylandState.Source(serve: serve)
-            return source
+        let end = OwnershipEnd()
+        let source = try perform { storage throws(ClipboardError) in
+            let (source, actions) = try storage.machine.own(selection, targets: targets)
+            storage.ownerships[source] = (serve, end)
+            return (source, actions)
         }
-        let ownership = WaylandOwnership(backend: self, source: source, selection: selection)
+        let ownership = WaylandOwnership(backend: self, source: source, end: end)
         try await roundTrip()
         return ownership
     }
 
     /// The MIME types the current owner of `selection` offers.
     package func targets(of selection: ClipboardSelection) async throws -> [String] {
-        try checkPrimary(selection)
+        try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
         try await roundTrip()
-        return state.withLock { state in
-            state.current[selection].flatMap { state.offers[$0] } ?? []
-        }
+        return storage.withLock { $0.machine.offeredTypes(selection) }
     }
 
     /// Streams `target` from the owner of `selection` through a pipe it writes to.
     package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
-        try checkPrimary(selection)
+        try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
         try await roundTrip()
         let pipe: (read: Int32, write: Int32)
         do {
@@ -132,271 +152,260 @@ package final class WaylandBackend: ClipboardBackend {
                 code: .transferFailed, message: "Cannot make a pipe for the transfer: \(error.reason).", cause: error)
         }
         do {
-            try state.withLock { state throws(ClipboardError) in
-                try state.checkOpen()
-                guard let offer = state.current[selection], state.offers[offer]?.contains(target) == true else {
-                    throw ClipboardError(
-                        code: .typeUnavailable,
-                        message: "The \(selection.rawValue) does not offer \(target) now; list its types first.",
-                        source: target)
-                }
-                // offer.receive(mime, fd): the descriptor is duplicated into the message when it is sent.
-                try queue([WaylandMessage(objectID: offer, opcode: 0, arguments: [.string(target), .fd(pipe.write)])])
+            // offer.receive(mime, fd): the request owns the write end from here and closes it once sent, so the
+            // owner's close ends the data.
+            try perform { storage throws(ClipboardError) in
+                ((), try storage.machine.receive(target, from: selection, into: pipe.write))
             }
         } catch {
             Syscall.close(pipe.read)
             Syscall.close(pipe.write)
             throw error
         }
-        // Our copy of the write end closes once the writer thread has sent it, so the owner's close ends the data.
-        writer.enqueue { Syscall.close(pipe.write) }
         return TransferByteStream(WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, source: target))
     }
 
     /// Each change of `selection`: the new owner's MIME types, empty when cleared.
     package func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[String], any Error>.makeStream()
-        let failure: ClipboardError? = state.withLock { state in
-            if let failure = state.failure { return failure }
-            let id = state.nextWatcherID
-            state.nextWatcherID += 1
-            state.watchers[id] = (selection, continuation)
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) }
+        do {
+            try perform { storage throws(ClipboardError) in
+                let id = try storage.machine.watch(selection)
+                storage.watchers[id] = continuation
+                continuation.onTermination = { [weak self] _ in
+                    self?.perform { storage in
+                        storage.machine.unwatch(id)
+                        storage.watchers[id] = nil
+                        return ((), [])
+                    }
+                }
+                return ((), [])
             }
-            return nil
+        } catch {
+            continuation.finish(throwing: error)
         }
-        if let failure { continuation.finish(throwing: failure) }
         return stream
     }
 
     /// Ends the connection: ownerships end, transfers and waits fail with `cancelled`.
     package func close() {
-        state.withLock { state in
-            if state.failure == nil {
-                state.failure = ClipboardError(code: .cancelled, message: "The Wayland connection was closed.")
-            }
-        }
-        socket.shutdown()
+        perform { ((), $0.machine.close()) }
     }
 
-    // MARK: - Connection
+    // MARK: - The shell
 
-    /// Binds the seat and the manager and makes the data device.
-    private func setUp(socketPath: String) async throws -> WaylandDataControlFlavor {
-        try state.withLock { state throws(ClipboardError) in
-            state.registry = try state.objects.create(.registry)
-            try queue([WaylandMessage(objectID: 1, opcode: 1, arguments: [.newID(state.registry)])])
+    /// Runs `body` on the storage under the lock, queues the requests its actions send (under the lock, so that
+    /// ids reach the compositor in the order the machine made them), and performs the other actions once the lock
+    /// is released.
+    @discardableResult
+    private func perform<Result: Sendable, Failure: Error>(
+        _ body: (inout Storage) throws(Failure) -> (Result, [WaylandState.Action])
+    ) throws(Failure) -> Result {
+        let (result, effects) = try storage.withLock { storage throws(Failure) in
+            let (result, actions) = try body(&storage)
+            return (result, resolve(actions, in: &storage))
         }
-        try await roundTrip()
-        let flavor = try state.withLock { state throws(ClipboardError) -> WaylandDataControlFlavor in
-            try state.checkOpen()
-            let globals = state.globals
-            let manager = WaylandDataControlFlavor.allCases.compactMap { flavor in
-                globals.first { $0.interface == flavor.managerInterface }.map { (flavor, $0) }
-            }.first
-            guard let (flavor, managerGlobal) = manager else {
-                throw ClipboardError(
-                    code: .protocolUnavailable,
-                    message: "The Wayland compositor at \(socketPath) offers neither ext_data_control_manager_v1 "
-                        + "(ext-data-control-v1) nor zwlr_data_control_manager_v1 (wlr-data-control), so no client "
-                        + "can read or write its clipboard without focus; use a compositor that has one (sway, "
-                        + "Hyprland, KDE Plasma 6, labwc, niri, …) or X11 through DISPLAY (Xwayland).",
-                    source: socketPath)
-            }
-            guard let seat = state.globals.first(where: { $0.interface == "wl_seat" }) else {
-                throw ClipboardError(
-                    code: .protocolUnavailable,
-                    message: "The Wayland compositor at \(socketPath) has no seat (wl_seat), and a clipboard "
-                        + "belongs to a seat.", source: socketPath)
-            }
-            let seatID = try state.objects.create(.seat)
-            state.manager = try state.objects.create(.dataControlManager)
-            state.managerVersion = min(managerGlobal.version, flavor.preferredVersion)
-            state.device = try state.objects.create(.dataControlDevice)
-            try queue([
-                bind(registry: state.registry, seat, version: 1, id: seatID),
-                bind(registry: state.registry, managerGlobal, version: state.managerVersion, id: state.manager),
-                // get_data_device(id, seat)
-                WaylandMessage(
-                    objectID: state.manager, opcode: 1, arguments: [.newID(state.device), .object(seatID)]),
-            ])
-            return flavor
-        }
-        // The device announces the current selections at once; the round trip waits for them.
-        try await roundTrip()
-        return flavor
+        for effect in effects { effect() }
+        return result
     }
 
-    private func bind(
-        registry: UInt32, _ global: WaylandState.Global, version: UInt32, id: UInt32
-    ) -> WaylandMessage {
-        WaylandMessage(
-            objectID: registry, opcode: 0,
-            arguments: [.uint(global.name), .string(global.interface), .uint(version), .newID(id)])
-    }
-
-    /// Encodes `messages` and queues them for the writer thread, in order (call it under the state lock, so ids
-    /// reach the compositor in the order they were made).
-    func queue(_ messages: [WaylandMessage]) throws(ClipboardError) {
-        var bytes: [UInt8] = []
-        var fds: [Int32] = []
-        for message in messages {
-            let encoded = try WaylandWire.encode(message)
-            if !encoded.fds.isEmpty {
-                // Descriptors travel on the first byte of a sendmsg; give each message carrying one its own call.
-                if !bytes.isEmpty { send(bytes, fds: fds) }
-                send(encoded.bytes, fds: encoded.fds)
-                bytes = []
-                fds = []
-            } else {
-                bytes += encoded.bytes
-            }
-        }
-        if !bytes.isEmpty { send(bytes, fds: fds) }
-    }
-
-    private func send(_ bytes: [UInt8], fds: [Int32]) {
-        let timeout = self.timeout
-        writer.enqueue { [weak self, socket] in
-            do throws(SystemError) {
-                try socket.sendAll(bytes, descriptors: fds, timeout: timeout)
-            } catch {
-                // sendAll reports a peer that stopped reading as a failed poll (ETIMEDOUT).
-                let code: ClipboardError.Code = error.call == "poll" ? .timedOut : .connectionFailed
-                self?.fail(
-                    ClipboardError(
-                        code: code, message: "Cannot write to the Wayland compositor: \(error.reason).", cause: error))
-            }
-        }
-    }
-
-    /// Waits until the compositor has handled every request sent so far (`wl_display.sync`).
-    func roundTrip() async throws {
-        let callback = try state.withLock { state throws(ClipboardError) -> UInt32 in
-            try state.checkOpen()
-            return try state.objects.create(.callback)
-        }
-        let timeout = self.timeout
-        let timer = Task { [weak self] in
-            try await Task.sleep(for: timeout)
-            self?.fail(
-                ClipboardError(
-                    code: .timedOut, message: "The Wayland compositor did not answer within \(timeout)."),
-                callback: callback)
-        }
-        defer { timer.cancel() }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            // The waiter is in place before `sync` is sent, under the lock the reader takes for `done`: an answer
-            // that came first would find nobody to resume.
-            let failure: ClipboardError? = state.withLock { state in
-                if let failure = state.failure { return failure }
-                do throws(ClipboardError) {
-                    try queue([WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(callback)])])  // sync
-                } catch {
-                    return error
+    /// Turns actions into what runs once the lock is released, taking the waiters they name out of `storage`.
+    private func resolve(_ actions: [WaylandState.Action], in storage: inout Storage) -> [@Sendable () -> Void] {
+        var effects: [@Sendable () -> Void] = []
+        for action in actions {
+            switch action {
+            case .send(let messages):
+                if let failure = enqueue(messages) { effects.append { [weak self] in self?.fail(failure) } }
+            case .serve(let source, let mimeType, let fd):
+                guard let serve = storage.ownerships[source]?.serve else {
+                    effects.append { Syscall.close(fd) }
+                    continue
                 }
-                state.callbacks[callback] = continuation
-                return nil
+                let timeout = self.timeout
+                effects.append {
+                    Task { await Self.serveTransfer(mimeType: mimeType, fd: fd, timeout: timeout, serve: serve) }
+                }
+            case .close(let fd):
+                effects.append { Syscall.close(fd) }
+            case .finishRoundTrip(let callback):
+                if let reply = storage.roundTrips.removeValue(forKey: callback) { effects.append { reply.post(()) } }
+            case .failRoundTrip(let callback, let error):
+                if let reply = storage.roundTrips.removeValue(forKey: callback) {
+                    effects.append { reply.close(error) }
+                }
+            case .endOwnership(let source):
+                if let end = storage.ownerships.removeValue(forKey: source)?.end { effects.append { end.finish() } }
+            case .notify(let watcher, let types):
+                if let continuation = storage.watchers[watcher] { effects.append { continuation.yield(types) } }
+            case .finishWatcher(let watcher, let error):
+                guard let continuation = storage.watchers.removeValue(forKey: watcher) else { continue }
+                effects.append {
+                    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+                }
+            case .disconnect:
+                effects.append { [connection] in connection.close() }
             }
-            if let failure { continuation.resume(throwing: failure) }
         }
-    }
-
-    /// Fails a round trip that took too long: the connection is no longer trusted.
-    private func fail(_ error: ClipboardError, callback: UInt32) {
-        let pending = state.withLock { $0.callbacks[callback] != nil }
-        if pending { fail(error) }
+        return effects
     }
 
     /// Ends the connection with `error`: every wait fails, every ownership ends, every change stream finishes.
-    func fail(_ error: ClipboardError) {
-        let actions = state.withLock { state in
-            if state.failure == nil { state.failure = error }
-            return state.drain()
-        }
-        socket.shutdown()
-        for action in actions { action() }
+    private func fail(_ error: ClipboardError) {
+        perform { ((), $0.machine.fail(error)) }
     }
 
-    private func checkPrimary(_ selection: ClipboardSelection) throws(ClipboardError) {
-        let version = state.withLock { $0.managerVersion }
-        if selection == .primary && version < 2 && protocolNameStorage.withLock({ $0 }).contains("zwlr") {
-            throw ClipboardError(
-                code: .protocolUnavailable,
-                message: "This compositor's zwlr_data_control_manager_v1 is version 1, which has no primary "
-                    + "selection; use the clipboard.")
-        }
-    }
-
-    private func startReading() {
-        let thread = Thread { [weak self, socket] in
-            var frames = WaylandFrameReader()
-            var fds: [Int32] = []
-            var buffer = [UInt8](repeating: 0, count: WaylandWire.maximumMessageSize)
-            defer {
-                for fd in fds { Syscall.close(fd) }
+    /// The reader stopped: the connection is over, for the reason the machine may already know.
+    private func ended(_ end: FramedConnection<WaylandFrames>.End) {
+        let error: ClipboardError =
+            switch end {
+            case .violation(let violation):
+                ClipboardError(code: .protocolViolation, message: violation.message, cause: violation.cause)
+            case .truncated(let count):
+                ClipboardError(
+                    code: .connectionFailed,
+                    message: "The Wayland compositor closed the connection in the middle of a message (\(count) "
+                        + "bytes); it may have exited.")
+            case .failed(let systemError):
+                ClipboardError(
+                    code: .connectionFailed, message: "Cannot read from the Wayland compositor: \(systemError.reason).",
+                    cause: systemError)
+            case .closed:
+                ClipboardError(code: .cancelled, message: "The Wayland connection was closed.")
+            case .peerClosed, .silent:
+                ClipboardError(
+                    code: .connectionFailed,
+                    message: "The Wayland compositor closed the connection; it may have exited.")
             }
-            while true {
-                let outcome = buffer.withUnsafeMutableBytes { bytes in
-                    Result { () throws(SystemError) in try socket.receive(into: bytes, descriptors: &fds) }
-                }
-                guard let self else { return }
-                let count: Int
-                switch outcome {
-                case .success(let received): count = received
-                case .failure(let error):
-                    self.fail(
-                        ClipboardError(
-                            code: .connectionFailed,
-                            message: "Cannot read from the Wayland compositor: \(error.reason).", cause: error))
-                    return
-                }
-                guard count > 0 else {
-                    self.fail(
-                        ClipboardError(
-                            code: .connectionFailed,
-                            message: "The Wayland compositor closed the connection; it may have exited."))
-                    return
-                }
-                frames.append(buffer[..<count])
-                do throws(ClipboardError) {
-                    while let frame = try frames.next() {
-                        try self.dispatch(frame, fds: &fds)
-                    }
-                    guard fds.count <= 4 * WaylandWire.maximumDescriptorsPerMessage + 28 else {
-                        throw WaylandWire.violation("passed \(fds.count) file descriptors that no message claims")
-                    }
+        fail(error)
+    }
+
+    // MARK: - Writing
+
+    /// Encodes `messages` and queues them behind those queued before, starting the writing thread if none runs;
+    /// the queue owns the descriptors they carry. Called under the storage lock, so the order is the machine's.
+    /// - Returns: The error that ends the connection, if a request cannot be encoded.
+    private func enqueue(_ messages: [WaylandMessage]) -> ClipboardError? {
+        var items: [(bytes: [UInt8], descriptors: [Int32])] = []
+        var bytes: [UInt8] = []
+        var failure: ClipboardError?
+        var unsent: [Int32] = []
+        for message in messages {
+            let encoded: (bytes: [UInt8], fds: [Int32])
+            do {
+                encoded = try WaylandWire.encode(message)
+            } catch {
+                failure = failure ?? error
+                for case .fd(let fd) in message.arguments { unsent.append(fd) }
+                continue
+            }
+            if encoded.fds.isEmpty {
+                bytes += encoded.bytes
+                continue
+            }
+            // Descriptors travel on the first byte of a sendmsg: each message carrying one has a call of its own.
+            if !bytes.isEmpty { items.append((bytes, [])) }
+            items.append((encoded.bytes, encoded.fds))
+            bytes = []
+        }
+        if !bytes.isEmpty { items.append((bytes, [])) }
+        let startWriter = outbox.withLock { outbox -> Bool in
+            guard !outbox.isBroken else {
+                for item in items { unsent += item.descriptors }
+                return false
+            }
+            outbox.pending += items
+            guard !outbox.isWriting else { return false }
+            outbox.isWriting = true
+            return true
+        }
+        for fd in unsent { Syscall.close(fd) }
+        if startWriter { DedicatedThread.start { [self] in writePending() } }
+        return failure
+    }
+
+    /// The writing thread: sends what is queued, in order, until the queue is empty; closes each request's
+    /// descriptors once sent. A failed send ends the connection.
+    private func writePending() {
+        while true {
+            let batch = outbox.withLock { outbox -> [(bytes: [UInt8], descriptors: [Int32])] in
+                defer { outbox.pending = [] }
+                if outbox.pending.isEmpty { outbox.isWriting = false }
+                return outbox.pending
+            }
+            guard !batch.isEmpty else { return }
+            for (index, item) in batch.enumerated() {
+                do throws(SystemError) {
+                    try connection.send(item.bytes, descriptors: item.descriptors)
                 } catch {
-                    self.fail(error)
+                    let rest = outbox.withLock { outbox in
+                        outbox.isBroken = true
+                        defer { outbox.pending = [] }
+                        return outbox.pending
+                    }
+                    for item in batch[index...] + rest { for fd in item.descriptors { Syscall.close(fd) } }
+                    let timedOut = error.errorNumber == ErrorNumber.timedOut
+                    fail(
+                        ClipboardError(
+                            code: timedOut ? .timedOut : .connectionFailed,
+                            message: timedOut
+                                ? "The Wayland compositor read none of this client's requests for \(timeout)."
+                                : "Cannot write to the Wayland compositor: \(error.reason).",
+                            cause: error))
                     return
                 }
+                for fd in item.descriptors { Syscall.close(fd) }
             }
         }
-        thread.name = "TransferClipboard Wayland reader"
-        thread.start()
     }
 
-    /// Decodes one event and acts on it.
-    private func dispatch(_ frame: WaylandFrame, fds: inout [Int32]) throws(ClipboardError) {
-        let actions = try state.withLock { state throws(ClipboardError) -> [@Sendable () -> Void] in
-            let (event, live) = try state.objects.decode(frame, fds: &fds)
-            return try state.apply(event, live: live, backend: self)
+    // MARK: - Waits
+
+    /// Waits until the compositor has handled every request sent so far (`wl_display.sync`), at most the time
+    /// limit; a compositor that does not answer in time ends the connection.
+    /// - Throws: ``ClipboardError``: `timedOut`, `cancelled`, or why the connection ended.
+    func roundTrip() async throws(ClipboardError) {
+        let reply = Mailbox<Void, ClipboardError>(capacity: 1)
+        // The waiter is in place before `sync` is queued, under the lock the reader takes for `done`.
+        let callback = try perform { storage throws(ClipboardError) in
+            let (callback, actions) = try storage.machine.startRoundTrip()
+            storage.roundTrips[callback] = reply
+            return (callback, actions)
         }
-        for action in actions { action() }
+        do {
+            try await reply.receive(until: .after(timeout))
+        } catch {
+            switch error {
+            case .closed(let failure):
+                throw failure
+            case .finished:
+                return
+            case .cancelled:
+                perform { storage in
+                    storage.machine.abandonRoundTrip(callback)
+                    storage.roundTrips[callback] = nil
+                    return ((), [])
+                }
+                throw ClipboardError(code: .cancelled, message: "The wait for the Wayland compositor was cancelled.")
+            case .timedOut:
+                let failure = perform { storage in
+                    let actions = storage.machine.roundTripTimedOut(callback, after: timeout)
+                    return (storage.machine.failure, actions)
+                }
+                // No failure: the answer came with the deadline.
+                if let failure { throw failure }
+            }
+        }
     }
 
     /// Writes the stream `serve` gives for `mimeType` to `fd`, then closes it; failures end this transfer only.
-    static func serveTransfer(
-        mimeType: String, fd: Int32, timeout: Duration,
-        serve: @escaping @Sendable (String) async throws -> TransferByteStream
-    ) async {
-        let worker = BlockingWorker(name: "TransferClipboard Wayland send")
-        defer { worker.stop { Syscall.close(fd) } }
+    ///
+    /// Each chunk is written by a ``DedicatedThread``, waiting at most `timeout` for the reader to make room.
+    static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
+        defer { Syscall.close(fd) }
         do {
             for try await chunk in try await serve(mimeType) {
                 try Task.checkCancellation()
-                try await worker.run {
+                try await DedicatedThread.run { () throws(SystemError) in
                     let outcome = chunk.withUnsafeBytes { bytes in
                         Result { () throws(SystemError) in try Syscall.write(fd, bytes, timeout: timeout) }
                     }
@@ -408,47 +417,60 @@ package final class WaylandBackend: ClipboardBackend {
             // the ownership stays. Closing the pipe tells the reader.
         }
     }
+
+    /// Gives up `source` if `end` is still its ownership (the id may be another source's by now).
+    fileprivate func release(_ source: UInt32, end: OwnershipEnd) async {
+        perform { storage in
+            guard storage.ownerships[source]?.end === end else { return ((), []) }
+            return ((), storage.machine.release(source))
+        }
+        try? await roundTrip()
+    }
+}
+
+/// The end of one ownership: every ``wait()`` returns once ``finish()`` was called.
+final class OwnershipEnd: Sendable {
+    private let state = SanitizedMutex((isFinished: false, waiters: [Mailbox<Void, Never>]()))
+
+    /// Ends the ownership and wakes every waiter.
+    func finish() {
+        let waiters = state.withLock { state in
+            state.isFinished = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.close(nil) }
+    }
+
+    /// Waits until ``finish()`` (or the task's cancellation): an ownership lasts as long as nobody takes it.
+    func wait() async {
+        let waiter = Mailbox<Void, Never>(capacity: 1)
+        let isFinished = state.withLock { state in
+            if !state.isFinished { state.waiters.append(waiter) }
+            return state.isFinished
+        }
+        guard !isFinished else { return }
+        _ = try? await waiter.receive(until: .never)
+    }
 }
 
 /// A selection this process owns on Wayland: a data-control source.
 final class WaylandOwnership: ClipboardOwnership {
     let backend: WaylandBackend
     let source: UInt32
-    let selection: ClipboardSelection
+    let end: OwnershipEnd
 
-    init(backend: WaylandBackend, source: UInt32, selection: ClipboardSelection) {
+    init(backend: WaylandBackend, source: UInt32, end: OwnershipEnd) {
         self.backend = backend
         self.source = source
-        self.selection = selection
+        self.end = end
     }
 
     func ended() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waiting = backend.state.withLock { state in
-                guard state.sources[source] != nil else { return false }
-                state.sources[source]?.waiters.append(continuation)
-                return true
-            }
-            if !waiting { continuation.resume() }
-        }
+        await end.wait()
     }
 
     func release() async {
-        let waiters = backend.state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard let entry = state.sources.removeValue(forKey: source) else { return [] }
-            var messages: [WaylandMessage] = []
-            if state.failure == nil {
-                // Still the selection (no `cancelled` yet): clear it, then destroy the source.
-                messages.append(
-                    WaylandMessage(
-                        objectID: state.device, opcode: selection == .primary ? 2 : 0, arguments: [.object(0)]))
-                messages.append(WaylandMessage(objectID: source, opcode: 1))
-                try? backend.queue(messages)
-            }
-            state.objects.destroy(source)
-            return entry.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-        try? await backend.roundTrip()
+        await backend.release(source, end: end)
     }
 }

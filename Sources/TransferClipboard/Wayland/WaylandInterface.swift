@@ -107,13 +107,19 @@ package enum WaylandEvent: Sendable, Equatable {
 /// Ids this client creates start at 2 (1 is `wl_display`) and are reused after the compositor's `delete_id`; ids
 /// the compositor creates (offers) are at `0xff000000` and above. A destroyed object stays known until its
 /// `delete_id` so that the events still in flight to it are decoded (and their descriptors closed), then dropped.
+/// The compositor sends no `delete_id` for its own ids: the last ``maximumDestroyedServerObjects`` destroyed ones
+/// are kept the same way until the compositor reuses the id or newer ones push them out.
 package struct WaylandObjectTable: Sendable {
     /// The first id of the compositor's range.
     package static let serverRangeStart: UInt32 = 0xff00_0000
+    /// How many destroyed objects of the compositor's range stay known for the events still in flight to them.
+    package static let maximumDestroyedServerObjects = 16
 
     private var objects: [UInt32: (interface: WaylandInterface, live: Bool)] = [1: (.display, true)]
     private var freeIDs: [UInt32] = []
     private var nextID: UInt32 = 2
+    /// Destroyed ids of the compositor's range, oldest first.
+    private var destroyedServerIDs: [UInt32] = []
 
     /// A table that knows only `wl_display`.
     package init() {}
@@ -141,28 +147,42 @@ package struct WaylandObjectTable: Sendable {
         return id
     }
 
+    /// Takes back an id from ``create(_:)`` that was never sent to the compositor.
+    package mutating func forget(_ id: UInt32) {
+        guard id > 1, id < Self.serverRangeStart, objects.removeValue(forKey: id) != nil else { return }
+        freeIDs.append(id)
+    }
+
     /// Records an object the compositor created (a `data_offer`).
     ///
-    /// - Throws: ``ClipboardError`` with `protocolViolation` when the id is outside the compositor's range or in use.
+    /// - Throws: ``ClipboardError`` with `protocolViolation` when the id is outside the compositor's range or in use
+    ///   (a destroyed one may be reused).
     package mutating func insertServerObject(_ id: UInt32, _ interface: WaylandInterface) throws(ClipboardError) {
-        guard id >= Self.serverRangeStart, objects[id] == nil else {
+        guard id >= Self.serverRangeStart, objects[id]?.live != true else {
             throw WaylandWire.violation("creates an object with id \(id), which is not free in its range")
         }
+        destroyedServerIDs.removeAll { $0 == id }
         objects[id] = (interface, true)
     }
 
-    /// Marks `id` destroyed by this client: events to it are still decoded until the compositor deletes it.
+    /// Marks `id` destroyed by this client: events to it are still decoded (as not live) until the compositor
+    /// deletes or reuses it.
     package mutating func destroy(_ id: UInt32) {
+        guard let entry = objects[id], entry.live, id > 1 else { return }
+        objects[id] = (entry.interface, false)
         if id >= Self.serverRangeStart {
-            objects[id] = nil  // the compositor sends no delete_id for its own ids
-        } else if let entry = objects[id] {
-            objects[id] = (entry.interface, false)
+            destroyedServerIDs.append(id)
+            if destroyedServerIDs.count > Self.maximumDestroyedServerObjects {
+                objects[destroyedServerIDs.removeFirst()] = nil
+            }
         }
     }
 
-    /// Frees `id` after the compositor's `delete_id`.
+    /// Frees `id` after the compositor's `delete_id`: only an id this client destroyed (a `delete_id` for a live
+    /// object, an unknown one or one of the compositor's range changes nothing).
     package mutating func delete(_ id: UInt32) {
-        guard id > 1, id < Self.serverRangeStart, objects.removeValue(forKey: id) != nil else { return }
+        guard id > 1, id < Self.serverRangeStart, objects[id]?.live == false else { return }
+        objects[id] = nil
         freeIDs.append(id)
     }
 
@@ -172,7 +192,7 @@ package struct WaylandObjectTable: Sendable {
     /// Decodes `frame` as an event of the object it comes from, recording any object it creates.
     ///
     /// - Parameters:
-    ///   - frame: A message cut by ``WaylandFrameReader``.
+    ///   - frame: A message cut by ``WaylandFrames``.
     ///   - fds: The received descriptors not yet claimed; a `send` event takes the first.
     /// - Returns: The event, and whether its object is still live (events to destroyed objects are to be dropped
     ///   after closing any descriptor they carry).

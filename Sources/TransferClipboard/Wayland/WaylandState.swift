@@ -1,68 +1,325 @@
-import TransferKit
-import TransferKitPlatform
-
-/// What one Wayland connection knows, guarded by the backend's lock: objects, globals, offers, sources, waiters.
+/// One Wayland connection's data control as a pure state machine: state in, a request or an event in, actions out.
 ///
-/// ``apply(_:live:backend:)`` turns an event into state changes and returns the actions (resuming continuations,
-/// starting transfers) to run once the lock is released.
-struct WaylandState {
-    struct Global {
+/// It knows the objects, globals, offers, selections, the sources this client owns, the round trips in flight and
+/// the watchers, all by id; it holds no continuation, socket or closure and calls nothing. ``WaylandBackend`` (the
+/// shell) runs its actions: sends the requests, starts the transfers, closes descriptors, resumes its waiters.
+/// Once the connection has failed, every later event is dropped (closing any descriptor it carried) and every
+/// request throws the failure.
+struct WaylandState: Sendable {
+    /// A global the registry announced.
+    struct Global: Sendable, Equatable {
+        /// The registry's name for it.
         var name: UInt32
+        /// Its interface, such as `wl_seat`.
         var interface: String
+        /// The highest version it supports.
         var version: UInt32
     }
 
-    struct Source {
-        var serve: @Sendable (String) async throws -> TransferByteStream
-        var waiters: [CheckedContinuation<Void, Never>] = []
+    /// What the shell does for the machine, in order.
+    enum Action: Sendable, Equatable {
+        /// Sends these requests after every request sent before; the descriptors they carry are the shell's to
+        /// close once sent.
+        case send([WaylandMessage])
+        /// Writes `mimeType` of `source` into `fd` (a transfer of its own, which closes `fd`).
+        case serve(source: UInt32, mimeType: String, fd: Int32)
+        /// Closes a descriptor nobody will use.
+        case close(Int32)
+        /// The compositor handled every request sent before round trip `callback`.
+        case finishRoundTrip(callback: UInt32)
+        /// Round trip `callback` failed.
+        case failRoundTrip(callback: UInt32, ClipboardError)
+        /// The selection `source` held is lost (taken, released, or the connection ended).
+        case endOwnership(source: UInt32)
+        /// Watcher `watcher` sees a new owner offering `types` (empty: cleared).
+        case notify(watcher: UInt64, types: [String])
+        /// Watcher `watcher`'s stream ends, with the error or (when the user closed the connection) without.
+        case finishWatcher(UInt64, ClipboardError?)
+        /// The connection failed: shut the socket down.
+        case disconnect
+
+        static func == (lhs: Action, rhs: Action) -> Bool {
+            switch (lhs, rhs) {
+            case (.send(let left), .send(let right)): left == right
+            case (.serve(let s1, let m1, let f1), .serve(let s2, let m2, let f2)): s1 == s2 && m1 == m2 && f1 == f2
+            case (.close(let left), .close(let right)): left == right
+            case (.finishRoundTrip(let left), .finishRoundTrip(let right)): left == right
+            case (.failRoundTrip(let c1, let e1), .failRoundTrip(let c2, let e2)): c1 == c2 && e1.code == e2.code
+            case (.endOwnership(let left), .endOwnership(let right)): left == right
+            case (.notify(let w1, let t1), .notify(let w2, let t2)): w1 == w2 && t1 == t2
+            case (.finishWatcher(let w1, let e1), .finishWatcher(let w2, let e2)): w1 == w2 && e1?.code == e2?.code
+            case (.disconnect, .disconnect): true
+            default: false
+            }
+        }
     }
 
-    typealias Action = @Sendable () -> Void
-
-    var objects = WaylandObjectTable()
+    /// The objects this client knows, by id.
+    private(set) var objects = WaylandObjectTable()
     /// Why the connection ended, once it has.
-    var failure: ClipboardError?
-    var callbacks: [UInt32: CheckedContinuation<Void, any Error>] = [:]
-    var globals: [Global] = []
-    var registry: UInt32 = 0
-    var manager: UInt32 = 0
-    var managerVersion: UInt32 = 0
-    var device: UInt32 = 0
-    /// The MIME types of each offer the compositor announced and not yet replaced.
-    var offers: [UInt32: [String]] = [:]
+    private(set) var failure: ClipboardError?
+    /// The registry's globals, in announcement order.
+    private(set) var globals: [Global] = []
+    /// The registry, once asked for.
+    private(set) var registry: UInt32 = 0
+    /// The data-control manager, once bound.
+    private(set) var manager: UInt32 = 0
+    /// The version the manager was bound at.
+    private(set) var managerVersion: UInt32 = 0
+    /// The seat's data-control device, once made.
+    private(set) var device: UInt32 = 0
+    /// The data-control protocol in use, once bound.
+    private(set) var flavor: WaylandDataControlFlavor?
+    /// The MIME types of each offer the compositor announced and that is not finished with.
+    private(set) var offers: [UInt32: [String]] = [:]
     /// The offer each selection shows now.
-    var current: [ClipboardSelection: UInt32] = [:]
-    var sources: [UInt32: Source] = [:]
-    var watchers: [UInt64: (ClipboardSelection, AsyncThrowingStream<[String], any Error>.Continuation)] = [:]
-    var nextWatcherID: UInt64 = 0
+    private(set) var current: [ClipboardSelection: UInt32] = [:]
+    /// The sources this client owns, with the selection each holds.
+    private(set) var sources: [UInt32: ClipboardSelection] = [:]
+    /// The round trips whose `done` is awaited.
+    private(set) var roundTrips: Set<UInt32> = []
+    /// The watchers and the selection each watches.
+    private(set) var watchers: [UInt64: ClipboardSelection] = [:]
+    private var nextWatcher: UInt64 = 1
+
     /// The most offers kept at once: the two selections and a few announced ahead of their selection event.
     static let maximumOffers = 16
     /// The most MIME types one offer may list.
     static let maximumTypesPerOffer = 1024
+    /// The most globals a registry may announce.
+    static let maximumGlobals = 4096
 
+    /// A connection that knows only `wl_display`.
+    init() {}
+
+    // MARK: - Requests
+
+    /// Throws the failure once the connection has ended.
     func checkOpen() throws(ClipboardError) {
         if let failure { throw failure }
     }
 
-    mutating func apply(_ event: WaylandEvent, live: Bool, backend: WaylandBackend) throws(ClipboardError) -> [Action] {
-        guard live else {
-            // An event still in flight to an object this client destroyed: drop it, closing what it carried.
-            if case .send(_, _, let fd) = event { return [{ Syscall.close(fd) }] }
+    /// Asks for the registry (`wl_display.get_registry`); its globals arrive before the next round trip ends.
+    mutating func getRegistry() throws(ClipboardError) -> [Action] {
+        try checkOpen()
+        registry = try objects.create(.registry)
+        return [.send([WaylandMessage(objectID: 1, opcode: 1, arguments: [.newID(registry)])])]
+    }
+
+    /// Binds the seat and the data-control manager the registry announced and makes the seat's data device.
+    ///
+    /// - Parameter compositor: The compositor's name for messages (its socket).
+    /// - Throws: ``ClipboardError`` with `protocolUnavailable` without a data-control manager or a seat.
+    mutating func bindDataControl(compositor: String) throws(ClipboardError) -> [Action] {
+        try checkOpen()
+        let globals = self.globals
+        let found = WaylandDataControlFlavor.allCases.lazy.compactMap { flavor in
+            globals.first { $0.interface == flavor.managerInterface }.map { (flavor, $0) }
+        }.first
+        guard let (flavor, managerGlobal) = found else {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "The Wayland compositor at \(compositor) offers neither ext_data_control_manager_v1 "
+                    + "(ext-data-control-v1) nor zwlr_data_control_manager_v1 (wlr-data-control), so no client "
+                    + "can read or write its clipboard without focus; use a compositor that has one (sway, "
+                    + "Hyprland, KDE Plasma 6, labwc, niri, …) or X11 through DISPLAY (Xwayland).",
+                source: compositor)
+        }
+        guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "The Wayland compositor at \(compositor) has no seat (wl_seat), and a clipboard "
+                    + "belongs to a seat.", source: compositor)
+        }
+        let seat = try objects.create(.seat)
+        manager = try objects.create(.dataControlManager)
+        managerVersion = min(managerGlobal.version, flavor.preferredVersion)
+        device = try objects.create(.dataControlDevice)
+        self.flavor = flavor
+        return [
+            .send([
+                bind(seatGlobal, version: 1, id: seat),
+                bind(managerGlobal, version: managerVersion, id: manager),
+                // get_data_device(id, seat)
+                WaylandMessage(objectID: manager, opcode: 1, arguments: [.newID(device), .object(seat)]),
+            ])
+        ]
+    }
+
+    private func bind(_ global: Global, version: UInt32, id: UInt32) -> WaylandMessage {
+        WaylandMessage(
+            objectID: registry, opcode: 0,
+            arguments: [.uint(global.name), .string(global.interface), .uint(version), .newID(id)])
+    }
+
+    /// Starts a round trip (`wl_display.sync`): ``Action/finishRoundTrip(callback:)`` follows once the compositor
+    /// handled every request sent before.
+    mutating func startRoundTrip() throws(ClipboardError) -> (callback: UInt32, actions: [Action]) {
+        try checkOpen()
+        let callback = try objects.create(.callback)
+        roundTrips.insert(callback)
+        return (callback, [.send([WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(callback)])])])
+    }
+
+    /// Round trip `callback` passed its deadline: the connection is no longer trusted, unless its answer came first.
+    mutating func roundTripTimedOut(_ callback: UInt32, after timeout: Duration) -> [Action] {
+        guard roundTrips.contains(callback) else { return [] }
+        return fail(
+            ClipboardError(code: .timedOut, message: "The Wayland compositor did not answer within \(timeout)."))
+    }
+
+    /// The waiter of round trip `callback` gave up (its task was cancelled); the answer is dropped when it comes.
+    mutating func abandonRoundTrip(_ callback: UInt32) {
+        roundTrips.remove(callback)
+    }
+
+    /// Checks that `selection` exists under the bound protocol (zwlr version 1 has no primary selection).
+    func checkSelection(_ selection: ClipboardSelection) throws(ClipboardError) {
+        if selection == .primary && flavor == .wlr && managerVersion < 2 {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "This compositor's zwlr_data_control_manager_v1 is version 1, which has no primary "
+                    + "selection; use the clipboard.")
+        }
+    }
+
+    /// Takes `selection` with a new source offering `targets`.
+    /// - Returns: The source, whose `send` events become ``Action/serve(source:mimeType:fd:)``.
+    /// - Throws: ``ClipboardError``: the failure, `protocolUnavailable` for a selection the protocol lacks, or
+    ///   `protocolViolation` for a target too long for a message.
+    mutating func own(
+        _ selection: ClipboardSelection, targets: [String]
+    ) throws(ClipboardError) -> (source: UInt32, actions: [Action]) {
+        try checkOpen()
+        try checkSelection(selection)
+        let source = try objects.create(.dataControlSource)
+        // create_data_source, an offer per target, then set_selection or set_primary_selection.
+        var messages = [WaylandMessage(objectID: manager, opcode: 0, arguments: [.newID(source)])]
+        for target in targets {
+            messages.append(WaylandMessage(objectID: source, opcode: 0, arguments: [.string(target)]))
+        }
+        messages.append(
+            WaylandMessage(objectID: device, opcode: selection == .primary ? 2 : 0, arguments: [.object(source)]))
+        do {
+            for message in messages { _ = try WaylandWire.encode(message) }
+        } catch {
+            objects.forget(source)
+            throw error
+        }
+        sources[source] = selection
+        return (source, [.send(messages)])
+    }
+
+    /// Gives up `source`: clears its selection if it still holds it, and destroys it.
+    mutating func release(_ source: UInt32) -> [Action] {
+        guard let selection = sources.removeValue(forKey: source) else { return [] }
+        objects.destroy(source)
+        return [
+            .send([
+                WaylandMessage(objectID: device, opcode: selection == .primary ? 2 : 0, arguments: [.object(0)]),
+                WaylandMessage(objectID: source, opcode: 1),  // destroy
+            ]),
+            .endOwnership(source: source),
+        ]
+    }
+
+    /// The MIME types `selection` offers now.
+    func offeredTypes(_ selection: ClipboardSelection) -> [String] {
+        current[selection].flatMap { offers[$0] } ?? []
+    }
+
+    /// Asks the owner of `selection` to write `target` into `fd` (the write end of a pipe, which the shell closes
+    /// once the request is sent).
+    /// - Throws: ``ClipboardError``: the failure, or `typeUnavailable` when `selection` does not offer `target`.
+    func receive(
+        _ target: String, from selection: ClipboardSelection, into fd: Int32
+    ) throws(ClipboardError) -> [Action] {
+        try checkOpen()
+        guard let offer = current[selection], offers[offer]?.contains(target) == true else {
+            throw ClipboardError(
+                code: .typeUnavailable,
+                message: "The \(selection.rawValue) does not offer \(target) now; list its types first.",
+                source: target)
+        }
+        return [.send([WaylandMessage(objectID: offer, opcode: 0, arguments: [.string(target), .fd(fd)])])]
+    }
+
+    /// Adds a watcher of `selection`'s changes.
+    /// - Throws: The failure, once the connection has ended.
+    mutating func watch(_ selection: ClipboardSelection) throws(ClipboardError) -> UInt64 {
+        try checkOpen()
+        let id = nextWatcher
+        nextWatcher += 1
+        watchers[id] = selection
+        return id
+    }
+
+    /// Removes a watcher (its stream was dropped).
+    mutating func unwatch(_ id: UInt64) {
+        watchers[id] = nil
+    }
+
+    /// The user closed the connection.
+    mutating func close() -> [Action] {
+        fail(ClipboardError(code: .cancelled, message: "The Wayland connection was closed."))
+    }
+
+    /// The connection ended with `error` (the socket failed, the compositor hung up or broke the protocol).
+    mutating func fail(_ error: ClipboardError) -> [Action] {
+        guard failure == nil else { return [] }
+        failure = error
+        var actions: [Action] = roundTrips.sorted().map { .failRoundTrip(callback: $0, error) }
+        actions += sources.keys.sorted().map { .endOwnership(source: $0) }
+        let userClosed = error.code == .cancelled
+        actions += watchers.keys.sorted().map { .finishWatcher($0, userClosed ? nil : error) }
+        actions.append(.disconnect)
+        roundTrips = []
+        sources = [:]
+        watchers = [:]
+        return actions
+    }
+
+    // MARK: - Events
+
+    /// Decodes `frame` and handles its event; a frame that cannot be decoded fails the connection.
+    ///
+    /// - Parameter descriptors: The received descriptors not yet claimed; the event takes those it carries.
+    mutating func receive(_ frame: WaylandFrame, descriptors: inout [Int32]) -> [Action] {
+        guard failure == nil else { return [] }
+        let decoded: (event: WaylandEvent, live: Bool)
+        do {
+            decoded = try objects.decode(frame, fds: &descriptors)
+        } catch {
+            return fail(error)
+        }
+        return handle(decoded.event, live: decoded.live)
+    }
+
+    /// Handles one decoded event; `live` is whether its object is still in use (see
+    /// ``WaylandObjectTable/decode(_:fds:)``).
+    mutating func handle(_ event: WaylandEvent, live: Bool) -> [Action] {
+        guard live, failure == nil else {
+            // An event in flight to an object this client destroyed, or after the end: drop it, closing what it
+            // carried.
+            if case .send(_, _, let fd) = event { return [.close(fd)] }
             if case .deleteID(let id) = event { objects.delete(id) }
             return []
         }
         switch event {
         case .error(let objectID, let code, let message):
             let interface = objects.object(objectID).map { "\($0.interface)" } ?? "unknown"
-            throw ClipboardError(
-                code: .protocolViolation,
-                message: "The Wayland compositor ended the connection with error \(code) on object \(objectID) "
-                    + "(\(interface)): \(message)")
+            return fail(
+                ClipboardError(
+                    code: .protocolViolation,
+                    message: "The Wayland compositor ended the connection with error \(code) on object \(objectID) "
+                        + "(\(interface)): \(message)"))
         case .deleteID(let id):
             objects.delete(id)
             return []
         case .global(let name, let interface, let version):
-            guard globals.count < 4096 else { throw WaylandWire.violation("announces more than 4096 globals") }
+            guard globals.count < Self.maximumGlobals else {
+                return fail(WaylandWire.violation("announces more than \(Self.maximumGlobals) globals"))
+            }
             globals.append(Global(name: name, interface: interface, version: version))
             return []
         case .globalRemove(let name):
@@ -70,84 +327,61 @@ struct WaylandState {
             return []
         case .done(let callback):
             objects.destroy(callback)  // the compositor deletes a callback itself, with delete_id
-            guard let continuation = callbacks.removeValue(forKey: callback) else { return [] }
-            return [{ continuation.resume() }]
+            guard roundTrips.remove(callback) != nil else { return [] }
+            return [.finishRoundTrip(callback: callback)]
         case .ignored:
             return []
         case .dataOffer(_, let offer):
             guard offers.count < Self.maximumOffers else {
-                throw WaylandWire.violation("announces more than \(Self.maximumOffers) offers without selecting them")
+                return fail(
+                    WaylandWire.violation("announces more than \(Self.maximumOffers) offers without selecting them"))
             }
             offers[offer] = []
             return []
         case .offerType(let offer, let mimeType):
-            guard offers[offer, default: []].count < Self.maximumTypesPerOffer else {
-                throw WaylandWire.violation("lists more than \(Self.maximumTypesPerOffer) types in one offer")
+            // A stale offer's types (its object not yet reused) are of no use to anyone.
+            guard let types = offers[offer] else { return [] }
+            guard types.count < Self.maximumTypesPerOffer else {
+                return fail(WaylandWire.violation("lists more than \(Self.maximumTypesPerOffer) types in one offer"))
             }
-            offers[offer, default: []].append(mimeType)
+            offers[offer]?.append(mimeType)
             return []
         case .selection(_, let offer, let primary):
-            let selection: ClipboardSelection = primary ? .primary : .clipboard
-            current[selection] = offer == 0 ? nil : offer
-            // An offer is announced just before the selection event that shows it: any other that is not shown
-            // now is finished with.
-            for stale in offers.keys where !current.values.contains(stale) {
-                destroyOffer(stale, backend: backend)
-            }
-            let types = offer == 0 ? [] : offers[offer] ?? []
-            var actions: [Action] = []
-            for (_, (watched, continuation)) in watchers where watched == selection {
-                actions.append { continuation.yield(types) }
-            }
-            return actions
+            return select(offer, on: primary ? .primary : .clipboard)
         case .finished:
-            throw ClipboardError(
-                code: .connectionFailed,
-                message: "The Wayland compositor withdrew this client's data device (its seat went away).")
+            return fail(
+                ClipboardError(
+                    code: .connectionFailed,
+                    message: "The Wayland compositor withdrew this client's data device (its seat went away)."))
         case .send(let source, let mimeType, let fd):
-            guard let entry = sources[source] else { return [{ Syscall.close(fd) }] }
-            let timeout = backend.timeout
-            let serve = entry.serve
-            return [
-                {
-                    Task {
-                        await WaylandBackend.serveTransfer(mimeType: mimeType, fd: fd, timeout: timeout, serve: serve)
-                    }
-                }
-            ]
+            guard sources[source] != nil else { return [.close(fd)] }
+            return [.serve(source: source, mimeType: mimeType, fd: fd)]
         case .cancelled(let source):
-            let waiters = sources.removeValue(forKey: source)?.waiters ?? []
-            try? backend.queue([WaylandMessage(objectID: source, opcode: 1)])  // destroy
+            // A live source is always one this client owns (a released one is destroyed, so not live).
+            guard sources.removeValue(forKey: source) != nil else { return [] }
             objects.destroy(source)
-            return waiters.map { waiter in { waiter.resume() } }
+            return [.send([WaylandMessage(objectID: source, opcode: 1)]), .endOwnership(source: source)]
         }
     }
 
-    private mutating func destroyOffer(_ offer: UInt32, backend: WaylandBackend) {
-        offers[offer] = nil
-        try? backend.queue([WaylandMessage(objectID: offer, opcode: 1)])  // destroy
-        objects.destroy(offer)
-    }
-
-    /// Takes every waiter out of the state, as actions that fail or end them with ``failure``.
-    mutating func drain() -> [Action] {
-        let error = failure ?? ClipboardError(code: .connectionFailed, message: "The Wayland connection ended.")
-        var actions: [Action] = []
-        for (_, continuation) in callbacks {
-            actions.append { continuation.resume(throwing: error) }
+    private mutating func select(_ offer: UInt32, on selection: ClipboardSelection) -> [Action] {
+        if offer != 0 && offers[offer] == nil {
+            return fail(WaylandWire.violation("shows offer \(offer) as the selection after it was finished with"))
         }
-        callbacks = [:]
-        for (_, source) in sources {
-            for waiter in source.waiters { actions.append { waiter.resume() } }
+        current[selection] = offer == 0 ? nil : offer
+        // An offer is announced just before the selection event that shows it: any other that is not shown now is
+        // finished with.
+        var destroyed: [WaylandMessage] = []
+        for stale in offers.keys.sorted() where !current.values.contains(stale) {
+            offers[stale] = nil
+            objects.destroy(stale)
+            destroyed.append(WaylandMessage(objectID: stale, opcode: 1))  // destroy
         }
-        sources = [:]
-        let userClosed = error.code == .cancelled
-        for (_, (_, continuation)) in watchers {
-            actions.append {
-                if userClosed { continuation.finish() } else { continuation.finish(throwing: error) }
-            }
+        var actions: [Action] = destroyed.isEmpty ? [] : [.send(destroyed)]
+        let types = offer == 0 ? [] : offers[offer] ?? []
+        for (id, watched) in watchers.sorted(by: { $0.key < $1.key }) where watched == selection {
+            actions.append(.notify(watcher: id, types: types))
         }
-        watchers = [:]
         return actions
     }
 }

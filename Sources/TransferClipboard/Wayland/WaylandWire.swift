@@ -1,3 +1,5 @@
+package import TransferKitPlatform
+
 /// One argument of a Wayland message, as the wire carries it.
 package enum WaylandArgument: Sendable, Equatable {
     /// A signed 32-bit integer.
@@ -212,45 +214,41 @@ package struct WaylandFrame: Sendable, Equatable {
     package var body: ArraySlice<UInt8>
 }
 
-/// Cuts the bytes read from a Wayland socket into messages, holding at most one partial message.
-package struct WaylandFrameReader: Sendable {
-    private var buffer: [UInt8] = []
-    private var start = 0
-
-    /// An empty reader.
+/// Cuts a Wayland byte stream into messages: the protocol's ``FrameDecoder`` over the wire layer's ``FrameBuffer``.
+///
+/// A header is two native-endian words: the object id, then the message's size (header included) in the upper 16
+/// bits and its opcode in the lower 16. The size is checked before the body is waited for, so a hostile compositor
+/// cannot make the buffer hold more than one message's worth of bytes beyond what it sent. Descriptors are not cut
+/// here: each argument of type `fd` claims one from the connection's queue when the message is decoded
+/// (``WaylandWire/decodeArguments(_:signature:fds:)``).
+package struct WaylandFrames: FrameDecoder {
+    /// A decoder.
     package init() {}
 
-    /// The number of bytes held that do not yet form a whole message.
-    package var pendingByteCount: Int { buffer.count - start }
-
-    /// Adds bytes as they arrived.
-    package mutating func append<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
-        if start > 0 && start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= WaylandWire.maximumMessageSize {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
-    }
-
-    /// The next whole message, or `nil` when more bytes are needed.
+    /// The next whole message, or `nil` (taking nothing) when more bytes are needed.
     ///
-    /// - Throws: ``ClipboardError`` with `protocolViolation` for a header whose size is below the header's own,
-    ///   not a multiple of 4, or above the protocol's limit (checked before waiting for the body).
-    package mutating func next() throws(ClipboardError) -> WaylandFrame? {
-        guard buffer.count - start >= WaylandWire.headerSize else { return nil }
-        let slice = buffer[start...]
-        let objectID = WaylandWire.word(slice, at: start)
-        let sizeAndOpcode = WaylandWire.word(slice, at: start + 4)
+    /// - Throws: ``WireViolation`` for a header whose size is below the header's own, not a multiple of 4, or above
+    ///   the protocol's limit.
+    package mutating func nextFrame(from buffer: inout FrameBuffer) throws(WireViolation) -> WaylandFrame? {
+        guard buffer.count >= WaylandWire.headerSize else { return nil }
+        let objectID = Self.word(buffer, at: 0)
+        let sizeAndOpcode = Self.word(buffer, at: 4)
         let size = Int(sizeAndOpcode >> 16)
         guard size >= WaylandWire.headerSize, size % 4 == 0, size <= WaylandWire.maximumMessageSize else {
-            throw WaylandWire.violation("declares a size of \(size) bytes")
+            throw WireViolation(WaylandWire.violation("declares a size of \(size) bytes").message)
         }
-        guard buffer.count - start >= size else { return nil }
-        let body = buffer[(start + WaylandWire.headerSize)..<(start + size)]
-        start += size
-        return WaylandFrame(objectID: objectID, opcode: UInt16(truncatingIfNeeded: sizeAndOpcode), body: body)
+        guard buffer.count >= size else { return nil }
+        buffer.skip(WaylandWire.headerSize)
+        let body = buffer.take(size - WaylandWire.headerSize)
+        return WaylandFrame(objectID: objectID, opcode: UInt16(truncatingIfNeeded: sizeAndOpcode), body: body[...])
+    }
+
+    /// The native-endian word at `offset` (the protocol's byte order is the host's).
+    private static func word(_ buffer: FrameBuffer, at offset: Int) -> UInt32 {
+        #if _endian(big)
+            UInt32(truncatingIfNeeded: buffer.bigEndianInteger(at: offset, width: 4))
+        #else
+            UInt32(truncatingIfNeeded: buffer.littleEndianInteger(at: offset, width: 4))
+        #endif
     }
 }
