@@ -105,7 +105,7 @@ struct HostilePeerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let list = TransferList([Row(id: "a", title: "row a")], makeProvider: Row.provider)
         let session = try list.beginDrag(["a"], allowsMoveToOtherApplications: true)
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(1))
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(3))
         defer { publication.close() }
         let peer = try PeerProcess("quiet-after-reserved", path)
         let line = try await peer.line()
@@ -142,7 +142,7 @@ struct HostilePeerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let peer = try PeerProcess(role, path)
         #expect(try await peer.line() == "listening")
-        let remote = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(1))
+        let remote = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(3))
         let started = ContinuousClock.now
         let error = await #expect(throws: TransferError.self) {
             _ = try await remote.items[0].provider.loadDataRepresentation(for: .plainText)
@@ -159,7 +159,7 @@ struct HostilePeerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let peer = try PeerProcess("source-no-reservation", path)
         #expect(try await peer.line() == "listening")
-        let remote = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(1))
+        let remote = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(3))
         let error = await #expect(throws: TransferSessionError.self) {
             _ = try await remote.drop(DropProposal(operation: .copy)) { _, _ in }
         }

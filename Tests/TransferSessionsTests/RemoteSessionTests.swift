@@ -357,7 +357,7 @@ struct HostileSessionPeerTests {
         let listener = try fakeSource(at: path, reply: reply)
         defer { listener.shutdown() }
         let error = await #expect(throws: TransferSessionError.self) {
-            _ = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(3))
+            _ = try await RemoteDragSession.connect(toPath: path, timeout: .seconds(5))
         }
         #expect(error?.code.description == expected)
     }

@@ -107,10 +107,17 @@ public final class RemoteDragSession: Sendable {
         }
         let link = SourceLink(socket: socket, timeout: timeout)
         link.start()
-        try link.send(
-            DestinationMessage.hello(
-                version: SessionWire.version, application: origin.applicationIdentifier,
-                process: origin.processIdentifier))
+        do {
+            try link.send(
+                DestinationMessage.hello(
+                    version: SessionWire.version, application: origin.applicationIdentifier,
+                    process: origin.processIdentifier))
+        } catch {
+            // The reader may know better why the connection ended (the peer's garbage): its reason closes the
+            // replies, and the wait throws it.
+            _ = try await link.nextReply(until: deadline, waitingFor: "the session's offer")
+            throw error
+        }
         let reply = try await link.nextReply(until: deadline, waitingFor: "the session's offer")
         guard
             case .offer(let version, let session, let application, let process, let move, let other, let items) = reply
