@@ -66,7 +66,7 @@ let appendixA: [AppendixExample] = [
     .init("bf6346756ef563416d7421ff", ["Fun": true, "Amt": -2], deterministic: "a263416d7421634675" + "6ef5"),
 ]
 
-@Suite("RFC 8949 Appendix A")
+@Suite("RFC 8949 Appendix A", .timeLimit(.minutes(5)))
 struct AppendixATests {
     @Test("decodes to the expected value", arguments: appendixA)
     func decodes(_ example: AppendixExample) throws {

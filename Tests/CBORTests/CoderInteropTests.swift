@@ -5,7 +5,7 @@ import TransferKitTestSupport
 
 /// The Swift side of the coder's interop vectors (Tests/Interop/coder-vectors.json, written by cbor2 with
 /// Tests/Interop/make_coder_vectors.py; interop.py checks the Python side).
-@Suite("Codable coder: interop with cbor2")
+@Suite("Codable coder: interop with cbor2", .timeLimit(.minutes(5)))
 struct CoderInteropTests {
     struct Model: Codable, Equatable {
         var name: String

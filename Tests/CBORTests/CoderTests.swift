@@ -165,7 +165,7 @@ indirect enum Chain: Codable, Equatable {
 
 // MARK: - Tests
 
-@Suite("Codable coder: encoding")
+@Suite("Codable coder: encoding", .timeLimit(.minutes(5)))
 struct CoderEncodingTests {
     @Test("a struct is a map keyed by its coding keys, in the deterministic encoding")
     func pointBytes() throws {
@@ -428,7 +428,7 @@ struct CoderEncodingTests {
     }
 }
 
-@Suite("Codable coder: strict decoding")
+@Suite("Codable coder: strict decoding", .timeLimit(.minutes(5)))
 struct CoderDecodingTests {
     struct Inventory: Codable, Equatable {
         struct Item: Codable, Equatable {

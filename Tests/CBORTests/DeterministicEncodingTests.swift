@@ -19,7 +19,7 @@ let shortestHeadCases: [(UInt64, String)] = [
     (.max, "1bffffffffffffffff"),
 ]
 
-@Suite("Deterministic encoding (RFC 8949 §4.2.1)")
+@Suite("Deterministic encoding (RFC 8949 §4.2.1)", .timeLimit(.minutes(5)))
 struct DeterministicEncodingTests {
     @Test("map keys are sorted by the bytes of their encodings")
     func mapKeyOrder() throws {

@@ -24,7 +24,7 @@ let complexValue: CBORValue = [
     "tagged": .tagged(1, 1_363_896_240.5), "unicode": "\u{6c34}\u{10151}", 42: ["x": [:]], "empty": [],
 ]
 
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(5)))
 struct HostileInputTests {
     @Test("every truncation of a complex value is .truncated, in memory and from a stream")
     func truncationAtEveryOffset() throws {

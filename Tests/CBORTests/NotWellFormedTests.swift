@@ -68,7 +68,7 @@ let appendixF: [MalformedGroup] = [
         examples: ["1f", "3f", "df"]),
 ]
 
-@Suite("RFC 8949 Appendix F and other malformed input")
+@Suite("RFC 8949 Appendix F and other malformed input", .timeLimit(.minutes(5)))
 struct NotWellFormedTests {
     @Test("each not-well-formed example gives its specific error code", arguments: appendixF)
     func appendixFExamples(_ group: MalformedGroup) {

@@ -26,7 +26,7 @@ struct PatternSource: CBORByteSource {
     }
 }
 
-@Suite("Streaming")
+@Suite("Streaming", .timeLimit(.minutes(5)))
 struct StreamingTests {
     @Test("a large byte string streams through small chunks with one reused buffer")
     func largeByteStringInChunks() throws {

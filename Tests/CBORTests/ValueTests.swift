@@ -1,7 +1,7 @@
 import CBOR
 import Testing
 
-@Suite("CBORValue")
+@Suite("CBORValue", .timeLimit(.minutes(5)))
 struct ValueTests {
     @Test("64-bit extremes encode exactly and round-trip")
     func extremes() throws {

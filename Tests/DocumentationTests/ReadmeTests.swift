@@ -16,7 +16,7 @@ private func readmeSection(_ heading: String) throws -> String {
     return String(rest[..<end])
 }
 
-@Suite("README")
+@Suite("README", .timeLimit(.minutes(5)))
 struct ReadmeTests {
     @Test("the installation lines name products this package has, under the identity of the URL")
     func installationProducts() throws {

@@ -83,7 +83,7 @@ private let swiftCompiler: String? = {
     return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }()
 
-@Suite("Documentation snippets")
+@Suite("Documentation snippets", .timeLimit(.minutes(5)))
 struct SnippetTests {
     @Test("the README and the DocC catalogs have Swift snippets")
     func snippetsFound() {

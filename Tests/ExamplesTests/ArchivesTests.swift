@@ -8,7 +8,7 @@ import TransferKitPlatform
 @testable import CharacterCards
 @testable import ModulePalette
 
-@Suite("Examples/Archives")
+@Suite("Examples/Archives", .timeLimit(.minutes(5)))
 struct ArchivesTests {
     /// The archive each example writes with `--write-archive`, by file name without extension.
     static func freshArchive(named name: String) async throws -> TransferArchive? {

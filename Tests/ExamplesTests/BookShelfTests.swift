@@ -6,7 +6,7 @@ import UniformTypes
 
 @testable import BookShelf
 
-@Suite("BookShelf")
+@Suite("BookShelf", .timeLimit(.minutes(5)))
 struct BookShelfTests {
     /// Titles of the sample shelf, by their first letter: D(emian), L(ittle Prince), N(orwegian Wood), A(lmond).
     static func letters(_ shelf: Shelf) -> String {

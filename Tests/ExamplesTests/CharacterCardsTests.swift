@@ -8,7 +8,7 @@ import UniformTypes
 
 @testable import CharacterCards
 
-@Suite("CharacterCards")
+@Suite("CharacterCards", .timeLimit(.minutes(5)))
 struct CharacterCardsTests {
     @Test(arguments: Model.samples)
     func cardRoundTripsThroughAnArchive(card: Model) async {

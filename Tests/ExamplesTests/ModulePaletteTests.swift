@@ -8,7 +8,7 @@ import UniformTypes
 
 @testable import ModulePalette
 
-@Suite("ModulePalette")
+@Suite("ModulePalette", .timeLimit(.minutes(5)))
 struct ModulePaletteTests {
     @Test(arguments: CustomModuleType.allCases)
     func moduleRoundTrips(type: CustomModuleType) async {

@@ -6,7 +6,7 @@ import TransferKitTesting
 @testable import ModulePalette
 
 /// The seed scenarios on TransferSessions, as the examples print them.
-@Suite("Examples on sessions")
+@Suite("Examples on sessions", .timeLimit(.minutes(5)))
 struct SessionExamplesTests {
     @Test("seed 000: two lists of cards; moves keep the count, a copy adds one")
     func twoLists() async throws {

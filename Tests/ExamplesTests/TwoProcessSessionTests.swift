@@ -6,7 +6,7 @@ import TransferKitTesting
 import TransferSessions
 
 /// Seed 000's move between two real processes, and the same move with either process killed at each step.
-@Suite("Seed 000 between two processes", .serialized)
+@Suite("Seed 000 between two processes", .serialized, .timeLimit(.minutes(5)))
 struct TwoProcessSessionTests {
     private static let executable = TransferKitExecutable.product(named: "CharacterCards")
 

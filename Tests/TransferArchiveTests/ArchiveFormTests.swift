@@ -3,7 +3,7 @@ import Testing
 import TransferArchive
 import UniformTypes
 
-@Suite("Archive forms: golden bytes, conversion, round trips")
+@Suite("Archive forms: golden bytes, conversion, round trips", .timeLimit(.minutes(5)))
 struct ArchiveFormTests {
     @Test("The binary form matches the golden file byte for byte (made independently with Python's cbor2)")
     func goldenCBOR() throws {

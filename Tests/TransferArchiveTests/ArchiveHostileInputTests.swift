@@ -3,7 +3,7 @@ import Testing
 import TransferArchive
 import UniformTypes
 
-@Suite("Archive hostile input: every problem has its own error code")
+@Suite("Archive hostile input: every problem has its own error code", .timeLimit(.minutes(5)))
 struct ArchiveHostileInputTests {
     @Test("Truncation at every byte offset of a small binary archive throws, never crashes")
     func truncationEverywhere() throws {

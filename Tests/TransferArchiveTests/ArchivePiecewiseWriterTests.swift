@@ -10,7 +10,7 @@ import UniformTypes
     import Darwin
 #endif
 
-@Suite("Archive writer: representations in pieces, and files spliced into pipes")
+@Suite("Archive writer: representations in pieces, and files spliced into pipes", .timeLimit(.minutes(5)))
 struct ArchivePiecewiseWriterTests {
     /// A writer into memory and what it wrote.
     final class Output {
@@ -159,7 +159,7 @@ struct ArchivePiecewiseWriterTests {
     }
 }
 
-@Suite("Archive reader: large payloads read straight from the descriptor")
+@Suite("Archive reader: large payloads read straight from the descriptor", .timeLimit(.minutes(5)))
 struct ArchiveDirectReadTests {
     /// An archive with one `length`-byte payload (byte i is i * 5), written to a temporary file cut to `keep` bytes.
     private func archiveFile(payloadLength length: Int, keep: Int? = nil) throws -> URL {

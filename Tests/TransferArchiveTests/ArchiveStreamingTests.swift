@@ -10,7 +10,7 @@ import UniformTypes
     import Darwin
 #endif
 
-@Suite("Archive streaming: writer and reader with constant memory")
+@Suite("Archive streaming: writer and reader with constant memory", .timeLimit(.minutes(5)))
 struct ArchiveStreamingTests {
     /// A temporary file, removed at the end of the test.
     final class TemporaryFile {

@@ -20,7 +20,7 @@ func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     return bytes
 }
 
-@Suite("CRC-32: the carry-less-multiply path against the tables")
+@Suite("CRC-32: the carry-less-multiply path against the tables", .timeLimit(.minutes(5)))
 struct CRC32Tests {
     /// The checksum of `bytes` through ``CRC32/update(_:)`` (the fast path where the CPU has it).
     static func dispatched(_ bytes: UnsafeRawBufferPointer) -> UInt32 {

@@ -28,7 +28,7 @@ struct SpecVector: Decodable, Sendable, CustomStringConvertible {
     }
 }
 
-@Suite("The specification's test vectors")
+@Suite("The specification's test vectors", .timeLimit(.minutes(5)))
 struct SpecVectorTests {
     @Test("the vector list is there and covers both forms and both verdicts")
     func listLoaded() {
@@ -73,7 +73,7 @@ struct SpecVectorTests {
     }
 }
 
-@Suite("Writing identifiers the archive cannot carry")
+@Suite("Writing identifiers the archive cannot carry", .timeLimit(.minutes(5)))
 struct WriterIdentifierTests {
     /// A type `UniformType` accepts (Apple allows letters above U+007F) but the archive grammar does not.
     private let accented = UniformType("com.example.café")

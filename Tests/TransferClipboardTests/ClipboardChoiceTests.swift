@@ -5,7 +5,7 @@ import UniformTypes
 
 @testable import TransferClipboard
 
-@Suite("Clipboard backend choice and type mapping")
+@Suite("Clipboard backend choice and type mapping", .timeLimit(.minutes(5)))
 struct ClipboardChoiceTests {
     @Test("No display variable is noDisplay, naming both")
     func noDisplay() async {

@@ -41,7 +41,7 @@ private func representation(_ type: UniformType, _ text: String) -> TransferArch
     TransferArchive.Representation(type: type, data: Data(text.utf8))
 }
 
-@Suite("transferkit pack, inspect and extract")
+@Suite("transferkit pack, inspect and extract", .timeLimit(.minutes(5)))
 struct PackInspectExtractTests {
     @Test func packsOneItemPerFileWithInferredTypes() async throws {
         let space = try Workspace()
@@ -272,7 +272,7 @@ private func peakKiB(_ run: ChildProcess.Result) throws -> Int {
     return peak
 }
 
-@Suite("Interrupted output")
+@Suite("Interrupted output", .timeLimit(.minutes(5)))
 struct InterruptTests {
     /// A shell script that starts `extract` on a FIFO whose writer sends the archive's first 60 bytes and then
     /// waits for a file `go` before sending the rest, so extract has created its temporary output and waits; the
@@ -347,7 +347,7 @@ struct InterruptTests {
     }
 }
 
-@Suite("Progress bars")
+@Suite("Progress bars", .timeLimit(.minutes(5)))
 struct ProgressBarTests {
     @Test func largePayloadsDrawABarOnATerminalOnly() async throws {
         let space = try Workspace()
@@ -375,7 +375,7 @@ struct ProgressBarTests {
     }
 }
 
-@Suite("transferkit convert and check")
+@Suite("transferkit convert and check", .timeLimit(.minutes(5)))
 struct ConvertCheckTests {
     let archive = TransferArchive(items: [
         .init(
@@ -454,7 +454,7 @@ struct ConvertCheckTests {
     }
 }
 
-@Suite("Command-line conventions")
+@Suite("Command-line conventions", .timeLimit(.minutes(5)))
 struct ConventionTests {
     @Test func versionPrintsTheToolAndFormatVersions() async {
         let run = await runInProcess(tool, ["--version"])

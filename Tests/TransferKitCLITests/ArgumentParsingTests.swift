@@ -1,7 +1,7 @@
 import Testing
 import TransferKitCLI
 
-@Suite("Argument parsing")
+@Suite("Argument parsing", .timeLimit(.minutes(5)))
 struct ArgumentParsingTests {
     let signature = CommandSignature(
         options: [

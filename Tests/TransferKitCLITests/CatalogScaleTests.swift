@@ -9,7 +9,7 @@ import TransferKitTesting
 /// bitset of supertypes. The probe reports each run's peak memory; a run at n and one at n / 4 must grow by
 /// at most 6× over the probe's baseline, where the bitset grew by 16×, and stay under an absolute bound per type.
 /// No wall-clock figure is checked.
-@Suite("Catalogue memory at scale")
+@Suite("Catalogue memory at scale", .timeLimit(.minutes(5)))
 struct CatalogScaleTests {
     private let probe = TransferKitExecutable.product(named: "transferkit-memory-probe")
 

@@ -53,7 +53,7 @@ enum BrokenArchive: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-@Suite("extract validates the whole archive")
+@Suite("extract validates the whole archive", .timeLimit(.minutes(5)))
 struct ExtractValidationTests {
     @Test(arguments: BrokenArchive.allCases)
     func anInvalidArchiveFailsAndLeavesNoOutputFile(_ broken: BrokenArchive) async throws {
@@ -130,7 +130,7 @@ struct ExtractValidationTests {
     }
 }
 
-@Suite("Inputs that cannot be read")
+@Suite("Inputs that cannot be read", .timeLimit(.minutes(5)))
 struct UnreadableInputTests {
     @Test func aFailingReadIsAReadFailureWithoutAUsageHint() async throws {
         // Reading /proc/self/mem at offset 0 fails with EIO; convert reads its input whole.

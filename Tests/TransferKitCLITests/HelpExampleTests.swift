@@ -5,7 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
 
-@Suite("Help examples")
+@Suite("Help examples", .timeLimit(.minutes(5)))
 struct HelpExampleTests {
     /// Every example line of every standard command's help, in the order `--help` lists the commands, without the
     /// explanation some put after three spaces.

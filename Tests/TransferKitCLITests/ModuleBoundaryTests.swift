@@ -17,7 +17,7 @@ private func targetDeclaration(_ name: String) throws -> String {
     return String(manifest[start.lowerBound..<end])
 }
 
-@Suite("The tool framework's module boundary")
+@Suite("The tool framework's module boundary", .timeLimit(.minutes(5)))
 struct ModuleBoundaryTests {
     @Test("TransferKitCLI neither depends on TransferClipboard nor imports it: adopters' tools link no display code")
     func toolFrameworkHasNoClipboard() throws {

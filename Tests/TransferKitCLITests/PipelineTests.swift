@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransferKitPlatform
 
-@Suite("pack | extract through real pipes (splice and enlarged pipes)")
+@Suite("pack | extract through real pipes (splice and enlarged pipes)", .timeLimit(.minutes(5)))
 struct PipelineTests {
     /// Runs `script` with `$tool` the built transferkit and `$dir` the workspace, returning its standard output.
     private func shell(_ script: String, in space: Workspace) async throws -> String {

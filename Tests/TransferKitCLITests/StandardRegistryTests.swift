@@ -4,7 +4,7 @@ import TransferKit
 import TransferKitCLI
 import UniformTypes
 
-@Suite("The standard registry's generic readers")
+@Suite("The standard registry's generic readers", .timeLimit(.minutes(5)))
 struct StandardRegistryTests {
     @Test(
         "Plain text of every encoding decodes with TransferKit's String reader",

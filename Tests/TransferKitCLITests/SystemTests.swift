@@ -4,7 +4,7 @@ import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 
-@Suite("The transferkit binary")
+@Suite("The transferkit binary", .timeLimit(.minutes(5)))
 struct BinaryTests {
     @Test func helpExitsZero() async throws {
         let run = try await runBinary(["--help"])
@@ -19,7 +19,7 @@ struct BinaryTests {
     }
 }
 
-@Suite("Output to a closed pipe")
+@Suite("Output to a closed pipe", .timeLimit(.minutes(5)))
 struct ClosedPipeTests {
     @Test func writingAfterTheReaderLeftIsAWriteFailureNotADeath() throws {
         // The tool ignores SIGPIPE (TransferKitTool.main); do the same here so the write returns EPIPE.

@@ -23,7 +23,7 @@ private struct EchoCommand: Command {
     }
 }
 
-@Suite("Tool dispatch")
+@Suite("Tool dispatch", .timeLimit(.minutes(5)))
 struct ToolTests {
     let tool = TransferKitTool(commands: [EchoCommand()])
 

@@ -5,7 +5,7 @@ import TransferKitTestSupport
 
 private let exampleTypes = repositoryFile("Examples/ExampleTypes.json").path
 
-@Suite("transferkit types")
+@Suite("transferkit types", .timeLimit(.minutes(5)))
 struct TypesCommandTests {
     @Test func extensionLookupShowsTheTypeAndItsConformanceTree() async throws {
         let run = try await runBinary(["types", "--extension", "py"])
@@ -138,7 +138,7 @@ struct TypesCommandTests {
     }
 }
 
-@Suite("The README's main command")
+@Suite("The README's main command", .timeLimit(.minutes(5)))
 struct MainCommandTests {
     @Test func checksTheExampleArchivesAcrossProcesses() async throws {
         let archives = try FileManager.default.contentsOfDirectory(

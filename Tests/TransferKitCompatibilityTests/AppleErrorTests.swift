@@ -3,7 +3,7 @@ import Testing
 import TransferKitCompatibility
 
 /// Bad data and bad requests through the Apple spellings give Apple's error domain and codes, never a crash.
-@Suite("Apple's error codes")
+@Suite("Apple's error codes", .timeLimit(.minutes(5)))
 struct AppleErrorTests {
     @Test("A type that nothing conforms to is itemUnavailable (-1000); so is an invalid identifier")
     func itemUnavailable() async {

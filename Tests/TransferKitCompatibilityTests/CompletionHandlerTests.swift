@@ -5,7 +5,7 @@ import TransferKitTestSupport
 
 /// The completion-handler spellings of TransferKit's own types (`TransferProvider`, `ItemProviderReading` and
 /// `ItemProviderWriting`), which live in TransferKitCompatibility beside Apple's.
-@Suite("Completion-handler spellings of TransferProvider")
+@Suite("Completion-handler spellings of TransferProvider", .timeLimit(.minutes(5)))
 struct CompletionHandlerTests {
     @Test("loadDataRepresentation(forTypeIdentifier:completionHandler:) delivers the data")
     func loadDataWithHandler() async throws {

@@ -4,7 +4,7 @@ import TransferKitCompatibility
 import TransferKitTestSupport
 
 /// The rest of Apple's `NSItemProvider` surface: lazy objects, files, in-place files, options and names.
-@Suite("NSItemProvider API")
+@Suite("NSItemProvider API", .timeLimit(.minutes(5)))
 struct ItemProviderAPITests {
     @Test("registerObject(ofClass:) creates the object per load; a handler giving another class is -1100")
     func lazyObject() async throws {

@@ -8,7 +8,7 @@ import TransferKitTesting
 @testable import TransferKitCompatibilitySeeds
 
 /// Seed 000's `Model` and seed 001's `CustomModule`, unchanged but for their import lines, through `NSItemProvider`.
-@Suite("The seeds' classes through NSItemProvider")
+@Suite("The seeds' classes through NSItemProvider", .timeLimit(.minutes(5)))
 struct SeedRoundTripTests {
     static let models = [
         Model(name: "Panther", character: "calm", favorite: "tea"),

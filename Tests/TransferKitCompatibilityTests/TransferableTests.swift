@@ -59,7 +59,7 @@ private func loadTransferable<T: Transferable>(
     }
 }
 
-@Suite("CoreTransferable")
+@Suite("CoreTransferable", .timeLimit(.minutes(5)))
 struct TransferableTests {
     @Test("The content types follow the declaration's order, visibility and import directions")
     func contentTypes() {

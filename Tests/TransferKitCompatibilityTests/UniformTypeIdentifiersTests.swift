@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransferKitCompatibility
 
-@Suite("kUTType constants and UTType")
+@Suite("kUTType constants and UTType", .timeLimit(.minutes(5)))
 struct UniformTypeIdentifiersTests {
     @Test("Each kUTType constant is the identifier Apple gives it, of a type TransferKit declares")
     func constants() {

@@ -43,7 +43,7 @@ private func expectUnusable(
         "\(String(describing: error))", sourceLocation: sourceLocation)
 }
 
-@Suite("A declaration TransferKit cannot use fails loudly")
+@Suite("A declaration TransferKit cannot use fails loudly", .timeLimit(.minutes(5)))
 struct UnusableDeclarationTests {
     @Test("Representations of another type: nothing registered, and loads say which types are wrong")
     func transferableOfAnotherType() async throws {

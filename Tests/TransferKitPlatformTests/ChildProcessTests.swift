@@ -1,7 +1,7 @@
 import Testing
 import TransferKitPlatform
 
-@Suite("Child processes")
+@Suite("Child processes", .timeLimit(.minutes(5)))
 struct ChildProcessTests {
     @Test func feedsInputAndCollectsOutput() async throws {
         let input = [UInt8]((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })

@@ -8,7 +8,7 @@ private func write(_ text: String, to descriptor: Int32) throws {
     try Array(text.utf8).withUnsafeBytes { bytes in try Syscall.write(descriptor, bytes) }
 }
 
-@Suite("Atomic files")
+@Suite("Atomic files", .timeLimit(.minutes(5)))
 struct AtomicFileTests {
     @Test func writesTheWholeFile() async throws {
         let directory = try makeTemporaryDirectory()
@@ -46,7 +46,7 @@ struct AtomicFileTests {
     }
 }
 
-@Suite("Regular files")
+@Suite("Regular files", .timeLimit(.minutes(5)))
 struct RegularFileTests {
     @Test func readsAWholeFile() throws {
         let directory = try makeTemporaryDirectory()
@@ -77,7 +77,7 @@ struct RegularFileTests {
     }
 }
 
-@Suite("Temporary files")
+@Suite("Temporary files", .timeLimit(.minutes(5)))
 struct TemporaryFileTests {
     @Test func anUnlinkedFileHasNoNameButHoldsData() throws {
         let directory = try makeTemporaryDirectory()
@@ -93,7 +93,7 @@ struct TemporaryFileTests {
     }
 }
 
-@Suite("Stale temporary files")
+@Suite("Stale temporary files", .timeLimit(.minutes(5)))
 struct StaleTemporaryFileTests {
     @Test func onlyRegularFilesOfProcessesThatAreGoneAreRemoved() throws {
         let directory = try makeTemporaryDirectory()
@@ -122,7 +122,7 @@ struct StaleTemporaryFileTests {
     }
 }
 
-@Suite("Pipes")
+@Suite("Pipes", .timeLimit(.minutes(5)))
 struct PipeTests {
     @Test("enlargePipe grows a pipe up to the system's limit, and says nil for a file")
     func enlarge() throws {

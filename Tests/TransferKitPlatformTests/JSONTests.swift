@@ -1,7 +1,7 @@
 import Testing
 import TransferKitPlatform
 
-@Suite("The strict JSON parser")
+@Suite("The strict JSON parser", .timeLimit(.minutes(5)))
 struct JSONParserTests {
     private func parse(_ text: String, maxDepth: Int = 16) throws(JSONSyntaxError) -> JSONValue {
         try JSONParser.parse(Array(text.utf8), maxDepth: maxDepth)

@@ -13,7 +13,7 @@ private func receive(_ socket: UnixSocket, count: Int = 64) throws -> ([UInt8], 
     return (Array(buffer.prefix(received)), descriptors)
 }
 
-@Suite("Unix sockets")
+@Suite("Unix sockets", .timeLimit(.minutes(5)))
 struct UnixSocketTests {
     @Test func listensAcceptsAndCarriesBytesBothWays() throws {
         let directory = try makeTemporaryDirectory()
@@ -111,7 +111,7 @@ struct UnixSocketTests {
     }
 }
 
-@Suite("Writes with a time limit")
+@Suite("Writes with a time limit", .timeLimit(.minutes(5)))
 struct TimedWriteTests {
     @Test func aPipeNobodyReadsTimesOutInsteadOfBlocking() throws {
         let pipe = try Syscall.makePipe()

@@ -74,6 +74,23 @@ struct WireTests {
         #expect(mailbox.post(2, cost: 5, until: .after(.milliseconds(50))) == .posted)
     }
 
+    @Test("a taken element is released at once, even while the queue never drains")
+    func takenElementsAreReleased() {
+        final class Payload: Sendable {}
+        let mailbox = Mailbox<Payload, Never>(capacity: 10)
+        weak var taken: Payload?
+        do {
+            let first = Payload()
+            taken = first
+            mailbox.post(first)
+            mailbox.post(Payload())
+        }
+        #expect(taken != nil)
+        _ = mailbox.poll()
+        #expect(taken == nil)
+        #expect(mailbox.count == 1)
+    }
+
     @Test("a cancelled receiver stops waiting at once")
     func cancellation() async {
         let mailbox = Mailbox<Int, Never>(capacity: 1)

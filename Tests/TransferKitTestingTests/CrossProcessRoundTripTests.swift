@@ -6,7 +6,7 @@ import TransferKitTestSupport
 import TransferKitTesting
 import UniformTypes
 
-@Suite("Cross-process round trips")
+@Suite("Cross-process round trips", .timeLimit(.minutes(5)))
 struct CrossProcessRoundTripTests {
     @Test func defaultExecutableIsTransferkitInTheProductsDirectory() {
         #expect(TransferKitExecutable.defaultPath.hasSuffix("/transferkit"))

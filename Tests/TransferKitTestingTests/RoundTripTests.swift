@@ -9,7 +9,7 @@ func text(of issue: Issue) -> String {
     issue.comments.map(\.rawValue).joined(separator: "\n")
 }
 
-@Suite("In-memory round trips")
+@Suite("In-memory round trips", .timeLimit(.minutes(5)))
 struct RoundTripTests {
     @Test func structWithTwoRepresentationsRoundTrips() async throws {
         let card = Card(title: "Luke", stars: 5)

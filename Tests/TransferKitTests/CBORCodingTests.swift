@@ -33,7 +33,7 @@ struct Gauge: Codable, TransferRepresentable, Equatable {
 }
 
 /// Serialized: two of its tests read `Reading.contentType` directly, which the counting test would see.
-@Suite("TransferCoding.cbor", .serialized)
+@Suite("TransferCoding.cbor", .serialized, .timeLimit(.minutes(5)))
 struct CBORCodingTests {
     let reading = Reading(sensor: "roof", values: [21.5, -3], unit: .celsius, raw: Data([1, 2]))
 

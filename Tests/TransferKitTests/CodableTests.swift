@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("TransferCodable")
+@Suite("TransferCodable", .timeLimit(.minutes(5)))
 struct CodableTests {
     @Test("The seeds' Model round trips through a provider as sorted-key JSON")
     func modelRoundTrip() async throws {

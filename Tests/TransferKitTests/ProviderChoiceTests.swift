@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("Choosing a representation")
+@Suite("Choosing a representation", .timeLimit(.minutes(5)))
 struct ProviderChoiceTests {
     /// Registered in this (fidelity) order; each loader returns its type's identifier.
     static let registered: [UniformType] = [.png, .jpeg, .utf8PlainText, .json]

@@ -4,7 +4,7 @@ import TransferKit
 import TransferKitTestSupport
 import UniformTypes
 
-@Suite("Data and file representations")
+@Suite("Data and file representations", .timeLimit(.minutes(5)))
 struct ProviderFileTests {
     @Test("A data representation loads as a temporary file that is deleted afterwards")
     func dataAsFile() async throws {

@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("Progress, cancellation and concurrency")
+@Suite("Progress, cancellation and concurrency", .timeLimit(.minutes(5)))
 struct ProviderProgressTests {
     @Test("A chunked loader's progress shows in the caller's progress")
     func chunkedFractions() async throws {

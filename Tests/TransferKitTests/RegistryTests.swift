@@ -18,7 +18,7 @@ struct ImageReader: NamedReader { static var readableTypes: [UniformType] { [.im
 struct PNGReader: NamedReader { static var readableTypes: [UniformType] { [.png] } }
 struct OtherPNGReader: NamedReader { static var readableTypes: [UniformType] { [.png, .jpeg] } }
 
-@Suite("TransferRegistry")
+@Suite("TransferRegistry", .timeLimit(.minutes(5)))
 struct RegistryTests {
     static func name(_ reader: (any TransferProviderReading.Type)?) -> String {
         reader.map { "\($0)" } ?? "nil"

@@ -21,7 +21,7 @@ private struct TitleCard: Codable, Equatable, TransferRepresentable {
     }
 }
 
-@Suite("TransferRepresentable")
+@Suite("TransferRepresentable", .timeLimit(.minutes(5)))
 struct RepresentableTests {
     @Test("A provider offers the representations in order, with conditions, visibility and file names")
     func exportOrder() async throws {

@@ -4,7 +4,7 @@ import TransferKit
 import TransferKitTestSupport
 import UniformTypes
 
-@Suite("Providers and archive items choose by the one rule")
+@Suite("Providers and archive items choose by the one rule", .timeLimit(.minutes(5)))
 struct RepresentationChoiceTableTests {
     /// An item offering `row.offered`, each representation's bytes being its type identifier.
     private func item(_ row: RepresentationChoiceCase) throws -> TransferArchive.Item {

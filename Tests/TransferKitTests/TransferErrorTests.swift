@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("TransferError")
+@Suite("TransferError", .timeLimit(.minutes(5)))
 struct TransferErrorTests {
     @Test(
         "Every code has a distinct name",

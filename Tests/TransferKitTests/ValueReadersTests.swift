@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("String, Data and URL readers and writers")
+@Suite("String, Data and URL readers and writers", .timeLimit(.minutes(5)))
 struct ValueReadersTests {
     @Test(
         "String reads every plain-text type, UTF-8 and UTF-16, with and without byte-order marks",

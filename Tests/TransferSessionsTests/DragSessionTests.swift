@@ -18,7 +18,7 @@ private func lists(_ left: [Row], _ right: [Row]) -> (TransferList<Row>, Transfe
     )
 }
 
-@Suite("Drag sessions: moves, copies and their failures")
+@Suite("Drag sessions: moves, copies and their failures", .timeLimit(.minutes(5)))
 struct DragSessionTests {
     @Test("a move puts the item in the destination once and removes it from the source")
     func moveBetweenLists() async throws {

@@ -9,7 +9,7 @@ import TransferSessions
 /// edited away meanwhile, and pairs of drops running at the same time. After every step each identity is in at
 /// most one list and exactly once, and the lists hold exactly the identities the test expects: a move changes
 /// no count, a copy adds one identity per copied item, a failure changes nothing.
-@Suite("Exactly-once moves under random drags")
+@Suite("Exactly-once moves under random drags", .timeLimit(.minutes(5)))
 struct MovePropertyTests {
     private static let elsewhere = TransferSessionOrigin(
         applicationIdentifier: "com.example.elsewhere", processIdentifier: 2)

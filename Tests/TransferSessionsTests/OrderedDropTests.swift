@@ -5,7 +5,7 @@ private func rows(_ ids: [String]) -> [Row] {
     ids.map { Row(id: $0, title: $0) }
 }
 
-@Suite("Ordered-list edits of drops")
+@Suite("Ordered-list edits of drops", .timeLimit(.minutes(5)))
 struct OrderedDropTests {
     @Test(
         "moving several elements by identity adjusts the index for those that leave",

@@ -37,7 +37,7 @@ private func rowLists(_ left: [String], _ right: [String]) -> (TransferList<Row>
     )
 }
 
-@Suite("Sessions across processes: the protocol over a real socket")
+@Suite("Sessions across processes: the protocol over a real socket", .timeLimit(.minutes(5)))
 struct RemoteSessionTests {
     @Test("the destination sees every offered type at once and only what it loads crosses")
     func lazyLoading() async throws {
@@ -245,7 +245,7 @@ struct RemoteSessionTests {
     }
 }
 
-@Suite("Sessions across processes: hostile peers")
+@Suite("Sessions across processes: hostile peers", .timeLimit(.minutes(5)))
 struct HostileSessionPeerTests {
     /// Connects a raw socket to `path` and sends `bytes`; returns what the peer sent back before closing.
     private func exchange(_ bytes: [UInt8], at path: String) throws -> [UInt8] {
@@ -371,7 +371,7 @@ struct HostileSessionPeerTests {
     }
 }
 
-@Suite("Decision records")
+@Suite("Decision records", .timeLimit(.minutes(5)))
 struct SessionDecisionRecordTests {
     @Test("the first decision wins and both sides read it")
     func firstDecisionWins() throws {
@@ -404,7 +404,7 @@ struct SessionDecisionRecordTests {
     }
 }
 
-@Suite("Session frames: the bytes Schemas/transfer-session.md defines")
+@Suite("Session frames: the bytes Schemas/transfer-session.md defines", .timeLimit(.minutes(5)))
 struct SessionFrameTests {
     @Test("a message is a one-key map behind a 4-byte big-endian length; absent options are left out")
     func exactBytes() throws {

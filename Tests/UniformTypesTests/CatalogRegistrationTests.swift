@@ -20,7 +20,7 @@ private func declaration(
     )
 }
 
-@Suite("Registering declarations")
+@Suite("Registering declarations", .timeLimit(.minutes(5)))
 struct CatalogRegistrationTests {
     @Test("a registered type answers queries in that catalog only")
     func registerAndQuery() throws {

@@ -1,7 +1,7 @@
 import Testing
 import UniformTypes
 
-@Suite("Concurrent use")
+@Suite("Concurrent use", .timeLimit(.minutes(5)))
 struct ConcurrencyTests {
     @Test("many tasks query one catalog while others register")
     func readersAndWriters() async throws {

@@ -8,7 +8,7 @@ import TransferKitTestSupport
 /// its answers, through the public API, with the transitive closure computed here by brute force, on graphs
 /// made to reach every part of it: deep chains, many parents, covers past their limit, types added in batches
 /// and one at a time.
-@Suite("Conformance on large and unusual graphs")
+@Suite("Conformance on large and unusual graphs", .timeLimit(.minutes(5)))
 struct ConformanceStructureTests {
     /// A graph of `parents.count` types named `com.example.graph.<prefix>.<n>`; type n's parents are earlier
     /// types, or `public.data` when it has none.

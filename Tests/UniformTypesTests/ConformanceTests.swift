@@ -1,7 +1,7 @@
 import Testing
 import UniformTypes
 
-@Suite("Conformance over the built-in hierarchy")
+@Suite("Conformance over the built-in hierarchy", .timeLimit(.minutes(5)))
 struct ConformanceTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var type: UniformType

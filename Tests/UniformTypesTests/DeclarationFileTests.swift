@@ -12,7 +12,7 @@ private func type(_ identifier: String) throws -> UniformType {
     try #require(UniformType(identifier))
 }
 
-@Suite("Declaration files")
+@Suite("Declaration files", .timeLimit(.minutes(5)))
 struct DeclarationFileTests {
     @Test("a library's exported and imported types are usable after loading")
     func loadCards() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UniformTypes
 
-@Suite("Dynamic types")
+@Suite("Dynamic types", .timeLimit(.minutes(5)))
 struct DynamicTypeTests {
     @Test(
         "identifiers encode the tag class and the normalized tag",

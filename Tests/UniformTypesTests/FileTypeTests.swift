@@ -1,7 +1,7 @@
 import Testing
 import UniformTypes
 
-@Suite("Types of file names")
+@Suite("Types of file names", .timeLimit(.minutes(5)))
 struct FileTypeTests {
     @Test(
         "declared types only, else the fallback",

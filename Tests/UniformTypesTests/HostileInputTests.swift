@@ -7,7 +7,7 @@ import TransferKitTestSupport
 /// The hardening audit's reproducers (issue 14, `Resources/hostile`): each must load with a correct answer after
 /// a bounded amount of work, or be refused at once. No test here measures time: a FIFO test would hang if the
 /// open blocked, and the work of the subclass pass is counted.
-@Suite("Hostile declaration files and mime directories")
+@Suite("Hostile declaration files and mime directories", .timeLimit(.minutes(5)))
 struct HostileInputTests {
     private func hostile(_ name: String) throws -> URL {
         let resources = try #require(Bundle.module.url(forResource: "Resources", withExtension: nil))

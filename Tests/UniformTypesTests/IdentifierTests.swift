@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UniformTypes
 
-@Suite("Identifiers")
+@Suite("Identifiers", .timeLimit(.minutes(5)))
 struct IdentifierTests {
     @Test(
         "valid identifiers are accepted and keep their spelling",

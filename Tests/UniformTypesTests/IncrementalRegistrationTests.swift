@@ -3,7 +3,7 @@ import UniformTypes
 
 /// A batch that only adds types extends the catalog's indexes instead of rebuilding them; these
 /// tests check that the result answers exactly as a catalog given the same types in one batch.
-@Suite("Registering one declaration at a time")
+@Suite("Registering one declaration at a time", .timeLimit(.minutes(5)))
 struct IncrementalRegistrationTests {
     /// A chain of exported types, each conforming to the one before and to `public.text`, with
     /// imported types hanging off it; long enough for skip pointers several levels deep in the

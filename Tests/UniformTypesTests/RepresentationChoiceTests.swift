@@ -2,7 +2,7 @@ import Testing
 import TransferKitTestSupport
 import UniformTypes
 
-@Suite("The representation-choice rule")
+@Suite("The representation-choice rule", .timeLimit(.minutes(5)))
 struct RepresentationChoiceTests {
     @Test("chooseRepresentation follows the shared table", arguments: representationChoiceTable)
     func table(_ row: RepresentationChoiceCase) throws {

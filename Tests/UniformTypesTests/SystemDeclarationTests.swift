@@ -4,7 +4,7 @@ import UniformTypes
 /// Catalogs start with the built-in table without validating it (that cost most of the start-up
 /// time of `transferkit`), so these tests validate it: they fail if the table is invalid, or if
 /// the validator would change any of it.
-@Suite("The built-in declarations")
+@Suite("The built-in declarations", .timeLimit(.minutes(5)))
 struct SystemDeclarationTests {
     /// The built-in table registered through the validator, as any other batch is.
     private static func validatedCatalog() throws -> TypeCatalog {

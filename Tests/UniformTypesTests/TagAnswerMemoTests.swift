@@ -6,7 +6,7 @@ import Testing
 /// Lookups by extension and MIME type keep their answers per catalogue snapshot (`TagAnswerMemo`): a repeated
 /// lookup must give what a first one gives, a registration must be seen at once, and distinct tags must not
 /// grow the memo past its capacity.
-@Suite("Remembered tag answers")
+@Suite("Remembered tag answers", .timeLimit(.minutes(5)))
 struct TagAnswerMemoTests {
     @Test("a registration after a lookup changes the answer at once")
     func registrationIsSeen() throws {

@@ -1,7 +1,7 @@
 import Testing
 import UniformTypes
 
-@Suite("Tags")
+@Suite("Tags", .timeLimit(.minutes(5)))
 struct TagTests {
     @Test(
         "filename extension → type",

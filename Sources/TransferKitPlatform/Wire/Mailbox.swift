@@ -36,7 +36,8 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
     }
 
     private struct State {
-        var queue: [(element: Element, cost: Int)] = []
+        /// Taken slots are emptied at once, so a taken element is released even while the queue never drains.
+        var queue: [(element: Element?, cost: Int)] = []
         var head = 0
         var queuedCost = 0
         var end: ReceiveFailure?
@@ -184,6 +185,7 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
     private func takeLocked() -> Element? {
         guard state.head < state.queue.count else { return nil }
         let (element, cost) = state.queue[state.head]
+        state.queue[state.head].element = nil
         state.head += 1
         state.queuedCost -= cost
         if state.head == state.queue.count {

@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@Suite("Archive and providers: archived items load like the originals")
+@Suite("Archive and providers: archived items load like the originals", .timeLimit(.minutes(5)))
 struct ArchiveProviderTests {
     @Test("Providers → archive → both forms → providers → loadObject gives the original object")
     func roundTrip() async throws {

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 import TransferKit
 
-@Suite("TransferProgress cancellation")
+@Suite("TransferProgress cancellation", .timeLimit(.minutes(5)))
 struct TransferProgressCancellationTests {
     struct LoaderError: Error, Equatable {}
 

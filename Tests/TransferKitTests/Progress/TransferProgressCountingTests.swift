@@ -1,7 +1,7 @@
 import Testing
 import TransferKit
 
-@Suite("TransferProgress counts, fractions and children")
+@Suite("TransferProgress counts, fractions and children", .timeLimit(.minutes(5)))
 struct TransferProgressCountingTests {
     @Test("A loader of 10 chunks moves the fraction by a tenth per chunk and finishes")
     func chunkedLoader() {

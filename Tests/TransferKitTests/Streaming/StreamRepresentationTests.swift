@@ -105,7 +105,7 @@ final class ArchiveOutput: Sendable {
     }
 }
 
-@Suite("Stream representations: chunks larger than memory, into archives and loads")
+@Suite("Stream representations: chunks larger than memory, into archives and loads", .timeLimit(.minutes(5)))
 struct StreamRepresentationTests {
     static let chunkSize = 64 * 1024
 

@@ -74,7 +74,7 @@ func gioVerdicts() async throws -> [GioVerdict] {
     }
 }
 
-@Suite("Agreement with gio")
+@Suite("Agreement with gio", .timeLimit(.minutes(5)))
 struct GioAgreementTests {
     @Test(
         "the type of each *.ext glob's extension is the type of gio's MIME type for it, in at least 99 % of globs",

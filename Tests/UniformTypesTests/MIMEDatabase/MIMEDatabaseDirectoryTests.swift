@@ -2,7 +2,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("MIMEDatabase search directories")
+@Suite("MIMEDatabase search directories", .timeLimit(.minutes(5)))
 struct MIMEDatabaseDirectoryTests {
     @Test(
         "directories follow the XDG Base Directory rules",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("MIMEDatabase filename lookup")
+@Suite("MIMEDatabase filename lookup", .timeLimit(.minutes(5)))
 struct MIMEDatabaseGlobTests {
     @Test(
         "file names map to candidates in the spec's order",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("MIMEDatabase loading")
+@Suite("MIMEDatabase loading", .timeLimit(.minutes(5)))
 struct MIMEDatabaseLoadingTests {
     @Test("types are the union of all directories, first spelling wins")
     func typesUnion() throws {

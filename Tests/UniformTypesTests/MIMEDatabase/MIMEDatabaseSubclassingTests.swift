@@ -2,7 +2,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("MIMEDatabase subclassing")
+@Suite("MIMEDatabase subclassing", .timeLimit(.minutes(5)))
 struct MIMEDatabaseSubclassingTests {
     @Test(
         "direct parents combine explicit entries with the implicit rules, without redundant edges",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("Identifiers of MIME database types")
+@Suite("Identifiers of MIME database types", .timeLimit(.minutes(5)))
 struct MIMEIdentifierTests {
     @Test(
         "lowercased, every character outside a-z 0-9 replaced by '-'",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("Lazy MIME import under concurrency")
+@Suite("Lazy MIME import under concurrency", .timeLimit(.minutes(5)))
 struct MIMEImportConcurrencyTests {
     @Test("queries racing the lazy import all see consistent answers, and the import runs once")
     func racingQueries() async throws {

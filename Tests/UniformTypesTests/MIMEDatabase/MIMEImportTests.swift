@@ -21,7 +21,7 @@ private func fixtureCatalog() throws -> (TypeCatalog, MIMEImportSummary) {
 
 private let prefix = "org.freedesktop.shared-mime-info."
 
-@Suite("Importing a MIME database into a catalog")
+@Suite("Importing a MIME database into a catalog", .timeLimit(.minutes(5)))
 struct MIMEImportTests {
     @Test("the summary counts what was read, added and mapped")
     func summary() throws {

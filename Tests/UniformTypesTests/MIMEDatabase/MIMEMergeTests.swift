@@ -13,7 +13,7 @@ private func importing(globs: String, aliases: String = "") -> (TypeCatalog, MIM
     return (catalog, catalog.importMIMEDatabase(MIMEDatabase(files: [files])))
 }
 
-@Suite("A database type and a declared type that claim one extension")
+@Suite("A database type and a declared type that claim one extension", .timeLimit(.minutes(5)))
 struct MIMEMergeTests {
     @Test("merge into the declared type, which gains the MIME type and its aliases and keeps its conformance")
     func merge() throws {
