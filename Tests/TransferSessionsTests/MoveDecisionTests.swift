@@ -170,6 +170,14 @@ struct SessionSourceMachineTests {
         #expect(whileIdle)
         let afterEnd = machine.receive(.drop(operation: .move))
         #expect(afterEnd == .none)
+        // While the source owes a drop its reservation, the destination's silence is no fault of its own.
+        var dropping = opened()
+        _ = dropping.receive(.drop(operation: .move))
+        let owed = dropping.silenceEndsConnection()
+        #expect(!owed)
+        dropping.didAnswerDrop()
+        let awaitingVerdict = dropping.silenceEndsConnection()
+        #expect(awaitingVerdict)
     }
 
     @Test("the kernel's credentials decide who joins and which process the move rule sees")

@@ -61,6 +61,9 @@ struct SessionSourceMachine {
     /// destination may reuse an id as soon as it reads the `end`.
     private(set) var runningLoads: Set<UInt32> = []
     private(set) var destination: TransferSessionOrigin?
+    /// Whether the running drop has answered the destination (its reservation or its end): until then the source
+    /// owes the answer, and the destination's silence is no fault of its own.
+    private(set) var dropAnswered = false
     /// The version the destination's hello named: what the source writes to it.
     private(set) var version = SessionWire.version
     let peer: Peer?
@@ -124,10 +127,16 @@ struct SessionSourceMachine {
         runningLoads.remove(request)
     }
 
-    /// The reader heard nothing for the time limit: whether that ends the connection. Silence is normal only while
-    /// this side is sending a load (the destination reads and has nothing to say).
+    /// The running drop sent its reservation (the destination owes the verdict now) or its end.
+    mutating func didAnswerDrop() {
+        dropAnswered = true
+    }
+
+    /// The reader heard nothing for the time limit: whether that ends the connection. Silence is normal while this
+    /// side owes something: a load it is sending (the destination reads and has nothing to say), or the answer to
+    /// a drop it has not sent yet.
     mutating func silenceEndsConnection() -> Bool {
-        guard phase != .ended, runningLoads.isEmpty else { return false }
+        guard phase != .ended, runningLoads.isEmpty, phase != .dropping || dropAnswered else { return false }
         phase = .ended
         return true
     }

@@ -475,6 +475,7 @@ private final class SourceEndpoint: Sendable {
                     .finished(
                         operation: .cancel, code: SessionWireCode(error.code).rawValue, message: error.message))
             }
+            machine.withLock { $0.didAnswerDrop() }
         }
     }
 
@@ -488,6 +489,7 @@ private final class SourceEndpoint: Sendable {
         move.handle(.reserve)
         await observe(.reserved)
         try sendOrThrow(SourceMessage.reserved(operation: operation, items: ids.map(\.rawValue)))
+        machine.withLock { $0.didAnswerDrop() }
         // No deadline of its own: the connection's silence limit ends a destination that goes quiet, and that end
         // arrives here as `nil`.
         let verdict = (try? await verdicts.receive()) ?? nil

@@ -115,10 +115,12 @@ public final class RemoteDragSession: Sendable {
         } catch {
             // The reader may know better why the connection ended (the peer's garbage): its reason closes the
             // replies, and the wait throws it.
-            _ = try await link.nextReply(until: deadline, waitingFor: "the session's offer")
+            _ = try await link.nextReply(until: .after(timeout), waitingFor: "the session's offer")
             throw error
         }
-        let reply = try await link.nextReply(until: deadline, waitingFor: "the session's offer")
+        // Each wait has the whole time limit from its own start (the spec's rule): a process whose task pool is
+        // busy must not lose the offer's wait to the time its connect spent queued.
+        let reply = try await link.nextReply(until: .after(timeout), waitingFor: "the session's offer")
         guard
             case .offer(let version, let session, let application, let process, let move, let other, let items) = reply
         else {
