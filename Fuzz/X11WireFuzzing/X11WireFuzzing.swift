@@ -5,11 +5,13 @@ import TransferClipboard
 ///
 /// An input is what a hostile X server could send: a setup reply, then a stream of replies, errors and events.
 /// The first byte picks the size of the reads the stream is fed in (1–64 bytes), the second XFIXES's first event
-/// code. The setup reply must parse or throw `X11WireError`; the stream is cut into messages that must each be
-/// whole (32 bytes, or 32 plus four times the length field of a reply or generic event), never over the decoder's limit, and add up with
-/// the undecoded rest to exactly the bytes fed. Every reply is also read as each reply kind the backend reads. The
-/// Xauthority parser and the `DISPLAY` parser get the same bytes. A broken invariant is a `fatalError`: the
-/// harness's way to report a finding to libFuzzer.
+/// code. The setup reply must parse or throw `X11WireError`. The stream is fed to `X11Frames` on a `FrameBuffer`,
+/// as the connection's reader does, twice: reading the setup reply first (it must come out first, whole, or the
+/// decoder throws), and after it, cutting messages that must each be whole (32 bytes, or 32 plus four times the
+/// length field of a reply or generic event), never over the decoder's limit, and add up with the bytes left in the
+/// buffer to exactly the bytes fed. Every reply is also read as each reply kind the backend reads. The Xauthority
+/// parser and the `DISPLAY` parser get the same bytes. A broken invariant is a `fatalError`: the harness's way to
+/// report a finding to libFuzzer.
 public enum X11WireFuzzing {
     /// The decoder's limit in the harness: small, so that the limit itself is exercised.
     static let limit = 4096
@@ -22,6 +24,7 @@ public enum X11WireFuzzing {
         guard bytes.count >= 2 else { return }
         let readSize = 1 + Int(bytes[0]) % 64
         var stream = Array(bytes.dropFirst(2))
+        checkSetupMode(stream, readSize: readSize)
         if let total = try? X11SetupReply.totalLength(header: Array(stream.prefix(8))), total <= stream.count {
             do {
                 if case .success(let info) = try X11SetupReply(parsing: Array(stream.prefix(total))) {
@@ -32,28 +35,53 @@ public enum X11WireFuzzing {
             } catch {}
             stream.removeFirst(total)
         }
-        var decoder = X11MessageDecoder(limit: limit)
-        decoder.xfixesFirstEvent = bytes[1]
+        var decoder = X11Frames(limit: limit, expectsSetup: false)
+        var buffer = FrameBuffer()
+        let xfixesFirstEvent = bytes[1]
         var fed = 0
+        var decoded = 0
         while fed < stream.count {
             let piece = stream[fed..<min(stream.count, fed + readSize)]
-            decoder.append(piece)
+            buffer.append(piece)
             fed += piece.count
             do {
-                var before = decoder.decodedByteCount
-                while let message = try decoder.next() {
-                    let size = decoder.decodedByteCount - before
-                    before = decoder.decodedByteCount
+                while let frame = try decoder.nextFrame(from: &buffer) {
+                    guard case .message(let bytes) = frame else { fatalError("a setup frame after the setup") }
+                    let size = bytes.bytes.count
+                    decoded += size
                     guard size >= 32, size <= limit, size % 4 == 0 else {
                         fatalError("a message of \(size) bytes came out of the decoder")
                     }
-                    check(message, size: size)
+                    check(X11Message(decoding: bytes, xfixesFirstEvent: xfixesFirstEvent), size: size)
                 }
             } catch {
                 return
             }
-            guard decoder.decodedByteCount + decoder.pendingByteCount == fed else {
-                fatalError("decoded \(decoder.decodedByteCount) + pending \(decoder.pendingByteCount) != fed \(fed)")
+            guard decoded + buffer.count == fed else {
+                fatalError("decoded \(decoded) + pending \(buffer.count) != fed \(fed)")
+            }
+        }
+    }
+
+    /// Feeds the stream to a decoder that reads the setup reply first, as the connection's reader does: the setup
+    /// reply comes out first, whole, or the decoder throws; the rest are messages.
+    static func checkSetupMode(_ stream: [UInt8], readSize: Int) {
+        var decoder = X11Frames(limit: limit)
+        var buffer = FrameBuffer()
+        var fed = 0
+        var frames = 0
+        while fed < stream.count {
+            let piece = stream[fed..<min(stream.count, fed + readSize)]
+            buffer.append(piece)
+            fed += piece.count
+            do {
+                while let frame = try decoder.nextFrame(from: &buffer) {
+                    if case .setup = frame, frames > 0 { fatalError("a setup frame after the first frame") }
+                    if case .message = frame, frames == 0 { fatalError("a message before the setup reply") }
+                    frames += 1
+                }
+            } catch {
+                return
             }
         }
     }

@@ -9,7 +9,7 @@ import UniformTypes
 
 /// `transferkit copy`, `paste` and `watch` against xclip and the library, under a private Xvfb.
 @Suite(
-    "transferkit copy, paste and watch on X11", .serialized,
+    "transferkit copy, paste and watch on X11", .serialized, .timeLimit(.minutes(3)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11CommandLineTests {
     let server: XvfbServer
@@ -296,10 +296,17 @@ final class X11CommandLineTests {
             [TransferKitExecutable.defaultPath, "watch", "--json", "--count", "1"], environment: server.environment,
             outputFile: output)
         defer { watch.stop() }
-        try await Task.sleep(for: .milliseconds(500))
+        // watch subscribes a moment after it starts and says nothing when it has: take the clipboard again until it
+        // reports a change, instead of sleeping for a guess.
+        // Each xclip takes the clipboard from the one before (which then exits), so every change watch can see is
+        // to an owner of image/png.
         let png = try file("watched.png", pngBytes)
-        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: png)
-        defer { xclip.stop() }
+        var owners: [BackgroundProcess] = []
+        defer { for owner in owners { owner.stop() } }
+        for _ in 0..<100 where watch.isRunning {
+            owners.append(try server.startXclipServing(["-selection", "clipboard", "-t", "image/png"], file: png))
+            for _ in 0..<25 where watch.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        }
         #expect(try await watch.exitStatus() == 0)
         let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
         #expect(text.hasPrefix(#"{"selection":"clipboard","types":["#), "\(text)")
@@ -320,7 +327,7 @@ final class X11CommandLineTests {
 }
 
 /// Errors that need no display server.
-@Suite("transferkit copy and paste without a display")
+@Suite("transferkit copy and paste without a display", .timeLimit(.minutes(1)))
 struct ClipboardCommandLineErrorTests {
     @Test("without DISPLAY or WAYLAND_DISPLAY, paste says so and exits 2")
     func noDisplay() async throws {

@@ -13,7 +13,7 @@ import UniformTypes
 /// Their names once came one round trip at a time, with a quadratic de-duplication: 366 s for this list. The
 /// time is printed, not asserted (these machines are shared); the time limit only stops a run that regressed.
 @Suite(
-    "X11 selections that offer very many types", .serialized,
+    "X11 selections that offer very many types", .serialized, .timeLimit(.minutes(2)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11ManyTargetsTests {
     let server: XvfbServer
@@ -26,9 +26,7 @@ final class X11ManyTargetsTests {
         server.stop()
     }
 
-    @Test(
-        "100 000 offered types (some listed twice) are all listed once, in the owner's order",
-        .timeLimit(.minutes(2)))
+    @Test("100 000 offered types (some listed twice) are all listed once, in the owner's order")
     func hundredThousandTypes() async throws {
         let count = 100_000
         let names = (0..<count).map { "com.example.offered-\($0)" }
@@ -146,7 +144,7 @@ extension FakeXServer {
 
 /// Many requests sent before their replies are read, against scripted servers that answer, fail, die or go silent
 /// in the middle.
-@Suite("X11 pipelined requests")
+@Suite("X11 pipelined requests", .timeLimit(.minutes(1)))
 struct X11PipelinedRequestTests {
     /// A fake server that answers every `GetAtomName` with the atom's name, and once `stop(sequence)` says so,
     /// does `then` instead.
@@ -237,12 +235,18 @@ struct X11PipelinedRequestTests {
 
     @Test("Cancelling the task that waits for a run ends it with cancelled")
     func cancellation() async throws {
-        let server = try server(stop: { $0 == 10 }) { _ in .silence }
+        let silent = SanitizedMutex(false)
+        let server = try server(stop: { $0 == 10 }) { _ in
+            silent.withLock { $0 = true }
+            return .silence
+        }
         defer { server.stop() }
         let connection = try await X11Connection.connect(socketPath: server.path, cookie: nil, timeout: patience)
         defer { connection.close() }
         let run = Task { try await connection.requests(atomNames(1...100)) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Cancelled once the server has the run and has stopped answering, so the cancellation is what ends it.
+        for _ in 0..<3000 where !silent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(silent.withLock { $0 })
         run.cancel()
         let error = await #expect(throws: ClipboardError.self) { _ = try await run.value }
         #expect(error?.code == .cancelled)

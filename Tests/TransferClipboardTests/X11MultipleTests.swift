@@ -7,7 +7,7 @@ import UniformTypes
 
 /// The ICCCM `MULTIPLE` target, asked with raw requests (no stock tool asks for it).
 @Suite(
-    "X11 MULTIPLE conversions", .serialized,
+    "X11 MULTIPLE conversions", .serialized, .timeLimit(.minutes(3)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11MultipleTests {
     let server: XvfbServer
@@ -38,13 +38,13 @@ final class X11MultipleTests {
             X11RequestEncoder.createWindow(requestor, parent: connection.info.rootWindow, eventMask: 0))
         try connection.send(
             X11RequestEncoder.changeProperty(requestor, property: pairs, type: atomPair, values: [utf8, one, png, two]))
-        let notifications = X11Mailbox<X11Event>()
+        let notifications = X11Wait.mailbox(of: X11Event.self)
         backend.state.withLock { $0.notifyWatchers[requestor] = notifications }
         try connection.send(
             X11RequestEncoder.convertSelection(
                 requestor: requestor, selection: try await backend.atom("CLIPBOARD"), target: multiple,
                 property: pairs, time: X11.currentTime))
-        let event = try await notifications.next(timeout: patience, waitingFor: "SelectionNotify")
+        let event = try await X11Wait.next(from: notifications, within: patience, waitingFor: "SelectionNotify")
         guard case .selectionNotify(_, _, _, let target, let property) = event else {
             Issue.record("not a SelectionNotify: \(event)")
             return

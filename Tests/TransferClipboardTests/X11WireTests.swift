@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TransferKitPlatform
 import TransferKitTestSupport
 import UniformTypes
 
 @testable import TransferClipboard
 
-@Suite("X11 wire codec, DISPLAY and Xauthority")
+@Suite("X11 wire codec, DISPLAY and Xauthority", .timeLimit(.minutes(1)))
 struct X11WireTests {
     @Test(
         "DISPLAY names a local socket",
@@ -69,9 +70,17 @@ struct X11WireTests {
             ).count == 48)
     }
 
+    /// Every frame `decoder` cuts from `buffer` now.
+    static func frames(_ decoder: inout X11Frames, _ buffer: inout FrameBuffer) throws -> [X11Frame] {
+        var frames: [X11Frame] = []
+        while let frame = try decoder.nextFrame(from: &buffer) { frames.append(frame) }
+        return frames
+    }
+
     @Test("Messages are cut across reads; an event, then a reply in two pieces")
     func decoderCutsMessages() throws {
-        var decoder = X11MessageDecoder()
+        var decoder = X11Frames(expectsSetup: false)
+        var buffer = FrameBuffer()
         var event = [UInt8](repeating: 0, count: 32)
         event[0] = X11.EventCode.selectionClear | 0x80
         event[4] = 9
@@ -80,24 +89,55 @@ struct X11WireTests {
         reply[0] = 1
         reply[2] = 7
         reply[4] = 2
-        decoder.append(event + reply.prefix(20))
-        #expect(try decoder.next() == .event(.selectionClear(time: 9, owner: 0, selection: 1)))
-        #expect(try decoder.next() == nil)
-        decoder.append(reply.dropFirst(20))
-        let message = try #require(try decoder.next())
-        guard case .reply(let sequence, let bytes) = message else {
-            Issue.record("not a reply: \(message)")
+        buffer.append(event + reply.prefix(20))
+        let first = try Self.frames(&decoder, &buffer)
+        #expect(first == [.message(X11Bytes(event))])
+        #expect(
+            X11Message(decoding: X11Bytes(event), xfixesFirstEvent: nil)
+                == .event(.selectionClear(time: 9, owner: 0, selection: 1)))
+        #expect(buffer.count == 20)
+        buffer.append(reply.dropFirst(20))
+        let second = try Self.frames(&decoder, &buffer)
+        #expect(second == [.message(X11Bytes(reply))])
+        #expect(X11Message(decoding: X11Bytes(reply), xfixesFirstEvent: nil) == .reply(sequence: 7, X11Bytes(reply)))
+        #expect(buffer.isEmpty)
+    }
+
+    @Test("The setup reply is the first frame, cut by its own length; messages follow")
+    func setupThenMessages() throws {
+        var decoder = X11Frames()
+        var buffer = FrameBuffer()
+        let event = [UInt8](repeating: 0, count: 31) + [0]
+        buffer.append(FakeXServer.setupReply.prefix(10))
+        #expect(try Self.frames(&decoder, &buffer).isEmpty)
+        buffer.append(FakeXServer.setupReply.dropFirst(10) + event)
+        let frames = try Self.frames(&decoder, &buffer)
+        #expect(frames.count == 2)
+        guard case .setup(.success(let info)) = frames.first else {
+            Issue.record("not a setup reply: \(frames)")
             return
         }
-        #expect(sequence == 7)
-        #expect(bytes.bytes.count == 40)
+        #expect(info.rootWindow == 0x100)
+        #expect(frames.last == .message(X11Bytes(event)))
+    }
+
+    @Test("A malformed setup reply is a wire violation caused by an X11WireError")
+    func malformedSetupFrame() {
+        var decoder = X11Frames()
+        var buffer = FrameBuffer()
+        buffer.append([7, 0, 0, 0, 0, 0, 0, 0])
+        let violation = #expect(throws: WireViolation.self) { _ = try decoder.nextFrame(from: &buffer) }
+        #expect(violation?.cause is X11WireError)
     }
 
     @Test("A reply length over the limit throws before allocating")
     func decoderLimit() {
-        var decoder = X11MessageDecoder(limit: 1024)
-        decoder.append([1, 0, 1, 0, 0x00, 0x01, 0, 0] + [UInt8](repeating: 0, count: 24))
-        #expect(throws: X11WireError.self) { _ = try decoder.next() }
+        var decoder = X11Frames(limit: 1024, expectsSetup: false)
+        var buffer = FrameBuffer()
+        buffer.append([1, 0, 1, 0, 0x00, 0x01, 0, 0] + [UInt8](repeating: 0, count: 24))
+        let violation = #expect(throws: WireViolation.self) { _ = try decoder.nextFrame(from: &buffer) }
+        #expect(violation?.cause is X11WireError)
+        #expect(buffer.count == 32, "nothing was taken")
     }
 
     @Test("A property value longer than its reply is refused")
@@ -121,7 +161,7 @@ struct X11WireTests {
     }
 }
 
-@Suite("X11 fuzz seeds")
+@Suite("X11 fuzz seeds", .timeLimit(.minutes(1)))
 struct X11SeedTests {
     @Test("The fuzzer's seeds hold a setup reply like Xvfb's, and messages that decode whole")
     func seeds() throws {
@@ -134,11 +174,11 @@ struct X11SeedTests {
         }
         #expect(info.rootWindow == 0x3B7)
         #expect(info.vendor == "The X.Org Foundation")
-        var decoder = X11MessageDecoder()
-        decoder.append(stream.dropFirst(total))
-        var messages: [X11Message] = []
-        while let message = try decoder.next() { messages.append(message) }
+        var decoder = X11Frames(expectsSetup: false)
+        var buffer = FrameBuffer()
+        buffer.append(stream.dropFirst(total))
+        let messages = try X11WireTests.frames(&decoder, &buffer)
         #expect(messages.count == 5)
-        #expect(decoder.pendingByteCount == 0)
+        #expect(buffer.isEmpty)
     }
 }

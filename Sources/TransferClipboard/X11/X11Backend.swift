@@ -24,9 +24,9 @@ package final class X11Backend: ClipboardBackend {
         var atoms: [String: X11.ID] = [:]
         var names: [X11.ID: String] = [:]
         var owned: [X11.ID: Owned] = [:]
-        var propertyWatchers: [WatchKey: X11Mailbox<X11Event>] = [:]
-        var notifyWatchers: [X11.ID: X11Mailbox<X11Event>] = [:]
-        var subscribers: [X11.ID: [UInt64: X11Mailbox<X11.ID>]] = [:]
+        var propertyWatchers: [WatchKey: Mailbox<X11Event, ClipboardError>] = [:]
+        var notifyWatchers: [X11.ID: Mailbox<X11Event, ClipboardError>] = [:]
+        var subscribers: [X11.ID: [UInt64: Mailbox<X11.ID, ClipboardError>]] = [:]
         var selectedSelections: Set<X11.ID> = []
         var nextSubscriber: UInt64 = 0
         var failure: ClipboardError?
@@ -191,10 +191,10 @@ package final class X11Backend: ClipboardBackend {
         switch event {
         case .propertyNotify(let window, let atom, _, _):
             let watcher = state.withLock { $0.propertyWatchers[WatchKey(window: window, atom: atom)] }
-            watcher?.post(event)
+            if let watcher { X11Wait.post(event, to: watcher) }
         case .selectionNotify(_, let requestor, _, _, _):
             let watcher = state.withLock { $0.notifyWatchers[requestor] }
-            watcher?.post(event)
+            if let watcher { X11Wait.post(event, to: watcher) }
         case .selectionRequest(let time, _, let requestor, let selection, let target, let property):
             Task {
                 await self.answer(
@@ -211,13 +211,10 @@ package final class X11Backend: ClipboardBackend {
             ownership?.finish()
         case .destroyNotify(let window):
             let watchers = state.withLock { state in state.propertyWatchers.filter { $0.key.window == window }.values }
-            for watcher in watchers {
-                watcher.fail(
-                    ClipboardError(code: .cancelled, message: "The requesting window went away during the transfer."))
-            }
+            for watcher in watchers { X11Wait.post(event, to: watcher) }
         case .selectionOwnerChanged(_, let owner, let selection, _):
             let subscribers = state.withLock { $0.subscribers[selection].map { Array($0.values) } ?? [] }
-            for subscriber in subscribers { subscriber.post(owner) }
+            for subscriber in subscribers { X11Wait.post(owner, to: subscriber) }
         case .other:
             break
         }
@@ -239,12 +236,15 @@ package final class X11Backend: ClipboardBackend {
             )
         }
         for ownership in ownerships { ownership.finish() }
-        for mailbox in mailboxes { mailbox.fail(error) }
-        for subscriber in subscribers { subscriber.fail(error) }
+        for mailbox in mailboxes { mailbox.close(error) }
+        for subscriber in subscribers { subscriber.close(error) }
     }
 
-    func watchProperty(window: X11.ID, atom: X11.ID) throws(ClipboardError) -> X11Mailbox<X11Event> {
-        let mailbox = X11Mailbox<X11Event>()
+    /// Routes the `PropertyNotify` (and `DestroyNotify`) events of `atom` on `window` to a new mailbox, or to
+    /// `mailbox`.
+    func watchProperty(
+        window: X11.ID, atom: X11.ID, into mailbox: Mailbox<X11Event, ClipboardError> = X11Wait.mailbox()
+    ) throws(ClipboardError) -> Mailbox<X11Event, ClipboardError> {
         let failure = state.withLock { state in
             if state.failure == nil { state.propertyWatchers[WatchKey(window: window, atom: atom)] = mailbox }
             return state.failure
@@ -266,8 +266,8 @@ package final class X11Backend: ClipboardBackend {
             X11RequestEncoder.changeProperty(
                 window, property: property, type: X11.Atom.integer, format: 8, mode: .append, data: [UInt8]()))
         while true {
-            if case .propertyNotify(_, _, let time, _) = try await mailbox.next(
-                timeout: connection.timeout, waitingFor: "a server timestamp")
+            if case .propertyNotify(_, _, let time, _) = try await X11Wait.next(
+                from: mailbox, within: connection.timeout, waitingFor: "a server timestamp")
             {
                 return time
             }
@@ -327,159 +327,57 @@ package final class X11Backend: ClipboardBackend {
     func answer(
         time: UInt32, requestor: X11.ID, selection: X11.ID, target: X11.ID, property requested: X11.ID
     ) async {
-        let owned = state.withLock { state in state.owned[selection] }
         // ICCCM: `None` as the property comes from obsolete clients, which mean the target's name.
         let property = requested == X11.none ? target : requested
-        guard let owned, time == X11.currentTime || time >= owned.time else {
-            refuse(requestor: requestor, selection: selection, target: target, time: time)
-            return
-        }
-        let converted: Bool
-        do {
-            converted = try await convert(
-                owned, requestor: requestor, selection: selection, target: target, property: property, time: time,
-                allowIncremental: true)
-        } catch {
-            converted = false
-        }
-        if !converted { refuse(requestor: requestor, selection: selection, target: target, time: time) }
+        await convert(
+            X11SelectionOwnerMachine.Request(
+                time: time, requestor: requestor, selection: selection, target: target, property: property),
+            isNested: false)
     }
 
-    func refuse(requestor: X11.ID, selection: X11.ID, target: X11.ID, time: UInt32) {
-        _ = try? connection.send(
-            X11RequestEncoder.sendSelectionNotify(
-                requestor: requestor, selection: selection, target: target, property: X11.none, time: time))
-    }
-
-    func notify(requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32) throws {
-        try connection.send(
-            X11RequestEncoder.sendSelectionNotify(
-                requestor: requestor, selection: selection, target: target, property: property, time: time))
-    }
-
-    /// Converts `target` into `property` on `requestor`; `false` when this owner cannot (the caller refuses).
-    /// With `allowIncremental` (not inside `MULTIPLE`) it also sends the `SelectionNotify`.
-    func convert(
-        _ owned: Owned, requestor: X11.ID, selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32,
-        allowIncremental: Bool
-    ) async throws -> Bool {
-        let meta = state.withLock { state in
+    /// Runs one conversion: ``X11SelectionOwnerMachine`` decides, this executes its actions and feeds it what
+    /// comes back.
+    /// - Returns: Whether the requestor got the data (`MULTIPLE` asks, for each of its pairs).
+    @discardableResult
+    func convert(_ request: X11SelectionOwnerMachine.Request, isNested: Bool) async -> Bool {
+        let (owned, atoms) = state.withLock { state in
             (
-                targets: state.atoms["TARGETS"] ?? 0, timestamp: state.atoms["TIMESTAMP"] ?? 0,
-                multiple: state.atoms["MULTIPLE"] ?? 0, incr: state.atoms["INCR"] ?? 0,
-                atomPair: state.atoms["ATOM_PAIR"] ?? 0
+                state.owned[request.selection],
+                X11SelectionOwnerMachine.Atoms(
+                    targets: state.atoms["TARGETS"] ?? 0, timestamp: state.atoms["TIMESTAMP"] ?? 0,
+                    multiple: state.atoms["MULTIPLE"] ?? 0, incr: state.atoms["INCR"] ?? 0,
+                    atomPair: state.atoms["ATOM_PAIR"] ?? 0)
             )
         }
-        func finish() throws {
-            if allowIncremental {
-                try notify(requestor: requestor, selection: selection, target: target, property: property, time: time)
-            }
-        }
-        switch target {
-        case meta.targets:
-            // A list longer than one request (over 65 000 types) is appended piece by piece before the
-            // notification, so the requestor reads it whole, as one property.
-            let targets = [meta.targets, meta.timestamp, meta.multiple] + owned.targets
-            let perRequest = max(1, chunkSize / 4)
-            for start in stride(from: 0, to: targets.count, by: perRequest) {
-                try connection.send(
-                    X11RequestEncoder.changeProperty(
-                        requestor, property: property, type: X11.Atom.atom, mode: start == 0 ? .replace : .append,
-                        values: targets[start..<min(targets.count, start + perRequest)]))
-            }
-            try finish()
-            return true
-        case meta.timestamp:
-            try connection.send(
-                X11RequestEncoder.changeProperty(
-                    requestor, property: property, type: X11.Atom.integer, values: [owned.time]))
-            try finish()
-            return true
-        case meta.multiple where allowIncremental:
-            let reply = try await connection.request(
-                X11RequestEncoder.getProperty(requestor, property: property, delete: false, length: 1 << 14))
-            let pairs = try X11Reply.property(reply).items32
-            guard pairs.count >= 2 else { return false }
-            var answered = pairs
-            for index in stride(from: 0, to: pairs.count - 1, by: 2) {
-                let done =
-                    (try? await convert(
-                        owned, requestor: requestor, selection: selection, target: pairs[index],
-                        property: pairs[index + 1], time: time, allowIncremental: false)) ?? false
-                if !done { answered[index + 1] = X11.none }
-            }
-            try connection.send(
-                X11RequestEncoder.changeProperty(requestor, property: property, type: meta.atomPair, values: answered))
-            try finish()
-            return true
-        default:
-            guard let name = owned.names[target] else { return false }
-            let stream = try await owned.serve(name)
-            var iterator = stream.makeAsyncIterator()
-            var buffer = Data()
-            var atEnd = false
-            while buffer.count <= chunkSize {
-                guard let chunk = try await iterator.next() else {
-                    atEnd = true
-                    break
+        var machine = X11SelectionOwnerMachine(
+            ownership: owned.map {
+                X11SelectionOwnerMachine.Ownership(time: $0.time, targets: $0.targets, names: $0.names)
+            },
+            atoms: atoms, chunkSize: chunkSize, isNested: isNested)
+        var transfer = X11OwnerTransfer(backend: self, request: request, serve: owned?.serve)
+        defer { transfer.stop() }
+        var actions = machine.handle(.selectionRequest(request))
+        var wait: X11SelectionOwnerMachine.Action?
+        while true {
+            for action in actions {
+                switch action {
+                case .finish(let outcome):
+                    return outcome == .completed
+                case .load, .readData, .waitForDeletion, .readPairs, .convertPairs:
+                    wait = action
+                default:
+                    do {
+                        try transfer.execute(action)
+                    } catch {
+                        // The connection ended: nothing more can reach the requestor.
+                        return false
+                    }
                 }
-                buffer.append(chunk)
             }
-            if atEnd {
-                try connection.send(
-                    X11RequestEncoder.changeProperty(
-                        requestor, property: property, type: target, format: 8, data: buffer))
-                try finish()
-                return true
-            }
-            guard allowIncremental else { return false }
-            try await sendIncrementally(
-                first: buffer, rest: &iterator, length: stream.length, requestor: requestor, selection: selection,
-                target: target, property: property, time: time, incr: meta.incr)
-            return true
+            // No action: the event was one the phase ignores, so the same wait goes on.
+            guard let next = wait else { return false }
+            actions = machine.handle(await transfer.perform(next))
         }
-    }
-
-    /// The INCR protocol, owner's side: each chunk goes once the requestor deleted the previous one.
-    func sendIncrementally(
-        first: Data, rest iterator: inout TransferByteStream.AsyncIterator, length: UInt64?, requestor: X11.ID,
-        selection: X11.ID, target: X11.ID, property: X11.ID, time: UInt32, incr: X11.ID
-    ) async throws {
-        let mailbox = try watchProperty(window: requestor, atom: property)
-        defer {
-            unwatchProperty(window: requestor, atom: property)
-            _ = try? connection.send(X11RequestEncoder.changeEventMask(requestor, eventMask: 0))
-        }
-        try connection.send(
-            X11RequestEncoder.changeEventMask(
-                requestor, eventMask: X11.EventMask.propertyChange | X11.EventMask.structureNotify))
-        let lowerBound = UInt32(clamping: length ?? UInt64(first.count))
-        try connection.send(
-            X11RequestEncoder.changeProperty(requestor, property: property, type: incr, values: [lowerBound]))
-        try notify(requestor: requestor, selection: selection, target: target, property: property, time: time)
-        func waitForDeletion() async throws {
-            while true {
-                let event = try await mailbox.next(
-                    timeout: connection.timeout, waitingFor: "the requestor to take a chunk of an INCR transfer")
-                if case .propertyNotify(_, _, _, deleted: true) = event { return }
-            }
-        }
-        try await waitForDeletion()
-        var buffer = first
-        var atEnd = false
-        while !buffer.isEmpty || !atEnd {
-            while buffer.count < chunkSize && !atEnd {
-                if let chunk = try await iterator.next() { buffer.append(chunk) } else { atEnd = true }
-            }
-            let piece = buffer.prefix(chunkSize)
-            try connection.send(
-                X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: piece))
-            buffer = Data(buffer.dropFirst(piece.count))
-            try await waitForDeletion()
-        }
-        // The empty property that ends the transfer.
-        try connection.send(
-            X11RequestEncoder.changeProperty(requestor, property: property, type: target, format: 8, data: [UInt8]()))
     }
 
     // MARK: - Reading
@@ -534,33 +432,21 @@ package final class X11Backend: ClipboardBackend {
         try connection.send(
             X11RequestEncoder.createWindow(
                 requestor, parent: connection.info.rootWindow, eventMask: X11.EventMask.propertyChange))
-        let transfer = X11IncomingTransfer(backend: self, requestor: requestor, property: property, target: target)
-        let notifications = X11Mailbox<X11Event>()
-        state.withLock { $0.notifyWatchers[requestor] = notifications }
+        // One mailbox gets the owner's SelectionNotify and the property's events, in the order they came.
+        let events = X11Wait.mailbox(of: X11Event.self)
+        state.withLock { $0.notifyWatchers[requestor] = events }
+        let transfer = X11IncomingTransfer(
+            backend: self, requestor: requestor, property: property, events: events,
+            machine: X11SelectionReaderMachine(incr: incr, target: target, selection: "\(selection)"))
         do {
-            transfer.properties = try watchProperty(window: requestor, atom: property)
+            _ = try watchProperty(window: requestor, atom: property, into: events)
             try connection.send(
                 X11RequestEncoder.convertSelection(
                     requestor: requestor, selection: selectionAtom, target: targetAtom, property: property,
                     time: X11.currentTime))
-            let answer = try await notifications.next(
-                timeout: connection.timeout, waitingFor: "the owner of the \(selection) selection to convert \(target)")
-            state.withLock { _ = $0.notifyWatchers.removeValue(forKey: requestor) }
-            guard case .selectionNotify(_, _, _, _, let answered) = answer, answered != X11.none else {
-                throw ClipboardError(
-                    code: .typeUnavailable,
-                    message: "The \(selection) selection does not offer \(target) (its owner refused, or nobody owns "
-                        + "it). Ask for one of the offered types.", source: target)
-            }
-            let first = try await transfer.readProperty(offset: 0)
-            if first.type == incr {
-                transfer.mode = .incremental
-            } else {
-                transfer.mode = .direct
-                transfer.queue(first)
-            }
+            // The answer and the first property are read here, so a refusal is this call's error.
+            try await transfer.begin()
         } catch {
-            state.withLock { _ = $0.notifyWatchers.removeValue(forKey: requestor) }
             transfer.finish()
             throw error
         }
@@ -580,7 +466,7 @@ package final class X11Backend: ClipboardBackend {
                                 + "read the clipboard when needed instead.")
                     }
                     let selectionAtom = try await selectionAtom(selection)
-                    let mailbox = X11Mailbox<X11.ID>()
+                    let mailbox = X11Wait.mailbox(of: X11.ID.self)
                     let (id, needsSelect) = state.withLock { state in
                         state.nextSubscriber += 1
                         state.subscribers[selectionAtom, default: [:]][state.nextSubscriber] = mailbox
@@ -593,7 +479,8 @@ package final class X11Backend: ClipboardBackend {
                                 majorOpcode: opcode, window: window, selection: selectionAtom, eventMask: 7))
                     }
                     while true {
-                        let owner = try await mailbox.next(timeout: nil, waitingFor: "a selection change")
+                        let owner = try await X11Wait.next(
+                            from: mailbox, within: nil, waitingFor: "a selection change")
                         let targets: [String]
                         if owner == X11.none {
                             targets = []
@@ -647,123 +534,5 @@ final class X11Ownership: ClipboardOwnership {
 
     func release() async {
         if let backend { await backend.release(self) } else { finish() }
-    }
-}
-
-/// One read of a selection in progress: a window of its own, the property the owner writes, and what is read.
-final class X11IncomingTransfer: @unchecked Sendable {
-    // Mutable fields are set in `receive` before the transfer is shared, then used by one iterating task at a time.
-    enum Mode {
-        case direct
-        case incremental
-    }
-
-    let backend: X11Backend
-    let requestor: X11.ID
-    let property: X11.ID
-    let target: String
-    var properties: X11Mailbox<X11Event>?
-    var mode = Mode.direct
-    var pending: X11Reply.Property?
-    var offset: UInt32 = 0
-    private let finished = SanitizedMutex(false)
-
-    init(backend: X11Backend, requestor: X11.ID, property: X11.ID, target: String) {
-        self.backend = backend
-        self.requestor = requestor
-        self.property = property
-        self.target = target
-    }
-
-    deinit { finish() }
-
-    func queue(_ property: X11Reply.Property) { pending = property }
-
-    /// Reads (and, once all read, deletes) the property from `offset` 4-byte units.
-    func readProperty(offset: UInt32) async throws -> X11Reply.Property {
-        let units = UInt32(backend.chunkSize / 4)
-        let reply = try await backend.connection.request(
-            X11RequestEncoder.getProperty(requestor, property: property, delete: true, offset: offset, length: units))
-        do {
-            return try X11Reply.property(reply)
-        } catch {
-            throw ClipboardError(code: .protocolViolation, message: "Malformed GetProperty reply: \(error.reason).")
-        }
-    }
-
-    /// The next chunk, or `nil` at the end.
-    func next() async throws -> Data? {
-        if finished.withLock({ $0 }) { return nil }
-        do {
-            try Task.checkCancellation()
-            if let property = pending {
-                pending = nil
-                return try await deliver(property)
-            }
-            switch mode {
-            case .direct:
-                finish()
-                return nil
-            case .incremental:
-                while true {
-                    guard let properties else { return nil }
-                    let event = try await properties.next(
-                        timeout: backend.connection.timeout,
-                        waitingFor: "the next chunk of an INCR transfer of \(target)")
-                    guard case .propertyNotify(_, _, _, deleted: false) = event else { continue }
-                    let property = try await readProperty(offset: 0)
-                    // A notification of a value already read (the INCR property itself) finds nothing: wait on.
-                    if property.type == X11.none { continue }
-                    if property.value.isEmpty && property.bytesAfter == 0 {
-                        finish()
-                        return nil
-                    }
-                    return try await deliver(property)
-                }
-            }
-        } catch is CancellationError {
-            finish()
-            throw ClipboardError(code: .cancelled, message: "The read of \(target) was cancelled.", source: target)
-        } catch {
-            finish()
-            throw error
-        }
-    }
-
-    /// Hands out `property`'s bytes; a value longer than one read is read on (at growing offsets) next time.
-    private func deliver(_ property: X11Reply.Property) async throws -> Data? {
-        if property.bytesAfter > 0 {
-            offset += UInt32(property.value.count / 4)
-            pending = try await readProperty(offset: offset)
-        } else {
-            offset = 0
-        }
-        if mode == .direct && pending == nil { finish() }
-        return property.value
-    }
-
-    /// Ends the transfer: the window goes, and with it the owner's INCR (it sees the window destroyed).
-    func finish() {
-        let wasFinished = finished.withLock { finished in
-            defer { finished = true }
-            return finished
-        }
-        guard !wasFinished else { return }
-        backend.unwatchProperty(window: requestor, atom: property)
-        _ = try? backend.connection.send(X11RequestEncoder.destroyWindow(requestor))
-        backend.connection.freeResource(requestor)
-    }
-}
-
-/// The chunks of an incoming transfer, pulled from the server only as fast as they are consumed.
-struct X11IncomingChunks: AsyncSequence, Sendable {
-    typealias Element = Data
-    let transfer: X11IncomingTransfer
-
-    func makeAsyncIterator() -> Iterator { Iterator(transfer: transfer) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let transfer: X11IncomingTransfer
-        mutating func next() async throws -> Data? { try await transfer.next() }
     }
 }

@@ -1,17 +1,19 @@
 import Foundation
 import TransferKitPlatform
 
-/// One connection to an X server: requests out (numbered, with a time limit on each write), and a reader thread
-/// that cuts the server's bytes into replies, errors and events.
+/// One connection to an X server on the wire layer: requests out (numbered, with a time limit on each write), and
+/// the ``FramedConnection``'s one reader thread, which cuts the server's bytes with ``X11Frames`` into the setup
+/// reply, then replies, errors and events.
 ///
-/// Replies and errors resume the task that waits for them; events go to ``setEventHandler(_:)``'s closure, called
-/// on the reader thread (it must not block). When the connection ends, every waiting task fails with the reason.
+/// Replies and errors resume the task that waits for them; events go to ``setEventHandler(_:onEnd:)``'s closure,
+/// called on the reader thread (it must not block). When the connection ends, every waiting task fails with the
+/// reason.
 package final class X11Connection: Sendable {
     /// The facts of the setup reply.
     package let info: X11ServerInfo
     /// The time limit of each write and each awaited reply.
     package let timeout: Duration
-    private let socket: UnixSocket
+    private let wire: FramedConnection<X11Frames>
     private let state: SanitizedMutex<State>
     /// Serializes writes, so that requests reach the server in the order of their sequence numbers.
     private let writer = SanitizedMutex(())
@@ -19,7 +21,7 @@ package final class X11Connection: Sendable {
     /// Who waits for the reply to one request.
     private enum Pending {
         /// A task, resumed with the reply; its timer fails it when the reply is late.
-        case task(CheckedContinuation<X11Bytes, any Error>, timer: Task<Void, Never>?)
+        case task(CheckedContinuation<X11Bytes, any Error>, timer: WireTimer.Handle?)
         /// Slot `index` of a run of pipelined requests (``requests(_:window:)``), which keeps its own time limit.
         case batch(X11ReplyBatch, index: Int)
     }
@@ -33,10 +35,11 @@ package final class X11Connection: Sendable {
         var nextResource: UInt32 = 1
         var freeResources: [UInt32] = []
         var errors: [UInt16: UInt8] = [:]
+        var xfixesFirstEvent: UInt8?
     }
 
-    private init(socket: UnixSocket, info: X11ServerInfo, timeout: Duration) {
-        self.socket = socket
+    private init(wire: FramedConnection<X11Frames>, info: X11ServerInfo, timeout: Duration) {
+        self.wire = wire
         self.info = info
         self.timeout = timeout
         self.state = SanitizedMutex(State())
@@ -44,51 +47,65 @@ package final class X11Connection: Sendable {
 
     /// Connects to the server at `socketPath`, authorizing with `cookie` (MIT-MAGIC-COOKIE-1) when given.
     ///
+    /// The connect, the setup request and its reply share one deadline, `timeout` from now.
     /// - Throws: ``ClipboardError``: `connectionFailed` (no server, or it refused: its reason is in the message),
     ///   `timedOut`, `protocolViolation` (a malformed setup reply).
     package static func connect(
         socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
     ) async throws -> X11Connection {
+        let deadline = Deadline.after(timeout)
         let socket: UnixSocket
         do {
-            socket = try UnixSocket.connect(toPath: socketPath)
+            socket = try await DedicatedThread.run { () throws(SystemError) in
+                try UnixSocket.connect(toPath: socketPath, deadline: deadline)
+            }
         } catch {
             throw ClipboardError(
-                code: .connectionFailed,
+                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .connectionFailed,
                 message: "Cannot connect to the X server at \(socketPath): \(error.reason). Check DISPLAY, and that "
                     + "the server runs.", cause: error, source: socketPath)
         }
+        let wire = FramedConnection<X11Frames>(socket: socket, sendTimeout: timeout)
+        let route = X11FrameRoute()
+        wire.start(
+            decoder: X11Frames(limit: messageLimit),
+            onFrame: { frame, descriptors in route.receive(frame, &descriptors) },
+            onEnd: { route.end($0) })
         let setup = X11RequestEncoder.setup(
             authorizationName: cookie == nil ? [] : Array("MIT-MAGIC-COOKIE-1".utf8), authorizationData: cookie ?? [])
         do {
-            try socket.sendAll(setup, timeout: timeout)
+            try wire.send(setup)
         } catch {
+            wire.close()
             throw ClipboardError(
-                code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
+                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .connectionFailed,
                 message: "Cannot send the connection setup to the X server at \(socketPath): \(error.reason).",
                 cause: error, source: socketPath)
         }
-        // The setup reply is read on the thread that will read everything else, so no task blocks on the socket.
-        let reader = Reader(socket: socket, limit: messageLimit)
-        let reply: X11SetupReply = try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: reader.readSetup(timeout: timeout, socketPath: socketPath))
+        let reply: X11SetupReply
+        do {
+            reply = try await X11Wait.next(
+                from: route.setup, until: deadline, timeout: timeout, waitingFor: "the setup reply")
+        } catch {
+            wire.close()
+            var error = error
+            error.source = socketPath
+            if error.code == .timedOut {
+                error.message = "The X server at \(socketPath) did not answer the connection setup within \(timeout)."
             }
-            thread.name = "TransferClipboard X11 setup"
-            thread.start()
+            throw error
         }
         switch reply {
         case .failed(let reason), .authenticate(let reason):
+            wire.close()
             throw ClipboardError(
                 code: .connectionFailed,
                 message:
                     "The X server at \(socketPath) refused the connection: \(reason.isEmpty ? "no reason" : reason)"
                     + ". Check XAUTHORITY (its MIT-MAGIC-COOKIE-1 for this display).", source: socketPath)
         case .success(let info):
-            let connection = X11Connection(socket: socket, info: info, timeout: timeout)
-            let thread = Thread { [reader] in reader.run(connection) }
-            thread.name = "TransferClipboard X11 reader"
-            thread.start()
+            let connection = X11Connection(wire: wire, info: info, timeout: timeout)
+            route.attach(connection)
             return connection
         }
     }
@@ -106,9 +123,8 @@ package final class X11Connection: Sendable {
 
     /// Tells the reader which event code XFIXES starts at.
     package func setXFixesFirstEvent(_ code: UInt8) {
-        xfixesFirstEvent.withLock { $0 = code }
+        state.withLock { $0.xfixesFirstEvent = code }
     }
-    let xfixesFirstEvent = SanitizedMutex<UInt8?>(nil)
 
     /// A new resource identifier (for a window).
     package func allocateResource() -> X11.ID {
@@ -238,23 +254,17 @@ package final class X11Connection: Sendable {
         }
         let sequence = try outcome.get()
         if continuation != nil {
-            let timeout = timeout
-            let timer = Task { [weak self] in
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                self?.resolve(
-                    sequence,
-                    .failure(
-                        ClipboardError(
-                            code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout)."
-                        )
-                    ))
+            let failure = ClipboardError(
+                code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout).")
+            let timer = WireTimer.shared.schedule(at: .after(timeout)) { [weak self] in
+                self?.resolve(sequence, .failure(failure))
             }
             let stillPending = state.withLock { state in
                 guard case .task(let continuation, nil) = state.pending[sequence] else { return false }
                 state.pending[sequence] = .task(continuation, timer: timer)
                 return true
             }
-            if !stillPending { timer.cancel() }
+            if !stillPending { WireTimer.shared.cancel(timer) }
         }
         return sequence
     }
@@ -297,12 +307,13 @@ package final class X11Connection: Sendable {
     /// Sends `bytes` (with the writer lock held); on failure ends the connection and returns why.
     private func transmit(_ bytes: [UInt8]) -> ClipboardError? {
         do throws(SystemError) {
-            try socket.sendAll(bytes, timeout: timeout)
+            try wire.send(bytes)
             return nil
         } catch {
+            let timedOut = error.errorNumber == ErrorNumber.timedOut
             let failure = ClipboardError(
-                code: error.errorNumber == ETIMEDOUT ? .timedOut : .connectionFailed,
-                message: error.errorNumber == ETIMEDOUT
+                code: timedOut ? .timedOut : .connectionFailed,
+                message: timedOut
                     ? "The X server did not read a request within \(timeout)."
                     : "Cannot write to the X server: \(error.reason).", cause: error)
             end(failure)
@@ -313,7 +324,7 @@ package final class X11Connection: Sendable {
     private func resolve(_ sequence: UInt16, _ outcome: Result<X11Bytes, ClipboardError>) {
         switch state.withLock({ $0.pending.removeValue(forKey: sequence) }) {
         case .task(let continuation, let timer):
-            timer?.cancel()
+            if let timer { WireTimer.shared.cancel(timer) }
             continuation.resume(with: outcome)
         case .batch(let batch, let index):
             batch.receive(index, outcome)
@@ -322,8 +333,10 @@ package final class X11Connection: Sendable {
         }
     }
 
-    fileprivate func deliver(_ message: X11Message) {
-        switch message {
+    /// Hands one message frame, decoded, to whoever waits for it (called on the reader thread).
+    fileprivate func deliver(_ frame: X11Bytes) {
+        let first = state.withLock { $0.xfixesFirstEvent }
+        switch X11Message(decoding: frame, xfixesFirstEvent: first) {
         case .reply(let sequence, let bytes):
             resolve(sequence, .success(bytes))
         case .error(let sequence, let code, let major):
@@ -358,11 +371,11 @@ package final class X11Connection: Sendable {
             }
             return (Array(state.pending.values), state.endHandler)
         }
-        socket.shutdown()
+        wire.close()
         for entry in pending {
             switch entry {
             case .task(let continuation, let timer):
-                timer?.cancel()
+                if let timer { WireTimer.shared.cancel(timer) }
                 continuation.resume(throwing: error)
             case .batch(let batch, _):
                 batch.fail(error)
@@ -447,11 +460,10 @@ private final class X11ReplyBatch: Sendable {
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        let timer = WireTimer.shared.schedule(at: .after(timeout)) { [weak self] in
             self?.expire(id, ClipboardError(code: .timedOut, message: lateMessage))
         }
-        defer { timer.cancel() }
+        defer { WireTimer.shared.cancel(timer) }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let outcome: Result<Void, ClipboardError>? = state.withLock { state in
@@ -493,125 +505,86 @@ private final class X11ReplyBatch: Sendable {
     }
 }
 
-/// The reading half of a connection: blocking reads on a dedicated thread.
-private final class Reader: @unchecked Sendable {
-    // Used by one thread at a time: the setup thread, then the reader thread it hands over to.
-    let socket: UnixSocket
-    var decoder: X11MessageDecoder
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var received: [UInt8] = []
-
-    init(socket: UnixSocket, limit: Int) {
-        self.socket = socket
-        self.decoder = X11MessageDecoder(limit: limit)
+/// Where the reader thread hands frames: the connecting call until the setup reply came, then the connection.
+private final class X11FrameRoute: Sendable {
+    private enum Target {
+        /// The connecting call waits for the setup reply in ``setup`` (`received`: it came).
+        case setup(received: Bool)
+        /// The connection is open.
+        case connection(X11Connection)
+        /// The wire ended before the connection was attached.
+        case ended(ClipboardError)
     }
 
-    /// Reads what one receive gives, at most `maximum` bytes, into the start of `buffer` (an X server passes no
-    /// descriptors; any that came are closed).
-    func receive(atMost maximum: Int) throws(SystemError) -> Int {
-        let socket = socket
-        let outcome = buffer.withUnsafeMutableBytes { bytes in
-            Result { () throws(SystemError) in
-                var descriptors: [Int32] = []
-                defer { for descriptor in descriptors { Syscall.close(descriptor) } }
-                return try socket.receive(
-                    into: UnsafeMutableRawBufferPointer(rebasing: bytes[..<maximum]), descriptors: &descriptors,
-                    maxDescriptors: 1)
-            }
-        }
-        return try outcome.get()
-    }
+    /// The setup reply, for the connecting call.
+    let setup = Mailbox<X11SetupReply, ClipboardError>(capacity: 1)
+    private let target = SanitizedMutex(Target.setup(received: false))
 
-    /// Reads `count` more bytes into `received`, each wait at most until `deadline`.
-    func fill(_ count: Int, deadline: ContinuousClock.Instant) throws(ClipboardError) {
-        while received.count < count {
-            let left = ContinuousClock.now.duration(to: deadline)
-            var ready = false
-            do throws(SystemError) {
-                if left > .zero { ready = try socket.waitUntilReadable(timeout: left) }
-            } catch {
-                throw ClipboardError(code: .connectionFailed, message: "Cannot wait for the X server: \(error.reason).")
-            }
-            guard ready else {
-                throw ClipboardError(code: .timedOut, message: "The X server did not answer the connection setup.")
-            }
-            let wanted = min(buffer.count, count - received.count)
-            let got: Int
-            do throws(SystemError) {
-                got = try receive(atMost: wanted)
-            } catch {
-                throw ClipboardError(
-                    code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).")
-            }
-            guard got > 0 else {
-                throw ClipboardError(
-                    code: .protocolViolation,
-                    message: "The X server closed the connection in the middle of its setup reply (\(received.count) "
-                        + "bytes of \(count)).")
-            }
-            received.append(contentsOf: buffer[..<got])
+    /// One frame from the reader thread. An X server passes no descriptors: any that came are closed.
+    func receive(_ frame: X11Frame, _ descriptors: inout [Int32]) {
+        for descriptor in descriptors { Syscall.close(descriptor) }
+        descriptors.removeAll()
+        switch frame {
+        case .setup(let reply):
+            target.withLock { $0 = .setup(received: true) }
+            setup.post(reply, until: .after(.zero))
+        case .message(let bytes):
+            // Before the connection is attached no request has been sent, so nothing waits for a message.
+            if case .connection(let connection) = target.withLock({ $0 }) { connection.deliver(bytes) }
         }
     }
 
-    func readSetup(timeout: Duration, socketPath: String) -> Result<X11SetupReply, ClipboardError> {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        do throws(ClipboardError) {
-            try fill(8, deadline: deadline)
-            let total: Int
-            do {
-                total = try X11SetupReply.totalLength(header: received)
-            } catch {
-                throw ClipboardError(code: .protocolViolation, message: "Malformed X11 setup reply: \(error.reason).")
-            }
-            try fill(total, deadline: deadline)
-            do {
-                return .success(try X11SetupReply(parsing: received))
-            } catch {
-                throw ClipboardError(code: .protocolViolation, message: "Malformed X11 setup reply: \(error.reason).")
-            }
-        } catch {
-            socket.close()
-            var error = error
-            error.source = socketPath
-            return .failure(error)
+    /// The wire ended: the connection, or the connecting call, learns why.
+    func end(_ end: FramedConnection<X11Frames>.End) {
+        let previous: Target = target.withLock { target in
+            let previous = target
+            if case .setup(let received) = target { target = .ended(Self.failure(end, inSetup: !received)) }
+            return previous
+        }
+        switch previous {
+        case .connection(let connection):
+            connection.end(Self.failure(end, inSetup: false))
+        case .setup(let received):
+            setup.close(Self.failure(end, inSetup: !received))
+        case .ended:
+            break
         }
     }
 
-    func run(_ connection: X11Connection) {
-        while true {
-            if let first = connection.xfixesFirstEvent.withLock({ $0 }) { decoder.xfixesFirstEvent = first }
-            do {
-                while let message = try decoder.next() {
-                    connection.deliver(message)
-                    if let first = connection.xfixesFirstEvent.withLock({ $0 }) { decoder.xfixesFirstEvent = first }
-                }
-            } catch {
-                connection.end(
-                    ClipboardError(
-                        code: .protocolViolation, message: "The X server broke the protocol: \(error.reason)."))
-                return
-            }
-            let count: Int
-            do throws(SystemError) {
-                count = try receive(atMost: buffer.count)
-            } catch {
-                connection.end(
-                    ClipboardError(
-                        code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).",
-                        cause: error))
-                return
-            }
-            guard count > 0 else {
-                let partial = decoder.pendingByteCount
-                connection.end(
-                    ClipboardError(
-                        code: partial > 0 ? .protocolViolation : .connectionFailed,
-                        message: partial > 0
-                            ? "The X server closed the connection in the middle of a message (\(partial) bytes)."
-                            : "The X server closed the connection."))
-                return
-            }
-            decoder.append(buffer[..<count])
+    /// Hands the reader's frames to `connection` from now on (or ends it at once if the wire has ended).
+    func attach(_ connection: X11Connection) {
+        let failure: ClipboardError? = target.withLock { target in
+            if case .ended(let failure) = target { return failure }
+            target = .connection(connection)
+            return nil
+        }
+        if let failure { connection.end(failure) }
+    }
+
+    /// Why the connection ended, as the error every waiting request gets.
+    static func failure(_ end: FramedConnection<X11Frames>.End, inSetup: Bool) -> ClipboardError {
+        switch end {
+        case .peerClosed:
+            ClipboardError(
+                code: .connectionFailed,
+                message: inSetup
+                    ? "The X server closed the connection before its setup reply."
+                    : "The X server closed the connection.")
+        case .truncated(let count):
+            ClipboardError(
+                code: .protocolViolation,
+                message: inSetup
+                    ? "The X server closed the connection in the middle of its setup reply (\(count) bytes)."
+                    : "The X server closed the connection in the middle of a message (\(count) bytes).")
+        case .violation(let violation):
+            ClipboardError(code: .protocolViolation, message: violation.message, cause: violation.cause)
+        case .failed(let error):
+            ClipboardError(
+                code: .connectionFailed, message: "Cannot read from the X server: \(error.reason).", cause: error)
+        case .silent(let limit):
+            ClipboardError(code: .timedOut, message: "The X server said nothing for \(limit).")
+        case .closed:
+            ClipboardError(code: .cancelled, message: "The X11 connection was closed.")
         }
     }
 }

@@ -1,4 +1,5 @@
 package import Foundation
+package import TransferKitPlatform
 
 /// The X11 core protocol's numbers this backend uses (X Window System Protocol, version 11).
 package enum X11 {
@@ -451,94 +452,101 @@ package enum X11Event: Sendable, Equatable {
     case other(code: UInt8)
 }
 
-/// Cuts the server's byte stream into messages, holding at most one message's bytes beyond what was read.
+/// One frame of what the X server sends: its setup reply, then messages.
+package enum X11Frame: Sendable, Equatable {
+    /// The answer to the connection setup (always the first frame).
+    case setup(X11SetupReply)
+    /// A reply, error or event: all its bytes (32, or 32 plus a reply's or generic event's extra length), decoded
+    /// by ``X11Message/init(decoding:xfixesFirstEvent:)``.
+    case message(X11Bytes)
+}
+
+/// X11's framing on the wire layer's ``FrameBuffer``: the setup reply (8 bytes and its length field in 4-byte
+/// units), then 32-byte events and errors and replies with their extra length.
 ///
-/// Every length comes from the peer, so each is checked against ``limit`` before any buffer is sized for it.
-package struct X11MessageDecoder: Sendable {
-    private var buffer: [UInt8] = []
-    private var start = 0
+/// Every length comes from the peer, so each is checked against a limit before the frame is buffered or taken.
+package struct X11Frames: FrameDecoder {
     /// The largest message accepted, in bytes.
     package let limit: Int
-    /// The first event code of XFIXES, once known, so its selection events decode.
-    package var xfixesFirstEvent: UInt8?
+    /// Whether the next frame is the setup reply.
+    package private(set) var expectsSetup: Bool
 
-    /// A decoder that accepts messages of up to `limit` bytes.
-    package init(limit: Int = X11.defaultMessageLimit) {
+    /// A decoder of messages of up to `limit` bytes, which reads a setup reply first when `expectsSetup`.
+    package init(limit: Int = X11.defaultMessageLimit, expectsSetup: Bool = true) {
         self.limit = max(32, limit)
+        self.expectsSetup = expectsSetup
     }
 
-    /// Bytes read from the connection.
-    package mutating func append(_ bytes: some Collection<UInt8>) {
-        if start > 0, start >= buffer.count / 2 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: bytes)
-    }
-
-    /// The bytes received but not yet decoded.
-    package var pendingByteCount: Int { buffer.count - start }
-    /// The bytes of every message decoded so far.
-    package private(set) var decodedByteCount = 0
-
-    /// The next whole message, or `nil` until more bytes arrive.
+    /// The next whole frame, or `nil` (taking nothing) until more bytes arrive.
     ///
-    /// - Throws: ``X11WireError`` for a message over the limit.
-    package mutating func next() throws(X11WireError) -> X11Message? {
-        let available = buffer.count - start
-        guard available >= 32 else { return nil }
-        let kind = buffer[start]
+    /// - Throws: ``WireViolation`` (its cause an ``X11WireError``) for a malformed setup reply or a message over
+    ///   the limit.
+    package mutating func nextFrame(from buffer: inout FrameBuffer) throws(WireViolation) -> X11Frame? {
+        if expectsSetup {
+            guard buffer.count >= 8 else { return nil }
+            do throws(X11WireError) {
+                let total = try X11SetupReply.totalLength(header: Array(buffer.bytes(at: 0, length: 8)))
+                guard buffer.count >= total else { return nil }
+                let reply = try X11SetupReply(parsing: buffer.take(total))
+                expectsSetup = false
+                return .setup(reply)
+            } catch {
+                throw WireViolation("Malformed X11 setup reply: \(error.reason).", cause: error)
+            }
+        }
+        guard buffer.count >= 32 else { return nil }
+        let kind = buffer[0]
         var total = 32
         if kind == 1 || kind & 0x7F == X11.EventCode.genericEvent {
-            let extra = UInt64(X11Bytes(Array(buffer[(start + 4)..<(start + 8)])).u32(0)) * 4
+            let extra = buffer.littleEndianInteger(at: 4, width: 4) * 4
             guard extra <= UInt64(limit - 32) else {
-                throw X11WireError(reason: "a message of \(extra + 32) bytes, over the limit of \(limit)")
+                let error = X11WireError(reason: "a message of \(extra + 32) bytes, over the limit of \(limit)")
+                throw WireViolation("The X server broke the protocol: \(error.reason).", cause: error)
             }
             total += Int(extra)
         }
-        guard available >= total else { return nil }
-        let message = X11Bytes(Array(buffer[start..<(start + total)]))
-        start += total
-        decodedByteCount += total
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-            start = 0
-        }
-        return decode(message)
+        guard buffer.count >= total else { return nil }
+        return .message(X11Bytes(buffer.take(total)))
     }
+}
 
-    private func decode(_ message: X11Bytes) -> X11Message {
+extension X11Message {
+    /// Decodes one message frame; `xfixesFirstEvent`, once known, makes XFIXES's selection events decode.
+    package init(decoding message: X11Bytes, xfixesFirstEvent: UInt8?) {
         let sequence = message.u16(2)
         switch message.u8(0) {
         case 0:
-            return .error(sequence: sequence, code: message.u8(1), majorOpcode: message.u8(10))
+            self = .error(sequence: sequence, code: message.u8(1), majorOpcode: message.u8(10))
         case 1:
-            return .reply(sequence: sequence, message)
+            self = .reply(sequence: sequence, message)
         default:
-            return .event(decodeEvent(message))
+            self = .event(X11Event(decoding: message, xfixesFirstEvent: xfixesFirstEvent))
         }
     }
+}
 
-    private func decodeEvent(_ m: X11Bytes) -> X11Event {
+extension X11Event {
+    /// Decodes a 32-byte event (the high bit, set on events a client sent, is ignored).
+    package init(decoding m: X11Bytes, xfixesFirstEvent: UInt8?) {
         let code = m.u8(0) & 0x7F
         switch code {
         case X11.EventCode.propertyNotify:
-            return .propertyNotify(window: m.u32(4), atom: m.u32(8), time: m.u32(12), deleted: m.u8(16) == 1)
+            self = .propertyNotify(window: m.u32(4), atom: m.u32(8), time: m.u32(12), deleted: m.u8(16) == 1)
         case X11.EventCode.selectionClear:
-            return .selectionClear(time: m.u32(4), owner: m.u32(8), selection: m.u32(12))
+            self = .selectionClear(time: m.u32(4), owner: m.u32(8), selection: m.u32(12))
         case X11.EventCode.selectionRequest:
-            return .selectionRequest(
+            self = .selectionRequest(
                 time: m.u32(4), owner: m.u32(8), requestor: m.u32(12), selection: m.u32(16), target: m.u32(20),
                 property: m.u32(24))
         case X11.EventCode.selectionNotify:
-            return .selectionNotify(
+            self = .selectionNotify(
                 time: m.u32(4), requestor: m.u32(8), selection: m.u32(12), target: m.u32(16), property: m.u32(20))
         case X11.EventCode.destroyNotify:
-            return .destroyNotify(window: m.u32(8))
+            self = .destroyNotify(window: m.u32(8))
         case let code where code == xfixesFirstEvent:
-            return .selectionOwnerChanged(window: m.u32(4), owner: m.u32(8), selection: m.u32(12), time: m.u32(16))
+            self = .selectionOwnerChanged(window: m.u32(4), owner: m.u32(8), selection: m.u32(12), time: m.u32(16))
         default:
-            return .other(code: code)
+            self = .other(code: code)
         }
     }
 }

@@ -1,0 +1,110 @@
+import Foundation
+import TransferKit
+import TransferKitPlatform
+
+/// The owner's side of one conversion in progress: the source it reads and the requestor's events it waits for,
+/// executing what ``X11SelectionOwnerMachine`` decides.
+struct X11OwnerTransfer {
+    let backend: X11Backend
+    let request: X11SelectionOwnerMachine.Request
+    let serve: (@Sendable (String) async throws -> TransferByteStream)?
+    private var source: TransferByteStream.AsyncIterator?
+    private var properties: Mailbox<X11Event, ClipboardError>?
+
+    init(
+        backend: X11Backend, request: X11SelectionOwnerMachine.Request,
+        serve: (@Sendable (String) async throws -> TransferByteStream)?
+    ) {
+        self.backend = backend
+        self.request = request
+        self.serve = serve
+    }
+
+    /// Runs an action that does not wait.
+    /// - Throws: ``ClipboardError`` when the connection has ended.
+    mutating func execute(_ action: X11SelectionOwnerMachine.Action) throws(ClipboardError) {
+        let connection = backend.connection
+        switch action {
+        case .changeProperty(let write):
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    request.requestor, property: request.property, type: write.type, format: write.format,
+                    mode: write.mode, data: write.bytes))
+        case .notify(let property):
+            try connection.send(
+                X11RequestEncoder.sendSelectionNotify(
+                    requestor: request.requestor, selection: request.selection, target: request.target,
+                    property: property, time: request.time))
+        case .watchRequestor:
+            properties = try backend.watchProperty(window: request.requestor, atom: request.property)
+            try connection.send(
+                X11RequestEncoder.changeEventMask(
+                    request.requestor, eventMask: X11.EventMask.propertyChange | X11.EventMask.structureNotify))
+        case .unwatchRequestor:
+            stop()
+        case .load, .readData, .waitForDeletion, .readPairs, .convertPairs, .finish:
+            break
+        }
+    }
+
+    /// Runs a wait; what came of it.
+    mutating func perform(_ wait: X11SelectionOwnerMachine.Action) async -> X11SelectionOwnerMachine.Event {
+        switch wait {
+        case .load(let name):
+            guard let serve else { return .sourceFailed("Nothing serves \(name).") }
+            do {
+                let stream = try await serve(name)
+                source = stream.makeAsyncIterator()
+                return .sourceOpened(length: stream.length)
+            } catch {
+                return .sourceFailed("\(error)")
+            }
+        case .readData:
+            do {
+                guard let chunk = try await source?.next() else { return .endOfData }
+                return .chunk(chunk)
+            } catch {
+                return .sourceFailed("\(error)")
+            }
+        case .waitForDeletion:
+            guard let properties else { return .requestorDestroyed }
+            do {
+                switch try await X11Wait.next(
+                    from: properties, within: backend.connection.timeout,
+                    waitingFor: "the requestor to take a chunk of an INCR transfer")
+                {
+                case .propertyNotify(_, _, _, let deleted): return .propertyNotify(deleted: deleted)
+                default: return .requestorDestroyed
+                }
+            } catch {
+                return error.code == .timedOut ? .timedOut : .requestorDestroyed
+            }
+        case .readPairs:
+            let pairs = try? X11Reply.property(
+                await backend.connection.request(
+                    X11RequestEncoder.getProperty(
+                        request.requestor, property: request.property, delete: false, length: 1 << 14)))
+            return .pairsRead(pairs?.items32)
+        case .convertPairs(let pairs):
+            var converted: [Bool] = []
+            for pair in pairs {
+                var nested = request
+                nested.target = pair.target
+                nested.property = pair.property
+                converted.append(await backend.convert(nested, isNested: true))
+            }
+            return .pairsConverted(converted)
+        case .changeProperty, .notify, .watchRequestor, .unwatchRequestor, .finish:
+            return .timedOut
+        }
+    }
+
+    /// Stops watching the requestor and lets the source go (its loader stops).
+    mutating func stop() {
+        source = nil
+        guard properties != nil else { return }
+        properties = nil
+        backend.unwatchProperty(window: request.requestor, atom: request.property)
+        _ = try? backend.connection.send(X11RequestEncoder.changeEventMask(request.requestor, eventMask: 0))
+    }
+}
