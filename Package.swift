@@ -20,22 +20,35 @@ let package = Package(
     targets: [
         // MARK: - Library (lowest layer first; a target imports only those above it in this list)
 
-        // The libc switch, EINTR-safe system calls, temporary and atomic files, the child-process spawner and the
-        // lock. Every other target calls libc only through it. Not a product.
+        // The one error shape every domain shares (DomainError, ErrorCode, ErrorDomain): public on purpose and tiny,
+        // re-exported by each library that has an error type of its own. Not a product; it depends on nothing.
+        .target(name: "TransferKitErrors"),
+        // The libc switch, EINTR-safe system calls, files, sockets, processes, threads, the lock and the wire layer
+        // (frame buffer, framed connection, mailbox, timer). Package API only; every other target calls libc
+        // through it. Not a product.
         .target(name: "TransferKitPlatform"),
-        .target(name: "UniformTypes", dependencies: ["TransferKitPlatform"]),
-        .target(name: "CBOR", dependencies: ["TransferKitPlatform"]),
+        // The package's one strict JSON parser (archives' text form, type declaration files). Package API only.
+        .target(name: "TransferKitJSON"),
+        .target(name: "UniformTypes", dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKitJSON"]),
+        .target(name: "CBOR", dependencies: ["TransferKitErrors", "TransferKitPlatform"]),
         // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply intrinsic.
         // Used only by TransferArchive's CRC32; depends on nothing.
         .target(name: "CTransferKitCRC32"),
         // The archive format: its deterministic CBOR and JSON forms, streaming reader and writer, limits, CRC-32.
         .target(
-            name: "TransferArchive", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "CTransferKitCRC32"]),
+            name: "TransferArchive",
+            dependencies: [
+                "TransferKitErrors", "TransferKitPlatform", "TransferKitJSON", "UniformTypes", "CBOR",
+                "CTransferKitCRC32",
+            ]),
         // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
         .target(
-            name: "TransferKit", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive"]),
+            name: "TransferKit",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive"]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
-        .target(name: "TransferKitTesting", dependencies: ["TransferKitPlatform", "TransferKit", "UniformTypes"]),
+        .target(
+            name: "TransferKitTesting",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKit", "UniformTypes"]),
         // Apple's spellings (NSItemProvider, kUTType…, UTType, CoreTransferable) over TransferKit's types, so files
         // shared with Apple platforms compile with one import changed; compiles to re-exports only on Apple platforms.
         .target(
@@ -44,16 +57,21 @@ let package = Package(
         // Drag and drop sessions with exactly-once moves, in one process and across processes (CBOR frames over a
         // Unix socket, Schemas/transfer-session.md), and ordered lists that take part in them.
         .target(
-            name: "TransferSessions", dependencies: ["TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
+            name: "TransferSessions",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
 
         // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
-        .target(name: "TransferClipboard", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
+        .target(
+            name: "TransferClipboard",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit"]),
 
         // MARK: - Tools
 
         // The tool framework adopters build their own tools on, and the archive commands. It must not depend on
         // TransferClipboard: a tool that does not offer the clipboard should not link X11 and Wayland clients.
-        .target(name: "TransferKitCLI", dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit"]),
+        .target(
+            name: "TransferKitCLI",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit"]),
         // The clipboard commands (copy, paste, watch) on the tool framework: a product of its own, so that a tool
         // opts into the display-server code by naming it.
         .target(
@@ -113,7 +131,7 @@ let package = Package(
             name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
             exclude: ["corpus"]),
 
-        // The drag session protocol's frames (SessionFrameReader, the wire messages; package API of TransferSessions).
+        // The drag session protocol's frames (the wire layer's LengthPrefixedFrames, the messages of TransferSessions).
         .target(name: "SessionFuzzing", dependencies: ["TransferSessions"], path: "Fuzz/SessionFuzzing"),
         .executableTarget(
             name: "SessionFrameFuzzer", dependencies: ["SessionFuzzing", "FuzzSupport"],
@@ -156,7 +174,8 @@ let package = Package(
             dependencies: ["TransferKitCompatibility", "TransferKitCompatibilitySeeds", "TransferKitCLI"],
             path: "Tests/CompatibilityProbe"),
         .testTarget(
-            name: "TransferKitPlatformTests", dependencies: ["TransferKitPlatform", "TransferKitTestSupport"]),
+            name: "TransferKitPlatformTests",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKitJSON", "TransferKitTestSupport"]),
         .testTarget(
             name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),

@@ -1,5 +1,6 @@
 public import Foundation
 import TransferSessions
+import TransferKitPlatform
 
 /// The checks of the session protocol's fuzzer (`SessionFrameFuzzer`): the bytes a peer sends on a session socket.
 ///

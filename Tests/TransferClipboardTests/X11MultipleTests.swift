@@ -4,6 +4,7 @@ import TransferKit
 import UniformTypes
 
 @testable import TransferClipboard
+import TransferKitPlatform
 
 /// The ICCCM `MULTIPLE` target, asked with raw requests (no stock tool asks for it).
 @Suite(

@@ -1,5 +1,5 @@
 import Testing
-import TransferKitPlatform
+import TransferKitJSON
 
 @Suite("The strict JSON parser", .timeLimit(.minutes(5)))
 struct JSONParserTests {

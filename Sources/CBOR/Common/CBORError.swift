@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 
 /// An error thrown while reading or writing CBOR.
 ///

@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 public import UniformTypes
 
 /// An error from reading or writing a transfer archive, in either form.

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitJSON
 import TransferKitPlatform
 import UniformTypes
 

@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 
 /// An error of the Linux clipboard: a `DomainError` in ``ClipboardErrorDomain``.
 public typealias ClipboardError = DomainError<ClipboardErrorDomain>

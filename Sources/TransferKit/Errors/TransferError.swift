@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 import UniformTypes
 
 /// An error from loading, encoding, decoding or registering a transferable item.

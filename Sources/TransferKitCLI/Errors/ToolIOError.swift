@@ -1,4 +1,5 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
+package import TransferKitPlatform
 
 /// A file or stream the tool could not open, read or write: an input error, not a usage error, so the tool
 /// prints its message without a `--help` hint and exits with ``ExitCode/usageError`` (2, "usage or input

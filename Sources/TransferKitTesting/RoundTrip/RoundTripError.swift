@@ -1,5 +1,5 @@
 public import TransferKit
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 public import UniformTypes
 
 /// The first difference a round trip found, or the step that failed before anything could be compared.

@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 
 /// An error of a drag or drop session: a `DomainError` in ``TransferSessionErrorDomain``.
 ///

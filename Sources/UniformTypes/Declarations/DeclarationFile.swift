@@ -1,3 +1,4 @@
+import TransferKitJSON
 import TransferKitPlatform
 
 #if canImport(FoundationEssentials)

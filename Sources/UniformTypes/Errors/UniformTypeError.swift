@@ -1,4 +1,4 @@
-@_exported public import TransferKitPlatform
+@_exported public import TransferKitErrors
 
 /// An error from the `UniformTypes` library: a bad identifier or tag, a rejected declaration, or a
 /// declaration file that cannot be read or parsed.
