@@ -1,5 +1,6 @@
 public import Foundation
 import TransferClipboard
+import TransferKitPlatform
 
 /// The checks of the X11 wire decoder's fuzzer (`X11WireFuzzer`).
 ///
