@@ -208,20 +208,24 @@ final class X11XclipTests {
         let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { writer.close() }
         let changes = watcher.changes(of: .clipboard)
+        // Set by the watching task when it sees its first change: polled, never awaited, so that a wait cannot
+        // outlast the loop (awaiting the task's value, which cancellation does not end, once hung a run here).
+        let firstChange = SanitizedMutex<ClipboardChange?>(nil)
         let first = Task {
             var iterator = changes.makeAsyncIterator()
-            return try await iterator.next()
+            let change = try await iterator.next()
+            firstChange.withLock { $0 = change }
         }
-        // The subscription reaches the server a moment after `changes` returns: write until a change is seen.
+        // The subscription reaches the server a moment after `changes` returns, and nothing says when: write until
+        // a change is seen.
         let watched = UniformType(exportedAs: "com.example.watched")
         var handles: [ClipboardWriteHandle] = []
         var change: ClipboardChange?
-        for _ in 0..<100 {
+        for _ in 0..<100 where change == nil {
             handles.append(try await writer.write([TransferProvider(data: Data("w".utf8), type: watched)]))
-            try await Task.sleep(for: .milliseconds(100))
-            if let seen = await Self.valueIfDone(first) {
-                change = seen
-                break
+            for _ in 0..<10 where change == nil {
+                try await Task.sleep(for: .milliseconds(10))
+                change = firstChange.withLock { $0 }
             }
         }
         first.cancel()
@@ -229,20 +233,6 @@ final class X11XclipTests {
         #expect(seen.selection == .clipboard)
         #expect(seen.offeredTypes.first == ClipboardOfferedType(name: "com.example.watched", type: watched))
         for handle in handles { await handle.release() }
-    }
-
-    /// The task's value if it has finished within a short wait, else `nil`.
-    static func valueIfDone(_ task: Task<ClipboardChange?, any Error>) async -> ClipboardChange? {
-        await withTaskGroup(of: ClipboardChange?.self) { group in
-            group.addTask { try? await task.value }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(50))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 
     @Test("64 MiB both ways through INCR, with bounded memory")
