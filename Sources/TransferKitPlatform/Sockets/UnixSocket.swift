@@ -187,7 +187,7 @@ package final class UnixSocket: Sendable {
             do {
                 offset += try outcome.get()
                 pending = []
-            } catch  where error.errorNumber == EAGAIN || error.errorNumber == EWOULDBLOCK {
+            } catch  where error.errorNumber == ErrorNumber.wouldBlock || error.errorNumber == EWOULDBLOCK {
                 continue
             }
         }

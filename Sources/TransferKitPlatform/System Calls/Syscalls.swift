@@ -399,6 +399,8 @@ package enum ErrorNumber {
     package static var isADirectory: Int32 { EISDIR }
     /// A wait ran out of time.
     package static var timedOut: Int32 { ETIMEDOUT }
+    /// The name to create exists already (`link(2)`, `O_EXCL`).
+    package static var fileExists: Int32 { EEXIST }
     /// The peer sent more than a message can carry (more file descriptors than asked for).
     package static var messageTooLarge: Int32 { EMSGSIZE }
     /// The call would have waited (a full socket, a full listen queue).

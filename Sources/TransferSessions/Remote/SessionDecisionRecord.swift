@@ -93,7 +93,7 @@ public final class SessionDecisionRecord: Sendable {
             guard case .failure(let failure) = linked else {
                 return decision
             }
-            guard failure.errorNumber == EEXIST, let existing = try self.decision(for: session) else {
+            guard failure.errorNumber == ErrorNumber.fileExists, let existing = try self.decision(for: session) else {
                 throw failure
             }
             return existing
