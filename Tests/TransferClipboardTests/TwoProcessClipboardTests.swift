@@ -23,7 +23,7 @@ struct TwoProcessClipboard {
     }
 
     /// Waits (polling, at most `seconds`) until the writer printed `line`.
-    func waitFor(_ line: String, in output: String, seconds: Int = 600) async throws {
+    func waitFor(_ line: String, in output: String, seconds: Int = 60) async throws {
         for _ in 0..<(seconds * 50) where !lines(output).contains(line) {
             try await Task.sleep(for: .milliseconds(20))
         }
