@@ -167,7 +167,7 @@ struct X11HostileServerTests {
         let server = try FakeXServer { socket in try socket.sendAll(FakeXServer.setupReply) }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .milliseconds(300))
+            socketPath: server.path, cookie: nil, timeout: .seconds(3))
         defer { connection.close() }
         let request = X11RequestEncoder.changeProperty(
             1, property: 2, type: 3, format: 8, data: [UInt8](repeating: 0, count: 1 << 17))

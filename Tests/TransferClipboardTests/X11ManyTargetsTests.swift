@@ -223,7 +223,7 @@ struct X11PipelinedRequestTests {
         let server = try server(stop: { $0 == 300 }) { _ in .silence }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .milliseconds(500))
+            socketPath: server.path, cookie: nil, timeout: .seconds(3))
         defer { connection.close() }
         let start = ContinuousClock.now
         let error = await #expect(throws: ClipboardError.self) {
