@@ -91,6 +91,23 @@ struct WireTests {
         #expect(mailbox.count == 1)
     }
 
+    @Test("a thread can take from a mailbox, waiting at most until its deadline")
+    func blockingTake() async {
+        let empty = Mailbox<Int, Never>(capacity: 1)
+        let started = ContinuousClock.now
+        #expect(empty.take(until: .after(.milliseconds(50))) == nil)
+        #expect(started.duration(to: .now) >= .milliseconds(50))
+        let mailbox = Mailbox<Int, Never>(capacity: 1)
+        DedicatedThread.start {
+            Syscall.sleep(for: .milliseconds(20))
+            mailbox.post(7)
+        }
+        let taken = await DedicatedThread.run { mailbox.take(until: .after(.seconds(30))) }
+        #expect(taken == 7)
+        mailbox.close(nil)
+        #expect(mailbox.take() == nil)
+    }
+
     @Test("a cancelled receiver stops waiting at once")
     func cancellation() async {
         let mailbox = Mailbox<Int, Never>(capacity: 1)

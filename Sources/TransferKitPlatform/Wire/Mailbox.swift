@@ -91,6 +91,8 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
         }
         state.queue.append((element, cost))
         state.queuedCost += cost
+        // A thread blocked in take(until:) waits on the condition.
+        condition.broadcast()
         condition.unlock()
         return .posted
     }
@@ -173,6 +175,25 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
         defer { condition.unlock() }
         state.nextWaiterID += 1
         return state.nextWaiterID
+    }
+
+    /// Takes the next element, blocking this thread at most until `deadline`: for a thread of its own (a reader
+    /// thread waiting for a task's answer), never a task of the concurrency pool.
+    /// - Returns: The element, or `nil` when the deadline passed or the mailbox is closed and drained.
+    package func take(until deadline: Deadline = .never) -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let element = takeLocked() { return element }
+            guard state.end == nil else { return nil }
+            guard let remaining = deadline.remaining else {
+                condition.wait()
+                continue
+            }
+            guard remaining > .zero else { return nil }
+            let (seconds, attoseconds) = remaining.components
+            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+        }
     }
 
     /// Takes the next element without waiting, or `nil`.

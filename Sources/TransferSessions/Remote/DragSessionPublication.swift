@@ -324,12 +324,12 @@ private final class SourceEndpoint: Sendable {
     /// Tells the observer of a step from the reader thread, which waits (it is no thread of the task pool).
     private func observeFromReader(_ event: RemoteSessionEvent) {
         guard let observer = publication.observer else { return }
-        let done = DispatchSemaphore(value: 0)
+        let done = Mailbox<Void, Never>(capacity: 1)
         Task {
             await observer(event)
-            done.signal()
+            done.post(())
         }
-        done.wait()
+        _ = done.take()
     }
 
     /// Ends the connection, telling the destination why.
