@@ -1,6 +1,6 @@
 public import Foundation
-import TransferSessions
 import TransferKitPlatform
+import TransferSessions
 
 /// The checks of the session protocol's fuzzer (`SessionFrameFuzzer`): the bytes a peer sends on a session socket.
 ///

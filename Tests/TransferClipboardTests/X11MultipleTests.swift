@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 import TransferKit
+import TransferKitPlatform
 import UniformTypes
 
 @testable import TransferClipboard
-import TransferKitPlatform
 
 /// The ICCCM `MULTIPLE` target, asked with raw requests (no stock tool asks for it).
 @Suite(

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TransferKitTestSupport
 
@@ -229,5 +230,109 @@ struct SessionSourceMachineTests {
         } else {
             Issue.record("a second drop was accepted")
         }
+    }
+}
+
+@Suite("The destination's connection, as a state machine", .timeLimit(.minutes(1)))
+struct SessionDestinationMachineTests {
+    typealias Machine = SessionDestinationMachine
+
+    private static let offer = SourceMessage.offer(
+        version: 2, session: "s", application: "a", process: 1, allowsMove: true,
+        allowsMoveToOtherApplications: false, items: [])
+    private static let finished = SourceMessage.finished(operation: .cancel, code: nil, message: nil)
+
+    /// One message of each kind, about request 1 where it names one.
+    private static let messages: [SourceMessage] = [
+        offer, .begin(request: 1, length: 2), .chunk(request: 1, bytes: Data([1, 2])), .file(request: 1, length: 2),
+        .end(request: 1), .failed(request: 1, code: "loaderFailed", message: "x"),
+        .reserved(operation: .copy, items: []), finished,
+    ]
+
+    private static func machine(in phase: Machine.Phase) -> Machine {
+        var machine = Machine()
+        if phase == .awaitingOffer { return machine }
+        _ = machine.receive(offer, hasDescriptor: false)
+        if phase == .open { return machine }
+        machine.didSendDrop()
+        if phase == .awaitingReservation { return machine }
+        if phase == .dropping {
+            _ = machine.receive(.reserved(operation: .copy, items: []), hasDescriptor: false)
+            return machine
+        }
+        _ = machine.receive(finished, hasDescriptor: false)
+        return machine
+    }
+
+    private static func isViolation(_ action: Machine.Action) -> Bool {
+        if case .violation = action { return true }
+        return false
+    }
+
+    @Test("every phase × message has one defined answer, and nothing is accepted after the end")
+    func everyPair() {
+        for phase in Machine.Phase.allCases {
+            for message in Self.messages {
+                var machine = Self.machine(in: phase)
+                #expect(machine.phase == phase)
+                let action = machine.receive(message, hasDescriptor: true)
+                switch (phase, message) {
+                case (.ended, _):
+                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                case (.awaitingOffer, .offer):
+                    #expect(action == .reply(message) && machine.phase == .open)
+                case (.awaitingOffer, .finished), (.open, .finished), (.awaitingReservation, .finished),
+                    (.dropping, .finished):
+                    #expect(action == .sessionEnded(message) && machine.phase == .ended)
+                case (.awaitingOffer, _), (_, .offer):
+                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                case (.awaitingReservation, .reserved):
+                    #expect(action == .reply(message) && machine.phase == .dropping)
+                case (_, .reserved):
+                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                case (_, .file):
+                    // No load runs: the descriptor is closed.
+                    #expect(action == .ignore(closingDescriptor: true))
+                default:
+                    #expect(action == .ignore(closingDescriptor: false), "\(phase) × \(message)")
+                }
+            }
+        }
+    }
+
+    @Test("a load's messages reach it until its end, and ids are reused only once free")
+    func loads() {
+        var machine = Self.machine(in: .open)
+        let request = machine.startLoad()
+        let begin = machine.receive(.begin(request: request, length: nil), hasDescriptor: false)
+        #expect(begin == .begin(request, length: nil))
+        let chunk = machine.receive(.chunk(request: request, bytes: Data([7])), hasDescriptor: false)
+        #expect(chunk == .chunk(request, Data([7])))
+        let end = machine.receive(.end(request: request), hasDescriptor: false)
+        #expect(end == .end(request))
+        let late = machine.receive(.end(request: request), hasDescriptor: false)
+        #expect(late == .ignore(closingDescriptor: false))
+        let second = machine.startLoad()
+        #expect(second != request)
+        let wasRunning = machine.cancelLoad(second)
+        let stillRunning = machine.cancelLoad(second)
+        #expect(wasRunning && !stillRunning)
+        let lateFile = machine.receive(.file(request: second, length: 1), hasDescriptor: true)
+        #expect(lateFile == .ignore(closingDescriptor: true))
+        let third = machine.startLoad()
+        let failed = machine.receive(
+            .failed(request: third, code: "typeUnavailable", message: "m"), hasDescriptor: false)
+        #expect(failed == .fail(third, .unavailableRepresentation, message: "m"))
+    }
+
+    @Test("an oversized chunk, or a file without its descriptor, breaks the protocol")
+    func violations() {
+        var machine = Self.machine(in: .open)
+        let request = machine.startLoad()
+        let big = Data(count: SessionWire.chunkSize + 1)
+        let oversized = machine.receive(.chunk(request: request, bytes: big), hasDescriptor: false)
+        #expect(Self.isViolation(oversized))
+        let withoutDescriptor = machine.receive(.file(request: request, length: 1), hasDescriptor: false)
+        #expect(Self.isViolation(withoutDescriptor))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import TransferKit
+import TransferKitJSON
 import TransferKitPlatform
 import UniformTypes
-import TransferKitJSON
 
 /// Any JSON document: the reader `transferkit check` uses for `public.json` and every type that conforms to it
 /// when no more specific reader is registered.

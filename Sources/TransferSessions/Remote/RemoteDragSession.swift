@@ -180,6 +180,7 @@ public final class RemoteDragSession: Sendable {
             throw TransferSessionError(
                 code: .sessionEnded, message: "This remote session was already dropped.", source: id.rawValue)
         }
+        link.didSendDrop()
         try link.send(DestinationMessage.drop(operation: proposal.operation))
         let reply = try await link.nextReply(until: .after(link.timeout), waitingFor: "the answer to the drop")
         switch reply {
@@ -282,7 +283,7 @@ private final class SourceLink: Sendable {
     private let state = SanitizedMutex(State())
 
     private struct State {
-        var nextRequest: UInt32 = 1
+        var machine = SessionDestinationMachine()
         var loads: [UInt32: LoadChannel] = [:]
         var closedReason: TransferSessionError?
     }
@@ -354,38 +355,53 @@ private final class SourceLink: Sendable {
         }
     }
 
+    /// Notes that this side sent its drop, so the reservation may come.
+    func didSendDrop() {
+        state.withLock { $0.machine.didSendDrop() }
+    }
+
+    /// Carries out what the machine says of a message from the source.
     private func receive(_ message: SourceMessage, descriptors: inout [Int32]) throws(WireViolation) {
-        switch message {
-        case .offer, .reserved, .finished:
-            replies.post(message)
-            if case .finished = message {
-                for load in state.withLock({ Array($0.loads.values) }) {
-                    load.fail(TransferError(code: .cancelled, message: "The source ended the session."))
-                }
+        let (action, channel, running) = state.withLock { state in
+            let action = state.machine.receive(message, hasDescriptor: !descriptors.isEmpty)
+            var channel: LoadChannel?
+            var running: [LoadChannel] = []
+            switch action {
+            case .begin(let request, _), .chunk(let request, _):
+                channel = state.loads[request]
+            case .file(let request, _), .end(let request), .fail(let request, _, _):
+                channel = state.loads.removeValue(forKey: request)
+            case .sessionEnded:
+                running = Array(state.loads.values)
+                state.loads = [:]
+            default:
+                break
             }
-        case .begin(let request, let length):
-            state.withLock { $0.loads[request] }?.begin(length: length)
-        case .chunk(let request, let bytes):
-            guard bytes.count <= SessionWire.chunkSize else {
-                throw WireViolation(
-                    "The source sent a chunk of \(bytes.count) bytes; chunks are at most \(SessionWire.chunkSize).")
+            return (action, channel, running)
+        }
+        switch action {
+        case .reply(let reply):
+            replies.post(reply)
+        case .sessionEnded(let reply):
+            replies.post(reply)
+            for load in running {
+                load.fail(TransferError(code: .cancelled, message: "The source ended the session."))
             }
-            state.withLock { $0.loads[request] }?.push(bytes)
-        case .file(let request, let length):
-            guard !descriptors.isEmpty else {
-                throw WireViolation("The source sent a file message without its descriptor.")
-            }
+        case .begin(_, let length):
+            channel?.begin(length: length)
+        case .chunk(_, let bytes):
+            channel?.push(bytes)
+        case .file(_, let length):
             let descriptor = descriptors.removeFirst()
-            if let load = state.withLock({ $0.loads.removeValue(forKey: request) }) {
-                load.file(descriptor, length: length)
-            } else {
-                Syscall.close(descriptor)
-            }
-        case .end(let request):
-            state.withLock { $0.loads.removeValue(forKey: request) }?.finish()
-        case .failed(let request, let code, let message):
-            let error = SessionWireCode.loadFailure(code).loadError(message: message)
-            state.withLock { $0.loads.removeValue(forKey: request) }?.fail(error)
+            if let channel { channel.file(descriptor, length: length) } else { Syscall.close(descriptor) }
+        case .end:
+            channel?.finish()
+        case .fail(_, let code, let text):
+            channel?.fail(code.loadError(message: text))
+        case .ignore(let closingDescriptor):
+            if closingDescriptor, !descriptors.isEmpty { Syscall.close(descriptors.removeFirst()) }
+        case .violation(let reason):
+            throw WireViolation(reason)
         }
     }
 
@@ -427,21 +443,24 @@ private final class SourceLink: Sendable {
                 throw TransferError(
                     code: .loaderFailed, message: "The source process has gone; nothing can load.", cause: reason)
             }
-            var request = state.nextRequest
-            while state.loads[request] != nil || request == 0 { request &+= 1 }
-            state.nextRequest = request &+ 1
+            let request = state.machine.startLoad()
             state.loads[request] = channel
             return request
         }
         channel.onCancel = { [self] in
-            if state.withLock({ $0.loads.removeValue(forKey: request) }) != nil {
-                try? send(DestinationMessage.cancel(request: request))
+            let running = state.withLock { state in
+                state.loads[request] = nil
+                return state.machine.cancelLoad(request)
             }
+            if running { try? send(DestinationMessage.cancel(request: request)) }
         }
         do {
             try send(DestinationMessage.load(request: request, item: item, type: type.identifier))
         } catch {
-            _ = state.withLock { $0.loads.removeValue(forKey: request) }
+            state.withLock { state in
+                state.loads[request] = nil
+                _ = state.machine.cancelLoad(request)
+            }
             throw TransferError(code: .loaderFailed, message: "The load could not be asked for.", cause: error)
         }
         let length = try await channel.waitUntilStarted()
