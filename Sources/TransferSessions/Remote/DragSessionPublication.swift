@@ -348,20 +348,7 @@ private final class SourceEndpoint: Sendable {
     }
 
     private func sendOrThrow(_ message: SourceMessage, descriptors: [Int32] = []) throws(TransferSessionError) {
-        let bytes: [UInt8]
-        do {
-            bytes = try SessionWire.frame(message)
-        } catch {
-            throw TransferSessionError(
-                code: .protocolViolation, message: "A message could not be encoded.", cause: error)
-        }
-        do {
-            try connection.send(bytes, descriptors: descriptors)
-        } catch {
-            throw TransferSessionError(
-                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .disconnected,
-                message: "The destination did not take the session's messages (\(error.reason)).", cause: error)
-        }
+        try SessionWire.send(message, descriptors: descriptors, on: connection, to: "destination")
     }
 
     // MARK: - Loads

@@ -311,22 +311,11 @@ private final class SourceLink: Sendable {
     /// Sends a message.
     /// - Throws: ``TransferSessionError`` with `timedOut` or `disconnected`.
     func send(_ message: DestinationMessage) throws(TransferSessionError) {
-        let bytes: [UInt8]
         do {
-            bytes = try SessionWire.frame(message)
+            try SessionWire.send(message, on: connection, to: "source")
         } catch {
-            throw TransferSessionError(
-                code: .protocolViolation, message: "A message could not be encoded.", cause: error)
-        }
-        do {
-            try connection.send(bytes)
-        } catch {
-            if let reason = state.withLock({ $0.closedReason }) { throw reason }
-            throw TransferSessionError(
-                code: error.errorNumber == ErrorNumber.timedOut ? .timedOut : .disconnected,
-                message: error.errorNumber == ErrorNumber.timedOut
-                    ? "The source did not read the session's messages within \(timeout)."
-                    : "The source process of the session has gone (\(error.reason)).", cause: error)
+            // The reader may know better why the connection ended.
+            throw state.withLock({ $0.closedReason }) ?? error
         }
     }
 

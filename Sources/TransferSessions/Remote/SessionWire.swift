@@ -40,6 +40,33 @@ package enum SessionWire {
         LengthPrefixedFrames.frame(try CBOREncoder().encodedBytes(message))
     }
 
+    /// Frames `message` and sends it whole on `connection`, with `descriptors` attached.
+    /// - Parameter peer: Who reads it (`source` or `destination`), for the error's message.
+    /// - Throws: ``TransferSessionError``: `timedOut` when the peer did not read within the connection's limit,
+    ///   `disconnected` when it is gone, `protocolViolation` when the message cannot be encoded.
+    package static func send(
+        _ message: some Encodable, descriptors: [Int32] = [], on connection: FramedConnection<LengthPrefixedFrames>,
+        to peer: String
+    ) throws(TransferSessionError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try frame(message)
+        } catch {
+            throw TransferSessionError(
+                code: .protocolViolation, message: "A message could not be encoded.", cause: error)
+        }
+        do {
+            try connection.send(bytes, descriptors: descriptors)
+        } catch {
+            let timedOut = error.errorNumber == ErrorNumber.timedOut
+            throw TransferSessionError(
+                code: timedOut ? .timedOut : .disconnected,
+                message: timedOut
+                    ? "The \(peer) did not read the session's messages within \(connection.sendTimeout)."
+                    : "The \(peer) process of the session has gone (\(error.reason)).", cause: error)
+        }
+    }
+
     /// The frame decoder both sides read with.
     package static var frames: LengthPrefixedFrames { LengthPrefixedFrames(maximumLength: maximumFrameLength) }
 
@@ -113,31 +140,21 @@ package enum SessionWireCode: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The ``TransferSessionError`` code a session end becomes.
+    /// The codes a `finished` may carry: each is the name of a ``TransferSessionError`` code.
+    private static let sessionCodes: Set<SessionWireCode> = [
+        .cancelled, .itemsUnavailable, .commitFailed, .protocolViolation, .timedOut, .notPermitted, .sessionEnded,
+    ]
+
+    /// The ``TransferSessionError`` code a session end becomes: the code of the same name.
     package var sessionErrorCode: TransferSessionError.Code {
-        switch self {
-        case .itemsUnavailable: .itemsUnavailable
-        case .commitFailed: .commitFailed
-        case .protocolViolation: .protocolViolation
-        case .timedOut: .timedOut
-        case .notPermitted: .notPermitted
-        case .cancelled: .cancelled
-        default: .sessionEnded
-        }
+        Self.sessionCodes.contains(self) ? TransferSessionError.Code(rawValue) : .sessionEnded
     }
 
-    /// The wire code of a session error, for `finished`.
+    /// The wire code of a session error, for `finished`: the code of the same name, or ``sessionEnded`` for a code
+    /// the wire does not carry.
     package init(_ code: TransferSessionError.Code) {
         self =
-            switch code {
-            case .itemsUnavailable: .itemsUnavailable
-            case .commitFailed: .commitFailed
-            case .protocolViolation: .protocolViolation
-            case .timedOut: .timedOut
-            case .notPermitted: .notPermitted
-            case .cancelled: .cancelled
-            default: .sessionEnded
-            }
+            SessionWireCode(rawValue: code.name).flatMap { Self.sessionCodes.contains($0) ? $0 : nil } ?? .sessionEnded
     }
 }
 
