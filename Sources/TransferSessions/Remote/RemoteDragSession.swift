@@ -158,7 +158,8 @@ public final class RemoteDragSession: Sendable {
     /// The source resolves the proposal and reserves a move's items; `commit` loads and stores them as its last
     /// step. With a `decisions` record, the destination then records `committed` (a record that already says
     /// `aborted` makes the drop fail: undo the insertion then, as the error says). Then the source is told, and
-    /// removes a move's items. Where the items are at each step is ``MoveDecision``'s table.
+    /// removes a move's items. Where the items are at each step is the package's `MoveDecision` table
+    /// (Schemas/transfer-session.md section 4.1).
     /// - Parameters:
     ///   - proposal: What the destination proposes.
     ///   - decisions: The record shared with the source, for a move that survives a crash.
