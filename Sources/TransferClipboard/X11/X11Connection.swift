@@ -47,17 +47,17 @@ package final class X11Connection: Sendable {
 
     /// Connects to the server at `socketPath`, authorizing with `cookie` (MIT-MAGIC-COOKIE-1) when given.
     ///
-    /// The connect, the setup request and its reply share one deadline, `timeout` from now.
+    /// The connect and the wait for the setup reply each have `timeout` from their own start (a process whose task
+    /// pool is busy must not lose the reply's wait to the time its connect spent queued).
     /// - Throws: ``ClipboardError``: `connectionFailed` (no server, or it refused: its reason is in the message),
     ///   `timedOut`, `protocolViolation` (a malformed setup reply).
     package static func connect(
         socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
     ) async throws -> X11Connection {
-        let deadline = Deadline.after(timeout)
         let socket: UnixSocket
         do {
             socket = try await DedicatedThread.run { () throws(SystemError) in
-                try UnixSocket.connect(toPath: socketPath, deadline: deadline)
+                try UnixSocket.connect(toPath: socketPath, deadline: .after(timeout))
             }
         } catch {
             throw ClipboardError(
@@ -85,7 +85,7 @@ package final class X11Connection: Sendable {
         let reply: X11SetupReply
         do {
             reply = try await X11Wait.next(
-                from: route.setup, until: deadline, timeout: timeout, waitingFor: "the setup reply")
+                from: route.setup, until: .after(timeout), timeout: timeout, waitingFor: "the setup reply")
         } catch {
             wire.close()
             var error = error
