@@ -124,7 +124,7 @@ def connect(path):
 
 def hello(conn, version=2, application="hostile-peer"):
     conn.send("hello", {"version": version, "application": application, "process": os.getpid()})
-    return conn.receive(timeout=30)
+    return conn.receive(timeout=150)
 
 
 def wait_for_end(conn, timeout=120):
@@ -151,7 +151,7 @@ def reuse_ids(path, count, type_id):
     for _ in range(count):
         conn.send("load", {"request": 7, "item": 0, "type": type_id})
         while True:
-            message = conn.receive(timeout=30)
+            message = conn.receive(timeout=150)
             if message is None:
                 print(f"closed after {ends} loads")
                 return
@@ -175,7 +175,7 @@ def pipelined(path, count, window, type_id):
             sent += 1
             conn.send("load", {"request": sent, "item": 0, "type": type_id})
             in_flight.add(sent)
-        message = conn.receive(timeout=30)
+        message = conn.receive(timeout=150)
         if message is None:
             print(f"closed after {ends} loads")
             return
@@ -201,7 +201,7 @@ def quiet_after_reserved(path, application="hostile-peer"):
     conn = connect(path)
     hello(conn, application=application)
     conn.send("drop", {"operation": "move"})
-    name, _ = conn.receive(timeout=30)
+    name, _ = conn.receive(timeout=150)
     elapsed, last = wait_for_end(conn)
     print(f"after {name}: closed after {elapsed:.2f} s, last {last}")
 
@@ -237,7 +237,7 @@ def check_source(path, cddl_path):
     conn = connect(path)
     received = []
 
-    def take(timeout=30):
+    def take(timeout=150):
         message = conn.receive(timeout=timeout)
         if message is not None:
             cddl.check(rules, "source-message", {message[0]: message[1]})
@@ -279,7 +279,7 @@ def source_check(path, cddl_path):
     count = 0
     names = []
     while True:
-        message = conn.receive(timeout=30)
+        message = conn.receive(timeout=150)
         if message is None:
             break
         cddl.check(rules, "destination-message", {message[0]: message[1]})
@@ -308,7 +308,7 @@ def codes(cddl_path):
 
 # ---- sources
 def offer(conn):
-    conn.receive(timeout=30)
+    conn.receive(timeout=150)
     conn.send("offer", {"version": 2, "session": "hostile", "application": "hostile-source", "process": os.getpid(),
                         "allowsMove": True, "allowsMoveToOtherApplications": True,
                         "items": [{"id": "a", "types": ["public.plain-text"]}]})
@@ -331,7 +331,7 @@ def serve(path, behaviour):
 def on_load(answer):
     def behaviour(conn):
         while True:
-            message = conn.receive(timeout=60)
+            message = conn.receive(timeout=150)
             if message is None:
                 return None
             if message[0] == "load":
@@ -361,7 +361,7 @@ def big_chunk(conn, request):
 
 def no_reservation(conn):
     while True:
-        message = conn.receive(timeout=60)
+        message = conn.receive(timeout=150)
         if message is None or message[0] == "drop":
             return None
 

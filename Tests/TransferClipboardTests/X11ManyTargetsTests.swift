@@ -13,7 +13,7 @@ import UniformTypes
 /// Their names once came one round trip at a time, with a quadratic de-duplication: 366 s for this list. The
 /// time is printed, not asserted (these machines are shared); the time limit only stops a run that regressed.
 @Suite(
-    "X11 selections that offer very many types", .serialized, .timeLimit(.minutes(2)),
+    "X11 selections that offer very many types", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11ManyTargetsTests {
     let server: XvfbServer
@@ -144,7 +144,7 @@ extension FakeXServer {
 
 /// Many requests sent before their replies are read, against scripted servers that answer, fail, die or go silent
 /// in the middle.
-@Suite("X11 pipelined requests", .timeLimit(.minutes(1)))
+@Suite("X11 pipelined requests", .timeLimit(.minutes(5)))
 struct X11PipelinedRequestTests {
     /// A fake server that answers every `GetAtomName` with the atom's name, and once `stop(sequence)` says so,
     /// does `then` instead.

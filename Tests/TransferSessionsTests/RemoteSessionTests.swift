@@ -336,7 +336,7 @@ struct HostileSessionPeerTests {
             while let connection = try? listener.accept() {
                 if !reply.isEmpty { try? connection.sendAll(reply, timeout: .seconds(5)) }
                 // Long enough that the client's own time limit, not this end, closes a silent connection.
-                Thread.sleep(forTimeInterval: 20)
+                Thread.sleep(forTimeInterval: 150)
                 connection.close()
             }
         }.start()
