@@ -227,7 +227,8 @@ final class LoadChannel: Sendable {
             closeFile()
             return nil
         }
-        var buffer = [UInt8](repeating: 0, count: Int(min(UInt64(Self.bufferLimit), remaining)))
+        // Read straight into the chunk handed on: one buffer per chunk, no copy.
+        var chunk = Data(count: Int(min(UInt64(Self.bufferLimit), remaining)))
         let count: Int
         do {
             guard try Syscall.waitUntilReadable(descriptor, timeout: timeout) else {
@@ -235,7 +236,10 @@ final class LoadChannel: Sendable {
                 cancel()
                 throw Self.timedOut(timeout, what: "passed a file that gave no bytes")
             }
-            count = try Syscall.read(descriptor, into: &buffer)
+            let outcome = chunk.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try Syscall.read(descriptor, into: bytes) }
+            }
+            count = try outcome.get()
         } catch let error as TransferError {
             throw error
         } catch {
@@ -248,7 +252,8 @@ final class LoadChannel: Sendable {
                 code: .lengthMismatch, message: "The passed file ended \(remaining) bytes before its announced length.")
         }
         state.withLock { $0.file = (descriptor, remaining - UInt64(count)) }
-        return Data(buffer[0..<count])
+        chunk.count = count
+        return chunk
     }
 
     private func closeFile() {
