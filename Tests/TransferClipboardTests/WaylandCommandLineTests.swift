@@ -9,7 +9,7 @@ import UniformTypes
 
 /// `transferkit copy` and `paste` against wl-copy, wl-paste and the library, under a private headless sway.
 @Suite(
-    "transferkit copy and paste on Wayland", .serialized, .timeLimit(.minutes(2)),
+    "transferkit copy and paste on Wayland", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
 final class WaylandCommandLineTests {
     let compositor: WaylandCompositor

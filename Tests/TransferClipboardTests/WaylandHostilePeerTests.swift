@@ -59,7 +59,7 @@ final class WaylandFakeCompositor: Sendable {
     }
 }
 
-@Suite("Wayland backend against a hostile compositor", .timeLimit(.minutes(1)))
+@Suite("Wayland backend against a hostile compositor", .timeLimit(.minutes(5)))
 struct WaylandHostilePeerTests {
     func connect(
         timeout: Duration = waylandPatience, _ answer: @escaping @Sendable (UInt32, Int) -> [UInt8]?
@@ -178,7 +178,7 @@ struct WaylandHostilePeerTests {
 
 /// `.automatic` under a compositor without data-control, with an X server beside it (XWayland's situation).
 @Suite(
-    "Falling back from Wayland to X11", .timeLimit(.minutes(1)),
+    "Falling back from Wayland to X11", .timeLimit(.minutes(5)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 struct WaylandFallbackTests {
     @Test func automaticFallsBackToX11WhenTheCompositorLacksDataControl() async throws {

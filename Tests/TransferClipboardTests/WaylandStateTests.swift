@@ -4,7 +4,7 @@ import TransferKitPlatform
 @testable import TransferClipboard
 
 /// The Wayland state machine without a compositor: every state × event pair, and the hard cases one by one.
-@Suite("Wayland state machine", .timeLimit(.minutes(1)))
+@Suite("Wayland state machine", .timeLimit(.minutes(5)))
 struct WaylandStateTests {
     static let offer = WaylandObjectTable.serverRangeStart
     static let newOffer = WaylandObjectTable.serverRangeStart + 1

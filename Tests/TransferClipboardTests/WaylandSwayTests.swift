@@ -10,7 +10,7 @@ import UniformTypes
 
 /// The clipboard against a real compositor (a private headless sway) and the stock tools (wl-copy, wl-paste).
 @Suite(
-    "Wayland clipboard under headless sway", .serialized, .timeLimit(.minutes(2)),
+    "Wayland clipboard under headless sway", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
 final class WaylandSwayTests {
     let compositor: WaylandCompositor

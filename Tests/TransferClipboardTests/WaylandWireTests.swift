@@ -3,7 +3,7 @@ import TransferKitPlatform
 
 @testable import TransferClipboard
 
-@Suite("Wayland wire codec", .timeLimit(.minutes(1)))
+@Suite("Wayland wire codec", .timeLimit(.minutes(5)))
 struct WaylandWireTests {
     /// Cuts `bytes` into frames and decodes each against a table where 4 is a data device and 5 a source.
     func decodeAll(_ bytes: [UInt8], fds: [Int32] = []) throws -> [WaylandEvent] {

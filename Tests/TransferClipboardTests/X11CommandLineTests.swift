@@ -327,7 +327,7 @@ final class X11CommandLineTests {
 }
 
 /// Errors that need no display server.
-@Suite("transferkit copy and paste without a display", .timeLimit(.minutes(1)))
+@Suite("transferkit copy and paste without a display", .timeLimit(.minutes(5)))
 struct ClipboardCommandLineErrorTests {
     @Test("without DISPLAY or WAYLAND_DISPLAY, paste says so and exits 2")
     func noDisplay() async throws {

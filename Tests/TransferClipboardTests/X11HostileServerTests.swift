@@ -70,7 +70,7 @@ final class ClientBox: Sendable {
     let socket = SanitizedMutex<UnixSocket?>(nil)
 }
 
-@Suite("X11 against a hostile server", .timeLimit(.minutes(1)))
+@Suite("X11 against a hostile server", .timeLimit(.minutes(5)))
 struct X11HostileServerTests {
     func connect(_ server: FakeXServer, timeout: Duration = patience) async throws -> X11Backend {
         try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: timeout)

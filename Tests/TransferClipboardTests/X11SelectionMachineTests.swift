@@ -5,7 +5,7 @@ import Testing
 
 /// The X11 selection owner's and requestor's state machines, without a server: every phase × event, INCR chunking,
 /// and the ways a transfer ends.
-@Suite("X11 selection state machines", .timeLimit(.minutes(1)))
+@Suite("X11 selection state machines", .timeLimit(.minutes(5)))
 struct X11SelectionMachineTests {
     typealias Owner = X11SelectionOwnerMachine
     typealias Reader = X11SelectionReaderMachine

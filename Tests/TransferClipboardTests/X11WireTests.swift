@@ -6,7 +6,7 @@ import UniformTypes
 
 @testable import TransferClipboard
 
-@Suite("X11 wire codec, DISPLAY and Xauthority", .timeLimit(.minutes(1)))
+@Suite("X11 wire codec, DISPLAY and Xauthority", .timeLimit(.minutes(5)))
 struct X11WireTests {
     @Test(
         "DISPLAY names a local socket",
@@ -161,7 +161,7 @@ struct X11WireTests {
     }
 }
 
-@Suite("X11 fuzz seeds", .timeLimit(.minutes(1)))
+@Suite("X11 fuzz seeds", .timeLimit(.minutes(5)))
 struct X11SeedTests {
     @Test("The fuzzer's seeds hold a setup reply like Xvfb's, and messages that decode whole")
     func seeds() throws {

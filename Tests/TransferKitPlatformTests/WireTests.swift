@@ -3,7 +3,7 @@ import Testing
 
 @testable import TransferKitPlatform
 
-@Suite("The wire layer: frame buffer, mailbox, timer, framed connection", .timeLimit(.minutes(1)))
+@Suite("The wire layer: frame buffer, mailbox, timer, framed connection", .timeLimit(.minutes(5)))
 struct WireTests {
     @Test("frames split anywhere come out whole, and the buffer compacts without losing bytes")
     func frameBuffer() throws {

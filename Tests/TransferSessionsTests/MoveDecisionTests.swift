@@ -5,7 +5,7 @@ import TransferKitTestSupport
 @testable import TransferSessions
 
 /// The exactly-once table without a socket: every phase against every event, and random runs.
-@Suite("The exactly-once move decision, as a table", .timeLimit(.minutes(1)))
+@Suite("The exactly-once move decision, as a table", .timeLimit(.minutes(5)))
 struct MoveDecisionTests {
     typealias Phase = MoveDecision.Phase
     typealias Event = MoveDecision.Event
@@ -120,7 +120,7 @@ struct MoveDecisionTests {
     }
 }
 
-@Suite("The source's connection, as a state machine", .timeLimit(.minutes(1)))
+@Suite("The source's connection, as a state machine", .timeLimit(.minutes(5)))
 struct SessionSourceMachineTests {
     private let me = SessionSourceMachine.Peer(processID: 42, userID: 1000, runsSameExecutable: true)
 
@@ -233,7 +233,7 @@ struct SessionSourceMachineTests {
     }
 }
 
-@Suite("The destination's connection, as a state machine", .timeLimit(.minutes(1)))
+@Suite("The destination's connection, as a state machine", .timeLimit(.minutes(5)))
 struct SessionDestinationMachineTests {
     typealias Machine = SessionDestinationMachine
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import TransferKit
 
-@Suite("TransferProgress Foundation bridge", .timeLimit(.minutes(1)))
+@Suite("TransferProgress Foundation bridge", .timeLimit(.minutes(5)))
 struct TransferProgressFoundationTests {
     @Test("The mirror starts with the current counts and follows them to the end")
     func mirrorsCounts() async {

@@ -9,7 +9,7 @@ func waitUntilObserved(_ progress: TransferProgress, observers: Int = 1) async {
     }
 }
 
-@Suite("TransferProgress updates", .timeLimit(.minutes(1)))
+@Suite("TransferProgress updates", .timeLimit(.minutes(5)))
 struct TransferProgressUpdatesTests {
     @Test("The first value is the current snapshot")
     func firstValueIsCurrent() async {
