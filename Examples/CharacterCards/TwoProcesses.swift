@@ -19,15 +19,11 @@ import TransferSessions
 ///
 /// `--pause-at EVENT` (a ``RemoteSessionEvent``) prints `paused at EVENT` and stops there, so a test can kill the
 /// process at that step.
+///
+/// Neither side names its application: both run an executable of the same installation, so
+/// ``TransferSessionOrigin/defaultApplicationIdentifier`` makes them one application, and a move between them is
+/// a move within it (Apple's rule allows it).
 enum TwoProcesses {
-    /// This application in whichever process runs it: both sides name it, so a move between them is a move
-    /// within one application (Apple's rule allows it), whatever the executable is called.
-    static var origin: TransferSessionOrigin {
-        TransferSessionOrigin(
-            applicationIdentifier: "com.example.character-cards",
-            processIdentifier: TransferSessionOrigin.current.processIdentifier)
-    }
-
     /// A list of cards on disk, with the cards a destination holds pending, by session.
     struct StoredList: Codable {
         var cards: [StoredCard]
@@ -101,7 +97,7 @@ enum TwoProcesses {
     ) async throws -> String {
         let stored = try StoredList.read(path)
         let list = TransferList(stored.cards.map(\.model))
-        let session = try list.beginDrag([card], origin: origin)
+        let session = try list.beginDrag([card])
         let publication = try DragSessionPublication(
             publishing: session, atPath: socket, decisions: record, observer: observer)
         let operation = await publication.ended()
@@ -117,7 +113,7 @@ enum TwoProcesses {
         list path: String, socket: String, record: SessionDecisionRecord,
         _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
     ) async throws -> String {
-        let remote = try await RemoteDragSession.connect(toPath: socket, origin: origin, observer: observer)
+        let remote = try await RemoteDragSession.connect(toPath: socket, observer: observer)
         let result = try await remote.drop(DropProposal(operation: .move, intent: .insertAtIndex(0)), decisions: record)
         {
             drop, _ in

@@ -300,7 +300,8 @@ private final class SourceEndpoint: Sendable {
                 SourceMessage.offer(
                     version: machine.withLock { $0.version }, session: session.id.rawValue,
                     application: session.origin.applicationIdentifier, process: session.origin.processIdentifier,
-                    allowsMove: session.allowsMoveOperation,
+                    // A session without a source cannot move (nobody would remove the originals): say so up front.
+                    allowsMove: session.allowsMoveOperation && session.source != nil,
                     allowsMoveToOtherApplications: session.allowsMoveToOtherApplications, items: items))
             observeFromReader(.offered)
         case .refuse(let code, let message):

@@ -148,9 +148,17 @@ public final class RemoteDragSession: Sendable {
     /// The operation a proposal of `proposed` gets, by the rule of ``DragSession/resolvedOperation(for:at:)``
     /// (which the source applies again when the drop comes).
     public func resolvedOperation(for proposed: DropOperation) -> DropOperation {
-        guard proposed == .move else { return proposed }
-        let sameApplication = origin.isSameApplication(as: destination)
-        return allowsMoveOperation && (sameApplication || allowsMoveToOtherApplications) ? .move : .cancel
+        proposed == .move && moveRefusal() != nil ? .cancel : proposed
+    }
+
+    /// Why a move proposed here would be cancelled by the rule of ``DragSession/moveRefusal(at:)``, or `nil` when
+    /// it may go ahead.
+    public func moveRefusal() -> DropRefusal? {
+        // A publication offers a move only when its session has a source (see `DragSessionPublication`), so a
+        // session without one arrives here as one that does not allow a move.
+        DropRefusal.ofMove(
+            allowsMoveOperation: allowsMoveOperation, hasSource: true,
+            allowsMoveToOtherApplications: allowsMoveToOtherApplications, source: origin, destination: destination)
     }
 
     /// Drops the session's items here; the counterpart of ``DragSession/drop(_:on:commit:)`` across processes.
@@ -254,7 +262,9 @@ public final class RemoteDragSession: Sendable {
                 throw TransferSessionError(
                     code: .sessionEnded, message: "The source ended the drop: \(message)", source: id.rawValue)
             }
-            return DropResult(operation: operation, value: nil, transferredItems: [], unavailableItems: [])
+            let refusal = proposal.operation == .move && operation == .cancel ? moveRefusal() : nil
+            return DropResult(
+                operation: operation, value: nil, transferredItems: [], unavailableItems: [], refusal: refusal)
         default:
             throw protocolError("The source did not answer the drop with a reservation.")
         }

@@ -12,6 +12,8 @@ public struct DropResult<Value> {
     /// The items of a move that the source no longer held when the drop came (removed, or moved by another
     /// session meanwhile); they were left out.
     public var unavailableItems: [TransferItemID]
+    /// Why a proposed move became ``DropOperation/cancel``, when the session's rule refused it; `nil` otherwise.
+    public var refusal: DropRefusal? = nil
 }
 
 extension DropResult: Sendable where Value: Sendable {}
@@ -49,10 +51,12 @@ extension DragSession {
         commit: (DropSession, DropOperation) async throws -> Value
     ) async throws(TransferSessionError) -> DropResult<Value> {
         try beginDrop()
-        let operation = resolvedOperation(for: proposal.operation, at: destination)
+        let refusal = proposal.operation == .move ? moveRefusal(at: destination) : nil
+        let operation = refusal == nil ? proposal.operation : .cancel
         guard operation.transfersItems else {
-            await finish(with: operation)
-            return DropResult(operation: operation, value: nil, transferredItems: [], unavailableItems: [])
+            await finish(with: operation, refusal: refusal)
+            return DropResult(
+                operation: operation, value: nil, transferredItems: [], unavailableItems: [], refusal: refusal)
         }
         var dropped = items
         var unavailable: [TransferItemID] = []

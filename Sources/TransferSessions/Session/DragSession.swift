@@ -66,6 +66,8 @@ public final class DragSession: Sendable, Identifiable {
         var phase = Phase.active
         /// The tasks waiting in ``ended()``.
         var waiters: [CheckedContinuation<DropOperation, Never>] = []
+        /// Why the drop's proposed move was refused, once it was.
+        var refusal: DropRefusal?
     }
 
     /// Starts a drag.
@@ -117,14 +119,20 @@ public final class DragSession: Sendable, Identifiable {
     /// The operation a proposal of `proposed` gets at a destination in `destination`, by the rule above: a move
     /// the session does not allow is ``DropOperation/cancel``; anything else stays as proposed.
     public func resolvedOperation(for proposed: DropOperation, at destination: TransferSessionOrigin) -> DropOperation {
-        guard proposed == .move else {
-            return proposed
-        }
-        let sameApplication = origin.isSameApplication(as: destination)
-        guard allowsMoveOperation, source != nil, sameApplication || allowsMoveToOtherApplications else {
-            return .cancel
-        }
-        return .move
+        proposed == .move && moveRefusal(at: destination) != nil ? .cancel : proposed
+    }
+
+    /// Why a move proposed at `destination` would be cancelled by the rule above, or `nil` when it may go ahead.
+    public func moveRefusal(at destination: TransferSessionOrigin) -> DropRefusal? {
+        DropRefusal.ofMove(
+            allowsMoveOperation: allowsMoveOperation, hasSource: source != nil,
+            allowsMoveToOtherApplications: allowsMoveToOtherApplications, source: origin, destination: destination)
+    }
+
+    /// Why the session ended with ``DropOperation/cancel`` although its drop proposed a move: the rule refused
+    /// the move (see ``DropRefusal``). `nil` while the session runs, and when it ended for any other reason.
+    public var endRefusal: DropRefusal? {
+        state.withLock { $0.refusal }
     }
 
     /// Ends the session without a drop (the drag left every destination); the source keeps its items.
@@ -148,8 +156,11 @@ public final class DragSession: Sendable, Identifiable {
     }
 
     /// Moves the session from dropping to ended and tells the source.
-    func finish(with operation: DropOperation) async {
-        state.withLock { $0.phase = .ended(operation) }
+    func finish(with operation: DropOperation, refusal: DropRefusal? = nil) async {
+        state.withLock { state in
+            state.phase = .ended(operation)
+            state.refusal = refusal
+        }
         await source?.dragSession(self, didEndWith: operation)
         resumeWaiters(with: operation)
     }
