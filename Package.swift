@@ -223,6 +223,15 @@ let package = Package(
                 "transferkit-compatibility-probe", "TransferKitTesting", "TransferKitTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The seeds' view-controller code in Swift 6 mode (the package's default): a @MainActor controller whose
+        // handlers hop to the main actor, and the type checks that make an unhopped handler a compile-time error.
+        .testTarget(
+            name: "TransferKitCompatibilitySwift6Tests",
+            dependencies: [
+                "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
+                "TransferKitTesting",
+                "TransferKitTestSupport",
+            ]),
         .testTarget(
             name: "ExamplesTests",
             dependencies: [

@@ -77,12 +77,6 @@ struct DocumentationSnippet: Sendable, CustomStringConvertible {
     }
 }
 
-/// The Swift compiler beside `swift`, if the toolchain is on the PATH.
-private let swiftCompiler: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    return path.split(separator: ":").map { "\($0)/swiftc" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-}()
-
 @Suite("Documentation snippets", .timeLimit(.minutes(5)))
 struct SnippetTests {
     @Test("the README and the DocC catalogs have Swift snippets")
@@ -107,13 +101,7 @@ struct SnippetTests {
         let source = folder.appendingPathComponent("main.swift")
         try Data((snippet.context + "\n" + snippet.code + "\n").utf8).write(to: source)
         let run = try await ChildProcess.run(
-            compiler,
-            arguments: [
-                "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path,
-                "-Xcc",
-                "-fmodule-map-file=" + products.appendingPathComponent("CTransferKitCRC32.build/module.modulemap").path,
-                source.path,
-            ])
+            compiler, arguments: swiftTypeCheckArguments([source.path], products: products))
         #expect(run.status == 0, "\(snippet) does not compile:\n\(run.errorText)")
     }
 }

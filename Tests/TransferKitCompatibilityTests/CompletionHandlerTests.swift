@@ -10,7 +10,7 @@ struct CompletionHandlerTests {
     @Test("loadDataRepresentation(forTypeIdentifier:completionHandler:) delivers the data")
     func loadDataWithHandler() async throws {
         let provider = TransferProvider(data: Data("hi".utf8), type: .utf8PlainText)
-        let (data, error) = await sendableCompletion {
+        let (data, error) = await completion {
             provider.loadDataRepresentation(forTypeIdentifier: "public.text", completionHandler: $0)
         }
         #expect(data == Data("hi".utf8))
@@ -20,7 +20,7 @@ struct CompletionHandlerTests {
     @Test("An invalid identifier is an unavailableRepresentation error delivered to the handler")
     func invalidIdentifier() async throws {
         let provider = TransferProvider(data: Data(), type: .data)
-        let (_, error) = await sendableCompletion {
+        let (_, error) = await completion {
             provider.loadDataRepresentation(forTypeIdentifier: "not a type!", completionHandler: $0)
         }
         #expect((error as? TransferError)?.code == .unavailableRepresentation)
@@ -33,7 +33,7 @@ struct CompletionHandlerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let provider = TransferProvider(temporaryDirectory: folder)
         provider.registerDataRepresentation(for: .png) { _ in Data([7, 7]) }
-        let (bytes, _) = await sendableCompletion { handler in
+        let (bytes, _) = await completion { handler in
             provider.loadFileRepresentation(forTypeIdentifier: "public.image") { url, error in
                 handler(url.flatMap { try? Data(contentsOf: $0) }, error)
             }
@@ -49,7 +49,7 @@ struct CompletionHandlerTests {
     func loadObjectWithHandler() async throws {
         let provider = TransferProvider(object: Greeting(text: "hello"))
         provider.loadOptions.allowsInProcessFastPath = false
-        let (greeting, error) = await sendableCompletion {
+        let (greeting, error) = await completion {
             provider.loadObject(ofClass: Greeting.self, completionHandler: $0)
         }
         #expect(greeting == Greeting(text: "hello"))
@@ -124,15 +124,6 @@ struct CompletionHandlerTests {
         let decoded = try LegacyModel.object(
             withItemProviderData: try await provider.loadDataRepresentation(for: .data), typeIdentifier: "public.data")
         #expect(decoded.favorite == "tea")
-    }
-}
-
-/// Awaits a load whose completion handler is `@Sendable`: starts it, and returns what the handler got (once).
-private func sendableCompletion<T: Sendable>(
-    _ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Progress
-) async -> (value: T?, error: (any Error)?) {
-    await withCheckedContinuation { continuation in
-        _ = start { value, error in continuation.resume(returning: (value, error)) }
     }
 }
 

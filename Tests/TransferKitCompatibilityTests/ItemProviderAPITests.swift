@@ -122,4 +122,36 @@ struct ItemProviderAPITests {
         let archive = try await TransferArchive(providers: [provider.transferProvider])
         #expect(archive.items[0].representations.isEmpty)
     }
+
+    @Test("loadItem(forTypeIdentifier:options:completionHandler:) hands over NSData, or NSURL for URL types")
+    func loadItem() async throws {
+        let text = NSItemProvider(item: Data("hi".utf8) as NSData, typeIdentifier: kUTTypePlainText as String)
+        let (item, error) = await loadedItem(text, kUTTypeText as String)
+        #expect((item as? NSData).map { Data(referencing: $0) } == Data("hi".utf8))
+        #expect(error == nil)
+
+        let url = try #require(URL(string: "https://example.com/a"))
+        let link = NSItemProvider(item: url as NSURL, typeIdentifier: nil)
+        let (linkItem, _) = await loadedItem(link, kUTTypeURL as String)
+        #expect((linkItem as? NSURL)?.absoluteString == "https://example.com/a")
+
+        let (_, missing) = await loadedItem(text, kUTTypePNG as String)
+        #expect(domainAndCode(missing)! == (NSItemProviderErrorDomain, -1000))
+        let (_, invalid) = await loadedItem(text, "not a type!")
+        #expect(domainAndCode(invalid)! == (NSItemProviderErrorDomain, -1000))
+        let broken = NSItemProvider(item: Data([0xFF]) as NSData, typeIdentifier: kUTTypeURL as String)
+        let (_, undecodable) = await loadedItem(broken, kUTTypeURL as String)
+        #expect(domainAndCode(undecodable)! == (NSItemProviderErrorDomain, -1100))
+    }
+
+    /// What `loadItem(forTypeIdentifier:options:completionHandler:)` hands its handler.
+    private func loadedItem(
+        _ provider: NSItemProvider, _ typeIdentifier: String
+    ) async -> ((any NSSecureCoding)?, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            provider.loadItem(forTypeIdentifier: typeIdentifier, options: nil) {
+                continuation.resume(returning: ($0, $1))
+            }
+        }
+    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import TransferKitCompatibility
 
-/// Awaits an Apple-style load: starts it, and returns what its completion handler got (once).
+/// Awaits an Apple-style load, whose completion handler is `@Sendable` as in Apple's SDK: starts it, and returns
+/// what the handler got (once).
 func completion<T>(
-    _ start: (@escaping (T?, (any Error)?) -> Void) -> Progress
+    _ start: (@escaping @Sendable (T?, (any Error)?) -> Void) -> Progress
 ) async -> (value: T?, error: (any Error)?) {
     await withCheckedContinuation { continuation in
         _ = start { value, error in continuation.resume(returning: (value, error)) }

@@ -26,7 +26,7 @@
         /// The text as UTF-8.
         public func loadData(
             withTypeIdentifier typeIdentifier: String,
-            forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+            forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
         ) -> Progress? {
             completionHandler(Data(String(describing: self).utf8), nil)
             return nil
@@ -61,7 +61,7 @@
         /// The absolute string as UTF-8.
         public func loadData(
             withTypeIdentifier typeIdentifier: String,
-            forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+            forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
         ) -> Progress? {
             completionHandler(Data((self as URL).absoluteString.utf8), nil)
             return nil

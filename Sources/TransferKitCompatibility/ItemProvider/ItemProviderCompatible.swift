@@ -12,7 +12,7 @@ public import UniformTypes
 ///     static var writableTypeIdentifiersForItemProvider: [String] { [UniformType.data.identifier] }
 ///     func loadData(
 ///         withTypeIdentifier typeIdentifier: String,
-///         forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+///         forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
 ///     ) -> Progress? {
 ///         do { completionHandler(try JSONEncoder().encode(self), nil) } catch { completionHandler(nil, error) }
 ///         return nil
@@ -31,7 +31,7 @@ public protocol ItemProviderWriting: TransferProviderWriting {
     /// - Returns: A progress for the work, or `nil`; it is cancelled when the load is cancelled.
     func loadData(
         withTypeIdentifier typeIdentifier: String,
-        forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+        forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
     ) -> Progress?
 }
 

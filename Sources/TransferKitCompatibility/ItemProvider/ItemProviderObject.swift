@@ -46,7 +46,7 @@
         /// Forwards to the instance.
         public func loadData(
             withTypeIdentifier typeIdentifier: String,
-            forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+            forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
         ) -> Progress? {
             object.loadData(withTypeIdentifier: typeIdentifier, forItemProviderCompletionHandler: completionHandler)
         }

@@ -35,16 +35,16 @@
         @discardableResult
         public func loadObject(
             ofClass aClass: any NSItemProviderReading.Type,
-            completionHandler: @escaping ((any NSItemProviderReading)?, (any Error)?) -> Void
+            completionHandler: @escaping @Sendable ((any NSItemProviderReading)?, (any Error)?) -> Void
         ) -> Progress {
-            load(aClass, Unchecked(value: completionHandler))
+            load(aClass, completionHandler)
         }
 
         private func load<T: NSItemProviderReading>(
-            _ aClass: T.Type, _ handler: Unchecked<((any NSItemProviderReading)?, (any Error)?) -> Void>
+            _ aClass: T.Type, _ handler: @escaping @Sendable ((any NSItemProviderReading)?, (any Error)?) -> Void
         ) -> Progress {
             let provider = transferProvider
-            return start(loadingObject: true, { handler.value($0?.value.object, $1) }) { progress in
+            return start(loadingObject: true, { handler($0?.value.object, $1) }) { progress in
                 Unchecked(value: try await provider.loadObject(ofClass: ItemProviderObject<T>.self, progress: progress))
             }
         }
@@ -57,8 +57,8 @@
         /// - Returns: A progress; cancelling it cancels the load.
         @discardableResult
         public func loadObject<T: _ObjectiveCBridgeable>(
-            ofClass aClass: T.Type, completionHandler: @escaping (T?, (any Error)?) -> Void
-        ) -> Progress where T._ObjectiveCType: NSItemProviderReading {
+            ofClass aClass: T.Type, completionHandler: @escaping @Sendable (T?, (any Error)?) -> Void
+        ) -> Progress where T._ObjectiveCType: NSItemProviderReading, T: SendableMetatype {
             loadObject(ofClass: T._ObjectiveCType.self) { object, error in
                 guard let object else { return completionHandler(nil, error) }
                 guard let value = object as? T else {
@@ -80,10 +80,11 @@
         /// - Returns: A progress; cancelling it cancels the load.
         @discardableResult
         public func loadDataRepresentation(
-            forTypeIdentifier typeIdentifier: String, completionHandler: @escaping (Data?, (any Error)?) -> Void
+            forTypeIdentifier typeIdentifier: String,
+            completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
         ) -> Progress {
             let provider = transferProvider
-            return start(typeIdentifier, Unchecked(value: completionHandler)) { type, progress in
+            return start(typeIdentifier, completionHandler) { type, progress in
                 try await provider.loadDataRepresentation(for: type, progress: progress)
             }
         }
@@ -97,16 +98,14 @@
         /// - Returns: A progress; cancelling it cancels the load.
         @discardableResult
         public func loadFileRepresentation(
-            forTypeIdentifier typeIdentifier: String, completionHandler: @escaping (URL?, (any Error)?) -> Void
+            forTypeIdentifier typeIdentifier: String,
+            completionHandler: @escaping @Sendable (URL?, (any Error)?) -> Void
         ) -> Progress {
             let provider = transferProvider
-            let handler = Unchecked(value: completionHandler)
-            return start(
-                typeIdentifier, Unchecked(value: { (_: Bool?, error) in if let error { handler.value(nil, error) } })
-            ) {
+            return start(typeIdentifier, { (_: Bool?, error) in if let error { completionHandler(nil, error) } }) {
                 type, progress in
                 try await provider.loadFileRepresentation(for: type, progress: progress) { url in
-                    handler.value(url, nil)
+                    completionHandler(url, nil)
                     return true
                 }
             }
@@ -121,34 +120,65 @@
         /// - Returns: A progress; cancelling it cancels the load.
         @discardableResult
         public func loadInPlaceFileRepresentation(
-            forTypeIdentifier typeIdentifier: String, completionHandler: @escaping (URL?, Bool, (any Error)?) -> Void
+            forTypeIdentifier typeIdentifier: String,
+            completionHandler: @escaping @Sendable (URL?, Bool, (any Error)?) -> Void
         ) -> Progress {
             let provider = transferProvider
-            let handler = Unchecked(value: completionHandler)
             let inPlace = Set(provider.registeredTypes(openableInPlace: true))
-            return start(
-                typeIdentifier,
-                Unchecked(value: { (_: Bool?, error) in if let error { handler.value(nil, false, error) } })
-            ) {
+            return start(typeIdentifier, { (_: Bool?, error) in if let error { completionHandler(nil, false, error) } })
+            {
                 type, progress in
                 try await provider.loadFileRepresentation(for: type, progress: progress) { url in
                     let chosen = TypeCatalog.shared.chooseRepresentation(
                         offered: provider.registeredTypes, requested: [type])
                     let isInPlace = chosen.map { inPlace.contains(provider.registeredTypes[$0]) } ?? false
-                    handler.value(url, isInPlace, nil)
+                    completionHandler(url, isInPlace, nil)
                     return true
                 }
             }
         }
 
+        /// Apple's handler type of ``loadItem(forTypeIdentifier:options:completionHandler:)``: `@Sendable`, as in
+        /// Apple's SDK, so it runs on whatever thread the load finishes on.
+        public typealias CompletionHandler = @Sendable ((any NSSecureCoding)?, (any Error)?) -> Void
+
+        /// Loads the first representation that conforms to a type as an item: an `NSURL` when the requested type
+        /// conforms to `public.url`, else the bytes as `NSData`.
+        ///
+        /// Apple coerces the item to the class that an Objective-C block declares; Swift sees `NSSecureCoding`, and
+        /// these are the two classes Apple hands to Swift for data and URLs. `options` are ignored (Apple's one key
+        /// asks for a preview image size).
+        ///
+        /// - Parameters:
+        ///   - typeIdentifier: The requested type.
+        ///   - options: Ignored.
+        ///   - completionHandler: Gets the item, or `nil` and an error as for
+        ///     ``loadDataRepresentation(forTypeIdentifier:completionHandler:)``; without one nothing is loaded.
+        public func loadItem(
+            forTypeIdentifier typeIdentifier: String, options: [AnyHashable: Any]? = nil,
+            completionHandler: CompletionHandler? = nil
+        ) {
+            guard let completionHandler else { return }
+            let provider = transferProvider
+            _ = start(
+                typeIdentifier,
+                { (item: Unchecked<any NSSecureCoding>?, error) in completionHandler(item?.value, error) }
+            ) {
+                type, progress in
+                let data = try await provider.loadDataRepresentation(for: type, progress: progress)
+                guard type.conforms(to: .url) else { return Unchecked(value: data as NSData) }
+                return Unchecked(value: try URL.object(from: data, type: type) as NSURL)
+            }
+        }
+
         /// Runs a native load for a type identifier, reporting to an Apple-shaped handler.
         private func start<R: Sendable>(
-            _ typeIdentifier: String, _ handler: Unchecked<(R?, (any Error)?) -> Void>,
+            _ typeIdentifier: String, _ handler: @escaping @Sendable (R?, (any Error)?) -> Void,
             load: @escaping @Sendable (UniformType, TransferProgress) async throws -> R
         ) -> Progress {
             guard let type = UniformType(typeIdentifier) else {
                 let progress = Progress(totalUnitCount: 1)
-                handler.value(
+                handler(
                     nil,
                     NSError(
                         domain: NSItemProviderErrorDomain, code: ErrorCode.itemUnavailableError.rawValue,
@@ -157,22 +187,21 @@
                         ]))
                 return progress
             }
-            return start(loadingObject: false, { handler.value($0, $1) }) { progress in try await load(type, progress) }
+            return start(loadingObject: false, handler) { progress in try await load(type, progress) }
         }
 
         /// Starts `load` in a task and returns a Foundation progress whose cancel cancels it.
         func start<R: Sendable>(
-            loadingObject: Bool, _ handler: @escaping (R?, (any Error)?) -> Void,
+            loadingObject: Bool, _ handler: @escaping @Sendable (R?, (any Error)?) -> Void,
             load: @escaping @Sendable (TransferProgress) async throws -> R
         ) -> Progress {
             let progress = TransferProgress(totalUnitCount: 1)
             let foundationProgress = progress.makeFoundationProgress()
-            let handler = Unchecked(value: handler)
             Task {
                 do {
-                    handler.value(try await load(progress), nil)
+                    handler(try await load(progress), nil)
                 } catch {
-                    handler.value(nil, NSItemProvider.appleError(for: error, loadingObject: loadingObject))
+                    handler(nil, NSItemProvider.appleError(for: error, loadingObject: loadingObject))
                 }
             }
             return foundationProgress

@@ -29,21 +29,27 @@
         public func registerObject(
             ofClass aClass: any NSItemProviderWriting.Type,
             visibility: NSItemProviderRepresentationVisibility,
-            loadHandler: @escaping (@escaping ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?
+            loadHandler:
+                @escaping @Sendable (
+                    @escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void
+                ) -> Progress?
         ) {
-            register(aClass, visibility: visibility, loadHandler: Unchecked(value: loadHandler))
+            register(aClass, visibility: visibility, loadHandler: loadHandler)
         }
 
         private func register<T: NSItemProviderWriting>(
             _ aClass: T.Type, visibility: NSItemProviderRepresentationVisibility,
-            loadHandler: Unchecked<(@escaping ((any NSItemProviderWriting)?, (any Error)?) -> Void) -> Progress?>
+            loadHandler:
+                @escaping @Sendable (
+                    @escaping @Sendable ((any NSItemProviderWriting)?, (any Error)?) -> Void
+                ) -> Progress?
         ) {
             transferProvider.registerObject(
                 ofClass: ItemProviderObject<T>.self, visibility: visibility.transferVisibility
             ) { progress in
                 let loaded: Unchecked<any NSItemProviderWriting> = try await TransferProvider.bridge(progress) {
                     completion in
-                    loadHandler.value { object, error in completion(object.map { Unchecked(value: $0) }, error) }
+                    loadHandler { object, error in completion(object.map { Unchecked(value: $0) }, error) }
                 }
                 guard let object = loaded.value as? T else {
                     throw NSError(
@@ -67,13 +73,12 @@
         public func registerDataRepresentation(
             forTypeIdentifier typeIdentifier: String,
             visibility: NSItemProviderRepresentationVisibility,
-            loadHandler: @escaping (@escaping (Data?, (any Error)?) -> Void) -> Progress?
+            loadHandler: @escaping @Sendable (@escaping @Sendable (Data?, (any Error)?) -> Void) -> Progress?
         ) {
             guard let type = UniformType(typeIdentifier) else { return }
-            let handler = Unchecked(value: loadHandler)
             transferProvider.registerDataRepresentation(for: type, visibility: visibility.transferVisibility) {
                 progress in
-                try await TransferProvider.bridge(progress) { completion in handler.value { completion($0, $1) } }
+                try await TransferProvider.bridge(progress) { completion in loadHandler(completion) }
             }
         }
 
@@ -89,15 +94,14 @@
             forTypeIdentifier typeIdentifier: String,
             fileOptions: NSItemProviderFileOptions = [],
             visibility: NSItemProviderRepresentationVisibility,
-            loadHandler: @escaping (@escaping (URL?, Bool, (any Error)?) -> Void) -> Progress?
+            loadHandler: @escaping @Sendable (@escaping @Sendable (URL?, Bool, (any Error)?) -> Void) -> Progress?
         ) {
             guard let type = UniformType(typeIdentifier) else { return }
-            let handler = Unchecked(value: loadHandler)
             transferProvider.registerFileRepresentation(
                 for: type, visibility: visibility.transferVisibility, openInPlace: fileOptions.contains(.openInPlace)
             ) { progress in
                 try await TransferProvider.bridge(progress) { completion in
-                    handler.value { url, _, error in completion(url, error) }
+                    loadHandler { url, _, error in completion(url, error) }
                 }
             }
         }

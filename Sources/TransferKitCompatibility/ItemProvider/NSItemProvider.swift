@@ -7,9 +7,10 @@
     ///
     /// Every method has Apple's name, parameters and completion-handler shape, and returns a Foundation `Progress`
     /// whose `cancel()` cancels the native load. Errors are Apple's (see ``appleError(for:loadingObject:)``).
-    /// Handlers run on an arbitrary thread, as on Apple platforms. Unlike the native provider, objects are always
-    /// encoded and decoded, never handed over as the same instance (Apple's drag sessions offer `localObject` for
-    /// that).
+    /// Handlers are `@Sendable` and run on an arbitrary thread, as on Apple platforms: in Swift 6 mode a handler
+    /// written in a `@MainActor` type hops to the main actor before touching its state. Unlike the native provider,
+    /// objects are always encoded and decoded, never handed over as the same instance (Apple's drag sessions offer
+    /// `localObject` for that).
     ///
     /// ```swift
     /// let provider = NSItemProvider(object: model)

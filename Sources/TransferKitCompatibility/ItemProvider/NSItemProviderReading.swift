@@ -56,7 +56,7 @@
         /// - Returns: A progress for the work, or `nil`; cancelling a load cancels it.
         func loadData(
             withTypeIdentifier typeIdentifier: String,
-            forItemProviderCompletionHandler completionHandler: @escaping (Data?, (any Error)?) -> Void
+            forItemProviderCompletionHandler completionHandler: @escaping @Sendable (Data?, (any Error)?) -> Void
         ) -> Progress?
     }
 
