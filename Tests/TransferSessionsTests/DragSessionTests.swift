@@ -44,11 +44,11 @@ struct DragSessionTests {
         #expect(right.elements.map(\.id) == ["a+", "b+", "x"])
     }
 
-    @Test("reordering is a move onto the same list: several rows, index counted with them in place")
+    @Test("reordering is a move onto the same list: several rows, the index where the first of them ends up")
     func reorderInPlace() async throws {
         let (list, _) = lists(rows("a", "b", "c", "d", "e"), [])
-        // Drop b and d before e: positions count b and d where they still are.
-        let result = try await list.drop(try list.beginDrag(["d", "b"]), at: 4)
+        // Drop b and d before e: b ends up at 2 (UIKit's destinationIndexPath), d after it.
+        let result = try await list.drop(try list.beginDrag(["d", "b"]), at: 2)
         #expect(result.operation == .move)
         #expect(list.elements.map(\.id) == ["a", "c", "b", "d", "e"])
         #expect(
@@ -191,9 +191,9 @@ struct DragSessionTests {
         #expect(missing?.source == "gone")
 
         let session = try list.beginDrag(["a"])
-        #expect(list.proposal(for: session, at: 3).operation == .move)
+        #expect(list.proposal(for: session, at: 2).operation == .move)
         // After the pinned row, a would pull it forward.
-        #expect(list.proposal(for: session, at: 4).operation == .forbidden)
+        #expect(list.proposal(for: session, at: 3).operation == .forbidden)
         let other = TransferList(rows("x"))
         let incoming = try other.beginDrag(["x"])
         #expect(list.proposal(for: incoming, at: 3).operation == .forbidden)
@@ -202,7 +202,7 @@ struct DragSessionTests {
         #expect(refused?.code == .forbiddenByList)
         #expect(other.elements.map(\.id) == ["x"])
 
-        _ = try await list.drop(session, at: 3)
+        _ = try await list.drop(session, at: 2)
         #expect(list.elements.map(\.id) == ["b", "c", "a", "add"])
     }
 

@@ -8,12 +8,14 @@ private func rows(_ ids: [String]) -> [Row] {
 @Suite("Ordered-list edits of drops", .timeLimit(.minutes(5)))
 struct OrderedDropTests {
     @Test(
-        "moving several elements by identity adjusts the index for those that leave",
+        "moving by identity takes UIKit's index: where the first moved element is after the move",
         arguments: [
             (["b"], 0, ["b", "a", "c", "d"]),
-            (["b"], 3, ["a", "c", "b", "d"]),
-            (["a", "c"], 4, ["b", "d", "a", "c"]),
-            (["d", "a"], 2, ["b", "a", "d", "c"]),
+            (["b"], 2, ["a", "c", "b", "d"]),
+            (["b"], 3, ["a", "c", "d", "b"]),
+            (["a", "c"], 2, ["b", "d", "a", "c"]),
+            (["a", "c"], 3, ["b", "d", "a", "c"]),
+            (["d", "a"], 1, ["b", "a", "d", "c"]),
             (["c"], 99, ["a", "b", "d", "c"]),
             (["c"], -5, ["c", "a", "b", "d"]),
             (["gone"], 1, ["a", "b", "c", "d"]),
@@ -39,8 +41,8 @@ struct OrderedDropTests {
         #expect(shelf.filter(isNovel).map(\.id) == ["n3", "n1", "n2"])
         #expect(shelf.filter { !isNovel($0) }.map(\.id) == ["c1", "c2"])
         #expect(rows(["n1", "c1", "n2", "c2", "n3"]).applying(change)?.map(\.id) == shelf.map(\.id))
-        // To the tab's end: after the last novel, not after the last element.
-        shelf.moveElements(withIDs: ["n1"], toIndex: 3, inViewWhere: isNovel)
+        // To the tab's end (its last position after the move): after the last novel, not after the last element.
+        shelf.moveElements(withIDs: ["n1"], toIndex: 2, inViewWhere: isNovel)
         #expect(shelf.map(\.id) == ["n3", "c1", "n2", "n1", "c2"])
         shelf.renumber(\.order, from: 1)
         #expect(shelf.map(\.order) == [1, 2, 3, 4, 5])

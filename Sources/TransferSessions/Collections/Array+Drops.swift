@@ -1,52 +1,84 @@
-/// Edits of ordered lists by identity, as drops make them: several elements at once, with the index adjusted
-/// for the elements that leave, in a filtered view of the list, and the edit-mode "move row at → to" form. Each
-/// returns the change as a `CollectionDifference` a UI applies as batch updates.
+/// Edits of ordered lists by identity, as drops make them: several elements at once, in a filtered view of the
+/// list, and the edit-mode "move row at → to" form. Each returns the change as a `CollectionDifference` a UI applies
+/// as batch updates.
+///
+/// Every index is UIKit's: the position an element has **after** the change, as `destinationIndexPath` gives it to
+/// `performDropWith` and `moveRowAt:to:`, and as the seeds' remove-then-insert code uses it. Moving the only
+/// element of `a b c d` from 1 to 2 gives `a c b d`. A toolkit that reports the gap under the pointer instead
+/// (counted with the dragged rows still in place) converts it by subtracting the dragged rows before that gap.
 extension Array where Element: Identifiable {
-    /// Moves the elements with the given identities to `destination`, keeping their order in the list.
+    /// Moves the elements with the given identities so that the first of them ends up at `destination`, the others
+    /// right after it, in the order the list has them.
     ///
-    /// `destination` is a position in the list as it is now, with the moved elements still in place (where a
-    /// user sees the gap open during a drag): the elements end up just before the element now at `destination`,
-    /// or at the end for `count`. Identities not in the list are ignored, so a list edited during a drag never
-    /// loses the wrong element.
+    /// `destination` is the first moved element's position after the move (UIKit's `destinationIndexPath`),
+    /// clamped to the list without the moved elements, so `count` or more means "at the end". Identities not in the
+    /// list are ignored, so a list edited during a drag never loses the wrong element.
+    ///
+    /// ```swift
+    /// // rows: a b c d
+    /// rows.moveElements(withIDs: ["b"], toIndex: 2)        // a c b d: b is now at 2
+    /// rows.moveElements(withIDs: ["a", "d"], toIndex: 1)   // c a d b
+    /// ```
     /// - Returns: The change, with moves inferred.
     @discardableResult
     public mutating func moveElements(
         withIDs ids: some Sequence<Element.ID>, toIndex destination: Int
     ) -> CollectionDifference<Element> {
-        let old = self
-        let wanted = Set(ids)
-        let target = Swift.min(Swift.max(destination, 0), count)
-        let moving = filter { wanted.contains($0.id) }
-        let before = self[..<target].filter { wanted.contains($0.id) }.count
-        removeAll { wanted.contains($0.id) }
-        insert(contentsOf: moving, at: target - before)
-        return identityDifference(from: old)
+        moveElements(withIDs: ids, toIndex: destination, inViewWhere: { _ in true })
     }
 
     /// Moves the elements with the given identities to position `destination` of the view that shows only the
-    /// elements for which `isShown` is true (a category tab of one list, seed 002), and so in the whole list:
-    /// they go just before the element the view shows at `destination`, or after the last one it shows.
+    /// elements for which `isShown` is true (a category tab of one list, seed 002), and so in the whole list.
     ///
-    /// Every view of the list then agrees on the order. Renumber an `order` field afterwards with
-    /// ``renumber(_:from:)``.
+    /// `destination` is the first moved element's position in the view after the move, as the view's
+    /// `destinationIndexPath` gives it; it is clamped to the view without the moved elements. In the whole list
+    /// the moved elements land next to the view's neighbour they were dropped beside, the one they passed: after
+    /// it when they moved down, before it when they moved up, and where they were when they stay within the same
+    /// neighbours. Elements the view does not show keep their order, so every view of the list then agrees on the
+    /// order, as seed 002's "All" tab does with its category tabs.
+    ///
+    /// ```swift
+    /// // All: b1 (family), b2 (friends), b3 (family), b4 (friends). In the family tab (b1 b3), drag b1 to row 1:
+    /// books.moveElements(withIDs: ["b1"], toIndex: 1, inViewWhere: { $0.category == "family" })
+    /// // family: b3 b1; All: b2 b3 b1 b4
+    /// ```
+    ///
+    /// A list that keeps a stored order renumbers it afterwards with ``renumber(_:from:)`` (``TransferList`` can
+    /// do it by itself).
+    /// - Returns: The change, with moves inferred.
     @discardableResult
     public mutating func moveElements(
         withIDs ids: some Sequence<Element.ID>, toIndex destination: Int, inViewWhere isShown: (Element) -> Bool
     ) -> CollectionDifference<Element> {
-        let shown = indices.filter { isShown(self[$0]) }
-        let target: Int
-        if destination < 0 || shown.isEmpty {
-            target = shown.first ?? count
-        } else if destination < shown.count {
-            target = shown[destination]
-        } else {
-            target = (shown.last ?? count - 1) + 1
+        let old = self
+        let wanted = Set(ids)
+        let moving = filter { wanted.contains($0.id) }
+        guard let first = moving.first else {
+            return identityDifference(from: old)
         }
-        return moveElements(withIDs: ids, toIndex: target)
+        // Where the first moved element would be if it stayed: the elements that stay before it.
+        var staying = 0
+        for element in self {
+            if element.id == first.id {
+                break
+            }
+            if !wanted.contains(element.id) {
+                staying += 1
+            }
+        }
+        removeAll { wanted.contains($0.id) }
+        // The view's gap the elements are dropped into lies between two of its remaining elements; in the whole
+        // list it spans every hidden element between them.
+        let shown = indices.filter { isShown(self[$0]) }
+        let slot = Swift.min(Swift.max(destination, 0), shown.count)
+        let lower = slot == 0 ? 0 : shown[slot - 1] + 1
+        let upper = slot == shown.count ? count : shown[slot]
+        insert(contentsOf: moving, at: Swift.min(Swift.max(staying, lower), upper))
+        return identityDifference(from: old)
     }
 
     /// The edit-mode reorder (UITableView's `moveRowAt:to:`, seed 004): the element at `source` ends up at
-    /// `destination`, a position in the list after the move.
+    /// `destination`, its position after the move.
     /// - Returns: The change, or `nil` when either position is outside the list (nothing changes).
     @discardableResult
     public mutating func moveRow(at source: Int, to destination: Int) -> CollectionDifference<Element>? {
@@ -58,7 +90,8 @@ extension Array where Element: Identifiable {
         return identityDifference(from: old)
     }
 
-    /// Inserts `elements` at `destination` (clamped to the list) and returns the change.
+    /// Inserts `elements` so that the first of them is at `destination` (clamped to the list) and returns the
+    /// change.
     @discardableResult
     public mutating func insertElements(_ elements: [Element], at destination: Int) -> CollectionDifference<Element> {
         let old = self

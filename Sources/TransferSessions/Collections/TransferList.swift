@@ -9,6 +9,10 @@ import TransferKitPlatform
 /// elements moves them in place (no `isReordering` flag), a drop on another list inserts them there and then
 /// removes them here. Elements are named by identity, so the app may edit the list while a drag is in flight.
 ///
+/// **Indexes** are UIKit's, as for the array edits (`moveElements(withIDs:toIndex:)`): a drop's
+/// index is the position the first dropped element has **after** the drop, as `destinationIndexPath` gives it. A
+/// reorder of `a b c d` that drops `b` at 2 gives `a c b d`; a drop from elsewhere at 2 puts the new element at 2.
+///
 /// **Pinned elements** (seed 003) cannot be dragged, and a drop that would shift a pinned element from its
 /// position is ``DropOperation/forbidden``.
 ///
@@ -170,7 +174,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     /// ``DropOperation/forbidden`` when it would shift a pinned element.
     /// - Parameters:
     ///   - session: The drag passing over the list.
-    ///   - index: A position in the list as it is now, with dragged elements still in place.
+    ///   - index: UIKit's destination index: the position the first dropped element would have after the drop (for
+    ///     a reorder, counted without the dragged elements).
     ///   - operation: The operation the list would propose.
     ///   - destination: The application and process of this list.
     public func proposal(
@@ -198,7 +203,9 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     /// items (local objects as they are) and inserting them, copies made with `makeCopy`.
     /// - Parameters:
     ///   - session: The drag to drop.
-    ///   - index: A position in the list as it is now, with dragged elements still in place; clamped to the list.
+    ///   - index: UIKit's destination index: the position the first dropped element has after the drop (for a
+    ///     reorder, counted without the dragged elements, as `moveElements(withIDs:toIndex:)`
+    ///     counts); clamped to the list.
     ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
     ///   - destination: The application and process of this list.
     /// - Returns: What happened, with the list's change as the value.
@@ -223,7 +230,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     /// made with `makeCopy`); for a move, the other process removes its items once this commit is done.
     /// - Parameters:
     ///   - remote: The drag, connected with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)``.
-    ///   - index: A position in the list as it is now; clamped to the list.
+    ///   - index: UIKit's destination index: the position the first dropped element has after the drop; clamped to
+    ///     the list.
     ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
     ///   - decisions: The record shared with the source, for a move that survives a crash (see
     ///     ``SessionDecisionRecord``: an in-memory list has nothing to recover, so it rarely needs one).

@@ -21,7 +21,8 @@ public enum DropOperation: String, Sendable, Hashable, CaseIterable, CustomStrin
 public enum DropIntent: Sendable, Hashable {
     /// The destination decides (a canvas, a drop zone).
     case unspecified
-    /// Insert before the element now at this position of the destination list (its end for the count).
+    /// Insert so that the first item is at this position of the destination list after the drop (UIKit's
+    /// `destinationIndexPath`; a reorder counts the list without the dragged elements).
     case insertAtIndex(Int)
     /// Drop onto the destination's element with this identity (into a folder, onto a card).
     case insertIntoItem(TransferItemID)
