@@ -102,8 +102,9 @@ enum BookShelfExample {
         for line in try await sessionMoves() { print("   \(line)") }
     }
 
-    /// Seeds 002, 003 and 004 on sessions: a category tab's move mapped onto the whole shelf, the pinned
-    /// "add" cell at the front, and the edit-mode reorder.
+    /// Seeds 002, 003 and 004 on sessions: a category tab's moves mapped onto the whole shelf, the pinned
+    /// "add" cell at the front of a list that keeps the covers' `order` itself, and the edit-mode reorder. Every
+    /// index is UIKit's destination index, the cover's position after the move, as in the seeds.
     static func sessionMoves() async throws -> [String] {
         var lines: [String] = []
         func titles(_ covers: [BookCover]) -> String {
@@ -116,10 +117,15 @@ enum BookShelfExample {
             withIDs: ["Norwegian Wood"], toIndex: 0, inViewWhere: { $0.category == "friends" })
         covers.renumber(\.order)
         lines.append("friends tab, Norwegian Wood to the front: \(titles(covers)) (\(change.count) changes)")
+        // Down in the "family" tab (The Little Prince, Almond): row 1 is below Almond, in the tab and in "All".
+        covers.moveElements(withIDs: ["The Little Prince"], toIndex: 1, inViewWhere: { $0.category == "family" })
+        covers.renumber(\.order)
+        lines.append("family tab, The Little Prince to row 1: \(titles(covers))")
 
         // Seed 003: the first cell adds a book; it cannot be dragged and nothing may be dropped before it.
         let addCell = BookCover(title: "+ Add a book", author: "", category: "", order: 0)
-        let shelf = TransferList([addCell] + Shelf.sample.covers, isPinned: { $0.title == addCell.title })
+        let shelf = TransferList(
+            [addCell] + Shelf.sample.covers, isPinned: { $0.title == addCell.title }, renumbering: \.order)
         do {
             _ = try shelf.beginDrag([addCell.id])
         } catch {
@@ -128,7 +134,7 @@ enum BookShelfExample {
         let almond = try shelf.beginDrag(["Almond"])
         lines.append("drop Almond before the add cell: \(shelf.proposal(for: almond, at: 0).operation)")
         _ = try await shelf.drop(almond, at: 1)
-        lines.append("drop Almond after it: \(shelf.elements.map(\.title).joined(separator: " · "))")
+        lines.append("drop Almond after it, the list renumbering: \(titles(shelf.elements))")
 
         // Seed 004: edit mode's moveRowAt:to:, positions after the move.
         var editing = Shelf.sample.covers

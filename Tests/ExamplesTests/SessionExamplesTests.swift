@@ -47,9 +47,10 @@ struct SessionExamplesTests {
         #expect(
             try await BookShelfExample.sessionMoves() == [
                 "friends tab, Norwegian Wood to the front: 0 Norwegian Wood · 1 Demian · 2 The Little Prince · 3 Almond (2 changes)",
+                "family tab, The Little Prince to row 1: 0 Norwegian Wood · 1 Demian · 2 Almond · 3 The Little Prince",
                 "drag the add cell: forbiddenByList",
                 "drop Almond before the add cell: forbidden",
-                "drop Almond after it: + Add a book · Almond · Demian · The Little Prince · Norwegian Wood",
+                "drop Almond after it, the list renumbering: 0 + Add a book · 1 Almond · 2 Demian · 3 The Little Prince · 4 Norwegian Wood",
                 "edit mode, row 0 to row 3: 0 The Little Prince · 1 Norwegian Wood · 2 Almond · 3 Demian",
             ])
     }

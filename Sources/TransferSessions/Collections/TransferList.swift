@@ -16,9 +16,13 @@ import TransferKitPlatform
 /// **Pinned elements** (seed 003) cannot be dragged, and a drop that would shift a pinned element from its
 /// position is ``DropOperation/forbidden``.
 ///
+/// **A stored order** (seed 002's `order` field) can be kept by the list itself: pass `renumbering: \.order` and
+/// every element's field equals its index after every change (drops, removals by a move, ``edit(_:)``), so it is
+/// never stale.
+///
 /// ```swift
 /// let left = TransferList(models)
-/// let right = TransferList([Model]())
+/// let right = TransferList([Model](), renumbering: \.order)
 /// let session = try left.beginDrag([models[0].id])
 /// let result = try await right.drop(session, at: 0)   // a move: in `right` once, gone from `left`
 /// ```
@@ -34,6 +38,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
 
     private let state: SanitizedMutex<State>
     private let isPinned: @Sendable (Element) -> Bool
+    /// The field that holds each element's index, kept up to date after every change.
+    private let order: (any WritableKeyPath<Element, Int> & Sendable)?
     private let makeCopy: @Sendable (Element) -> Element
     private let makeProvider: @Sendable (Element) -> TransferProvider
 
@@ -50,15 +56,42 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
     ) {
-        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider, order: nil)
+    }
+
+    /// A list that keeps each element's `order`-style field equal to its index, now and after every change
+    /// (seed 002's `order`): `TransferList(covers, renumbering: \.order)`.
+    /// - Parameters:
+    ///   - elements: The elements; their identities must be distinct.
+    ///   - isPinned: Which elements stay where they are (seed 003's fixed cells).
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity. By default a copy
+    ///     keeps the identity, and a copy into a list that has it is refused.
+    ///   - makeProvider: The provider a dragged element carries to other processes. By default an empty one:
+    ///     same-process drops use the element itself.
+    ///   - renumbering: The field the list sets to each element's index after every drop, removal and
+    ///     ``edit(_:)``.
+    public convenience init(
+        _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() },
+        renumbering: any WritableKeyPath<Element, Int> & Sendable
+    ) {
+        self.init(
+            storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider, order: renumbering)
     }
 
     private init(
         storing elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool,
         makeCopy: @escaping @Sendable (Element) -> Element,
-        makeProvider: @escaping @Sendable (Element) -> TransferProvider
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider,
+        order: (any WritableKeyPath<Element, Int> & Sendable)?
     ) {
+        var elements = elements
+        if let order {
+            elements.renumber(order)
+        }
         state = SanitizedMutex(State(elements: elements))
+        self.order = order
         self.isPinned = isPinned
         self.makeCopy = makeCopy
         self.makeProvider = makeProvider
@@ -76,7 +109,26 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) }
     ) where Element: TransferProviderWriting {
-        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider)
+        self.init(storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider, order: nil)
+    }
+
+    /// A list of elements that write their own representations, keeping each element's `order`-style field equal
+    /// to its index, now and after every change (seed 002's `order`): `TransferList(covers, renumbering: \.order)`.
+    /// - Parameters:
+    ///   - elements: The elements; their identities must be distinct.
+    ///   - isPinned: Which elements stay where they are (seed 003's fixed cells).
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity.
+    ///   - makeProvider: The provider a dragged element carries to other processes.
+    ///   - renumbering: The field the list sets to each element's index after every drop, removal and
+    ///     ``edit(_:)``.
+    public convenience init(
+        _ elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) },
+        renumbering: any WritableKeyPath<Element, Int> & Sendable
+    ) where Element: TransferProviderWriting {
+        self.init(
+            storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider, order: renumbering)
     }
 
     /// The elements, in order.
@@ -85,14 +137,28 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     }
 
     /// Changes the list outside any drop (the app's own edits, which may happen while a drag is in flight).
+    ///
+    /// A list made with `renumbering:` renumbers its elements after `body`, whatever `body` set their field to.
     /// - Returns: The change.
     @discardableResult
     public func edit(_ body: (inout [Element]) -> Void) -> CollectionDifference<Element> {
         state.withLock { state in
-            let old = state.elements
-            body(&state.elements)
-            return state.elements.identityDifference(from: old)
+            var after = state.elements
+            body(&after)
+            return commit(after, to: &state)
         }
+    }
+
+    /// Makes `after` the list's elements, renumbered when the list keeps an order, and returns the change.
+    @discardableResult
+    private func commit(_ after: [Element], to state: inout State) -> CollectionDifference<Element> {
+        var after = after
+        if let order {
+            after.renumber(order)
+        }
+        let change = after.identityDifference(from: state.elements)
+        state.elements = after
+        return change
     }
 
     // MARK: - Dragging from the list
@@ -156,7 +222,9 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
                 return
             }
             let ids = Set(items.compactMap { Element.ID($0.rawValue) }).intersection(reserved)
-            state.elements.removeElements(withIDs: ids)
+            var after = state.elements
+            after.removeElements(withIDs: ids)
+            commit(after, to: &state)
         }
     }
 
@@ -256,13 +324,12 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         try state.withLock { state throws(TransferSessionError) in
             let ids = items.compactMap { Element.ID($0.id.rawValue) }
             var after = state.elements
-            let change = after.moveElements(withIDs: ids, toIndex: index)
+            after.moveElements(withIDs: ids, toIndex: index)
             guard pinnedStay(from: state.elements, to: after) else {
                 throw Self.pinnedError()
             }
-            state.elements = after
             state.placedInPlace.insert(session)
-            return change
+            return commit(after, to: &state)
         }
     }
 
@@ -282,7 +349,9 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             guard pinnedStay(in: state.elements, insertingCount: incoming.count, at: index) else {
                 throw Self.pinnedError()
             }
-            return state.elements.insertElements(incoming, at: index)
+            var after = state.elements
+            after.insertElements(incoming, at: index)
+            return commit(after, to: &state)
         }
     }
 
