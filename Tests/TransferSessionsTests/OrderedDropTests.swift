@@ -48,6 +48,26 @@ struct OrderedDropTests {
         #expect(shelf.map(\.order) == [1, 2, 3, 4, 5])
     }
 
+    @Test("several rows moved in a category tab land together, the first at the tab's index")
+    func filteredViewSeveral() {
+        let before = rows(["n1", "c1", "n2", "c2", "n3"])
+        let isNovel: (Row) -> Bool = { $0.id.hasPrefix("n") }
+        var shelf = before
+        // Novels tab n1 n2 n3: n1 and n3 to row 1, below n2; the comics keep their order.
+        let change = shelf.moveElements(withIDs: ["n3", "n1"], toIndex: 1, inViewWhere: isNovel)
+        #expect(shelf.filter(isNovel).map(\.id) == ["n2", "n1", "n3"])
+        #expect(shelf.map(\.id) == ["c1", "n2", "n1", "n3", "c2"])
+        #expect(before.applying(change)?.map(\.id) == shelf.map(\.id))
+        // Dropped where they already are (row 0 of the tab): nothing else moves past them.
+        shelf = before
+        shelf.moveElements(withIDs: ["n1"], toIndex: 0, inViewWhere: isNovel)
+        #expect(shelf.map(\.id) == before.map(\.id))
+        // An index past the tab's end is its end; unknown identities change nothing.
+        shelf.moveElements(withIDs: ["n1"], toIndex: 99, inViewWhere: isNovel)
+        #expect(shelf.map(\.id) == ["c1", "n2", "c2", "n3", "n1"])
+        #expect(shelf.moveElements(withIDs: ["gone"], toIndex: 0, inViewWhere: isNovel).isEmpty)
+    }
+
     @Test("the edit-mode move takes the final index, and refuses positions outside the list (seed 004)")
     func moveRow() throws {
         var list = rows(["a", "b", "c"])
