@@ -64,6 +64,47 @@ package enum AtomicFile {
         }
     }
 
+    /// Writes `bytes` as the whole file at `path` so that it survives a crash of the process and a power loss: into a
+    /// temporary file beside it, flushed to the disk, then put in place and the directory flushed too.
+    ///
+    /// With `replacingExisting` the file is renamed over whatever is at `path` (a reader sees the old file or the new
+    /// one, never a mix); without it, it is linked into place, which fails with `EEXIST`, changing nothing, when
+    /// `path` exists: a name that is written once, by the first process to get there.
+    /// - Throws: ``SystemError`` when a step fails; the temporary file is removed then.
+    package static func writeDurably(
+        _ bytes: [UInt8], toPath path: String, replacingExisting: Bool = true
+    ) throws(SystemError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        removeStaleTemporaryFiles(inDirectory: directory)
+        let (descriptor, temporary) = try Syscall.makeTemporaryFile(
+            template: directory + temporaryName(for: name, processID: Syscall.processID))
+        do throws(SystemError) {
+            do {
+                defer { Syscall.close(descriptor) }
+                Syscall.applyDefaultPermissions(descriptor)
+                let written = bytes.withUnsafeBytes { bytes in
+                    Result { () throws(SystemError) in try Syscall.write(descriptor, bytes) }
+                }
+                try written.get()
+                try Syscall.synchronize(descriptor)
+            }
+            if replacingExisting {
+                try Syscall.rename(temporary, to: path)
+            } else {
+                defer { Syscall.unlink(temporary) }
+                try Syscall.link(temporary, to: path)
+            }
+        } catch {
+            Syscall.unlink(temporary)
+            throw SystemError(call: error.call, errorNumber: error.errorNumber, path: path)
+        }
+        let folder = try Syscall.openForReading(directory.isEmpty ? "." : directory)
+        defer { Syscall.close(folder) }
+        try Syscall.synchronize(folder)
+    }
+
     /// The signals after which ``installInterruptCleanup()`` removes pending temporary files: every catchable signal
     /// whose default action ends the process, except `SIGPIPE`, which the tool ignores (see ``AtomicFile``).
     package static let cleanupSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM]

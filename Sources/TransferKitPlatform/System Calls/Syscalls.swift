@@ -297,6 +297,18 @@ package enum Syscall {
         }
     }
 
+    /// Takes an exclusive advisory lock on an open file without waiting (`flock(2)`); the kernel drops it when the
+    /// descriptor is closed, also when the process is killed.
+    /// - Returns: `false` when another open file description holds the lock (in this process or another).
+    package static func lockExclusively(_ descriptor: Int32) throws(SystemError) -> Bool {
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EWOULDBLOCK { return false }
+            if code != EINTR { throw SystemError(call: "flock", errorNumber: code) }
+        }
+        return true
+    }
+
     /// Writes the file's data through to the disk (`fsync(2)`).
     package static func synchronize(_ descriptor: Int32) throws(SystemError) {
         while fsync(descriptor) != 0 {
