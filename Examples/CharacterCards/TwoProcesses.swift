@@ -17,6 +17,12 @@ import TransferSessions
 ///   again: the source removes the cards of committed moves; the destination keeps its pending cards of committed
 ///   sessions and drops the others.
 ///
+/// The same move with stored lists (`TwoProcesses+StoredList.swift`), where the lists do all of the above:
+/// - `CharacterCards stored-source DIR SOCKET CARD [--pause-at EVENT]` and
+///   `CharacterCards stored-destination DIR SOCKET [--pause-at EVENT]` do what the two commands above do, on the
+///   stored lists in `DIR` (the user's standard decision record);
+/// - `CharacterCards stored-open DIR` opens the list, which settles it after a crash, and prints its cards.
+///
 /// `--pause-at EVENT` (a ``RemoteSessionEvent``) prints `paused at EVENT` and stops there, so a test can kill the
 /// process at that step.
 ///
@@ -81,6 +87,12 @@ enum TwoProcesses {
         case ("session-destination", 4):
             let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: arguments[3]))
             print(try await destination(list: arguments[1], socket: arguments[2], record: record, observer))
+        case ("stored-source", 4):
+            print(try await storedSource(directory: arguments[1], socket: arguments[2], card: arguments[3], observer))
+        case ("stored-destination", 3):
+            print(try await storedDestination(directory: arguments[1], socket: arguments[2], observer))
+        case ("stored-open", 2):
+            print(try storedOpen(directory: arguments[1]))
         case ("session-recover", 4):
             let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: arguments[2]))
             print(try recover(list: arguments[1], record: record, asSource: arguments[3] == "source"))

@@ -26,7 +26,9 @@ struct TwoProcessSessionTests {
         let output: URL
         private(set) var status: Int32?
 
-        init(_ arguments: [String], output: URL, descriptorLimit: Int? = nil) throws {
+        init(
+            _ arguments: [String], output: URL, descriptorLimit: Int? = nil, environment: [String: String]? = nil
+        ) throws {
             self.arguments = arguments
             self.output = output
             let descriptor = try Syscall.openForWriting(output.path)
@@ -38,7 +40,8 @@ struct TwoProcessSessionTests {
                 descriptorLimit.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)", TwoProcessSessionTests.executable] }
                 ?? [TwoProcessSessionTests.executable]
             pid = try ChildProcess.spawn(
-                command[0], arguments: Array(command.dropFirst()) + arguments, standardInput: input,
+                command[0], arguments: Array(command.dropFirst()) + arguments, environment: environment,
+                standardInput: input,
                 standardOutput: descriptor, standardError: descriptor)
         }
 
@@ -82,22 +85,40 @@ struct TwoProcessSessionTests {
         }
     }
 
+    /// How the example keeps its lists.
+    enum Storage: String, CustomStringConvertible {
+        /// Its own JSON files, pending marks and recovery, with a record it names (`session-…`).
+        case exampleFiles
+        /// Stored `TransferList`s and the user's standard record, found through `XDG_STATE_HOME` (`stored-…`).
+        case storedLists
+
+        var description: String { rawValue }
+    }
+
     /// The two lists' card names after a drag of Han from the source to the destination, with `killed` killed at
-    /// `event` and both recovered.
+    /// `event` and both recovered, and what the source printed.
     private func run(
-        killing killed: String?, at event: RemoteSessionEvent?, flooding: Bool = false
+        killing killed: String?, at event: RemoteSessionEvent?, flooding: Bool = false,
+        storage: Storage = .exampleFiles
     ) async throws -> (
-        source: [String], destination: [String]
+        source: [String], destination: [String], sourceOutput: String
     ) {
         let directory = try makeTemporaryDirectory(prefix: "tk-2p")
         defer { try? FileManager.default.removeItem(at: directory) }
         func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
         try Self.cards.write(toFile: path("A.json"), atomically: true, encoding: .utf8)
         try #"{"cards":[],"pending":{}}"#.write(toFile: path("B.json"), atomically: true, encoding: .utf8)
+        // Both processes of the stored lists find the same record without being told: the user's state directory.
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = path("state")
+        let stored = storage == .storedLists
         let pause = { (role: String) in killed == role ? ["--pause-at", event?.rawValue ?? ""] : [] }
         let source = try Running(
-            ["session-source", path("A.json"), path("s"), path("record"), "Han"] + pause("source"),
-            output: directory.appendingPathComponent("source.out"), descriptorLimit: flooding ? 64 : nil)
+            (stored
+                ? ["stored-source", path("A"), path("s"), "Han"]
+                : ["session-source", path("A.json"), path("s"), path("record"), "Han"]) + pause("source"),
+            output: directory.appendingPathComponent("source.out"), descriptorLimit: flooding ? 64 : nil,
+            environment: environment)
         for _ in 0..<2000 where !FileManager.default.fileExists(atPath: path("s")) {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -112,8 +133,10 @@ struct TwoProcessSessionTests {
             #expect(flood.status == 0 && report.hasPrefix("flooded "), "\(report)")
         }
         let destination = try Running(
-            ["session-destination", path("B.json"), path("s"), path("record")] + pause("destination"),
-            output: directory.appendingPathComponent("destination.out"))
+            (stored
+                ? ["stored-destination", path("B"), path("s")]
+                : ["session-destination", path("B.json"), path("s"), path("record")]) + pause("destination"),
+            output: directory.appendingPathComponent("destination.out"), environment: environment)
         if let killed, let event {
             let victim = killed == "source" ? source : destination
             #expect(try await victim.wait(for: "paused at \(event.rawValue)"), "\(victim.text)")
@@ -121,25 +144,43 @@ struct TwoProcessSessionTests {
         }
         try await destination.finish()
         try await source.finish()
-        // Each process, started again, settles its list by the record.
-        for (list, role) in [("A.json", "source"), ("B.json", "destination")] {
+        // Each process, started again, settles its list by the record (a stored list, by being opened).
+        var opened: [String: [String]] = [:]
+        for (list, role) in [("A", "source"), ("B", "destination")] {
             let recovery = try await ChildProcess.run(
-                Self.executable, arguments: ["session-recover", path(list), path("record"), role], input: [])
+                Self.executable,
+                arguments: stored
+                    ? ["stored-open", path(list)] : ["session-recover", path(list + ".json"), path("record"), role],
+                input: [], environment: environment)
             #expect(recovery.status == 0, "\(String(decoding: recovery.standardError, as: UTF8.self))")
+            let printed = String(decoding: recovery.standardOutput, as: UTF8.self)
+            opened[list] = printed.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+                in: CharacterSet(charactersIn: "[]")
+            ).split(separator: " ").map(String.init)
         }
         func names(_ list: String) throws -> [String] {
-            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path(list))))
+            if stored { return opened[list] ?? [] }
+            let object = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: path(list + ".json"))))
             let cards = (object as? [String: Any])?["cards"] as? [[String: Any]] ?? []
             return cards.compactMap { $0["name"] as? String }
         }
-        return (try names("A.json"), try names("B.json"))
+        return (try names("A"), try names("B"), source.text)
     }
 
-    @Test("a move between two processes: the card leaves the source only after the destination committed")
-    func moveBetweenProcesses() async throws {
-        let lists = try await run(killing: nil, at: nil)
+    @Test(
+        "a move between two processes: the card leaves the source only after the destination committed",
+        arguments: [Storage.exampleFiles, .storedLists])
+    func moveBetweenProcesses(storage: Storage) async throws {
+        let lists = try await run(killing: nil, at: nil, storage: storage)
         #expect(lists.source == ["Luke", "Leia"])
         #expect(lists.destination == ["Han"])
+        if storage == .storedLists {
+            // The source's own list reported its removal, for its table to animate.
+            #expect(
+                lists.sourceOutput.contains("source: move; [Luke Leia]; removed [Han@2 (movedAway("),
+                "\(lists.sourceOutput)")
+        }
     }
 
     @Test(
@@ -152,20 +193,36 @@ struct TwoProcessSessionTests {
         #expect(lists.destination == ["Han"])
     }
 
+    /// Who is killed at which step, and where the card must end.
+    static let killTable: [(String, RemoteSessionEvent, String)] = [
+        ("source", .offered, "source"),
+        ("source", .reserved, "source"),
+        ("source", .commitReceived, "destination"),
+        ("source", .removed, "destination"),
+        ("destination", .reservationReceived, "source"),
+        ("destination", .committedLocally, "source"),
+        ("destination", .decided, "destination"),
+        ("destination", .commitSent, "destination"),
+    ]
+
     @Test(
         "killing either process at any step leaves the card in exactly one list, the one the record names",
-        arguments: [
-            ("source", RemoteSessionEvent.offered, "source"),
-            ("source", .reserved, "source"),
-            ("source", .commitReceived, "destination"),
-            ("source", .removed, "destination"),
-            ("destination", .reservationReceived, "source"),
-            ("destination", .committedLocally, "source"),
-            ("destination", .decided, "destination"),
-            ("destination", .commitSent, "destination"),
-        ])
+        arguments: killTable)
     func killed(process: String, event: RemoteSessionEvent, expected: String) async throws {
-        let lists = try await run(killing: process, at: event)
+        try await expectOnePlace(killing: process, at: event, expected: expected, storage: .exampleFiles)
+    }
+
+    @Test(
+        "with stored lists and no code of the example's own, killing either process at any step leaves the card in exactly one list",
+        arguments: killTable)
+    func killedWithStoredLists(process: String, event: RemoteSessionEvent, expected: String) async throws {
+        try await expectOnePlace(killing: process, at: event, expected: expected, storage: .storedLists)
+    }
+
+    private func expectOnePlace(
+        killing process: String, at event: RemoteSessionEvent, expected: String, storage: Storage
+    ) async throws {
+        let lists = try await run(killing: process, at: event, storage: storage)
         let places = [
             lists.source.contains("Han") ? "source" : nil, lists.destination.contains("Han") ? "destination" : nil,
         ]

@@ -144,14 +144,14 @@ struct DragSessionTests {
     func itemsGoneBeforeTheDrop() async throws {
         let (left, right) = lists(rows("a", "b"), [])
         let session = try left.beginDrag(["a"])
-        left.edit { $0.removeAll { $0.id == "a" } }
+        try left.edit { $0.removeAll { $0.id == "a" } }
         let error = await #expect(throws: TransferSessionError.self) { try await right.drop(session, at: 0) }
         #expect(error?.code == .itemsUnavailable)
         #expect(right.elements.isEmpty)
 
-        left.edit { $0.append(contentsOf: rows("c", "d")) }
+        try left.edit { $0.append(contentsOf: rows("c", "d")) }
         let several = try left.beginDrag(["b", "c", "d"])
-        left.edit { $0.removeAll { $0.id == "c" } }
+        try left.edit { $0.removeAll { $0.id == "c" } }
         let result = try await right.drop(several, at: 0)
         #expect(result.transferredItems == ["b", "d"])
         #expect(result.unavailableItems == ["c"])

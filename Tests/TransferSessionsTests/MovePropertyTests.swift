@@ -75,7 +75,7 @@ struct MovePropertyTests {
     }
 
     /// One random drag and its ending; updates the expected identities.
-    private func step(_ world: World, _ generator: inout SplitMix64, endings: [Ending]) async {
+    private func step(_ world: World, _ generator: inout SplitMix64, endings: [Ending]) async throws {
         let from = world.lists[Int.random(in: 0...1, using: &generator)]
         let to = world.lists[Int.random(in: 0...1, using: &generator)]
         let available = from.elements.filter { $0.title != "pinned" }
@@ -93,16 +93,16 @@ struct MovePropertyTests {
         switch Int.random(in: 0..<6, using: &generator) {
         case 0:
             let victim = picked[0].id
-            from.edit { $0.removeAll { $0.id == victim } }
+            try from.edit { $0.removeAll { $0.id == victim } }
             world.expected.remove(victim)
         case 1:
             world.next += 1
             let added = Row(id: "n\(world.next)", title: "plain")
-            to.edit { $0.insert(added, at: 0) }
+            try to.edit { $0.insert(added, at: 0) }
             world.expected.insert(added.id)
         case 2:
             var order = generator
-            from.edit { list in
+            try from.edit { list in
                 let pin = list.firstIndex { $0.title == "pinned" }
                 let rest = list.filter { $0.title != "pinned" }.shuffled(using: &order)
                 list = rest
@@ -190,7 +190,7 @@ struct MovePropertyTests {
         let world = World()
         var generator = SplitMix64(state: seed)
         for number in 0..<500 {
-            await step(world, &generator, endings: Ending.allCases)
+            try await step(world, &generator, endings: Ending.allCases)
             if let breach = world.breach() {
                 Issue.record("seed \(seed), step \(number): \(breach)")
                 return
@@ -209,7 +209,7 @@ struct MovePropertyTests {
         let world = World()
         var generator = SplitMix64(state: seed)
         for number in 0..<300 {
-            await step(world, &generator, endings: [.acrossProcesses, .acrossProcesses, .acrossProcesses, .cancel])
+            try await step(world, &generator, endings: [.acrossProcesses, .acrossProcesses, .acrossProcesses, .cancel])
             if let breach = world.breach() {
                 Issue.record("seed \(seed), step \(number): \(breach)")
                 return

@@ -87,7 +87,7 @@ struct RemoteSessionTests {
             let rows = try await drop.loadObjects(ofClass: Row.self)
             #expect(operation == .move && drop.localDragSession == nil)
             sourceDuringCommit.withLock { $0 = left.elements.map(\.id) }
-            right.edit { $0.append(contentsOf: rows) }
+            try right.edit { $0.append(contentsOf: rows) }
         }
         #expect(result.operation == .move && result.transferredItems == ["b"])
         #expect(sourceDuringCommit.withLock { $0 } == ["a", "b", "c"])

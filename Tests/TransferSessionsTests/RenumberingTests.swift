@@ -43,13 +43,13 @@ struct RenumberingTests {
     }
 
     @Test("the app's own edits are renumbered, whatever they set the field to")
-    func editsRenumber() {
+    func editsRenumber() throws {
         let list = TransferList(staleRows("a", "b"), renumbering: \.order)
-        list.edit { rows in
+        try list.edit { rows in
             rows.insert(Row(id: "n", title: "new", order: -7), at: 0)
         }
         #expect(numbered(list) == "n0 a1 b2")
-        list.edit { $0.removeAll { $0.id == "a" } }
+        try list.edit { $0.removeAll { $0.id == "a" } }
         #expect(numbered(list) == "n0 b1")
     }
 

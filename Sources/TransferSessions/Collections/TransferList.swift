@@ -20,6 +20,15 @@ import TransferKitPlatform
 /// every element's field equals its index after every change (drops, removals by a move, ``edit(_:)``), so it is
 /// never stale.
 ///
+/// **Both sides' changes** — every change of the list (a drop on it, the removal of elements a move took
+/// elsewhere, in this process or another, the app's own edits) is reported on ``changes()`` as a
+/// `CollectionDifference`, so the source's table animates its removal as the destination's animates the insertion.
+///
+/// **Stored lists** — ``init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`` keeps the list
+/// in a directory, written durably at every change, and makes a move between two processes exactly-once even when
+/// either is killed: the list marks what a move has in flight, decides in a ``SessionDecisionRecord`` and settles
+/// by it when it is opened again (Schemas/transfer-session.md section 6).
+///
 /// ```swift
 /// let left = TransferList(models)
 /// let right = TransferList([Model](), renumbering: \.order)
@@ -28,15 +37,24 @@ import TransferKitPlatform
 /// ```
 public final class TransferList<Element>: DragSource, Sendable
 where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & Sendable {
-    private struct State {
+    struct State {
         var elements: [Element]
         /// The elements each session's move has reserved.
         var reserved: [DragSession.ID: Set<Element.ID>] = [:]
         /// Sessions whose move this list already carried out in place (a reorder): their removal is done.
         var placedInPlace: Set<DragSession.ID> = []
+        /// A stored list's elements that moves into it brought and nobody decided yet, by session.
+        var pending: [String: [String]] = [:]
+        /// A stored list's elements reserved by moves out of it, by session, until the move is settled.
+        var outgoing: [String: [String]] = [:]
+        /// The streams of ``changes()``.
+        var subscribers: [Int: AsyncStream<Change>.Continuation] = [:]
+        var nextSubscriber = 0
     }
 
-    private let state: SanitizedMutex<State>
+    let state: SanitizedMutex<State>
+    /// Where a stored list lives; `nil` for a list in memory.
+    let storage: Storage?
     private let isPinned: @Sendable (Element) -> Bool
     /// The field that holds each element's index, kept up to date after every change.
     private let order: (any WritableKeyPath<Element, Int> & Sendable)?
@@ -80,8 +98,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             storing: elements, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider, order: renumbering)
     }
 
-    private init(
-        storing elements: [Element], isPinned: @escaping @Sendable (Element) -> Bool,
+    init(
+        storing elements: [Element], storage: Storage? = nil, isPinned: @escaping @Sendable (Element) -> Bool,
         makeCopy: @escaping @Sendable (Element) -> Element,
         makeProvider: @escaping @Sendable (Element) -> TransferProvider,
         order: (any WritableKeyPath<Element, Int> & Sendable)?
@@ -92,6 +110,7 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         }
         state = SanitizedMutex(State(elements: elements))
         self.order = order
+        self.storage = storage
         self.isPinned = isPinned
         self.makeCopy = makeCopy
         self.makeProvider = makeProvider
@@ -136,29 +155,57 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         state.withLock { $0.elements }
     }
 
-    /// Changes the list outside any drop (the app's own edits, which may happen while a drag is in flight).
+    deinit {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    /// Changes the list outside any drop (the app's own edits, which may happen while a drag is in flight); the
+    /// change is reported on ``changes()`` too.
     ///
     /// A list made with `renumbering:` renumbers its elements after `body`, whatever `body` set their field to.
     /// - Returns: The change.
+    /// - Throws: ``TransferSessionError`` with `storeUnavailable` when a stored list cannot write the change; the
+    ///   list is unchanged then. A list in memory never throws.
     @discardableResult
-    public func edit(_ body: (inout [Element]) -> Void) -> CollectionDifference<Element> {
-        state.withLock { state in
-            var after = state.elements
-            body(&after)
-            return commit(after, to: &state)
+    public func edit(_ body: (inout [Element]) -> Void) throws(TransferSessionError) -> CollectionDifference<Element> {
+        try state.withLock { state throws(TransferSessionError) in
+            try change(&state, .edited) { next throws(TransferSessionError) in body(&next.elements) }
         }
     }
 
-    /// Makes `after` the list's elements, renumbered when the list keeps an order, and returns the change.
-    @discardableResult
-    private func commit(_ after: [Element], to state: inout State) -> CollectionDifference<Element> {
-        var after = after
+    /// Makes a change of the list: `body` changes a copy of the state, a stored list writes the copy, and only then
+    /// does the copy become the state and its difference go to ``changes()``.
+    /// - Parameters:
+    ///   - mustApply: Whether the change stands even when a stored list cannot write it (a removal the destination
+    ///     of a move committed): the file catches up at the next change, or the decision record settles it.
+    /// - Returns: The difference of the elements.
+    func change(
+        _ state: inout State, _ cause: Change.Cause, mustApply: Bool = false,
+        _ body: (inout State) throws(TransferSessionError) -> Void
+    ) throws(TransferSessionError) -> CollectionDifference<Element> {
+        var next = state
+        try body(&next)
         if let order {
-            after.renumber(order)
+            next.elements.renumber(order)
         }
-        let change = after.identityDifference(from: state.elements)
-        state.elements = after
-        return change
+        if let storage {
+            do {
+                try storage.write(next)
+            } catch  where !mustApply {
+                throw error
+            } catch {}
+        }
+        let difference = next.elements.identityDifference(from: state.elements)
+        state = next
+        if !difference.isEmpty {
+            let change = Change(cause: cause, difference: difference, elements: state.elements)
+            for subscriber in state.subscribers.values { subscriber.yield(change) }
+        }
+        return difference
     }
 
     // MARK: - Dragging from the list
@@ -194,7 +241,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
 
     // MARK: - DragSource
 
-    /// Reserves the elements the list still holds and no other session has reserved.
+    /// Reserves the elements the list still holds and no other session has reserved. A stored list marks them
+    /// durably as leaving for `session` first, and reserves nothing when it cannot.
     public func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
         state.withLock { state in
             let taken = state.reserved.values.reduce(into: Set<Element.ID>()) { $0.formUnion($1) }
@@ -209,12 +257,18 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
                     granted.append(item)
                 }
             }
-            state.reserved[session] = ids
-            return granted
+            let marked = try? change(&state, .edited) { next throws(TransferSessionError) in
+                next.reserved[session] = ids
+                if storage != nil, !granted.isEmpty {
+                    next.outgoing[session.rawValue] = granted.map(\.rawValue)
+                }
+            }
+            return marked == nil ? [] : granted
         }
     }
 
-    /// Removes the reserved elements, unless the list already moved them in place.
+    /// Removes the reserved elements, unless the list already moved them in place; the removal is reported on
+    /// ``changes()`` as ``Change/Cause/movedAway(_:)``.
     public func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
         state.withLock { state in
             let reserved = state.reserved.removeValue(forKey: session) ?? []
@@ -222,19 +276,40 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
                 return
             }
             let ids = Set(items.compactMap { Element.ID($0.rawValue) }).intersection(reserved)
-            var after = state.elements
-            after.removeElements(withIDs: ids)
-            commit(after, to: &state)
+            _ = try? change(&state, .movedAway(session), mustApply: true) { next throws(TransferSessionError) in
+                next.elements.removeElements(withIDs: ids)
+                next.outgoing[session.rawValue] = nil
+            }
         }
     }
 
-    /// Ends the reservation; the elements stay.
+    /// Ends the reservation; the elements stay. (A stored list whose decision record says the move was committed
+    /// removes them instead: the destination has them.)
     public func release(_ items: [TransferItemID], for session: DragSession.ID) async {
         state.withLock { state in
             state.placedInPlace.remove(session)
-            state.reserved[session] = nil
+            let reserved = state.reserved.removeValue(forKey: session) ?? []
+            guard let storage, state.outgoing[session.rawValue] != nil else { return }
+            let decision: SessionDecisionRecord.Decision?
+            do {
+                decision = try storage.record.decision(for: session)
+            } catch {
+                // The record cannot be read: the mark stays on disk, and opening the list again settles it.
+                state.outgoing[session.rawValue] = nil
+                return
+            }
+            let committed = decision?.outcome == .committed
+            _ = try? change(&state, committed ? .movedAway(session) : .edited, mustApply: true) {
+                next throws(TransferSessionError) in
+                if committed { next.elements.removeElements(withIDs: reserved) }
+                next.outgoing[session.rawValue] = nil
+            }
         }
     }
+
+    /// The record of a stored list, in which its moves to and from other processes are decided; `nil` for a list in
+    /// memory.
+    public var decisions: SessionDecisionRecord? { storage?.record }
 
     // MARK: - Dropping on the list
 
@@ -268,7 +343,12 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     }
 
     /// Drops `session` at `index`: in place when the drag came from this list and moves, else by loading the
-    /// items (local objects as they are) and inserting them, copies made with `makeCopy`.
+    /// items (local objects as they are) and inserting them, copies made with `makeCopy`. The change is reported on
+    /// ``changes()`` too, and the source's removal on the source's.
+    ///
+    /// A stored list writes the change before the drop commits; a move between two stored lists that share a
+    /// decision record is decided in it, so it stays exactly-once if the process dies before the source's removal
+    /// is written.
     /// - Parameters:
     ///   - session: The drag to drop.
     ///   - index: UIKit's destination index: the position the first dropped element has after the drop (for a
@@ -285,24 +365,46 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
         let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
-        return try await session.drop(proposal, on: destination) { drop, resolved in
-            if resolved == .move, session.source === self {
-                return try self.moveInPlace(drop.items, to: index, for: session.id)
+        // A move from another stored list of the same record is decided in it, as across processes.
+        let record = decidesMove(from: session.source) ? storage?.record : nil
+        do throws(TransferSessionError) {
+            let result = try await session.drop(proposal, on: destination) { drop, resolved in
+                if resolved == .move, session.source === self {
+                    return try self.moveInPlace(drop.items, to: index, for: session.id)
+                }
+                let loaded = try await drop.loadObjects(ofClass: Element.self)
+                let pending = resolved == .move && record != nil
+                let change = try self.insert(
+                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, for: session.id,
+                    pending: pending)
+                if pending, let record {
+                    try self.decideCommitted(session.id, items: drop.items.map(\.id), in: record)
+                }
+                return change
             }
-            let loaded = try await drop.loadObjects(ofClass: Element.self)
-            return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
+            settle(session.id)
+            return result
+        } catch {
+            settle(session.id)
+            throw error
         }
     }
 
     /// Drops a drag published by another process at `index`: loads the items from there and inserts them (copies
     /// made with `makeCopy`); for a move, the other process removes its items once this commit is done.
+    ///
+    /// A stored list needs nothing more for a move that survives a crash of either process: it stores the items
+    /// marked pending for the session before it commits, the drop decides `committed` in the list's record, and the
+    /// list keeps or drops the pending items by the record when the drop ends, or when it is opened again after a
+    /// crash.
     /// - Parameters:
     ///   - remote: The drag, connected with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)``.
     ///   - index: UIKit's destination index: the position the first dropped element has after the drop; clamped to
     ///     the list.
     ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
-    ///   - decisions: The record shared with the source, for a move that survives a crash (see
-    ///     ``SessionDecisionRecord``: an in-memory list has nothing to recover, so it rarely needs one).
+    ///   - decisions: For a list in memory, the record shared with the source, for a move that survives a crash
+    ///     (see ``SessionDecisionRecord``: an in-memory list has nothing to recover, so it rarely needs one). A
+    ///     stored list decides in its own record (``decisions``) and ignores this.
     /// - Returns: What happened, with the list's change as the value.
     /// - Throws: The errors of ``RemoteDragSession/drop(_:decisions:commit:)``, and `forbiddenByList` as for a drop
     ///   in this process.
@@ -312,9 +414,18 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
         let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
-        return try await remote.drop(proposal, decisions: decisions) { drop, resolved in
-            let loaded = try await drop.loadObjects(ofClass: Element.self)
-            return try self.insert(resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index)
+        do throws(TransferSessionError) {
+            let result = try await remote.drop(proposal, decisions: storage?.record ?? decisions) { drop, resolved in
+                let loaded = try await drop.loadObjects(ofClass: Element.self)
+                return try self.insert(
+                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, for: remote.id,
+                    pending: resolved == .move && self.storage != nil)
+            }
+            settle(remote.id)
+            return result
+        } catch {
+            settle(remote.id)
+            throw error
         }
     }
 
@@ -328,16 +439,20 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             guard pinnedStay(from: state.elements, to: after) else {
                 throw Self.pinnedError()
             }
-            state.placedInPlace.insert(session)
-            return commit(after, to: &state)
+            return try change(&state, .dropped(session)) { next throws(TransferSessionError) in
+                next.elements = after
+                next.placedInPlace.insert(session)
+                // Nothing leaves the list: the move is over for a stored list too.
+                next.outgoing[session.rawValue] = nil
+            }
         }
     }
 
+    /// Inserts dropped elements; a stored list marks them pending for `session` when `pending` (a move that the
+    /// decision record settles).
     private func insert(
-        _ incoming: [Element], at index: Int
-    ) throws(TransferSessionError) -> CollectionDifference<
-        Element
-    > {
+        _ incoming: [Element], at index: Int, for session: DragSession.ID, pending: Bool
+    ) throws(TransferSessionError) -> CollectionDifference<Element> {
         try state.withLock { state throws(TransferSessionError) in
             let present = Set(state.elements.map(\.id))
             if let duplicate = incoming.first(where: { present.contains($0.id) }) {
@@ -349,9 +464,12 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             guard pinnedStay(in: state.elements, insertingCount: incoming.count, at: index) else {
                 throw Self.pinnedError()
             }
-            var after = state.elements
-            after.insertElements(incoming, at: index)
-            return commit(after, to: &state)
+            return try change(&state, .dropped(session)) { next throws(TransferSessionError) in
+                next.elements.insertElements(incoming, at: index)
+                if pending {
+                    next.pending[session.rawValue] = incoming.map(\.id.description)
+                }
+            }
         }
     }
 

@@ -60,7 +60,8 @@ public final class DragSessionPublication: Sendable {
     /// - Parameters:
     ///   - session: The session; it should still be active.
     ///   - path: Where to listen; nothing may be there yet.
-    ///   - decisions: The record both processes share, for moves that survive a crash; `nil` for none.
+    ///   - decisions: The record both processes share, for moves that survive a crash; by default the session's
+    ///     source's own (``DragSource/decisions``: a stored ``TransferList``'s), else none.
     ///   - timeout: The time limit of silence: how long a destination may say nothing or read nothing.
     ///   - observer: Told of each step of a drop, for logs and tests (a step waits until it returns).
     /// - Throws: ``TransferSessionError`` with `disconnected` when the socket cannot be made at `path`.
@@ -70,7 +71,7 @@ public final class DragSessionPublication: Sendable {
     ) throws(TransferSessionError) {
         self.session = session
         self.path = path
-        self.decisions = decisions
+        self.decisions = decisions ?? session.source?.decisions
         self.timeout = timeout
         self.observer = observer
         do {

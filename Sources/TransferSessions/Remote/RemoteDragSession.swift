@@ -16,7 +16,7 @@ import UniformTypes
 /// let remote = try await RemoteDragSession.connect(toPath: socketPath)
 /// let result = try await remote.drop(DropProposal(operation: .move, intent: .insertAtIndex(0))) { drop, _ in
 ///     let models = try await drop.loadObjects(ofClass: Model.self)
-///     list.edit { $0.insert(contentsOf: models, at: 0) }
+///     try list.edit { $0.insert(contentsOf: models, at: 0) }
 /// }
 /// ```
 ///

@@ -23,7 +23,7 @@ import TransferKitPlatform
 /// ```swift
 /// let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: "/run/user/1000/notes-drags"))
 /// for decision in try record.decisions() where decision.outcome == .committed {
-///     list.edit { $0.removeAll { decision.items.contains(TransferItemID(of: $0)) } }
+///     try list.edit { $0.removeAll { decision.items.contains(TransferItemID(of: $0)) } }
 /// }
 /// ```
 public final class SessionDecisionRecord: Sendable {
@@ -66,6 +66,37 @@ public final class SessionDecisionRecord: Sendable {
         }
     }
 
+    /// The record every process of this user finds without configuration: the folder `transferkit/session-decisions`
+    /// in the user's state directory (`$XDG_STATE_HOME`, or `~/.local/state` when that is unset, as the XDG Base
+    /// Directory specification has it). A stored ``TransferList`` uses it unless it is given another record.
+    ///
+    /// The state directory, not the runtime one: a decision must outlive a reboot as long as the lists it settles do.
+    /// - Throws: ``TransferSessionError`` with `commitFailed` when no home directory is known or the folder cannot be
+    ///   created.
+    public static func standard() throws(TransferSessionError) -> SessionDecisionRecord {
+        guard let directory = standardDirectory(environment: ProcessInfo.processInfo.environment) else {
+            throw TransferSessionError(
+                code: .commitFailed,
+                message: "Neither XDG_STATE_HOME nor HOME is set, so the standard decision record has no place; "
+                    + "give the list a record of its own (decisions:).")
+        }
+        return try SessionDecisionRecord(directory: directory)
+    }
+
+    /// The folder of ``standard()`` under `environment`: `$XDG_STATE_HOME` when it is an absolute path (the
+    /// specification ignores a relative one), else `$HOME/.local/state`; `nil` when neither is set.
+    package static func standardDirectory(environment: [String: String]) -> URL? {
+        let state: String
+        if let value = environment["XDG_STATE_HOME"], value.hasPrefix("/") {
+            state = value
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            state = home + "/.local/state"
+        } else {
+            return nil
+        }
+        return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("transferkit/session-decisions")
+    }
+
     /// Records `outcome` for `session` unless a decision exists already.
     /// - Returns: The session's decision: this one, or the one that was there first.
     /// - Throws: ``TransferSessionError`` with `commitFailed` when the record cannot be written or read.
@@ -77,19 +108,11 @@ public final class SessionDecisionRecord: Sendable {
         let path = try self.path(for: session)
         do {
             let bytes = Array(try JSONEncoder().encode(decision))
-            let temporary = try Syscall.makeTemporaryFile(template: directory.path + "/.decision-XXXXXX")
-            defer { Syscall.unlink(temporary.path) }
-            do {
-                defer { Syscall.close(temporary.descriptor) }
-                let written = bytes.withUnsafeBytes { bytes in
-                    Result { () throws(SystemError) in try Syscall.write(temporary.descriptor, bytes) }
-                }
-                try written.get()
-                try Syscall.synchronize(temporary.descriptor)
-            }
             // (A Result rather than a `catch where` on the typed error: Swift 6.3's ownership checker crashes on
             // that form here.)
-            let linked = Result { () throws(SystemError) in try Syscall.link(temporary.path, to: path) }
+            let linked = Result { () throws(SystemError) in
+                try AtomicFile.writeDurably(bytes, toPath: path, replacingExisting: false)
+            }
             guard case .failure(let failure) = linked else {
                 return decision
             }

@@ -44,9 +44,16 @@ public protocol DragSource: AnyObject, Sendable {
 
     /// The session ended with `operation`: ``DropOperation/cancel`` when it was never dropped or failed.
     func dragSession(_ session: DragSession, didEndWith operation: DropOperation) async
+
+    /// The record in which this source's moves to other processes are decided, for a source that stores its items
+    /// (a stored ``TransferList``): a ``DragSessionPublication`` of its sessions uses it when given none.
+    var decisions: SessionDecisionRecord? { get }
 }
 
 extension DragSource {
     /// Does nothing.
     public func dragSession(_ session: DragSession, didEndWith operation: DropOperation) async {}
+
+    /// `nil`: a source that keeps its items in memory has nothing to settle after a crash.
+    public var decisions: SessionDecisionRecord? { nil }
 }

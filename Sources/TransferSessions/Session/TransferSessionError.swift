@@ -33,4 +33,11 @@ extension ErrorCode where Domain == TransferSessionErrorDomain {
     /// The peer may not take part in the session: it runs as another user (checked with the socket's
     /// `SO_PEERCRED`).
     public static var notPermitted: Self { Self("notPermitted") }
+    /// A stored ``TransferList``'s file is not a list this library can read: truncated, not JSON, of another shape
+    /// or a newer version, with elements that do not decode or identities twice. Nothing was changed; restore the
+    /// file from a backup or move it aside.
+    public static var storeCorrupted: Self { Self("storeCorrupted") }
+    /// A stored ``TransferList``'s directory cannot be created, read or written (permissions, a full disk), or
+    /// another open list uses it; a change that could not be stored was not made.
+    public static var storeUnavailable: Self { Self("storeUnavailable") }
 }
