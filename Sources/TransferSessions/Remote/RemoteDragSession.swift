@@ -221,7 +221,11 @@ public final class RemoteDragSession: Sendable {
             if let record {
                 let decision = try record.decide(.committed, for: id, items: dropped.map(\.id))
                 guard decision.outcome == .committed else {
-                    move.handle(.recordAborted)
+                    // The table's `sendAbort`: the source releases now rather than at its silence limit.
+                    if move.handle(.recordAborted).contains(.sendAbort) {
+                        try? link.send(DestinationMessage.abort(message: "The decision record says aborted."))
+                        _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
+                    }
                     throw TransferSessionError(
                         code: .commitFailed,
                         message: "The source aborted this move before it was recorded (it lost its destination); "
