@@ -46,7 +46,7 @@ extension TransferList where Element: Codable {
             order: nil)
     }
 
-    /// A stored list (as ``init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)``) of elements
+    /// A stored list (as `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`) of elements
     /// that write their own representations: a dragged element carries a provider of the element itself, so drops
     /// in other processes can load it.
     /// - Parameters:

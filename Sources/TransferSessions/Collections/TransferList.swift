@@ -24,7 +24,7 @@ import TransferKitPlatform
 /// elsewhere, in this process or another, the app's own edits) is reported on ``changes()`` as a
 /// `CollectionDifference`, so the source's table animates its removal as the destination's animates the insertion.
 ///
-/// **Stored lists** — ``init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`` keeps the list
+/// **Stored lists** — `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)` keeps the list
 /// in a directory, written durably at every change, and makes a move between two processes exactly-once even when
 /// either is killed: the list marks what a move has in flight, decides in a ``SessionDecisionRecord`` and settles
 /// by it when it is opened again (Schemas/transfer-session.md section 6).
