@@ -73,23 +73,76 @@ def canonical_json(value):
     return (json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
-def add(name, data, valid, code=None, schema=None, beyond=None):
+def is_json_text(data):
+    """Whether `data` is JSON text (RFC 8259) at all; JSON Schema has a verdict only on JSON text (§9)."""
+    def no_constant(name):
+        raise ValueError(name)
+
+    try:
+        json.loads(data.decode("utf-8"), parse_constant=no_constant)
+        return True
+    except ValueError:
+        return False
+
+
+def add(name, data, valid, code=None, schema=None, beyond=None, canonical=False, to_text=None):
     folder = "valid" if valid else "invalid"
     path = OUT / folder / name
     path.write_bytes(data)
     entry = {"name": f"{folder}/{name}", "valid": valid}
     if code:
         entry["code"] = code
-    if name.endswith(".json"):
+    if name.endswith(".json") and is_json_text(data):
         entry["schema"] = valid if schema is None else schema
-        if beyond:
-            entry["beyondSchema"] = beyond
+    if beyond and name.endswith(".json"):
+        entry["beyondSchema"] = beyond
+    if canonical:
+        entry["canonical"] = True  # a conforming writer writes exactly these bytes for the archive they hold
+    if to_text:
+        entry["toText"] = to_text  # the archive is valid but has no text form: converting it fails with this code
     vectors.append(entry)
 
 
-def both(name, value, valid=True, code=None, schema=None, beyond=None):
-    add(name + ".transferkit", cbor_bytes(value), valid, code)
-    add(name + ".json", canonical_json(json_value(value)), valid, code, schema, beyond)
+def both(name, value, valid=True, code=None, schema=None, beyond=None, canonical=None):
+    canonical = valid if canonical is None else canonical
+    add(name + ".transferkit", cbor_bytes(value), valid, code, canonical=canonical)
+    add(name + ".json", canonical_json(json_value(value)), valid, code, schema, beyond, canonical=canonical)
+
+
+def head(major, argument):
+    """A CBOR head in its shortest form (for vectors cbor2 cannot write)."""
+    if argument < 24:
+        return bytes([major << 5 | argument])
+    for info, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if argument < 1 << (8 * size):
+            return bytes([major << 5 | info]) + argument.to_bytes(size, "big")
+    raise ValueError(argument)
+
+
+def text(string):
+    data = string.encode() if isinstance(string, str) else string
+    return head(3, len(data)) + data
+
+
+def archive_with_item_extra(extra_key, extra_value_bytes):
+    """The binary form of one item holding `hello` and one unknown key whose value is given as raw CBOR."""
+    hello_rep = (head(5, 3) + text("type") + text("public.utf8-plain-text") + text("payload") + head(2, 5) + b"hello"
+                 + text("checksum") + head(0, crc(b"hello")))
+    keys = sorted([(text(extra_key), extra_value_bytes), (text("representations"), head(4, 1) + hello_rep)],
+                  key=lambda pair: pair[0])
+    item_bytes = head(5, 2) + b"".join(k + v for k, v in keys)
+    return (b"\xd9\xd9\xf7" + head(4, 3) + text("transferkit-archive") + head(4, 2) + head(0, 1) + head(0, 0)
+            + head(5, 1) + text("items") + head(4, 1) + item_bytes)
+
+
+def text_archive(body, version="[1,0]"):
+    """A text archive whose items array is `body` (raw JSON text)."""
+    return ('{"format":"transferkit-archive","items":' + body + ',"version":' + version + '}\n').encode()
+
+
+def text_hello(checksum=None, extra=""):
+    return '{"checksum":%s,"text":"hello","type":"public.utf8-plain-text"%s}' % (
+        crc(b"hello") if checksum is None else checksum, extra)
 
 
 for folder in ("valid", "invalid"):
@@ -111,13 +164,110 @@ both("metadata-every-kind", archive([item([hello], metadata={
 both("identifier-leading-dash", archive([item([rep("-leading.dash", b"x")])]))
 both("identifier-mixed-case-and-digits", archive([item([rep("com.Example.Card-2", b"{}")])]))
 both("text-bytes-of-a-binary-type", archive([item([rep("public.png", b"not really a png")])]))
-both("minor-version-7", archive([item([hello])], version=(1, 7)))
-both("unknown-keys-everywhere", archive(
+both("minor-version-7", archive([item([hello])], version=(1, 7)), canonical=False)
+both("unknown-keys-everywhere", canonical=False, value=archive(
     [item([rep("public.utf8-plain-text", b"hi", future="ignored")], later=[1, 2])],
     version=(1, 0, "extra"), body_extra={"annotations": {"by": "a future writer"}}, top_extra=("trailer",)))
 both("metadata-depth-16", archive([item([hello], metadata={"a": [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]})]))
 
 # Text-form-only valid vectors: what a reader must accept though a writer never writes it.
+# Float text (§5.2): around 2^53, 1e16 and 1e21, where shortest round-trip formatters switch notation, and
+# subnormals. The library, the tool and Python's json all write exactly these bytes.
+both("float-text-boundaries", archive([item([hello], metadata={
+    "2^53": 2.0 ** 53, "2^53+2": 2.0 ** 53 + 2, "9.5e15": 9.5e15, "below-1e16": 9999999999999998.0,
+    "1e16": 1e16, "1e15": 1e15, "below-1e21": 999999999999999900000.0, "1e21": 1e21, "1e22": 1e22,
+    "negative": -9.5e15, "max": 1.7976931348623157e308, "min-normal": 2.2250738585072014e-308,
+    "max-subnormal": 2.225073858507201e-308, "min-subnormal": 5e-324, "subnormal": 1.5e-310,
+    "1e-4": 0.0001, "1e-5": 0.00001, "zero": 0.0, "negative-zero": -0.0, "third": 1 / 3,
+    "2^63": 2.0 ** 63, "tie": 5e-324 * 3})]))
+# Metadata keys (§3.4): canonically equivalent keys are one key; keys use Unicode 3.2's repertoire.
+both("metadata-keys-unicode-3-2", archive([item([hello], metadata={"é": 1, "日本": 2, "Ωmega": 3})]))
+both("metadata-keys-canonically-equivalent", archive([item([hello], metadata={"\u00e9": 1, "e\u0301": 2})]),
+     False, "malformed", schema=True, beyond="canonical equivalence of keys (NFC)")
+both("metadata-keys-unicode-15-pair", archive([item([hello], metadata={
+    "a\u0301\U00010EFD": 1, "a\U00010EFD\u0301": 2})]), False, "unrepresentableValue", schema=True,
+     beyond="the Unicode 3.2 repertoire of keys")
+both("metadata-key-emoji", archive([item([hello], metadata={"\U0001F600": 1})]), False, "unrepresentableValue",
+     schema=True, beyond="the Unicode 3.2 repertoire of keys")
+# Names (§3.2): no control character.
+both("name-tab", archive([item([hello], name="a\tb")]), False, "invalidName")
+both("name-c1-control", archive([item([hello], name="a\u009bb")]), False, "invalidName")
+both("name-delete", archive([item([hello], name="a\u007fb")]), False, "invalidName")
+# Version (§5.1, §6): any minor version from 0 to 2^64-1, written as any JSON number whose exact value it is.
+both("minor-version-uint64-max", archive([item([hello])], version=(1, 2 ** 64 - 1)), canonical=False)
+both("minor-version-negative", archive([item([hello])], version=(1, -1)), False, "malformed")
+add("minor-version-1e16.json", text_archive("[]", "[1,1e16]"), True)
+add("minor-version-2-53-plus-1.json", text_archive("[]", "[1,9007199254740993.0]"), True)
+add("minor-version-negative-zero.json", text_archive("[]", "[1,-0]"), True)
+add("minor-version-2-64.json", text_archive("[]", "[1,18446744073709551616]"), False, "malformed",
+    schema=True, beyond="JSON Schema's integer has no upper bound here")
+add("minor-version-fraction.json", text_archive("[]", "[1,0.5]"), False, "malformed")
+add("major-version-exponent.json", text_archive("[]", "[1e0,0]"), True)
+# Checksums (§5.1): the exact decimal value, not the binary64 a parser may round it to.
+add("checksum-almost-integer.json", text_archive("[{\"representations\":[%s]}]" % text_hello("907060870.00000000001")),
+    False, "malformed", schema=True, beyond="JSON Schema tools may round the number to binary64 first")
+add("checksum-exponent.json", text_archive("[{\"representations\":[%s]}]" % text_hello("9.0706087e8")), True)
+add("checksum-1e400.json", text_archive("[{\"representations\":[%s]}]" % text_hello("1e400")), False, "malformed")
+add("checksum-1e-400.json", text_archive("[{\"representations\":[%s]}]" % text_hello("1e-400")), False,
+    "malformed", schema=True, beyond="JSON Schema tools may round the number to binary64 (0) first")
+add("checksum-negative-zero.json", text_archive(
+    '[{"representations":[{"checksum":-0,"text":"","type":"public.data"}]}]'), True)
+# Metadata numbers (§5.1): overflow is unrepresentable, underflow rounds to 0 or a subnormal, -0 is the integer 0.
+add("metadata-float-overflow.json", text_archive(
+    '[{"metadata":{"x":1e400},"representations":[]}]'), False, "unrepresentableValue", schema=True,
+    beyond="the range of binary64")
+add("metadata-float-underflow.json", text_archive('[{"metadata":{"x":1e-400},"representations":[]}]'), True)
+add("metadata-integer-negative-zero.json", text_archive('[{"metadata":{"x":-0},"representations":[]}]'), True)
+add("metadata-infinity-literal.json", text_archive('[{"metadata":{"x":Infinity},"representations":[]}]'), False,
+    "malformed", beyond="not JSON (Infinity is not a JSON value)")
+# NaN and the infinities (§3.4): valid in the binary form, with no text form.
+add("metadata-non-finite.transferkit", cbor_bytes(archive([item([hello], metadata={
+    "nan": float("nan"), "infinity": float("inf"), "-infinity": float("-inf")})])), True,
+    canonical=True, to_text="unrepresentableValue")
+# base64 (§5.1): the padding bits must be zero, so each byte string has one base64 spelling.
+for label, encoded in [("one-pad", "aGVsbG9="), ("two-pads", "aGVsbB==")]:
+    add(f"base64-non-zero-padding-bits-{label}.json", text_archive(
+        '[{"representations":[{"base64":"%s","checksum":%d,"type":"public.data"}]}]' % (encoded, crc(base64.b64decode(encoded)))),
+        False, "invalidBase64")
+# Unknown keys' values (§4.2, §5.1, §6): ignored, but every rule of the encoding applies inside them.
+add("unknown-value-keys-out-of-order.transferkit",
+    archive_with_item_extra("later", head(5, 2) + text("bb") + head(0, 1) + text("a") + head(0, 2)), False, "malformed")
+add("unknown-value-key-twice.transferkit",
+    archive_with_item_extra("later", head(5, 2) + text("a") + head(0, 1) + text("a") + head(0, 2)), False, "malformed")
+add("unknown-value-invalid-utf8.transferkit", archive_with_item_extra("later", text(b"\xff")), False, "invalidUTF8")
+add("unknown-value-non-shortest-integer.transferkit", archive_with_item_extra("later", b"\x18\x01"), False,
+    "malformed")
+add("unknown-value-mixed-keys-bytewise.transferkit",
+    archive_with_item_extra("later", head(5, 2) + head(0, 24) + head(0, 1) + text("") + head(0, 2)), True)
+add("unknown-value-mixed-keys-length-first.transferkit",
+    archive_with_item_extra("later", head(5, 2) + text("") + head(0, 2) + head(0, 24) + head(0, 1)), False, "malformed")
+add("unknown-value-tags-and-simple-values.transferkit", archive_with_item_extra(
+    "later", head(4, 5) + head(6, 2) + head(2, 2) + b"\x00\x01" + head(6, 0) + head(0, 7) + bytes([0xf0]) + b"\xf7"
+    + b"\xf6"), True)
+add("unknown-value-lone-surrogate.json", text_archive('[{"later":"\\ud800","representations":[]}]'), False,
+    "invalidUTF8", schema=True, beyond="JSON Schema tools accept lone surrogates")
+# Nesting (§7): at most 64 levels of arrays, maps and tags from the top (the self-describe tag not counted), ignored
+# values included. Binary: top array 1, body 2, items 3, item 4; text: document 1, items 2, item 3.
+for depth, valid in ((64, True), (65, False)):
+    nested_binary = head(4, 1) * (depth - 4) + head(0, 1)
+    add(f"unknown-value-depth-{depth}.transferkit", archive_with_item_extra("later", nested_binary), valid,
+        None if valid else "limitExceeded")
+    nested_text = "[" * (depth - 3) + "1" + "]" * (depth - 3)
+    add(f"unknown-value-depth-{depth}.json", text_archive('[{"later":%s,"representations":[]}]' % nested_text), valid,
+        None if valid else "limitExceeded", schema=True, beyond=None if valid else "a reader limit (nesting)")
+# Sizes (§7): one item's metadata counts the octets of its value as written, white space and escapes inside it
+# included; the key and the white space around the value are not counted.
+for extra, valid in ((0, True), (1, False)):
+    limit = 1 << 20
+    filler = "x" * (limit - len('{ "k" :"\\u0041"}') + extra)
+    spaced = '{ "k" :"' + filler + '\\u0041"}'  # 1 MiB (+1) with the space and the escape counted
+    add(f"metadata-size-{'at-limit' if valid else 'over-limit'}.json",
+        text_archive('[{"metadata":  %s  ,"representations":[]}]' % spaced), valid, None if valid else "limitExceeded",
+        schema=True, beyond=None if valid else "a reader limit (metadata size)")
+    binary_filler = "x" * (limit - 1 - 2 - 5 + extra)  # map head, key "k", text head of 5 bytes
+    add(f"metadata-size-{'at-limit' if valid else 'over-limit'}.transferkit",
+        cbor_bytes(archive([item([], metadata={"k": binary_filler})])), valid, None if valid else "limitExceeded")
+
 add("base64-for-utf8-bytes.json", canonical_json({
     "format": "transferkit-archive", "version": [1, 0],
     "items": [{"representations": [{"type": "public.utf8-plain-text", "base64": "aGVsbG8=", "checksum": crc(b"hello")}]}]}),
@@ -163,6 +313,17 @@ add("trailing-byte.transferkit", good + b"\x00", False, "malformed")
 add("two-archives-concatenated.transferkit", good + good, False, "malformed")
 add("truncated-in-payload.transferkit", good[:-12], False, "truncated")
 add("no-self-describe-tag.transferkit", cbor2.dumps(archive([]), canonical=True), False, "notAnArchive")
+# §2, §4.1: the tag marks CBOR; an archive is the tag followed by an array that starts with the format name.
+add("self-describe-tag-twice.transferkit", b"\xd9\xd9\xf7" + cbor_bytes(archive([])), False, "notAnArchive")
+add("self-describe-tag-on-a-map.transferkit", cbor2.dumps(cbor2.CBORTag(55799, {"format": "transferkit-archive"}),
+                                                        canonical=True), False, "notAnArchive")
+add("top-level-array-too-short.transferkit", cbor2.dumps(cbor2.CBORTag(55799, ["transferkit-archive", [1, 0]]),
+                                                        canonical=True), False, "malformed")
+# §8: two faults; a reader reports the first in the binary form's order, whatever the text form's key order.
+two_faults = archive([item([rep("public.data", b"x", checksum=1)])], version=(2, 0))
+add("two-faults-version-and-checksum.transferkit", cbor_bytes(two_faults), False, "unsupportedVersion")
+add("two-faults-version-and-checksum.json", text_archive(
+    '[{"representations":[{"checksum":1,"text":"x","type":"public.data"}]}]', "[2,0]"), False, "unsupportedVersion")
 # Item keys out of the deterministic order: "representations" before "name".
 out_of_order = (b"\xd9\xd9\xf7\x83\x73transferkit-archive\x82\x01\x00\xa1\x65items\x81\xa2"
                 + b"\x6frepresentations\x80" + b"\x64name\x61x")

@@ -1,27 +1,35 @@
 #!/usr/bin/env python3
 """An independent reader of TransferKit archives, written from Schemas/transfer-archive.md alone.
 
-It shares no code with TransferKit: it uses cbor2 and Python's json module, and follows the spec's sections
-(cited below). `read(data)` returns the archive as plain Python values or raises SpecError with the spec's
-error code. Usage: python3 Tests/Interop/spec_reader.py FILE...  (prints "valid" or the code per file)
+It shares no code with TransferKit and needs only Python's standard library: it walks the binary form's CBOR
+itself (so that it checks RFC 8949's bytewise key order, not a library's "canonical" order, and interprets no tag)
+and reads the text form with the json module. It follows the spec's sections (cited below). `read(data)` returns
+the archive as plain Python values or raises SpecError with the spec's error code.
+
+Order of checks (§8): the binary form is first identified (§2, §4.1: tag, array, format name), then its whole
+encoding is checked (§4.2, §7 nesting), then its content; the text form is parsed whole (§5.1, §7), then its
+content is checked in the binary form's order. A reader that interleaves the two may report another of several
+faults in one input; the vectors hold one fault each, except `two-faults-*`, whose order this reader also gets.
+
+Usage: python3 Tests/Interop/spec_reader.py FILE...  (prints "valid" or the code per file)
 """
 import base64
 import binascii
-import io
 import json
+import math
 import re
+import struct
 import sys
 import unicodedata
 import zlib
-from collections.abc import Mapping
-
-import cbor2
 
 FORMAT = "transferkit-archive"
 IDENTIFIER = re.compile(r"(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+")  # §3.1, used with fullmatch
 BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
 LIMITS = {"name": 1024, "items": 65536, "representations": 256, "depth": 16, "metadata": 1 << 20,
-          "payload": 1 << 40, "document": 64 << 20}  # §7 defaults
+          "payload": 1 << 40, "document": 64 << 20, "nesting": 64}  # §7 defaults
+UINT64_MAX = 2 ** 64 - 1
 
 
 class SpecError(Exception):
@@ -39,6 +47,8 @@ def detect(data):  # §2
     raise SpecError("notAnArchive", "neither form")
 
 
+# --- §3: values common to both forms ---
+
 def check_identifier(text):  # §3.1
     if not isinstance(text, str):
         raise SpecError("malformed", "a type is not text")
@@ -47,21 +57,32 @@ def check_identifier(text):  # §3.1
     return text
 
 
-def check_name(name):  # §3.2
+def check_name(name):  # §3.2: no control character (general category Cc), no "/", not "", "." or ".."
     if not isinstance(name, str):
         raise SpecError("malformed", "a name is not text")
     if len(name.encode("utf-8")) > LIMITS["name"]:
         raise SpecError("limitExceeded", "name")
-    if name in ("", ".", "..") or "/" in name or "\x00" in name:
+    if name in ("", ".", "..") or "/" in name or any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in name):
         raise SpecError("invalidName", repr(name))
 
 
-def check_metadata_value(value, depth, from_json):  # §3.4; depth counts arrays and maps only (§7)
-    if isinstance(value, (list, dict)) and depth > LIMITS["depth"]:
+def check_metadata_key(key, seen):  # §3.4: Unicode 3.2 repertoire, unique after NFC
+    if not isinstance(key, str):
+        raise SpecError("malformed", "metadata key not text")
+    if any(unicodedata.ucd_3_2_0.category(c) == "Cn" for c in key):
+        raise SpecError("unrepresentableValue", f"metadata key {key!r} holds a code point unassigned in Unicode 3.2")
+    normalized = unicodedata.normalize("NFC", key)
+    if normalized in seen:
+        raise SpecError("malformed", "metadata key twice")
+    seen.add(normalized)
+
+
+def check_metadata_value(value, depth):  # §3.4; depth counts arrays and maps only (§7)
+    if isinstance(value, (list, dict, RawMap)) and depth > LIMITS["depth"]:
         raise SpecError("limitExceeded", "metadata nesting")
     if value is None:
         raise SpecError("malformed", "null metadata")
-    if isinstance(value, bool) or isinstance(value, str) or isinstance(value, float):
+    if isinstance(value, (bool, str, float)):
         return
     if isinstance(value, int):
         if not (-(2 ** 63) <= value < 2 ** 63):
@@ -69,43 +90,52 @@ def check_metadata_value(value, depth, from_json):  # §3.4; depth counts arrays
         return
     if isinstance(value, list):
         for element in value:
-            check_metadata_value(element, depth + 1, from_json)
+            check_metadata_value(element, depth + 1)
         return
+    if isinstance(value, RawMap):
+        raise SpecError("malformed", "metadata key not text")
     if isinstance(value, dict):
         seen = set()
         for key, element in value.items():
-            if not isinstance(key, str):
-                raise SpecError("malformed", "metadata key not text")
-            normalized = unicodedata.normalize("NFC", key)
-            if normalized in seen:
-                raise SpecError("malformed", "metadata key twice")
-            seen.add(normalized)
-            check_metadata_value(element, depth + 1, from_json)
+            check_metadata_key(key, seen)
+            check_metadata_value(element, depth + 1)
         return
     raise SpecError("malformed", f"metadata value of type {type(value).__name__}")
 
 
-def check_integer(value, low, high):  # §5.1: integer fields may be written 4, 4.0 or 4e0 in JSON
-    if isinstance(value, bool):
-        raise SpecError("malformed", "a Boolean where an integer belongs")
-    if isinstance(value, float):
-        if not value.is_integer():
-            raise SpecError("malformed", "a fraction where an integer belongs")
-        value = int(value)
-    if not isinstance(value, int) or not (low <= value <= high):
+def exact_integer(value, low, high):  # §5.1: the number's exact decimal value must be an integer in low...high
+    if isinstance(value, Number):
+        match = NUMBER.fullmatch(value.text)
+        whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3) or "0"
+        digits = (whole + fraction).lstrip("0").rstrip("0")
+        if not digits:
+            value = 0
+        else:
+            trailing = len((whole + fraction).rstrip("0")) - len(whole + fraction)  # zeros dropped: -count
+            if len(exponent.lstrip("+-")) > 6:  # |exponent| >= 10^6: far outside any range here
+                if exponent.startswith("-"):
+                    raise SpecError("malformed", "a fraction where an integer belongs")
+                raise SpecError("malformed", "an integer out of range")
+            scale = int(exponent) - len(fraction) - trailing
+            if scale < 0:
+                raise SpecError("malformed", "a fraction where an integer belongs")
+            if len(digits) + scale > 40:
+                raise SpecError("malformed", "an integer out of range")
+            value = (-1 if value.text.startswith("-") else 1) * int(digits) * 10 ** scale
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError("malformed", "not an integer")
+    if not (low <= value <= high):
         raise SpecError("malformed", "an integer out of range")
     return value
 
 
-def check_archive(top, body, payload_of, from_json):
-    """Checks the layout shared by both forms: format, version (§6), items, representations."""
-    if top.get("format") != FORMAT:
-        raise SpecError("notAnArchive", "format name")
+def check_archive(top, body, payload_of, metadata_of):
+    """Checks the layout shared by both forms in the binary form's order: version (§6), items, representations."""
     version = top.get("version")
     if not isinstance(version, list) or len(version) < 2:
         raise SpecError("malformed", "version")
-    major = check_integer(version[0], 0, 2 ** 64)
-    check_integer(version[1], 0, 2 ** 64)
+    major = exact_integer(version[0], 0, UINT64_MAX)
+    exact_integer(version[1], 0, UINT64_MAX)
     if major != 1:
         raise SpecError("unsupportedVersion", str(major))
     items = body.get("items")
@@ -114,15 +144,15 @@ def check_archive(top, body, payload_of, from_json):
     if len(items) > LIMITS["items"]:
         raise SpecError("limitExceeded", "items")
     archive = []
-    for item in items:
+    for index, item in enumerate(items):
         if not isinstance(item, dict):
             raise SpecError("malformed", "item")
         if "name" in item:
             check_name(item["name"])
-        metadata = item.get("metadata", {})
-        if not isinstance(metadata, dict):
+        metadata = metadata_of(item, index)
+        if not isinstance(metadata, (dict, RawMap)):
             raise SpecError("malformed", "metadata")
-        check_metadata_value(metadata, 1, from_json)
+        check_metadata_value(metadata, 1)
         representations = item.get("representations")
         if not isinstance(representations, list):
             raise SpecError("malformed", "representations")
@@ -134,53 +164,158 @@ def check_archive(top, body, payload_of, from_json):
             if not isinstance(representation, dict) or "type" not in representation:
                 raise SpecError("malformed", "representation")
             identifier = check_identifier(representation["type"])
+            if identifier.lower() in types:  # §3.5, ASCII case-insensitive (identifiers are ASCII)
+                raise SpecError("duplicateType", identifier)
+            types.add(identifier.lower())
             data = payload_of(representation)
             if len(data) > LIMITS["payload"]:
                 raise SpecError("limitExceeded", "payload")
             if "checksum" not in representation:
                 raise SpecError("malformed", "checksum missing")
-            checksum = check_integer(representation["checksum"], 0, 0xFFFFFFFF)
+            checksum = exact_integer(representation["checksum"], 0, 0xFFFFFFFF)
             if zlib.crc32(data) != checksum:  # §3.3
                 raise SpecError("checksumMismatch", identifier)
-            if identifier.lower() in types:  # §3.5, ASCII case-insensitive (identifiers are ASCII)
-                raise SpecError("duplicateType", identifier)
-            types.add(identifier.lower())
             reps.append((identifier, data))
         archive.append({"name": item.get("name"), "metadata": metadata, "representations": reps})
     return archive
 
 
-def thaw(value):
-    """cbor2 may decode arrays as tuples and maps as frozen dictionaries; make them lists and dicts."""
-    if isinstance(value, (list, tuple)):
-        return [thaw(element) for element in value]
-    if isinstance(value, Mapping):
-        return {key: thaw(element) for key, element in value.items()}
-    return value
+# --- §4: the binary form ---
+
+class RawMap:
+    """A CBOR map with a key that is not text (only allowed in ignored values)."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+
+class Tagged:
+    def __init__(self, tag, value):
+        self.tag, self.value = tag, value
+
+
+class Simple:
+    def __init__(self, number):
+        self.number = number
+
+
+def same_float(a, b):
+    return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+
+
+class CBORWalker:
+    """Decodes one data item, checking RFC 8949 well-formedness and validity and §4.2's deterministic encoding."""
+
+    def __init__(self, data, position):
+        self.data, self.position = data, position
+        self.metadata_spans = {}  # item index -> octets of its metadata value
+
+    def take(self, count):
+        if self.position + count > len(self.data):
+            raise SpecError("truncated", "the input ends inside the archive")
+        chunk = self.data[self.position:self.position + count]
+        self.position += count
+        return chunk
+
+    def head(self):
+        initial = self.take(1)[0]
+        major, info = initial >> 5, initial & 31
+        if info < 24:
+            return major, info, info
+        if info == 31:
+            raise SpecError("malformed", "an indefinite length or a break (not deterministic)")
+        if info > 27:
+            raise SpecError("malformed", "reserved additional information")
+        argument = int.from_bytes(self.take(1 << (info - 24)), "big")
+        if major == 7:
+            if info == 24 and argument < 32:
+                raise SpecError("malformed", "a two-byte simple value below 32")
+            return major, info, argument
+        if argument < (24, 256, 65536, 2 ** 32)[info - 24]:
+            raise SpecError("malformed", "an argument not in its shortest form")
+        return major, info, argument
+
+    def value(self, level, track=None):
+        """`track` follows the archive's skeleton (top array, body, items, item) to record metadata spans (§7)."""
+        major, info, argument = self.head()
+        if major in (4, 5, 6) and level + 1 > LIMITS["nesting"]:
+            raise SpecError("limitExceeded", "nesting")
+        if major == 0:
+            return argument
+        if major == 1:
+            return -1 - argument
+        if major == 2:
+            return bytes(self.take(argument))
+        if major == 3:
+            try:
+                return bytes(self.take(argument)).decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise SpecError("invalidUTF8", str(error))
+        if major == 4:
+            elements = []
+            for index in range(argument):
+                child = "body" if track == "top" and index == 2 else ("item", index) if track == "items" else None
+                elements.append(self.value(level + 1, child))
+            return elements
+        if major == 5:
+            pairs, previous = [], None
+            for _ in range(argument):
+                start = self.position
+                key = self.value(level + 1)
+                encoding = self.data[start:self.position]
+                if previous is not None and not previous < encoding:  # bytewise, RFC 8949 §4.2.1
+                    raise SpecError("malformed", "map keys out of order or twice")
+                previous = encoding
+                start = self.position
+                pairs.append((key, self.value(level + 1, "items" if track == "body" and key == "items" else None)))
+                if isinstance(track, tuple) and key == "metadata":
+                    self.metadata_spans[track[1]] = self.position - start
+            if all(isinstance(key, str) for key, _ in pairs):
+                return dict(pairs)
+            return RawMap(pairs)
+        if major == 6:
+            return Tagged(argument, self.value(level + 1))
+        return self.simple_or_float(info, argument)
+
+    @staticmethod
+    def simple_or_float(info, argument):
+        if info < 24 or info == 24:
+            return {20: False, 21: True, 22: None}.get(argument, Simple(argument))
+        if info == 25:
+            value = struct.unpack(">e", argument.to_bytes(2, "big"))[0]
+            if math.isnan(value) and argument != 0x7E00:
+                raise SpecError("malformed", "NaN not written f9 7e 00")
+            return value
+        if info == 26:
+            value = struct.unpack(">f", argument.to_bytes(4, "big"))[0]
+        else:
+            value = struct.unpack(">d", argument.to_bytes(8, "big"))[0]
+        shorter = (">e",) if info == 26 else (">e", ">f")
+        for form in shorter:
+            try:
+                if same_float(struct.unpack(form, struct.pack(form, value))[0], value):
+                    raise SpecError("malformed", "a float not in its shortest form")
+            except (OverflowError, struct.error):
+                pass
+        return value
 
 
 def read_cbor(data):  # §4
-    stream = io.BytesIO(data)
-    try:
-        value = cbor2.CBORDecoder(stream).decode()
-    except cbor2.CBORDecodeEOF as error:
-        raise SpecError("truncated", str(error))
-    except (cbor2.CBORDecodeError, UnicodeDecodeError) as error:
-        text = str(error)
-        raise SpecError("invalidUTF8" if "utf-8" in text.lower() else "malformed", text)
-    if stream.tell() != len(data):
-        raise SpecError("malformed", "bytes follow the archive")
-    if isinstance(value, cbor2.CBORTag) and value.tag == 55799:
-        value = value.value
-    # §4.2: the input must be the deterministic encoding of what it holds; re-encoding canonically must give
-    # the same bytes (this also catches duplicate keys, which cbor2 merges, and non-shortest heads).
-    if data[3:] != cbor2.dumps(value, canonical=True):
-        raise SpecError("malformed", "not the deterministic encoding")
-    value = thaw(value)
-    if not isinstance(value, list) or len(value) < 3 or not isinstance(value[2], dict):
-        raise SpecError("malformed", "top level")
-    if value[0] != FORMAT:
+    walker = CBORWalker(data, 3)
+    # §2, §4.1: the tag, then an array whose first element is the format name, or it is another format.
+    major, _, count = walker.head()
+    if major != 4 or count == 0:
+        raise SpecError("notAnArchive", "the tag's content is not an array starting with the format name")
+    first = CBORWalker(data, walker.position)
+    name_major, _, name_length = first.head()
+    if name_major != 3 or bytes(first.take(name_length)) != FORMAT.encode():
         raise SpecError("notAnArchive", "format name")
+    whole = CBORWalker(data, 3)
+    value = whole.value(0, "top")
+    if whole.position != len(data):
+        raise SpecError("malformed", "bytes follow the archive")
+    if len(value) < 3 or not isinstance(value[2], dict):
+        raise SpecError("malformed", "top level")
     top = {"format": value[0], "version": value[1]}
 
     def payload(representation):
@@ -189,7 +324,116 @@ def read_cbor(data):  # §4
             raise SpecError("malformed", "payload")
         return data
 
-    return check_archive(top, value[2], payload, from_json=False)
+    def metadata(item, index):
+        if whole.metadata_spans.get(index, 0) > LIMITS["metadata"]:
+            raise SpecError("limitExceeded", "metadata size")
+        return item.get("metadata", {})
+
+    return check_archive(top, value[2], payload, metadata)
+
+
+# --- §5: the text form ---
+
+class Number:
+    """A JSON number as written; its kind (integer or float, §5.1) depends on its spelling."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def metadata_value(self):
+        if any(c in self.text for c in ".eE"):
+            value = float(self.text)  # correctly rounded; an underflow gives 0.0 or a subnormal (§5.1)
+            if math.isinf(value):
+                raise SpecError("unrepresentableValue", f"{self.text} overflows binary64")
+            return value
+        if len(self.text.lstrip("-")) > 19:
+            raise SpecError("unrepresentableValue", "metadata integer")
+        return int(self.text)
+
+
+def json_depth_and_text(value, level):
+    """Checks §7's nesting and §5.1's UTF-8 (a lone surrogate escape) everywhere, ignored values included."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise SpecError("invalidUTF8", "a lone surrogate")
+    elif isinstance(value, (list, dict)):
+        if level + 1 > LIMITS["nesting"]:
+            raise SpecError("limitExceeded", "nesting")
+        for key, element in (value.items() if isinstance(value, dict) else enumerate(value)):
+            json_depth_and_text(key, level + 1)
+            json_depth_and_text(element, level + 1)
+
+
+def skip_json(text, i):
+    """The index just after the JSON value (already known to be valid) that starts at `i`."""
+    if text[i] == '"':
+        i += 1
+        while text[i] != '"':
+            i += 2 if text[i] == "\\" else 1
+        return i + 1
+    if text[i] in "{[":
+        close = "}" if text[i] == "{" else "]"
+        i = skip_white(text, i + 1)
+        while text[i] != close:
+            if close == "}":
+                i = skip_white(text, skip_white(text, skip_json(text, i)) + 1)
+            i = skip_white(text, skip_json(text, i))
+            if text[i] == ",":
+                i = skip_white(text, i + 1)
+        return i + 1
+    while i < len(text) and text[i] not in ",]} \t\r\n":
+        i += 1
+    return i
+
+
+def skip_white(text, i):
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def members(text, i):
+    """(key, value start, value end) of the object at `i`."""
+    i = skip_white(text, i + 1)
+    while text[i] != "}":
+        key_end = skip_json(text, i)
+        key = json.loads(text[i:key_end])
+        start = skip_white(text, skip_white(text, key_end) + 1)
+        end = skip_json(text, start)
+        yield key, start, end
+        i = skip_white(text, end)
+        if text[i] == ",":
+            i = skip_white(text, i + 1)
+
+
+def metadata_spans(text):
+    """§7: the octets of each item's metadata value as written (white space and escapes inside it included)."""
+    spans = {}
+    for key, start, _ in members(text, skip_white(text, 0)):
+        if key == "items" and text[start] == "[":
+            i, index = skip_white(text, start + 1), 0
+            while text[i] != "]":
+                end = skip_json(text, i)
+                if text[i] == "{":
+                    for item_key, value_start, value_end in members(text, i):
+                        if item_key == "metadata":
+                            spans[index] = len(text[value_start:value_end].encode("utf-8"))
+                i, index = skip_white(text, end), index + 1
+                if text[i] == ",":
+                    i = skip_white(text, i + 1)
+    return spans
+
+
+def metadata_from_json(value):
+    if isinstance(value, Number):
+        return value.metadata_value()
+    if isinstance(value, list):
+        return [metadata_from_json(element) for element in value]
+    if isinstance(value, dict):
+        return {key: metadata_from_json(element) for key, element in value.items()}
+    return value
 
 
 def read_json(data):  # §5
@@ -210,13 +454,25 @@ def read_json(data):  # §5
         raise SpecError("malformed", f"{name} is not JSON")
 
     try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=no_constant)
+        value = json.loads(text, object_pairs_hook=unique, parse_constant=no_constant, parse_int=Number,
+                           parse_float=Number)
+    except RecursionError:
+        raise SpecError("limitExceeded", "nesting")
     except json.JSONDecodeError as error:
         raise SpecError("truncated" if error.pos >= len(text.rstrip()) else "malformed", str(error))
-    if not isinstance(value, dict):
-        raise SpecError("notAnArchive", "not an object")
-    if value.get("format") != FORMAT:
+    try:
+        json_depth_and_text(value, 0)
+    except RecursionError:
+        raise SpecError("limitExceeded", "nesting")
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise SpecError("notAnArchive", "format name")
+    spans = metadata_spans(text)
+
+    def metadata(item, index):
+        if spans.get(index, 0) > LIMITS["metadata"]:
+            raise SpecError("limitExceeded", "metadata size")
+        raw = item.get("metadata", {})
+        return metadata_from_json(raw) if isinstance(raw, dict) else raw
 
     def payload(representation):
         has_text, has_base64 = "text" in representation, "base64" in representation
@@ -225,19 +481,19 @@ def read_json(data):  # §5
         if has_text:
             if not isinstance(representation["text"], str):
                 raise SpecError("malformed", "text")
-            try:
-                return representation["text"].encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate from a \u escape
-                raise SpecError("invalidUTF8", "text")
+            return representation["text"].encode("utf-8")
         encoded = representation["base64"]
         if not isinstance(encoded, str) or not BASE64.fullmatch(encoded):
             raise SpecError("invalidBase64", "base64")
         try:
-            return base64.b64decode(encoded, validate=True)
+            decoded = base64.b64decode(encoded, validate=True)
         except binascii.Error as error:
             raise SpecError("invalidBase64", str(error))
+        if base64.b64encode(decoded).decode() != encoded:  # §5.1: padding bits must be zero
+            raise SpecError("invalidBase64", "non-zero padding bits")
+        return decoded
 
-    return check_archive(value, value, payload, from_json=True)
+    return check_archive(value, value, payload, metadata)
 
 
 def read(data):

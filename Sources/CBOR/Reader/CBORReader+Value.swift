@@ -13,8 +13,13 @@ extension CBORReader {
     }
 
     /// Reads past the next data item without building it, with the same structural checks as
-    /// ``readValue()`` but no collection or string limits, UTF-8 check, duplicate-key check or
-    /// (in deterministic mode) key-order check, since nothing is built to check them on.
+    /// ``readValue()`` but no collection or string limits.
+    ///
+    /// In deterministic mode it also checks what ``readValue()`` checks on the values it builds, so that a skipped
+    /// item is held to the same rules as a read one: text strings are valid UTF-8 (checked as they stream past, in
+    /// constant memory), and map keys are unique and in ascending order of their encoded bytes (each key is built,
+    /// within ``limits``, to compare it with the one before). Otherwise those checks are left out, since nothing is
+    /// built to check them on.
     public mutating func skipValue() throws(CBORError) {
         _ = try readItem(depth: 0, building: false)
     }
@@ -42,6 +47,10 @@ extension CBORReader {
         case .byteString:
             return .bytes(try readString(after: head, at: itemOffset, building: building))
         case .textString:
+            if !building && requiresDeterministicEncoding, let length = head.length {
+                try skipText(length: length, at: itemOffset)
+                return .null
+            }
             return .text(
                 String(decoding: try readString(after: head, at: itemOffset, building: building), as: UTF8.self))
         case .array:
@@ -128,6 +137,8 @@ extension CBORReader {
     ) throws(CBORError) -> CBORValue {
         var entries: [CBORValue.MapEntry] = []
         var keyOffsets: [Int] = []
+        // A skipped map's keys are still built in deterministic mode, to check their order (values are not).
+        let buildingKeys = building || requiresDeterministicEncoding
         var count: UInt64 = 0
         var declared: UInt64?
         if !head.isIndefiniteLength {
@@ -148,7 +159,7 @@ extension CBORReader {
             if building && count > UInt64(max(0, limits.maxCollectionCount)) {
                 throw collectionTooLarge(at: itemOffset)
             }
-            let key = try readItem(after: keyHead, at: keyOffset, depth: depth, building: building)
+            let key = try readItem(after: keyHead, at: keyOffset, depth: depth, building: buildingKeys)
             let valueOffset = offset
             let valueHead = try readHead()
             if valueHead.isBreak && declared != nil {
@@ -161,7 +172,7 @@ extension CBORReader {
                     code: .oddMapItemCount, message: "the map ends after a key, without its value", offset: valueOffset)
             }
             let value = try readItem(after: valueHead, at: valueOffset, depth: depth, building: building)
-            if building {
+            if buildingKeys {
                 keyOffsets.append(keyOffset)
                 entries.append(CBORValue.MapEntry(key: key, value: value))
             }
@@ -172,6 +183,51 @@ extension CBORReader {
             try keys.check(entry.key, at: keyOffset)
         }
         return building ? .map(entries) : .null
+    }
+
+    /// Consumes a definite-length text string, checking that it is valid UTF-8 as it streams past: a sequence cut by
+    /// a chunk boundary is carried into the next chunk (at most 3 bytes), so memory stays constant.
+    private mutating func skipText(length: UInt64, at itemOffset: Int) throws(CBORError) {
+        if let known = knownRemainingByteCount, length > UInt64(known) {
+            throw CBORError(
+                code: .truncated, message: "a text string declares \(length) bytes but only \(known) are left",
+                offset: itemOffset)
+        }
+        var remaining = length
+        var carried: [UInt8] = []
+        while remaining > 0 {
+            guard try fill(atLeast: 1) else {
+                throw truncated("input ends inside a text string of \(length) bytes")
+            }
+            let step = Int(min(remaining, UInt64(end - start)))
+            var piece = carried
+            piece.append(contentsOf: buffer[start..<(start + step)])
+            let cut = Self.completeUTF8Prefix(piece)
+            let valid = piece.withUnsafeBytes { UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: $0[..<cut])) }
+            guard valid else {
+                throw CBORError(code: .invalidUTF8, message: "a text string is not valid UTF-8", offset: itemOffset)
+            }
+            carried = Array(piece[cut...])
+            consume(step)
+            remaining -= UInt64(step)
+        }
+        guard carried.isEmpty else {
+            throw CBORError(
+                code: .invalidUTF8, message: "a text string ends inside a UTF-8 sequence", offset: itemOffset)
+        }
+    }
+
+    /// The length of `bytes` without a final UTF-8 sequence that its last bytes start but do not finish.
+    private static func completeUTF8Prefix(_ bytes: [UInt8]) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        for back in 1...min(3, bytes.count) {
+            let lead = bytes[bytes.count - back]
+            guard lead & 0xc0 == 0x80 else {
+                let length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1
+                return length > back ? bytes.count - back : bytes.count
+            }
+        }
+        return bytes.count
     }
 
     /// Reads a whole string payload, joining indefinite-length chunks.

@@ -28,8 +28,13 @@ extension TransferArchive {
         /// The longest representation payload, in bytes. Default 1 TiB: streaming readers use constant memory,
         /// and in-memory input is also bounded by its own size.
         public var maxPayloadLength: UInt64
-        /// The largest JSON archive, in bytes; the text form is read whole in memory. Default 64 MiB.
+        /// The largest JSON archive, in bytes (every byte of the input, white space after the object included); the
+        /// text form is read whole in memory. Default 64 MiB.
         public var maxJSONDocumentSize: Int
+        /// How deeply arrays and maps (and, in the binary form, tags) may nest anywhere in the input, values under
+        /// unknown keys included: the binary form's top-level array (inside its self-describe tag) or the text form's
+        /// object is level 1. Default 64.
+        public var maxNestingDepth: Int
 
         /// Creates limits; every parameter defaults to the value in ``default``.
         public init(
@@ -40,7 +45,8 @@ extension TransferArchive {
             maxMetadataDepth: Int = 16,
             maxMetadataSize: Int = 1 << 20,
             maxPayloadLength: UInt64 = 1 << 40,
-            maxJSONDocumentSize: Int = 64 << 20
+            maxJSONDocumentSize: Int = 64 << 20,
+            maxNestingDepth: Int = 64
         ) {
             self.maxIdentifierLength = maxIdentifierLength
             self.maxNameLength = maxNameLength
@@ -50,10 +56,12 @@ extension TransferArchive {
             self.maxMetadataSize = maxMetadataSize
             self.maxPayloadLength = maxPayloadLength
             self.maxJSONDocumentSize = maxJSONDocumentSize
+            self.maxNestingDepth = maxNestingDepth
         }
 
         /// Safe defaults for input from anywhere: identifiers 255 bytes, names 1 KiB, 65 536 items,
-        /// 256 representations per item, metadata 16 levels and 1 MiB per item, payloads 1 TiB, JSON 64 MiB.
+        /// 256 representations per item, metadata 16 levels and 1 MiB per item, payloads 1 TiB, JSON 64 MiB,
+        /// nesting 64 levels.
         public static let `default` = Limits()
     }
 }

@@ -104,8 +104,16 @@ extension TransferArchive {
         case .cbor:
             self = try Self.decodeCBOR(Array(bytes), limits: limits)
         case .json:
-            self = try Self.decodeJSON(Array(bytes), limits: limits)
+            self = try Self.decodeJSON(Array(bytes), limits: limits).archive
         }
+    }
+
+    /// Reads a text-form archive whole, with its minor version (which the archive value does not keep), for tools
+    /// that report it.
+    package static func decodingText(
+        _ bytes: [UInt8], limits: Limits = .default
+    ) throws(TransferArchiveError) -> (archive: Self, minorVersion: UInt64) {
+        try decodeJSON(bytes, limits: limits)
     }
 
     /// The archive in the given form, deterministically: equal archives give equal bytes.
@@ -157,15 +165,55 @@ extension TransferArchive {
 
 /// Checks shared by both forms and by the streaming writer and reader.
 enum ArchiveRules {
-    /// Throws `TransferArchiveError.Code.invalidName` unless `name` is a file name without folders.
+    /// Throws `TransferArchiveError.Code.invalidName` unless `name` is a file name without folders and without
+    /// control characters (spec section 3.2).
     static func checkName(_ name: String, itemIndex: Int, offset: Int? = nil) throws(TransferArchiveError) {
         let utf8 = name.utf8
-        if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || utf8.contains(0) {
+        let control = name.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
+        if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || control {
             throw TransferArchiveError(
                 code: .invalidName,
                 message: "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
-                    + "'.' or '..', and hold no '/' or NUL. Give the item a plain file name, or none.", offset: offset,
-                details: .init(itemIndex: itemIndex))
+                    + "'.' or '..', and hold no '/' and no control character (U+0000-U+001F, U+007F-U+009F). Give "
+                    + "the item a plain file name, or none.", offset: offset, details: .init(itemIndex: itemIndex))
+        }
+    }
+
+    /// Throws `TransferArchiveError.Code.unrepresentableValue` unless every scalar of the metadata key `key` was
+    /// assigned in Unicode 3.2 (spec section 3.4): canonical equivalence among such keys is the same in every Unicode
+    /// version since, so every reader finds the same duplicates whatever version its library has.
+    static func checkMetadataKey(_ key: String, itemIndex: Int?, offset: Int?) throws(TransferArchiveError) {
+        let outside = key.unicodeScalars.first { scalar in
+            guard let age = scalar.properties.age, scalar.properties.generalCategory != .unassigned else { return true }
+            return age.major > 3 || (age.major == 3 && age.minor > 2)
+        }
+        if let outside {
+            throw TransferArchiveError(
+                code: .unrepresentableValue,
+                message:
+                    "The metadata key \(String(reflecting: key)) holds U+\(String(outside.value, radix: 16, uppercase: true)), "
+                    + "which Unicode 3.2 does not assign; metadata keys use Unicode 3.2's characters so that every "
+                    + "reader compares them alike (Schemas/transfer-archive.md, section 3.4). Rename the key.",
+                offset: offset, details: .init(itemIndex: itemIndex))
+        }
+    }
+
+    /// Checks every key of `dictionary` and of the maps nested in it with ``checkMetadataKey(_:itemIndex:offset:)``.
+    static func checkMetadata(
+        _ dictionary: [String: TransferMetadataValue], itemIndex: Int
+    ) throws(TransferArchiveError) {
+        for (key, value) in dictionary {
+            try checkMetadataKey(key, itemIndex: itemIndex, offset: nil)
+            try checkMetadata(value, itemIndex: itemIndex)
+        }
+    }
+
+    private static func checkMetadata(_ value: TransferMetadataValue, itemIndex: Int) throws(TransferArchiveError) {
+        switch value {
+        case .dictionary(let dictionary): try checkMetadata(dictionary, itemIndex: itemIndex)
+        case .array(let array):
+            for element in array { try checkMetadata(element, itemIndex: itemIndex) }
+        case .string, .integer, .double, .bool: break
         }
     }
 
@@ -241,6 +289,7 @@ enum ArchiveRules {
         _ value: TransferMetadataValue, forKey key: String, into dictionary: inout [String: TransferMetadataValue],
         itemIndex: Int, offset: Int?
     ) throws(TransferArchiveError) {
+        try checkMetadataKey(key, itemIndex: itemIndex, offset: offset)
         guard dictionary.updateValue(value, forKey: key) == nil else {
             throw TransferArchiveError(
                 code: .malformed,

@@ -73,7 +73,7 @@ extension ArchiveCBOR {
 /// The archive's header, up to the head of the items array.
 struct ArchiveHeader {
     var major = 0
-    var minor = 0
+    var minor: UInt64 = 0
     var itemCount = 0
     var bodyKeys = MapCursor(count: 0)
     var archiveElementsLeft: UInt64 = 0
@@ -95,13 +95,10 @@ struct ArchiveHeader {
         }
         let tag = try head(&cbor)
         guard tag.majorType == .tag, tag.argument == CBORValue.selfDescribedTag else { throw notAnArchive }
+        // Spec section 4.1: the tag's content must be an array whose first element is the format name, or the input
+        // is some other CBOR (notAnArchive); only then do the array's length and the rest count (malformed).
         let array = try head(&cbor)
-        guard array.majorType == .array, let count = array.length else { throw notAnArchive }
-        guard count >= 3 else {
-            throw TransferArchiveError(
-                code: .malformed, message: "The archive's top-level array has \(count) elements; it needs 3.",
-                offset: cbor.offset)
-        }
+        guard array.majorType == .array, let count = array.length, count > 0 else { throw notAnArchive }
         let nameHead = try head(&cbor)
         guard nameHead.majorType == .textString, let nameLength = nameHead.length, nameLength <= 64 else {
             throw notAnArchive
@@ -113,6 +110,11 @@ struct ArchiveHeader {
             throw TransferArchiveReader.convert(error)
         }
         guard name.elementsEqual(TransferArchive.formatName.utf8) else { throw notAnArchive }
+        guard count >= 3 else {
+            throw TransferArchiveError(
+                code: .malformed, message: "The archive's top-level array has \(count) elements; it needs 3.",
+                offset: cbor.offset)
+        }
         let versionOffset = cbor.offset
         let versionHead = try head(&cbor)
         guard versionHead.majorType == .array, let versionCount = versionHead.length, versionCount >= 2 else {
@@ -135,10 +137,10 @@ struct ArchiveHeader {
                     + "\(TransferArchive.currentVersion.major).", offset: versionOffset)
         }
         for _ in 2..<versionCount {
-            try skip(&cbor)
+            try skip(&cbor, parentLevel: 2, limits: limits)
         }
         header.major = Int(majorHead.argument)
-        header.minor = Int(clamping: minorHead.argument)
+        header.minor = minorHead.argument
         let bodyOffset = cbor.offset
         let body = try head(&cbor)
         guard body.majorType == .map, let bodyCount = body.length else {
@@ -152,7 +154,7 @@ struct ArchiveHeader {
                     code: .malformed, message: "The archive's body has no \"items\" key.", offset: cbor.offset)
             }
             guard key == ArchiveCBOR.itemsKey else {
-                try skip(&cbor)
+                try skip(&cbor, parentLevel: 2, limits: limits)
                 continue
             }
             let itemsOffset = cbor.offset
@@ -182,7 +184,12 @@ struct ArchiveHeader {
         }
     }
 
-    private static func skip(_ cbor: inout CBORReader) throws(TransferArchiveError) {
+    /// Skips a value the reader ignores, holding it to every rule of the encoding (spec sections 4.2 and 6) and to
+    /// the nesting limit counted from the top (section 7): `parentLevel` is the level of the array or map holding it.
+    static func skip(
+        _ cbor: inout CBORReader, parentLevel: Int, limits: TransferArchive.Limits
+    ) throws(TransferArchiveError) {
+        cbor.limits.maxNestingDepth = max(0, limits.maxNestingDepth - parentLevel)
         do {
             try cbor.skipValue()
         } catch {
@@ -207,7 +214,9 @@ struct MetadataReader {
             throw TransferArchiveReader.convert(error)
         }
         try checkSize(cbor.offset)
-        if head.majorType == .array || head.majorType == .map, depth > limits.maxMetadataDepth {
+        // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold.
+        let tooDeep = depth > limits.maxMetadataDepth || depth + 4 > limits.maxNestingDepth
+        if head.majorType == .array || head.majorType == .map, tooDeep {
             throw error(
                 .limitExceeded,
                 "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "

@@ -51,8 +51,10 @@ public struct TransferArchiveReader: ~Copyable {
         public var length: UInt64
     }
 
-    /// The archive's version, read from its header.
+    /// The archive's version, read from its header (a minor version above `Int.max` is given as `Int.max`).
     public let version: (major: Int, minor: Int)
+    /// The archive's minor version exactly: any integer from 0 to 2^64 − 1 (spec section 6).
+    package let minorVersion: UInt64
     /// How many items the archive declares.
     public let itemCount: Int
     /// The largest chunk ``readPayload(progress:_:)`` delivers.
@@ -119,7 +121,8 @@ public struct TransferArchiveReader: ~Copyable {
         self.inputSize = inputSize
         self.limits = limits
         self.chunkSize = max(1, chunkSize)
-        version = (header.major, header.minor)
+        version = (header.major, Int(clamping: header.minor))
+        minorVersion = header.minor
         itemCount = header.itemCount
         bodyKeys = header.bodyKeys
         archiveElementsLeft = header.archiveElementsLeft
@@ -197,7 +200,7 @@ extension TransferArchiveReader {
             while try advanceRepresentation() != nil {}
             while let key = try itemKeys.nextKey(&cbor) {
                 _ = key
-                try skipValue()
+                try skipValue(parentLevel: 4)
             }
             item = nil
         }
@@ -250,7 +253,7 @@ extension TransferArchiveReader {
                 item = header
                 return header
             default:
-                try skipValue()
+                try skipValue(parentLevel: 4)
             }
         }
     }
@@ -320,7 +323,7 @@ extension TransferArchiveReader {
                 representationsLeft -= 1
                 return header
             default:
-                try skipValue()
+                try skipValue(parentLevel: 6)
             }
         }
     }
@@ -403,7 +406,7 @@ extension TransferArchiveReader {
                 }
                 stored = head.argument
             } else {
-                try skipValue()
+                try skipValue(parentLevel: 6)
             }
         }
         guard let stored else {
@@ -423,10 +426,10 @@ extension TransferArchiveReader {
 
     private mutating func finishArchive() throws(TransferArchiveError) {
         while try bodyKeys.nextKey(&cbor) != nil {
-            try skipValue()
+            try skipValue(parentLevel: 2)
         }
         while archiveElementsLeft > 0 {
-            try skipValue()
+            try skipValue(parentLevel: 1)
             archiveElementsLeft -= 1
         }
         let atEnd: Bool
@@ -450,12 +453,9 @@ extension TransferArchiveReader {
         }
     }
 
-    private mutating func skipValue() throws(TransferArchiveError) {
-        do {
-            try cbor.skipValue()
-        } catch {
-            throw Self.convert(error)
-        }
+    /// Skips a value under a key this reader ignores; `parentLevel` is the nesting level of the map holding it.
+    private mutating func skipValue(parentLevel: Int) throws(TransferArchiveError) {
+        try ArchiveHeader.skip(&cbor, parentLevel: parentLevel, limits: limits)
     }
 
     /// Reads a definite text string of at most `maxLength` bytes, without checking its UTF-8.

@@ -114,7 +114,9 @@ public struct TransferArchiveWriter: ~Copyable {
     ///   - metadata: Small values that travel with the item; an empty dictionary is not written.
     ///   - representationCount: The number of `writeRepresentation` calls to come for this item.
     /// - Throws: `TransferArchiveError.Code.countMismatch` when the previous item is incomplete or all promised
-    ///   items were written; `TransferArchiveError.Code.invalidName` for a name with `/` or NUL.
+    ///   items were written; `TransferArchiveError.Code.invalidName` for a name with `/` or a control character;
+    ///   `TransferArchiveError.Code.unrepresentableValue` for a metadata key with a character Unicode 3.2 does not
+    ///   assign.
     public mutating func beginItem(
         suggestedName: String?, metadata: [String: TransferMetadataValue], representationCount: Int
     ) throws(TransferArchiveError) {
@@ -126,13 +128,14 @@ public struct TransferArchiveWriter: ~Copyable {
         guard representationCount >= 0 else {
             throw fail(.countMismatch, "The representation count \(representationCount) is negative.")
         }
-        if let suggestedName {
-            do {
+        do {
+            if let suggestedName {
                 try ArchiveRules.checkName(suggestedName, itemIndex: itemsBegun)
-            } catch {
-                stage = .failed
-                throw error
             }
+            try ArchiveRules.checkMetadata(metadata, itemIndex: itemsBegun)
+        } catch {
+            stage = .failed
+            throw error
         }
         let includesMetadata = !metadata.isEmpty
         cbor.writeMapHead(count: 1 + (suggestedName == nil ? 0 : 1) + (includesMetadata ? 1 : 0))

@@ -8,8 +8,8 @@ import UniformTypes
 ///
 /// Output is deterministic: object keys sorted by their UTF-8 bytes, no white space, one trailing newline;
 /// strings escape only `"`, `\` and control characters (`\b \f \n \r \t`, else `\u00xx`) and hold everything
-/// else as UTF-8; integers in decimal; floats in Swift's shortest round-trip form, always with a `.` or an
-/// exponent so they read back as floats.
+/// else as UTF-8; integers in decimal; floats as ``CanonicalFloat`` writes them, always with a `.` or an exponent so
+/// they read back as floats.
 extension TransferArchive {
     func encodedJSON() throws(TransferArchiveError) -> Data {
         var output = JSONOutput()
@@ -21,6 +21,7 @@ extension TransferArchive {
             if index > 0 { output.raw(",") }
             output.raw("{")
             if !item.metadata.isEmpty {
+                try ArchiveRules.checkMetadata(item.metadata, itemIndex: index)
                 output.raw("\"metadata\":")
                 try Self.writeJSON(item.metadata, to: &output, itemIndex: index)
                 output.raw(",")
@@ -97,11 +98,7 @@ extension TransferArchive {
                         "Item \(itemIndex)'s metadata holds \(double), which JSON cannot represent; use the binary form "
                         + "or store it as a string.", details: .init(itemIndex: itemIndex))
             }
-            var text = double.description
-            if !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) {
-                text += ".0"
-            }
-            output.raw(text)
+            output.raw(CanonicalFloat.text(double))
         case .bool(let bool):
             output.raw(bool ? "true" : "false")
         case .array(let array):
@@ -118,19 +115,21 @@ extension TransferArchive {
 }
 
 extension TransferArchive {
-    static func decodeJSON(_ bytes: [UInt8], limits: Limits) throws(TransferArchiveError) -> Self {
+    /// Reads the text form whole; also returns its minor version, which the archive value does not keep.
+    static func decodeJSON(
+        _ bytes: [UInt8], limits: Limits
+    ) throws(TransferArchiveError) -> (archive: Self, minorVersion: UInt64) {
         guard bytes.count <= limits.maxJSONDocumentSize else {
             throw TransferArchiveError(
                 code: .limitExceeded,
                 message: "The JSON archive has \(bytes.count) bytes; the limit is \(limits.maxJSONDocumentSize) "
                     + "(Limits.maxJSONDocumentSize). Use the binary form for large payloads.")
         }
-        // The archive's own levels (root, items, item) sit above the metadata map.
         let root: JSONValue
         do {
-            root = try JSONParser.parse(bytes, maxDepth: max(1, limits.maxMetadataDepth) + 3)
+            root = try JSONParser.parse(bytes, maxDepth: max(1, limits.maxNestingDepth))
         } catch {
-            throw archiveError(error, maxDepth: max(1, limits.maxMetadataDepth) + 3)
+            throw archiveError(error, maxDepth: max(1, limits.maxNestingDepth))
         }
         guard case .object = root, case .string(let format, _)? = root["format"],
             format.elementsEqual(formatName.utf8)
@@ -139,13 +138,17 @@ extension TransferArchive {
                 code: .notAnArchive,
                 message: "The JSON is not a transfer archive: it needs an object with \"format\": \"\(formatName)\".")
         }
+        // Spec section 5.1: each element's exact decimal value is an integer from 0 to 2^64 - 1, however written.
         guard case .array(let version, _)? = root["version"], version.count >= 2,
-            let major = try? integer(version[0]), let _ = try? integer(version[1]), major >= 0
+            case .number(let majorText, _) = version[0], let major = exactUnsigned(majorText),
+            case .number(let minorText, _) = version[1], let minor = exactUnsigned(minorText)
         else {
             throw TransferArchiveError(
-                code: .malformed, message: "The JSON archive's \"version\" is not an array [major, minor].")
+                code: .malformed,
+                message: "The JSON archive's \"version\" is not an array [major, minor] of integers from 0 to "
+                    + "18446744073709551615.")
         }
-        guard major == Int64(currentVersion.major) else {
+        guard major == UInt64(currentVersion.major) else {
             throw TransferArchiveError(
                 code: .unsupportedVersion,
                 message: "The archive has major version \(major); this reader knows only major version "
@@ -166,7 +169,7 @@ extension TransferArchive {
         for (index, item) in items.enumerated() {
             archive.items.append(try decodeJSONItem(item, index: index, limits: limits))
         }
-        return archive
+        return (archive, minor)
     }
 
     private static func decodeJSONItem(
@@ -222,34 +225,41 @@ extension TransferArchive {
         }
         var types: Set<UniformType> = []
         for representation in representations {
-            let decoded = try decodeJSONRepresentation(representation, itemIndex: index, limits: limits)
-            guard types.insert(decoded.type).inserted else {
-                throw TransferArchiveError(
-                    code: .duplicateType, message: "Item \(index) has two representations of \(decoded.type).",
-                    details: .init(itemIndex: index, type: decoded.type))
-            }
-            item.representations.append(decoded)
+            item.representations.append(
+                try decodeJSONRepresentation(representation, itemIndex: index, types: &types, limits: limits))
         }
         return item
     }
 
+    /// Reads one representation in the binary form's order (spec section 8): type, then whether the item already has
+    /// it, then the bytes, then the checksum.
     private static func decodeJSONRepresentation(
-        _ value: JSONValue, itemIndex: Int, limits: Limits
+        _ value: JSONValue, itemIndex: Int, types: inout Set<UniformType>, limits: Limits
     ) throws(TransferArchiveError) -> Representation {
         guard isObject(value), case .string(let identifier, let offset)? = value["type"] else {
             throw malformedJSON("a representation of item \(itemIndex) has no \"type\" string", itemIndex: itemIndex)
         }
         let type = try ArchiveRules.type(fromUTF8: identifier, limits: limits, itemIndex: itemIndex, offset: offset)
+        guard types.insert(type).inserted else {
+            throw TransferArchiveError(
+                code: .duplicateType, message: "Item \(itemIndex) has two representations of \(type).", offset: offset,
+                details: .init(itemIndex: itemIndex, type: type))
+        }
         let data: Data
         switch (value["text"], value["base64"]) {
         case (.string(let text, _)?, nil):
             data = Data(text)
         case (nil, .string(let base64, let base64Offset)?):
-            guard base64.count % 4 == 0, let decoded = Data(base64Encoded: Data(base64)) else {
+            // Spec section 5.1: padded, and the padding bits zero, so that the bytes have one spelling (RFC 4648
+            // section 3.5 lets a decoder reject the others).
+            guard base64.count % 4 == 0, let decoded = Data(base64Encoded: Data(base64)),
+                decoded.base64EncodedData().elementsEqual(base64)
+            else {
                 throw TransferArchiveError(
                     code: .invalidBase64,
-                    message: "The \(type) representation of item \(itemIndex) is not standard base64 with padding.",
-                    offset: base64Offset, details: .init(itemIndex: itemIndex, type: type))
+                    message: "The \(type) representation of item \(itemIndex) is not standard base64 with padding "
+                        + "and zero padding bits.", offset: base64Offset,
+                    details: .init(itemIndex: itemIndex, type: type))
             }
             data = decoded
         default:
@@ -263,8 +273,8 @@ extension TransferArchive {
                 message: "The payload of \(type) has \(data.count) bytes; the limit is \(limits.maxPayloadLength).",
                 details: .init(itemIndex: itemIndex, type: type))
         }
-        guard let checksumValue = value["checksum"], let stored = try? integer(checksumValue),
-            (0...Int64(UInt32.max)).contains(stored)
+        guard case .number(let checksumText, _)? = value["checksum"], let stored = exactUnsigned(checksumText),
+            stored <= UInt64(UInt32.max)
         else {
             throw malformedJSON(
                 "the \(type) representation has no \"checksum\" integer in 0...4294967295", itemIndex: itemIndex,
@@ -335,21 +345,56 @@ extension TransferArchive {
         }
     }
 
-    /// An integer JSON number that fits in `Int64`.
-    /// The value of a number that must be an integer. JSON has one number type, so `4.0` and `4e0` are accepted as
-    /// 4 for the format's integer fields (spec section 5.1), as JSON Schema's `integer` accepts them; writers write
-    /// `4`. Metadata keeps the distinction (`metadataValue`).
-    private static func integer(_ value: JSONValue, itemIndex: Int? = nil) throws(TransferArchiveError) -> Int64 {
-        guard case .number(let text, let offset) = value else {
-            throw malformedJSON("a number was expected", itemIndex: itemIndex)
+    /// The exact value of a JSON number (valid number syntax) when it is an integer from 0 to 2^64 − 1, else `nil`.
+    ///
+    /// JSON has one number type, so the format's integer fields accept `4`, `4.0`, `4e0` and `-0` alike (spec
+    /// section 5.1), as JSON Schema's `integer` does; the decision is made on the decimal text, exactly, never on a
+    /// binary64 it may round to (`907060870.00000000001` is not an integer). Writers write `4`. Metadata keeps the
+    /// integer/float distinction (`metadataValue`).
+    static func exactUnsigned(_ text: [UInt8]) -> UInt64? {
+        let digitRange = UInt8(ascii: "0")...UInt8(ascii: "9")
+        var index = 0
+        let negative = text.first == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var digits: [UInt8] = []
+        var fractionLength = 0
+        var inFraction = false
+        while index < text.count, text[index] != UInt8(ascii: "e"), text[index] != UInt8(ascii: "E") {
+            if text[index] == UInt8(ascii: ".") {
+                inFraction = true
+            } else if digitRange.contains(text[index]) {
+                digits.append(text[index] - UInt8(ascii: "0"))
+                if inFraction { fractionLength += 1 }
+            }
+            index += 1
         }
-        guard let integer = Int64(String(decoding: text, as: UTF8.self)) ?? value.integer.map(Int64.init) else {
-            throw TransferArchiveError(
-                code: .unrepresentableValue,
-                message: "The number \(String(decoding: text, as: UTF8.self)) is not an Int64 integer.", offset: offset,
-                details: .init(itemIndex: itemIndex))
+        var exponentText = index < text.count ? Array(text[(index + 1)...]) : []
+        let exponentNegative = exponentText.first == UInt8(ascii: "-")
+        if exponentText.first == UInt8(ascii: "-") || exponentText.first == UInt8(ascii: "+") {
+            exponentText.removeFirst()
         }
-        return integer
+        while let first = digits.first, first == 0 { digits.removeFirst() }
+        if digits.isEmpty { return 0 }
+        guard !negative else { return nil }
+        var trailingZeros = 0
+        while let last = digits.last, last == 0 {
+            digits.removeLast()
+            trailingZeros += 1
+        }
+        while let first = exponentText.first, first == UInt8(ascii: "0") { exponentText.removeFirst() }
+        // An exponent of 7 or more digits is far beyond any integer of 20 digits, or is a fraction.
+        guard exponentText.count <= 6 else { return nil }
+        let exponentMagnitude = exponentText.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        let scale = (exponentNegative ? -exponentMagnitude : exponentMagnitude) - fractionLength + trailingZeros
+        guard scale >= 0, digits.count + scale <= 20 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits + [UInt8](repeating: 0, count: scale) {
+            let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit))
+            guard !overflow, !carry else { return nil }
+            value = sum
+        }
+        return value
     }
 
     private static func containerSpan(_ value: JSONValue) -> Range<Int>? {
@@ -390,8 +435,8 @@ extension TransferArchive {
         case .tooDeep:
             TransferArchiveError(
                 code: .limitExceeded,
-                message: "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxMetadataDepth plus the "
-                    + "archive's own 3 levels).", cause: error, offset: error.offset)
+                message: "The JSON archive nests deeper than \(maxDepth) levels (Limits.maxNestingDepth), counting "
+                    + "values under keys this reader ignores.", cause: error, offset: error.offset)
         }
     }
 }
