@@ -9,6 +9,7 @@ Prints one line per check and ends with 'N passed, M failed'; exits 1 if any che
 """
 import json
 import os
+from decimal import Decimal
 import subprocess
 import sys
 import tempfile
@@ -154,7 +155,35 @@ import spec_reader  # noqa: E402
 
 VECTORS = ROOT / "Schemas" / "vectors"
 validator = jsonschema.Draft202012Validator(SCHEMA)
-for vector in json.loads((VECTORS / "expected.json").read_text())["vectors"]:
+
+
+def typed(value):
+    """A value with its kind kept, so that 1 and 1.0 differ (spec §3.4); NaN and the infinities as inspect --json
+    writes them (strings)."""
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return ("string", "NaN" if value != value else "Infinity" if value > 0 else "-Infinity")
+        return ("float", value, str(value))
+    if isinstance(value, int):
+        return ("int", value)
+    if isinstance(value, list):
+        return ("list", [typed(element) for element in value])
+    if isinstance(value, dict):
+        return ("map", sorted((key, typed(element)) for key, element in value.items()))
+    return ("string", value)
+
+
+def version_of(name, data):
+    if name.endswith(".json"):
+        return [int(Decimal(str(n))) for n in json.loads(data, parse_float=Decimal)["version"][:2]]
+    return spec_reader.CBORWalker(data, 3).value(0)[1][:2]
+
+
+all_vectors = json.loads((VECTORS / "expected.json").read_text())["vectors"]
+names = {vector["name"] for vector in all_vectors}
+for vector in all_vectors:
     name, data = vector["name"], (VECTORS / vector["name"]).read_bytes()
     expected = "valid" if vector["valid"] else vector["code"]
     try:
@@ -167,6 +196,31 @@ for vector in json.loads((VECTORS / "expected.json").read_text())["vectors"]:
     tool_ok = inspected.returncode == 0 if vector["valid"] else (
         inspected.returncode == 2 and expected.encode() in inspected.stderr)
     check(f"tool: {name} is {expected}", tool_ok, (inspected.stdout + inspected.stderr).decode()[-300:])
+    # §2: the first bytes tell the form, on standard input too.
+    piped = run("inspect", "-", stdin=data)
+    piped_ok = piped.returncode == 0 if vector["valid"] else (piped.returncode == 2 and expected.encode() in piped.stderr)
+    check(f"tool, standard input: {name} is {expected}", piped_ok, (piped.stdout + piped.stderr).decode()[-300:])
+    if vector["valid"]:
+        # inspect --json: strict JSON, the archive's own minor version, metadata floats kept apart from integers.
+        listed = run("inspect", "--json", str(VECTORS / name))
+        try:
+            listing = json.loads(listed.stdout, parse_constant=lambda c: 1 / 0)
+            archive_items = spec_reader.read(data)
+            same = (listing["version"] == version_of(name, data) and [
+                typed(item["metadata"]) for item in listing["items"]] == [typed(item["metadata"]) for item in archive_items])
+        except (ValueError, ZeroDivisionError, KeyError, spec_reader.SpecError) as error:
+            same = error
+        check(f"tool: inspect --json of {name} gives its version and metadata", same is True,
+              f"{same!r} {listed.stdout[-300:]!r} {listed.stderr[-300:]!r}")
+    if vector.get("canonical"):
+        # §5.2: converting a canonical vector gives its other form's vector, byte for byte.
+        other = name[:-len(".json")] + ".transferkit" if name.endswith(".json") else name[:-len(".transferkit")] + ".json"
+        if other in names and "toText" not in vector:
+            converted = run("convert", str(VECTORS / name), "-o", "-",
+                            "--format", "cbor" if other.endswith(".transferkit") else "json")
+            check(f"tool: convert {name} writes {other} byte for byte",
+                  converted.returncode == 0 and converted.stdout == (VECTORS / other).read_bytes(),
+                  (converted.stdout[-200:] + converted.stderr[-300:]).decode(errors="replace"))
     if "schema" in vector:
         try:
             schema_verdict = validator.is_valid(json.loads(data.decode("utf-8")))

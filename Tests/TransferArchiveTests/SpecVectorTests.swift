@@ -93,6 +93,59 @@ struct SpecVectorTests {
     }
 }
 
+@Suite("Rules the vectors cannot show at default limits", .timeLimit(.minutes(5)))
+struct SpecLimitTests {
+    @Test("the text form's size counts every byte, trailing white space included (section 7)")
+    func documentSize() throws {
+        let archive = [UInt8](try TransferArchive().encoded(as: .json))
+        let limits = TransferArchive.Limits(maxJSONDocumentSize: archive.count + 10)
+        let atLimit = archive + [UInt8](repeating: 0x20, count: 10)
+        #expect(try TransferArchive(decoding: atLimit, limits: limits) == TransferArchive())
+        let error = #expect(throws: TransferArchiveError.self) {
+            try TransferArchive(decoding: atLimit + [0x0a], limits: limits)
+        }
+        #expect(error?.code == .limitExceeded)
+    }
+
+    @Test("nesting counts from the top in both forms, ignored values included (section 7)")
+    func nesting() throws {
+        // One item with an unknown key holding [[1]]: binary levels top array 1, body 2, items 3, item 4, value 5-6;
+        // text levels object 1, items 2, item 3, value 4-5.
+        let text = Array(
+            #"{"format":"transferkit-archive","items":[{"x":[[1]],"representations":[]}],"version":[1,0]}"#.utf8)
+        #expect(throws: Never.self) { try TransferArchive(decoding: text, limits: .init(maxNestingDepth: 5)) }
+        let error = #expect(throws: TransferArchiveError.self) {
+            try TransferArchive(decoding: text, limits: .init(maxNestingDepth: 4))
+        }
+        #expect(error?.code == .limitExceeded)
+    }
+
+    @Test("floats are written positionally for decimal exponents -4 to 15 (section 5.2)")
+    func floatText() throws {
+        let cases: [(Double, String)] = [
+            (9.5e15, "9500000000000000.0"), (0x1p53, "9007199254740992.0"), (1e16, "1e+16"), (1e21, "1e+21"),
+            (0.0001, "0.0001"), (0.00001, "1e-05"), (.leastNonzeroMagnitude, "5e-324"), (-0.0, "-0.0"),
+            (123.25, "123.25"), (1.5e300, "1.5e+300"), (100, "100.0"),
+        ]
+        for (value, expected) in cases {
+            let archive = TransferArchive(items: [.init(metadata: ["x": .double(value)])])
+            let json = String(decoding: try archive.encoded(as: .json), as: UTF8.self)
+            #expect(json.contains(#"{"x":\#(expected)}"#), "\(value): \(json)")
+        }
+    }
+
+    @Test("writers refuse names with control characters and metadata keys outside Unicode 3.2 (sections 3.2, 3.4)")
+    func writerRefusals() throws {
+        let tab = TransferArchive(items: [.init(suggestedName: "a\tb")])
+        let emoji = TransferArchive(items: [.init(metadata: ["ok": ["\u{1F600}": 1]])])
+        for format in TransferArchiveFormat.allCases {
+            #expect(throws: TransferArchiveError.self) { try tab.encoded(as: format) }
+            let error = #expect(throws: TransferArchiveError.self) { try emoji.encoded(as: format) }
+            #expect(error?.code == .unrepresentableValue)
+        }
+    }
+}
+
 @Suite("Writing identifiers the archive cannot carry", .timeLimit(.minutes(5)))
 struct WriterIdentifierTests {
     /// A type `UniformType` accepts (Apple allows letters above U+007F) but the archive grammar does not.

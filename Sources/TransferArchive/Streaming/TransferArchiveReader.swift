@@ -98,6 +98,18 @@ public struct TransferArchiveReader: ~Copyable {
             inputSize: nil, limits: limits, chunkSize: chunkSize)
     }
 
+    /// A reader over an open file descriptor whose first bytes were already read from it (to tell the archive's form
+    /// on a pipe, which cannot be peeked at): `prefix` is read first, then the descriptor.
+    package init(
+        fileDescriptor: Int32, prefix: [UInt8], limits: TransferArchive.Limits = .default, chunkSize: Int = 1 << 20
+    ) throws(TransferArchiveError) {
+        let source = PrefixedSource(prefix: prefix, rest: CBORFileDescriptorSource(fileDescriptor: fileDescriptor))
+        try self.init(
+            cbor: CBORReader(
+                source: source, limits: .default, requireDeterministic: true, bufferSize: max(4096, chunkSize)),
+            inputSize: nil, limits: limits, chunkSize: chunkSize)
+    }
+
     /// A reader over an archive in memory.
     /// - Parameters:
     ///   - bytes: The whole archive.
@@ -521,5 +533,22 @@ extension TransferArchiveReader {
     static func hex(_ value: UInt32) -> String {
         let digits = String(value, radix: 16)
         return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
+
+/// Bytes already taken from a descriptor, then the descriptor itself.
+private struct PrefixedSource: CBORByteSource {
+    var prefix: [UInt8]
+    var position = 0
+    var rest: CBORFileDescriptorSource
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard position < prefix.count else { return try rest.read(into: buffer) }
+        let count = min(buffer.count, prefix.count - position)
+        prefix.withUnsafeBytes { bytes in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[position..<(position + count)]))
+        }
+        position += count
+        return count
     }
 }

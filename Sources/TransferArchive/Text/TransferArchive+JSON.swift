@@ -68,8 +68,23 @@ extension TransferArchive {
         return Data(output.bytes)
     }
 
+    /// A metadata map as the text form writes it (spec section 5.2), for listings such as `transferkit inspect
+    /// --json`: NaN and the infinities, which JSON cannot hold and an archive's text form refuses, are written as the
+    /// strings `"NaN"`, `"Infinity"` and `"-Infinity"`.
+    package static func listingJSON(_ metadata: [String: TransferMetadataValue]) -> [UInt8] {
+        var output = JSONOutput()
+        // With non-finite floats as strings nothing is refused, so the error path is never taken.
+        do {
+            try writeJSON(metadata, to: &output, itemIndex: 0, nonFiniteAsStrings: true)
+        } catch {
+            return Array("{}".utf8)
+        }
+        return output.bytes
+    }
+
     private static func writeJSON(
-        _ dictionary: [String: TransferMetadataValue], to output: inout JSONOutput, itemIndex: Int
+        _ dictionary: [String: TransferMetadataValue], to output: inout JSONOutput, itemIndex: Int,
+        nonFiniteAsStrings: Bool = false
     ) throws(TransferArchiveError) {
         output.raw("{")
         let sorted = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -77,19 +92,21 @@ extension TransferArchive {
             if position > 0 { output.raw(",") }
             output.string(key.utf8)
             output.raw(":")
-            try writeJSON(value, to: &output, itemIndex: itemIndex)
+            try writeJSON(value, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
         }
         output.raw("}")
     }
 
     private static func writeJSON(
-        _ value: TransferMetadataValue, to output: inout JSONOutput, itemIndex: Int
+        _ value: TransferMetadataValue, to output: inout JSONOutput, itemIndex: Int, nonFiniteAsStrings: Bool
     ) throws(TransferArchiveError) {
         switch value {
         case .string(let string):
             output.string(string.utf8)
         case .integer(let integer):
             output.raw(String(integer))
+        case .double(let double) where !double.isFinite && nonFiniteAsStrings:
+            output.string((double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity").utf8)
         case .double(let double):
             guard double.isFinite else {
                 throw TransferArchiveError(
@@ -105,11 +122,11 @@ extension TransferArchive {
             output.raw("[")
             for (position, element) in array.enumerated() {
                 if position > 0 { output.raw(",") }
-                try writeJSON(element, to: &output, itemIndex: itemIndex)
+                try writeJSON(element, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
             }
             output.raw("]")
         case .dictionary(let dictionary):
-            try writeJSON(dictionary, to: &output, itemIndex: itemIndex)
+            try writeJSON(dictionary, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
         }
     }
 }

@@ -17,13 +17,13 @@ package enum ArchiveFormatChoice {
         return .cbor
     }
 
-    /// The form to read: `--format` if given, else detected from a regular file's first bytes,
-    /// else CBOR (a pipe cannot be peeked at without consuming it).
+    /// The form to read: `--format` if given, else detected from the input's first bytes (spec section 2), for a
+    /// pipe such as standard input too (the bytes read to tell stay in ``InputFile/pending``).
     package static func input(_ option: String?, file: InputFile) throws -> TransferArchiveFormat {
         if let option {
             return try output(option, path: nil)
         }
-        guard let head = file.peek(64) else { return .cbor }
+        let head = try file.readFirstBytes(limit: TransferArchive.Limits.default.maxJSONDocumentSize + 1)
         return try detect(head, name: file.displayName)
     }
 

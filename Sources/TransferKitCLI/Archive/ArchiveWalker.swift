@@ -46,10 +46,11 @@ package enum ArchiveWalker {
         item onItem: (WalkedItem) throws -> Void,
         representation onRepresentation: (WalkedRepresentation) throws -> PayloadHandling,
         checksum onChecksum: (WalkedRepresentation, UInt32) throws -> Void = { _, _ in }
-    ) throws -> (major: Int, minor: Int) {
+    ) throws -> (major: Int, minor: UInt64) {
         switch format {
         case .cbor:
-            var reader = try TransferArchiveReader(fileDescriptor: file.fileDescriptor, limits: limits)
+            var reader = try TransferArchiveReader(
+                fileDescriptor: file.fileDescriptor, prefix: file.pending, limits: limits)
             while let item = try reader.nextItem() {
                 try onItem(
                     WalkedItem(index: item.index, suggestedName: item.suggestedName, metadata: item.metadata))
@@ -62,10 +63,10 @@ package enum ArchiveWalker {
                     }
                 }
             }
-            return reader.version
+            return (reader.version.major, reader.minorVersion)
         case .json:
-            let archive = try TransferArchive(
-                decoding: try file.readAll(limit: limits.maxJSONDocumentSize), format: .json, limits: limits)
+            let (archive, minorVersion) = try TransferArchive.decodingText(
+                [UInt8](try file.readArchive(limits: limits)), limits: limits)
             for (itemIndex, item) in archive.items.enumerated() {
                 try onItem(
                     WalkedItem(index: itemIndex, suggestedName: item.suggestedName, metadata: item.metadata))
@@ -80,7 +81,7 @@ package enum ArchiveWalker {
                     try onChecksum(walked, representation.checksum)
                 }
             }
-            return TransferArchive.currentVersion
+            return (TransferArchive.currentVersion.major, minorVersion)
         }
     }
 }

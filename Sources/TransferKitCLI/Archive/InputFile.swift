@@ -1,4 +1,5 @@
 package import Foundation
+package import TransferKit
 import TransferKitPlatform
 package import UniformTypes
 
@@ -13,6 +14,9 @@ package final class InputFile {
     package let fileDescriptor: Int32
     /// The bytes left to read, when the input is a regular file.
     package let size: UInt64?
+    /// Bytes already taken from a pipe to tell the archive's form (``readFirstBytes()``); every later read of the
+    /// input starts with them.
+    package private(set) var pending: [UInt8] = []
     private let ownsDescriptor: Bool
 
     /// Opens `path`, or standard input when it is `-`.
@@ -70,6 +74,43 @@ package final class InputFile {
         return read.map { Array(buffer[..<$0]) }
     }
 
+    /// The first bytes of the input, enough to tell an archive's form (spec section 2): the first 3 bytes, and any
+    /// JSON white space up to the first other byte (at most `limit` bytes in all). A regular file is peeked at; from
+    /// a pipe the bytes are read and kept in ``pending``, so nothing is lost for the reader that follows.
+    package func readFirstBytes(limit: Int) throws(ToolIOError) -> [UInt8] {
+        if size != nil, let head = peek(64) {
+            if TransferArchiveFormat.detect(head) != nil || head.count < 64 { return head }
+        }
+        while pending.count < limit,
+            pending.count < 3 || !pending.contains(where: { ![0x20, 0x09, 0x0a, 0x0d].contains($0) })
+        {
+            var buffer = [UInt8](repeating: 0, count: min(4096, limit - pending.count))
+            let count: Int
+            do {
+                count = try Syscall.read(fileDescriptor, into: &buffer)
+            } catch {
+                throw .system(.readFailed, "cannot read \(displayName)", source: displayName, cause: error)
+            }
+            if count == 0 { break }
+            pending.append(contentsOf: buffer[..<count])
+        }
+        return pending
+    }
+
+    /// Reads an archive whole into memory, for the forms and commands that need it whole: at most
+    /// `limits.maxJSONDocumentSize` bytes (counting every byte, trailing white space included), or
+    /// `TransferArchiveError.Code.limitExceeded`, as the spec's reader limit says (section 7).
+    package func readArchive(limits: TransferArchive.Limits = .default) throws -> Data {
+        let limit = limits.maxJSONDocumentSize
+        guard let data = try read(atMost: limit) else {
+            throw TransferArchiveError(
+                code: .limitExceeded,
+                message: "\(displayName) is larger than \(limit) bytes, the limit for an archive read whole "
+                    + "(Limits.maxJSONDocumentSize); use the binary form for large payloads", source: displayName)
+        }
+        return data
+    }
+
     /// The most bytes read to tell whether a `.txt` file is UTF-8.
     static let sniffLimit: UInt64 = 16 << 20
 
@@ -85,7 +126,20 @@ package final class InputFile {
     /// Reads the rest of the input into memory.
     /// - Throws: ``ToolIOError`` when reading fails or the input exceeds `limit` bytes.
     package func readAll(limit: Int) throws(ToolIOError) -> Data {
-        var data = Data()
+        guard let data = try read(atMost: limit) else {
+            throw ToolIOError(
+                code: .readFailed,
+                message: "\(displayName) is larger than \(limit) bytes, the limit for reading it whole",
+                source: displayName)
+        }
+        return data
+    }
+
+    /// The rest of the input (after ``pending``), or `nil` when it has more than `limit` bytes.
+    private func read(atMost limit: Int) throws(ToolIOError) -> Data? {
+        var data = Data(pending)
+        pending = []
+        guard data.count <= limit else { return nil }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count: Int
@@ -95,12 +149,7 @@ package final class InputFile {
                 throw .system(.readFailed, "cannot read \(displayName)", source: displayName, cause: error)
             }
             if count == 0 { return data }
-            guard data.count + count <= limit else {
-                throw ToolIOError(
-                    code: .readFailed,
-                    message: "\(displayName) is larger than \(limit) bytes, the limit for reading it whole",
-                    source: displayName)
-            }
+            guard data.count + count <= limit else { return nil }
             data.append(contentsOf: buffer[..<count])
         }
     }

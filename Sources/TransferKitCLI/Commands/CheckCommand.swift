@@ -69,7 +69,7 @@ package struct CheckCommand: Command {
         var reports: [ArchiveReport] = []
         for path in arguments.positionals {
             let file = try InputFile(path: path)
-            let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+            let bytes = try file.readArchive()
             reports.append(
                 await check(
                     bytes, name: file.displayName, crossProcess: crossProcess, wanted: wanted,

@@ -37,7 +37,7 @@ package struct ConvertCommand: Command {
         let output = arguments.value("--output") ?? "-"
         let file = try InputFile(path: arguments.positionals[0])
         let limits = TransferArchive.Limits.default
-        let bytes = try file.readAll(limit: limits.maxJSONDocumentSize)
+        let bytes = try file.readArchive(limits: limits)
         let inputFormat = try ArchiveFormatChoice.detect(bytes.prefix(64), name: file.displayName)
         let archive = try TransferArchive(decoding: bytes, format: inputFormat, limits: limits)
         var format = inputFormat == .cbor ? TransferArchiveFormat.json : .cbor

@@ -1,5 +1,6 @@
 import Foundation
 import TransferKit
+import TransferKitJSON
 package import UniformTypes
 
 /// `transferkit inspect`: lists an archive's items and representations.
@@ -49,11 +50,9 @@ package struct InspectCommand: Command {
                         index: representation.index, type: representation.type.identifier,
                         size: representation.length, checksum: checksum, conformsTo: conformsTo))
             })
-        let listing = Listing(format: format.rawValue, version: [version.major, version.minor], items: items)
+        let listing = Listing(format: format.rawValue, major: version.major, minor: version.minor, items: items)
         if arguments.flag("--json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try context.standardOutput.write(contentsOf: try encoder.encode(listing))
+            try context.standardOutput.write(contentsOf: Data(listing.json))
             try context.standardOutput.writeLine()
         } else {
             try context.standardOutput.write(listing.text(name: file.displayName))
@@ -63,15 +62,19 @@ package struct InspectCommand: Command {
 }
 
 /// What `inspect` found, printable as text or JSON.
-private struct Listing: Encodable {
-    struct Item: Encodable {
+///
+/// The JSON has sorted keys and no white space; metadata is written as in the archive's text form (floats keep their
+/// `.0`), except that NaN and the infinities, which JSON cannot hold, are the strings `"NaN"`, `"Infinity"` and
+/// `"-Infinity"`.
+private struct Listing {
+    struct Item {
         var index: Int
         var name: String?
         var metadata: [String: TransferMetadataValue]
         var representations: [Representation]
     }
 
-    struct Representation: Encodable {
+    struct Representation {
         var index: Int
         var type: String
         var size: UInt64
@@ -80,19 +83,49 @@ private struct Listing: Encodable {
     }
 
     var format: String
-    var version: [Int]
+    var major: Int
+    var minor: UInt64
     var items: [Item]
+
+    var json: [UInt8] {
+        var output = JSONOutput()
+        output.raw("{\"format\":")
+        output.string(format.utf8)
+        output.raw(",\"items\":[")
+        for (position, item) in items.enumerated() {
+            output.raw(position > 0 ? ",{" : "{")
+            output.raw("\"index\":\(item.index),\"metadata\":")
+            output.bytes += TransferArchive.listingJSON(item.metadata)
+            if let name = item.name {
+                output.raw(",\"name\":")
+                output.string(name.utf8)
+            }
+            output.raw(",\"representations\":[")
+            for (index, representation) in item.representations.enumerated() {
+                output.raw(index > 0 ? ",{" : "{")
+                output.raw("\"checksum\":\(representation.checksum),\"conformsTo\":[")
+                for (conformanceIndex, identifier) in representation.conformsTo.enumerated() {
+                    if conformanceIndex > 0 { output.raw(",") }
+                    output.string(identifier.utf8)
+                }
+                output.raw("],\"index\":\(representation.index),\"size\":\(representation.size),\"type\":")
+                output.string(representation.type.utf8)
+                output.raw("}")
+            }
+            output.raw("]}")
+        }
+        output.raw("],\"version\":[\(major),\(minor)]}")
+        return output.bytes
+    }
 
     func text(name: String) -> String {
         let count = items.count == 1 ? "1 item" : "\(items.count) items"
-        var lines = ["\(name): \(format.uppercased()) archive, version \(version[0]).\(version[1]), \(count)"]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var lines = ["\(name): \(format.uppercased()) archive, version \(major).\(minor), \(count)"]
         for item in items {
             var line = "item \(item.index)"
             if let name = item.name { line += "  \"\(name)\"" }
-            if !item.metadata.isEmpty, let json = try? encoder.encode(item.metadata) {
-                line += "  metadata " + String(decoding: json, as: UTF8.self)
+            if !item.metadata.isEmpty {
+                line += "  metadata " + String(decoding: TransferArchive.listingJSON(item.metadata), as: UTF8.self)
             }
             lines.append(line)
             let width = item.representations.map(\.type.count).max() ?? 0

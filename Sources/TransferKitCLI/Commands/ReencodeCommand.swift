@@ -36,7 +36,7 @@ package struct ReencodeCommand: Command {
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
         let file = try InputFile(path: arguments.positionals[0])
-        let bytes = try file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+        let bytes = try file.readArchive()
         let format = try ArchiveFormatChoice.detect(bytes.prefix(64), name: file.displayName)
         let archive = try TransferArchive(decoding: bytes, format: format)
         let result = try await Reencoder(checker: RoundTripChecker(registry: registry)).reencode(archive)
