@@ -121,8 +121,9 @@ extension TransferArchive {
     /// - Parameter format: The form to write.
     /// - Returns: The encoded archive.
     /// - Throws: ``TransferArchiveError`` with `TransferArchiveError.Code.invalidName` for a suggested name with
-    ///   `/` or NUL, `TransferArchiveError.Code.duplicateType` for two representations of one type in an item,
-    ///   or `TransferArchiveError.Code.unrepresentableValue` for NaN or infinite metadata in JSON.
+    ///   `/` or a control character, `TransferArchiveError.Code.duplicateType` for two representations of one type
+    ///   in an item, or `TransferArchiveError.Code.unrepresentableValue` for NaN or infinite metadata in JSON and for
+    ///   a metadata key with a character that Unicode 3.2 does not assign.
     public func encoded(as format: TransferArchiveFormat) throws(TransferArchiveError) -> Data {
         switch format {
         case .cbor: try encodedCBOR()

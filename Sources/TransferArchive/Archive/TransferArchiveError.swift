@@ -69,13 +69,15 @@ extension ErrorCode where Domain == TransferArchiveErrorDomain {
     /// A JSON representation's `base64` string is not standard padded base64.
     public static var invalidBase64: Self { Self("invalidBase64") }
 
-    /// A suggested name is empty, `.`, `..`, or holds `/` or NUL: it must be a file name without folders.
+    /// A suggested name is empty, `.`, `..`, or holds `/` or a control character: it must be a file name without
+    /// folders.
     public static var invalidName: Self { Self("invalidName") }
 
     /// An item has two representations of the same uniform type.
     public static var duplicateType: Self { Self("duplicateType") }
 
-    /// A metadata value cannot be stored in the requested form (JSON has no NaN or infinity).
+    /// A metadata value cannot be stored in the requested form (JSON has no NaN or infinity), a metadata number is
+    /// outside `Int64` or `Double`, or a metadata key holds a character that Unicode 3.2 does not assign.
     public static var unrepresentableValue: Self { Self("unrepresentableValue") }
 
     /// A streaming writer was given more or fewer items or representations than it was promised, or was
