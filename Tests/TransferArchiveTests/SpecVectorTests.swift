@@ -134,6 +134,28 @@ struct SpecLimitTests {
         }
     }
 
+    @Test("the float text reads back as the same binary64, for 20 000 bit patterns of every exponent (section 5.2)")
+    func floatTextRoundTrips() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var values: [TransferMetadataValue] = []
+        for index in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Every exponent in turn (the top bits), random sign and significand: subnormals and extremes too.
+            let bits = (state & 0x800F_FFFF_FFFF_FFFF) | (UInt64(index % 2047) << 52)
+            values.append(.double(Double(bitPattern: bits)))
+        }
+        let archive = TransferArchive(items: [.init(metadata: ["values": .array(values)])])
+        let reread = try TransferArchive(decoding: try archive.encoded(as: .json))
+        guard case .array(let read)? = reread.items.first?.metadata["values"] else {
+            Issue.record("the values did not come back as an array")
+            return
+        }
+        let bits = { (value: TransferMetadataValue) -> UInt64? in
+            if case .double(let double) = value { double.bitPattern } else { nil }
+        }
+        #expect(read.map(bits) == values.map(bits))
+    }
+
     @Test("writers refuse names with control characters and metadata keys outside Unicode 3.2 (sections 3.2, 3.4)")
     func writerRefusals() throws {
         let tab = TransferArchive(items: [.init(suggestedName: "a\tb")])
