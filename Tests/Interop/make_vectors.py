@@ -254,6 +254,16 @@ for depth, valid in ((64, True), (65, False)):
     nested_text = "[" * (depth - 3) + "1" + "]" * (depth - 3)
     add(f"unknown-value-depth-{depth}.json", text_archive('[{"later":%s,"representations":[]}]' % nested_text), valid,
         None if valid else "limitExceeded", schema=True, beyond=None if valid else "a reader limit (nesting)")
+# Keys (§7): a key outside metadata has at most 256 octets, in the archive's maps and in ignored ones alike;
+# metadata keys are bounded by the metadata size only.
+both("unknown-key-256-octets", archive([item([rep("public.data", b"", **{"k" * 256: 1})])]), canonical=False)
+both("unknown-key-257-octets", archive([item([rep("public.data", b"", **{"k" * 257: 1})])]), False, "limitExceeded",
+     schema=True, beyond="a reader limit (key length)")
+add("ignored-map-key-257-octets.transferkit",
+    archive_with_item_extra("later", head(5, 1) + text("k" * 257) + head(0, 1)), False, "limitExceeded")
+add("ignored-map-key-257-octets.json", text_archive('[{"later":{"%s":1},"representations":[]}]' % ("k" * 257)),
+    False, "limitExceeded", schema=True, beyond="a reader limit (key length)")
+both("metadata-key-300-octets", archive([item([hello], metadata={"k" * 300: 1})]))
 # Sizes (§7): one item's metadata counts the octets of its value as written, white space and escapes inside it
 # included; the key and the white space around the value are not counted.
 for extra, valid in ((0, True), (1, False)):

@@ -27,7 +27,7 @@ FORMAT = "transferkit-archive"
 IDENTIFIER = re.compile(r"(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+")  # §3.1, used with fullmatch
 BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
-LIMITS = {"name": 1024, "items": 65536, "representations": 256, "depth": 16, "metadata": 1 << 20,
+LIMITS = {"key": 256, "name": 1024, "items": 65536, "representations": 256, "depth": 16, "metadata": 1 << 20,
           "payload": 1 << 40, "document": 64 << 20, "nesting": 64}  # §7 defaults
 UINT64_MAX = 2 ** 64 - 1
 
@@ -235,9 +235,12 @@ class CBORWalker:
             raise SpecError("malformed", "an argument not in its shortest form")
         return major, info, argument
 
-    def value(self, level, track=None):
-        """`track` follows the archive's skeleton (top array, body, items, item) to record metadata spans (§7)."""
+    def value(self, level, track=None, in_key=False):
+        """`track` follows the archive's skeleton (top array, body, items, item) to record metadata spans (§7);
+        `in_key` marks a map key outside metadata, whose strings are bounded (§7)."""
         major, info, argument = self.head()
+        if in_key and major in (2, 3) and argument > LIMITS["key"]:
+            raise SpecError("limitExceeded", "a key outside metadata longer than 256 octets")
         if major in (4, 5, 6) and level + 1 > LIMITS["nesting"]:
             raise SpecError("limitExceeded", "nesting")
         if major == 0:
@@ -255,26 +258,28 @@ class CBORWalker:
             elements = []
             for index in range(argument):
                 child = "body" if track == "top" and index == 2 else ("item", index) if track == "items" else None
-                elements.append(self.value(level + 1, child))
+                elements.append(self.value(level + 1, "metadata" if track == "metadata" else child, in_key))
             return elements
         if major == 5:
             pairs, previous = [], None
             for _ in range(argument):
                 start = self.position
-                key = self.value(level + 1)
+                key = self.value(level + 1, in_key=track != "metadata")
                 encoding = self.data[start:self.position]
                 if previous is not None and not previous < encoding:  # bytewise, RFC 8949 §4.2.1
                     raise SpecError("malformed", "map keys out of order or twice")
                 previous = encoding
                 start = self.position
-                pairs.append((key, self.value(level + 1, "items" if track == "body" and key == "items" else None)))
+                child = ("items" if track == "body" and key == "items" else
+                         "metadata" if track == "metadata" or (isinstance(track, tuple) and key == "metadata") else None)
+                pairs.append((key, self.value(level + 1, child, in_key)))
                 if isinstance(track, tuple) and key == "metadata":
                     self.metadata_spans[track[1]] = self.position - start
             if all(isinstance(key, str) for key, _ in pairs):
                 return dict(pairs)
             return RawMap(pairs)
         if major == 6:
-            return Tagged(argument, self.value(level + 1))
+            return Tagged(argument, self.value(level + 1, None, in_key))
         return self.simple_or_float(info, argument)
 
     @staticmethod
@@ -364,6 +369,20 @@ def json_depth_and_text(value, level):
         for key, element in (value.items() if isinstance(value, dict) else enumerate(value)):
             json_depth_and_text(key, level + 1)
             json_depth_and_text(element, level + 1)
+
+
+def json_key_lengths(value, place):
+    """§7: keys outside item metadata have at most 256 octets."""
+    if isinstance(value, dict):
+        for key, element in value.items():
+            if len(key.encode("utf-8")) > LIMITS["key"]:
+                raise SpecError("limitExceeded", "a key outside metadata longer than 256 octets")
+            if place == "item" and key == "metadata":
+                continue
+            json_key_lengths(element, "items" if place == "root" and key == "items" else None)
+    elif isinstance(value, list):
+        for element in value:
+            json_key_lengths(element, "item" if place == "items" else None)
 
 
 def skip_json(text, i):
@@ -464,6 +483,7 @@ def read_json(data):  # §5
         json_depth_and_text(value, 0)
     except RecursionError:
         raise SpecError("limitExceeded", "nesting")
+    json_key_lengths(value, "root")
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise SpecError("notAnArchive", "format name")
     spans = metadata_spans(text)

@@ -7,7 +7,8 @@ struct MapCursor {
     private(set) var left: UInt64
     private var previous: [UInt8]?
 
-    /// The longest key a reader accepts; every key this version knows is far shorter.
+    /// The longest key outside metadata a reader accepts (spec section 7); every key this version knows is far
+    /// shorter.
     static let maxKeyLength = 256
 
     init(count: UInt64) {
@@ -190,6 +191,8 @@ struct ArchiveHeader {
         _ cbor: inout CBORReader, parentLevel: Int, limits: TransferArchive.Limits
     ) throws(TransferArchiveError) {
         cbor.limits.maxNestingDepth = max(0, limits.maxNestingDepth - parentLevel)
+        // The keys of ignored maps are built to check their order; they are bounded like the archive's own keys.
+        cbor.limits.maxStringLength = MapCursor.maxKeyLength
         do {
             try cbor.skipValue()
         } catch {

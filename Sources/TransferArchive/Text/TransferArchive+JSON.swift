@@ -148,6 +148,7 @@ extension TransferArchive {
         } catch {
             throw archiveError(error, maxDepth: max(1, limits.maxNestingDepth))
         }
+        try checkKeyLengths(root, at: .root)
         guard case .object = root, case .string(let format, _)? = root["format"],
             format.elementsEqual(formatName.utf8)
         else {
@@ -412,6 +413,34 @@ extension TransferArchive {
             value = sum
         }
         return value
+    }
+
+    /// Where a JSON value sits, for ``checkKeyLengths(_:at:)``.
+    private enum Place { case root, items, item, elsewhere }
+
+    /// Spec section 7: every key outside item metadata has at most 256 bytes (`MapCursor.maxKeyLength`, as in the
+    /// binary form); the keys of an item's `metadata` value are bounded by the metadata size instead.
+    private static func checkKeyLengths(_ value: JSONValue, at place: Place) throws(TransferArchiveError) {
+        switch value {
+        case .object(let members, _):
+            for (key, member) in members {
+                guard key.count <= MapCursor.maxKeyLength else {
+                    throw TransferArchiveError(
+                        code: .limitExceeded,
+                        message: "A key of \(key.count) bytes is longer than \(MapCursor.maxKeyLength), the limit for "
+                            + "keys outside metadata.", offset: containerSpan(value)?.lowerBound)
+                }
+                if place == .item && key.elementsEqual(ArchiveCBOR.metadataKey.utf8) { continue }
+                let isItems = place == .root && key.elementsEqual(ArchiveCBOR.itemsKey.utf8)
+                try checkKeyLengths(member, at: isItems ? .items : .elsewhere)
+            }
+        case .array(let elements, _):
+            for element in elements {
+                try checkKeyLengths(element, at: place == .items ? .item : .elsewhere)
+            }
+        case .string, .number, .bool, .null:
+            break
+        }
     }
 
     private static func containerSpan(_ value: JSONValue) -> Range<Int>? {
