@@ -168,10 +168,13 @@ let package = Package(
         .target(
             name: "TransferKitCompatibilitySeeds", dependencies: ["TransferKitCompatibility"],
             path: "Tests/CompatibilitySeeds", swiftSettings: [.swiftLanguageMode(.v5)]),
-        // A tool that knows the seeds' classes (TRANSFERKIT_SEED picks one): the child of the cross-process tests.
+        // A tool that knows the seeds' classes (TRANSFERKIT_SEED picks one), and the destination of a cross-process
+        // drag of seed 000's Model: the child of the cross-process tests.
         .executableTarget(
             name: "transferkit-compatibility-probe",
-            dependencies: ["TransferKitCompatibility", "TransferKitCompatibilitySeeds", "TransferKitCLI"],
+            dependencies: [
+                "TransferKitCompatibility", "TransferKitCompatibilitySeeds", "TransferKitCLI", "TransferSessions",
+            ],
             path: "Tests/CompatibilityProbe"),
         .testTarget(
             name: "TransferKitPlatformTests",
@@ -223,14 +226,14 @@ let package = Package(
                 "transferkit-compatibility-probe", "TransferKitTesting", "TransferKitTestSupport",
             ],
             swiftSettings: [.swiftLanguageMode(.v5)]),
-        // The seeds' view-controller code in Swift 6 mode (the package's default): a @MainActor controller whose
-        // handlers hop to the main actor, and the type checks that make an unhopped handler a compile-time error.
+        // The seeds' code in Swift 6 mode (the package's default): a @MainActor controller whose handlers hop to the
+        // main actor, the type checks that make an unhopped handler a compile-time error, and the seeds' classes in
+        // TransferSessions' lists through the compatibility module's bridge.
         .testTarget(
             name: "TransferKitCompatibilitySwift6Tests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
-                "TransferKitTesting",
-                "TransferKitTestSupport",
+                "TransferKitTesting", "TransferKitTestSupport", "TransferSessions", "transferkit-compatibility-probe",
             ]),
         .testTarget(
             name: "ExamplesTests",
