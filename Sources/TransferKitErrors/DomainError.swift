@@ -60,13 +60,24 @@ public struct DomainError<Domain: ErrorDomain>: Error, Sendable, CustomStringCon
     /// `Domain.code: message (where) (cause: …)`, such as
     /// `TransferArchiveError.checksumMismatch: … (item 0, type public.png, byte offset 41)`.
     public var description: String {
-        var text = "\(Domain.name).\(code): \(message)"
-        var place = details.locationPhrases
-        if let offset { place.append("byte offset \(offset)") }
-        if let source { place.append("in \(source)") }
-        if !place.isEmpty { text += " (" + place.joined(separator: ", ") + ")" }
+        var text = "\(Domain.name).\(code): \(message)" + placeText(repeatingSource: true)
         if let cause { text += " (cause: \(cause))" }
         return text
+    }
+
+    /// The message and where the problem was found, without the domain's name, the code or the cause:
+    /// `… (item 0, type public.png, byte offset 41)`, for lines that people read (the tool's messages). The
+    /// ``source`` is left out when the message names it already.
+    package var summary: String {
+        message + placeText(repeatingSource: false)
+    }
+
+    /// ` (item 0, byte offset 41, in x.transferkit)`, or empty when nothing is known.
+    private func placeText(repeatingSource: Bool) -> String {
+        var place = details.locationPhrases
+        if let offset { place.append("byte offset \(offset)") }
+        if let source, repeatingSource || !message.contains(source) { place.append("in \(source)") }
+        return place.isEmpty ? "" : " (" + place.joined(separator: ", ") + ")"
     }
 }
 
@@ -127,6 +138,10 @@ public struct ErrorCode<Domain: ErrorDomain>: Hashable, Sendable, CustomStringCo
 package protocol AnyDomainError: Error {
     /// The name of the error's code, such as `cancelled`.
     var codeName: String { get }
+    /// The message and where the problem was found (``DomainError/summary``).
+    var summary: String { get }
+    /// The underlying error, if any.
+    var cause: (any Error)? { get }
 }
 
 extension DomainError: AnyDomainError {

@@ -61,12 +61,12 @@ struct ExtractValidationTests {
         let path = try space.write("broken.transferkit", try broken.bytes())
         let inspect = await runInProcess(tool, ["inspect", path])
         #expect(inspect.status == 2)
-        #expect(inspect.error.contains("TransferArchiveError.\(broken.code)"))
+        #expect(inspect.error.hasSuffix(" (\(broken.code))\n"))
 
         let extract = await runInProcess(
             tool, ["extract", path, "--type", "public.plain-text", "-o", space.path("out.txt")])
         #expect(extract.status == 2)
-        #expect(extract.error.hasPrefix("transferkit extract: TransferArchiveError.\(broken.code)"))
+        #expect(extract.error.hasPrefix("transferkit extract: ") && extract.error.hasSuffix(" (\(broken.code))\n"))
         // The output is written atomically: it never appears, and no temporary file is left.
         #expect(space.contents == ["broken.transferkit"])
     }
@@ -76,7 +76,7 @@ struct ExtractValidationTests {
         // Streaming from a pipe to a pipe: the payload is already out when the damage comes; the status says so.
         let run = try await runBinary(["extract", "-", "--type", "public.plain-text"], input: try broken.bytes())
         #expect(run.status == 2)
-        #expect(run.error.contains("TransferArchiveError.\(broken.code)"))
+        #expect(run.error.hasSuffix(" (\(broken.code))\n"))
     }
 
     @Test func aValidArchiveStillExtractsEveryItem() async throws {
@@ -99,7 +99,7 @@ struct ExtractValidationTests {
         for arguments in [["inspect", path], ["extract", path, "--type", "public.data"]] {
             let run = await runInProcess(tool, arguments)
             #expect(run.status == 2)
-            #expect(run.error.contains("TransferArchiveError.truncated"))
+            #expect(run.error.hasSuffix(" (truncated)\n"))
             // 16 bytes follow the length: "hi" and the checksum entry, read as payload.
             #expect(
                 run.error.contains("The input ends 16 bytes into the 4294967296-byte payload of public.utf8-plain-text")
@@ -112,7 +112,7 @@ struct ExtractValidationTests {
         // Reading /proc/self/mem at offset 0 fails with EIO: the old copy loop would have taken it for the end.
         let run = try await runBinary(["extract", "/proc/self/mem", "--format", "cbor", "--type", "public.data"])
         #expect(run.status == 2)
-        #expect(run.error.contains("TransferArchiveError.ioFailed: Reading the archive failed"))
+        #expect(run.error.contains(": Reading the archive failed") && run.error.hasSuffix(" (ioFailed)\n"))
         #expect(run.error.contains("Input/output error"))
         #expect(!run.error.contains("damaged"))
     }
@@ -136,6 +136,6 @@ struct UnreadableInputTests {
         // Reading /proc/self/mem at offset 0 fails with EIO; convert reads its input whole.
         let run = try await runBinary(["convert", "/proc/self/mem", "-o", "-"])
         #expect(run.status == 2)
-        #expect(run.error == "transferkit convert: cannot read /proc/self/mem: Input/output error\n")
+        #expect(run.error == "transferkit convert: cannot read /proc/self/mem: Input/output error (readFailed)\n")
     }
 }

@@ -3,6 +3,7 @@ import Testing
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+import TransferKitTestSupport
 
 @Suite("The transferkit binary", .timeLimit(.minutes(5)))
 struct BinaryTests {
@@ -15,7 +16,7 @@ struct BinaryTests {
     @Test func unknownCommandExitsTwo() async throws {
         let run = try await runBinary(["frobnicate"])
         #expect(run.status == 2)
-        #expect(run.error == "transferkit: unknown command 'frobnicate' (see 'transferkit --help')\n")
+        #expect(run.error == "transferkit: unknown command 'frobnicate' (usage: see 'transferkit --help')\n")
     }
 }
 
@@ -33,5 +34,50 @@ struct ClosedPipeTests {
         #expect(error?.code == .writeFailed)
         #expect((error?.cause as? SystemError)?.errorNumber == EPIPE)
         #expect(error?.message == "cannot write output: Broken pipe")
+    }
+}
+
+@Suite("Output closed early and a full spool folder", .timeLimit(.minutes(5)))
+struct ClosedOutputTests {
+    /// Runs `script` under bash with `$0` the built tool and `$1` a scratch folder; its standard output.
+    func bash(_ script: String, folder: URL) async throws -> ChildProcess.Result {
+        try await ChildProcess.run("/bin/bash", arguments: ["-c", script, transferkitPath, folder.path])
+    }
+
+    @Test("pack -o - | head ends quietly with status 141, as cat does under SIGPIPE")
+    func closedPipeIsQuiet() async throws {
+        let folder = try makeTemporaryDirectory(prefix: "closed-pipe")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 16 MiB: far more than the pipe holds, so the tool is still writing when head has gone.
+        let run = try await bash(
+            #"""
+            head -c 16777216 /dev/zero > "$1/big.bin"
+            "$0" pack "$1/big.bin" -o - 2> "$1/pack.err" | head -c 1 > /dev/null
+            tool=${PIPESTATUS[0]}
+            cat "$1/big.bin" 2> "$1/cat.err" | head -c 1 > /dev/null
+            echo "$tool ${PIPESTATUS[0]}"
+            cat "$1/pack.err"
+            """#, folder: folder)
+        #expect(run.outputText == "141 141\n", "tool and cat statuses, then the tool's standard error")
+    }
+
+    @Test("a spool that passes the file-size limit names the spool's folder and says it has no room")
+    func fullSpoolFolder() async throws {
+        let folder = try makeTemporaryDirectory(prefix: "spool-full")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // prlimit's file-size limit makes the spool's writes fail past 1 MiB (EFBIG, as a full disk fails with
+        // ENOSPC); the tool ignores SIGXFSZ, so it reports the failure instead of dying of it.
+        let run = try await bash(
+            #"""
+            head -c 3000000 /dev/zero | TMPDIR="$1" prlimit --fsize=1048576 "$0" pack - -o - > /dev/null
+            echo "status $?"
+            """#, folder: folder)
+        let folderName = folder.path + "/"
+        #expect(run.outputText == "status 2\n")
+        #expect(
+            run.errorText
+                == "transferkit pack: cannot spool standard input to a temporary file in \(folderName): File too "
+                + "large: the temporary folder \(folderName) has no room for it; set TMPDIR to a folder with more "
+                + "space (writeFailed)\n")
     }
 }

@@ -65,8 +65,15 @@ struct TypesCommandTests {
         #expect(run.output == output)
     }
 
-    @Test func unknownExtensionsGiveADynamicType() async throws {
-        let run = try await runBinary(["types", "--extension", "zzq"])
+    @Test func unknownExtensionsGiveADynamicTypeWhenAskedFor() async throws {
+        let refused = try await runBinary(["types", "--extension", "zzq"])
+        #expect(refused.status == 1)
+        #expect(refused.output.isEmpty)
+        #expect(
+            refused.error
+                == "transferkit types: no declared type; the dynamic type dyn.ext.zzq stands for it (--dynamic describes "
+                + "it, --declarations FILE declares it) (notDeclared)\n")
+        let run = try await runBinary(["types", "--extension", "zzq", "--dynamic"])
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("dyn.ext.zzq\n"))
         #expect(run.output.contains("declared:     no (dynamic type)"))
@@ -77,19 +84,19 @@ struct TypesCommandTests {
         arguments: [
             (
                 ["types"],
-                "transferkit types: give a TYPE, --extension, --mime or --conforms (see 'transferkit types --help')\n"
+                "transferkit types: give a TYPE, --extension, --mime or --conforms (usage: see 'transferkit types --help')\n"
             ),
             (
                 ["types", "not a type"],
-                "transferkit types: 'not a type' is not a valid uniform type identifier (see 'transferkit types --help')\n"
+                "transferkit types: 'not a type' is not a valid uniform type identifier (usage: see 'transferkit types --help')\n"
             ),
             (
                 ["types", "--mime", "nonsense"],
-                "transferkit types: 'nonsense' is not a valid MIME type (expected type/subtype) (see 'transferkit types --help')\n"
+                "transferkit types: 'nonsense' is not a valid MIME type (expected type/subtype) (usage: see 'transferkit types --help')\n"
             ),
             (
                 ["types", "--conforms", "public.png"],
-                "transferkit types: option '--conforms' needs 2 values: --conforms TYPE PARENT (see 'transferkit types --help')\n"
+                "transferkit types: option '--conforms' needs 2 values: --conforms TYPE PARENT (usage: see 'transferkit types --help')\n"
             ),
         ] as [([String], String)])
     func usageErrors(arguments: [String], message: String) async throws {
@@ -105,6 +112,13 @@ struct TypesCommandTests {
         let known = try await runBinary(
             ["types", "--declarations", exampleTypes, "--conforms", "com.example.book-cover", "public.json"])
         #expect(known.status == 0)
+        let undeclared = try await runBinary(["types", "com.example.book-cover"])
+        #expect(undeclared.status == 1)
+        #expect(undeclared.output.isEmpty)
+        #expect(
+            undeclared.error
+                == "transferkit types: com.example.book-cover is not a declared type; --declarations FILE declares it "
+                + "(notDeclared)\n")
         let described = try await runBinary(["types", "--declarations", exampleTypes, "com.example.book-cover"])
         #expect(described.output.contains("description:  Book cover (BookShelf example)"))
     }
@@ -117,8 +131,8 @@ struct TypesCommandTests {
             .write(to: URL(fileURLWithPath: path))
         let run = try await runBinary(["types", "--declarations", path, "public.data"])
         #expect(run.status == 2)
-        #expect(run.error.hasPrefix("transferkit types: UniformTypeError.unknownParent: "))
-        #expect(run.error.contains("unknownParent"))
+        #expect(run.error.hasPrefix("transferkit types: 'com.example.x' conforms to 'com.example.nowhere'"))
+        #expect(run.error.hasSuffix(" (unknownParent)\n"))
         #expect(run.error.contains("Bad.json"))
         let missing = try await runBinary(["types", "--declarations", space.appendingPathComponent("no.json").path])
         #expect(missing.status == 2)

@@ -132,8 +132,8 @@ struct CopyCommand: Command {
             let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
             return (try TransferArchive(decoding: data).makeProviders(catalog: catalog), [])
         }
-        let spool = try Spool.emptyFile(for: "the payloads of \(input.displayName)")
-        let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
+        let spooled = "the payloads of \(input.displayName)"
+        let spool = try Spool.emptyFile(for: spooled)
         let descriptor = spool.fileDescriptor
         var written: Int64 = 0
         var providers: [TransferProvider] = []
@@ -153,7 +153,7 @@ struct CopyCommand: Command {
                     TransferByteStream(length: range.length, range)
                 }
                 return .read { chunk in
-                    try output.write(chunk)
+                    try Spool.write(chunk, to: spool, holding: spooled)
                     written += Int64(chunk.count)
                 }
             })

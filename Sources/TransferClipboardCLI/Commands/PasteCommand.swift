@@ -25,7 +25,8 @@ struct PasteCommand: Command {
         Without --type, the owner's first (best) type is written. With --type (a uniform type identifier or a MIME
         type), the first offered type that is that type or conforms to it is written: the package's one
         representation-choice rule. Bytes stream from the owner to the output as they arrive. Exit status 1 when
-        the selection is empty or offers nothing of the type.
+        the selection is empty, offers nothing of the type, or offers only names that no uniform type stands for
+        (the message lists them; --archive then writes nothing).
 
         EXAMPLES:
           transferkit paste --list
@@ -68,21 +69,31 @@ struct PasteCommand: Command {
             return try await list(clipboard.offeredTypes(on: selection), json: arguments.flag("--json"), context)
         }
         guard let provider = try await clipboard.read(from: selection).first else {
-            try context.standardError.writeLine("\(context.toolName): the \(selection.rawValue) is empty")
-            return .failure
+            throw CommandFailure(code: .empty, message: "the \(selection.rawValue) is empty")
+        }
+        guard let first = provider.registeredTypes.first else {
+            // Only names without a uniform type (X11 atoms such as COMPOUND_TEXT, an application's private names):
+            // nothing can be read, and a snapshot would be an item without representations.
+            let names = try await clipboard.offeredTypes(on: selection).map(\.name)
+            throw CommandFailure(
+                code: .nothingReadable,
+                message: "the \(selection.rawValue) offers no name that a uniform type stands for; it offers "
+                    + names.joined(separator: ", "))
         }
         if arguments.flag("--archive") {
             try await archive(provider, arguments: arguments, context: context)
             return .success
         }
-        guard let type = requested ?? provider.registeredTypes.first,
-            let chosen = catalog.chooseRepresentation(offered: provider.registeredTypes, requested: [type])
-        else {
-            let offered = provider.registeredTypes.map(\.identifier).joined(separator: ", ")
-            try context.standardError.writeLine(
-                "\(context.toolName): the \(selection.rawValue) offers nothing of type "
-                    + "\(requested?.identifier ?? "?"); it offers \(offered)")
-            return .failure
+        let type = requested ?? first
+        guard let chosen = catalog.chooseRepresentation(offered: provider.registeredTypes, requested: [type]) else {
+            let offered = try await clipboard.offeredTypes(on: selection).map { offer in
+                offer.type.map { $0.identifier == offer.name ? offer.name : "\($0.identifier) (\(offer.name))" }
+                    ?? offer.name
+            }
+            throw CommandFailure(
+                code: .typeNotOffered,
+                message: "the \(selection.rawValue) offers nothing of type \(type.identifier); it offers "
+                    + offered.joined(separator: ", "))
         }
         let chosenType = provider.registeredTypes[chosen]
         let stream = try await provider.loadStream(for: chosenType)

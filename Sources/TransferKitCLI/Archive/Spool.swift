@@ -1,4 +1,4 @@
-import TransferKitPlatform
+package import TransferKitPlatform
 
 /// Unlinked temporary files that hold bytes a command must read again (a pipe whose size must be known before its
 /// bytes are written into an archive, an archive's payloads served on every paste). Memory stays constant; each
@@ -10,15 +10,38 @@ package enum Spool {
             let descriptor = try TemporaryFile.makeUnlinked(prefix: "transferkit-spool")
             return InputFile(adopting: descriptor, displayName: displayName, size: nil)
         } catch {
-            throw ToolIOError.system(
-                .writeFailed, "cannot create a temporary file to hold \(displayName)", source: nil, cause: error)
+            throw failure(error, "cannot create a temporary file in \(folder) to hold \(displayName)")
+        }
+    }
+
+    /// The folder spool files are made in: `TMPDIR`, else `/tmp`.
+    package static var folder: String { TemporaryFile.directory }
+
+    /// A write into the spool's folder that failed, as the error the tool prints: the folder is named, and when it
+    /// has no room left the message says so and where to point `TMPDIR` instead.
+    package static func failure(_ error: SystemError, _ what: String) -> ToolIOError {
+        guard ErrorNumber.noRoom.contains(error.errorNumber) else {
+            return .system(.writeFailed, what, source: folder, cause: error)
+        }
+        return ToolIOError(
+            code: .writeFailed,
+            message: "\(what): \(error.reason): the temporary folder \(folder) has no room for it; set TMPDIR to a "
+                + "folder with more space", cause: error, source: folder)
+    }
+
+    /// Writes `bytes` into the spool file `spool`, reporting a failure as ``failure(_:_:)`` does.
+    package static func write(_ bytes: UnsafeRawBufferPointer, to spool: InputFile, holding displayName: String) throws
+    {
+        do {
+            try Syscall.write(spool.fileDescriptor, bytes)
+        } catch {
+            throw failure(error, "cannot spool \(displayName) to a temporary file in \(folder)")
         }
     }
 
     /// Copies `input` (a pipe) into an unlinked temporary file, rewound, whose size is known.
     package static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
         let spool = try emptyFile(for: input.displayName)
-        let output = FileDescriptorOutput(fileDescriptor: spool.fileDescriptor)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total: UInt64 = 0
         while true {
@@ -31,7 +54,7 @@ package enum Spool {
             }
             if count == 0 { break }
             try buffer.withUnsafeBytes { bytes in
-                try output.write(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+                try write(UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: spool, holding: input.displayName)
             }
             total += UInt64(count)
         }

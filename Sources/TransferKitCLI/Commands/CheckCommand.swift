@@ -113,7 +113,7 @@ package struct CheckCommand: Command {
             }
             report.items = compare(archive, returned, wanted: wanted, checker: checker)
         } catch {
-            report.error = "\(error)"
+            report.error = ErrorLine.describe(error)
         }
         return report
     }

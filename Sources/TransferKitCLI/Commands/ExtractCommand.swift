@@ -4,10 +4,12 @@ package import UniformTypes
 
 /// `transferkit extract`: writes one representation of one item.
 ///
-/// The choice is the package's one rule, `TypeCatalog.chooseRepresentation(offered:requested:)`:
+/// With `--type`, the choice is the package's one rule, `TypeCatalog.chooseRepresentation(offered:requested:)`:
 /// the first representation, in the item's fidelity order, that conforms to the requested type
-/// (as `TransferProvider` loads). The archive is read once, front to back, and the chosen
-/// representation streams straight to the output.
+/// (as `TransferProvider` loads). `--exact` takes the first whose type is the requested one itself, and `--index`
+/// the representation at that position whatever its type, so that every representation can be reached (a
+/// `public.data` listed after a text one). The archive is read once, front to back, and the chosen
+/// representation streams straight to the output. What is not there (the item, the index, the type) exits 1.
 ///
 /// The walk goes on to the archive's end after the copy, checking everything `inspect` checks (every
 /// checksum, key order, duplicate keys, nothing after the archive), so an invalid archive never exits 0.
@@ -30,9 +32,16 @@ package struct ExtractCommand: Command {
     /// Examples.
     package var discussion: String {
         """
+        Give --type (the first representation that conforms to it; with --exact, the first that is it) or
+        --index (the representation at that position, as 'inspect' numbers them). With --index the type is known
+        only when the representation is reached, so on a terminal it needs -o - or -o FILE. Exit 1 when the item,
+        the index or the type is not in the archive.
+
         EXAMPLES:
           transferkit extract cards.transferkit --type public.json -o card-copy.json
           transferkit extract cards.transferkit --type public.utf8-plain-text --item 1
+          transferkit extract cards.transferkit --type public.json --exact -o card-exact.json
+          transferkit extract cards.transferkit --item 1 --index 0 -o notes-copy.txt
           transferkit pack - --type public.png < cover.png | transferkit extract - --type public.image > copy.png
         """
     }
@@ -41,7 +50,9 @@ package struct ExtractCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["--type"], valueName: "TYPE", isRequired: true, help: "The uniform type wanted."),
+                .init(names: ["--type"], valueName: "TYPE", help: "The uniform type wanted (or --index)."),
+                .init(names: ["--exact"], help: "With --type: that type itself, not a type that conforms to it."),
+                .init(names: ["--index"], valueName: "N", help: "The representation at position N (from 0)."),
                 .init(names: ["--item"], valueName: "N", help: "The item's index (default 0)."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
@@ -54,15 +65,20 @@ package struct ExtractCommand: Command {
     /// Extracts the representation.
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
-        let identifier = arguments.value("--type") ?? ""
-        guard let wanted = UniformType(identifier) else {
-            throw UsageError("'\(identifier)' is not a valid uniform type identifier")
+        let wanted: Wanted
+        switch (arguments.value("--type"), arguments.value("--index")) {
+        case (let identifier?, nil):
+            guard let type = UniformType(identifier) else {
+                throw UsageError("'\(identifier)' is not a valid uniform type identifier")
+            }
+            wanted = .type(type, exact: arguments.flag("--exact"))
+        case (nil, let text?):
+            if arguments.flag("--exact") { throw UsageError("--exact goes with --type") }
+            wanted = .index(try Self.wholeNumber(text, option: "--index"))
+        case (nil, nil): throw UsageError("give --type TYPE or --index N")
+        case (_?, _?): throw UsageError("give --type or --index, not both")
         }
-        var itemIndex = 0
-        if let text = arguments.value("--item") {
-            guard let index = Int(text), index >= 0 else { throw UsageError("--item needs a whole number ≥ 0") }
-            itemIndex = index
-        }
+        let itemIndex = try arguments.value("--item").map { try Self.wholeNumber($0, option: "--item") } ?? 0
         let file = try InputFile(path: arguments.positionals[0])
         let format = try ArchiveFormatChoice.input(arguments.value("--format"), file: file)
         var bar: ProgressBar?
@@ -78,12 +94,42 @@ package struct ExtractCommand: Command {
         }
     }
 
+    /// Which representation the command line asks for.
+    private enum Wanted {
+        /// The first that conforms to the type (the choice rule), or with `exact`, the first that is the type.
+        case type(UniformType, exact: Bool)
+        /// The one at this position in its item.
+        case index(Int)
+    }
+
+    private static func wholeNumber(_ text: String, option: String) throws(UsageError) -> Int {
+        guard let number = Int(text), number >= 0 else { throw UsageError("\(option) needs a whole number ≥ 0") }
+        return number
+    }
+
+    /// Whether `representation` is the one `wanted` asks for; the first met that is wins.
+    private func isChosen(_ representation: WalkedRepresentation, _ wanted: Wanted) -> Bool {
+        switch wanted {
+        case .index(let index): representation.index == index
+        case .type(let type, exact: true): representation.type == type
+        // The choice rule with one requested type: the first conforming representation in fidelity order wins, so
+        // the first one met here is the answer.
+        case .type(let type, exact: false):
+            catalog.chooseRepresentation(offered: [representation.type], requested: [type]) != nil
+        }
+    }
+
     private func extract(
-        _ wanted: UniformType, item itemIndex: Int, from file: InputFile, format: TransferArchiveFormat,
+        _ wanted: Wanted, item itemIndex: Int, from file: InputFile, format: TransferArchiveFormat,
         to output: String?, bar: inout ProgressBar?, context: CommandContext
     ) async throws -> ExitCode {
-        // A type that is not text is binary: refused on a terminal unless -o - says so.
-        let isBinary = !catalog.conforms(wanted, to: .text)
+        // A type that is not text is binary: refused on a terminal unless -o - says so. By index, the type is not
+        // known before the walk reaches it, so it counts as binary.
+        let isBinary: Bool
+        switch wanted {
+        case .type(let type, _): isBinary = !catalog.conforms(type, to: .text)
+        case .index: isBinary = true
+        }
         return try await ArchiveOutput.write(toPath: output, isBinary: isBinary, context: context) { sink in
             var itemSeen = false
             var typesSeen: [UniformType] = []
@@ -103,21 +149,30 @@ package struct ExtractCommand: Command {
                 representation: { representation in
                     // Everything after the chosen payload is still read (skipped), so the whole archive is
                     // checked before the command reports success.
-                    guard !extracted, representation.itemIndex == itemIndex else { return .skip }
+                    guard representation.itemIndex == itemIndex else { return .skip }
                     typesSeen.append(representation.type)
-                    // The choice rule with one requested type: the first conforming representation in fidelity
-                    // order wins, so the first one met here is the answer.
-                    if catalog.chooseRepresentation(offered: [representation.type], requested: [wanted]) != nil {
+                    if !extracted, isChosen(representation, wanted) {
                         extracted = true
                         return .read(copying(representation.length, to: sink))
                     }
                     return .skip
                 })
             if extracted { return .success }
-            guard itemSeen else { throw UsageError("the archive has no item \(itemIndex)") }
-            let list = typesSeen.map(\.identifier).joined(separator: ", ")
-            throw UsageError(
-                "item \(itemIndex) has no representation conforming to \(wanted.identifier) (it has: \(list))")
+            guard itemSeen else {
+                throw CommandFailure(code: .notFound, message: "the archive has no item \(itemIndex)")
+            }
+            let list = typesSeen.enumerated().map { "\($0) \($1.identifier)" }.joined(separator: ", ")
+            let has = typesSeen.isEmpty ? "it has no representations" : "it has: \(list)"
+            switch wanted {
+            case .index(let index):
+                throw CommandFailure(
+                    code: .notFound, message: "item \(itemIndex) has no representation \(index) (\(has))")
+            case .type(let type, let exact):
+                let relation = exact ? "of type" : "conforming to"
+                throw CommandFailure(
+                    code: .typeNotOffered,
+                    message: "item \(itemIndex) has no representation \(relation) \(type.identifier) (\(has))")
+            }
         }
     }
 }

@@ -24,6 +24,10 @@ package struct TypesCommand: Command {
           transferkit types --mime image/png --json
           transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
           transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
+          transferkit types --extension zzq --dynamic
+
+        A type the catalogue does not declare is not there: exit 1. A lookup by extension or MIME type that finds
+        no declared type makes a dynamic type (dyn.…), which --dynamic describes instead (exit 0).
         """
     }
 
@@ -37,6 +41,7 @@ package struct TypesCommand: Command {
                     names: ["--conforms"], valueName: "TYPE PARENT", arity: 2,
                     help: "Exit 0 if the first type conforms to the second, 1 if not."),
                 DeclarationsOption.option,
+                .init(names: ["--dynamic"], help: "Describe a dynamic type (dyn.…) rather than exit 1 for it."),
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
             ],
             positionals: .init(name: "TYPE", help: "A uniform type identifier to describe.", maximum: 1)
@@ -76,6 +81,18 @@ package struct TypesCommand: Command {
             type = found
         } else {
             throw UsageError("give a TYPE, --extension, --mime or --conforms")
+        }
+        if catalog.declaration(for: type) == nil {
+            let hint = "--declarations FILE declares it"
+            if !type.isDynamic {
+                throw CommandFailure(code: .notDeclared, message: "\(type.identifier) is not a declared type; \(hint)")
+            }
+            if !arguments.flag("--dynamic") {
+                throw CommandFailure(
+                    code: .notDeclared,
+                    message: "no declared type; the dynamic type \(type.identifier) stands for it (--dynamic describes "
+                        + "it, \(hint))")
+            }
         }
         let description = TypeDescription(type, in: catalog)
         try context.standardOutput.write(json ? description.json() : description.text())

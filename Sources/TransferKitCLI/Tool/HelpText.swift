@@ -7,9 +7,19 @@ enum HelpText {
         for command in tool.commands {
             text += "  " + command.name.padding(to: width) + command.abstract + "\n"
         }
-        text += "\n  See '\(tool.name) <command> --help' for a command's options.\n"
+        text += "\n  See '\(tool.name) <command> --help' for a command's options.\n\n" + exitStatusTable
         return text
     }
+
+    /// The exit statuses every command keeps to (``ExitCode``); the README has the same table.
+    static let exitStatusTable = """
+        EXIT STATUS (every command):
+          0    success
+          1    what was asked for is not there (an item, a type, something on the clipboard), or a check failed
+          2    a usage error, or input that cannot be read or output that cannot be written
+          141  standard output was closed before the end (as by 'head'): the tool stops quietly, as 'cat' does
+
+        """
 
     static func render(_ command: any Command, toolName: String) -> String {
         let signature = command.signature

@@ -12,9 +12,10 @@ import TransferKitPlatform
 /// await tool.main()
 /// ```
 ///
-/// The tool handles `--help` for itself and every command, reports usage errors as one line
-/// with a hint and exit code 2, and reports any other error a command throws as an input
-/// error with exit code 2.
+/// The tool handles `--help` for itself and every command and reports every error a command throws as one line,
+/// `tool CMD: <what> (<code>)`: a ``UsageError`` with the command's `--help` as a hint and exit code 2, a
+/// ``CommandFailure`` (what was asked for is not there) with exit code 1, a write to a closed output pipe with
+/// nothing and exit code 141, and any other error as unreadable input with exit code 2 (see ``ExitCode``).
 public struct TransferKitTool: Sendable {
     /// The program name used in usage lines and messages.
     public var name: String
@@ -57,7 +58,12 @@ public struct TransferKitTool: Sendable {
         if arguments == ["--version"] {
             return report("\(name) \(version)\n", to: context.standardOutput)
         }
-        guard let first = arguments.first, first != "--help", first != "-h", first != "help" else {
+        guard let first = arguments.first else {
+            // No command: the usage goes to standard error, as for any other usage error.
+            try? context.standardError.write(HelpText.render(self))
+            return .usageError
+        }
+        guard first != "--help", first != "-h", first != "help" else {
             if arguments.count > 1, arguments[0] == "help", let command = command(named: arguments[1]) {
                 return report(HelpText.render(command, toolName: name), to: context.standardOutput)
             }
@@ -73,23 +79,19 @@ public struct TransferKitTool: Sendable {
         do {
             let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
             return try await command.run(parsed, in: context)
-        } catch let error as UsageError {
-            return usageError(error, in: "\(name) \(command.name)", context: context)
-        } catch let error as ToolIOError {
-            // An input or output problem: the command line was fine, so no --help hint.
-            try? context.standardError.writeLine("\(name) \(command.name): \(error.message)")
-            return .usageError
         } catch {
-            // Every other error is an input error: the line names its domain and code, then what to do.
-            try? context.standardError.writeLine("\(name) \(command.name): \(error)")
-            return .usageError
+            if let line = ErrorLine.text(for: error, invocation: "\(name) \(command.name)") {
+                try? context.standardError.writeLine(line)
+            }
+            return ErrorLine.exitCode(for: error)
         }
     }
 
     /// Runs the tool on the process's command line and exits with the command's exit code.
     ///
-    /// Ignores `SIGPIPE` so that a closed output pipe is an error the command reports, not a
-    /// silent death, and removes half-written output files on every catchable terminating signal.
+    /// Ignores `SIGPIPE`, so that a closed pipe to another program (a clipboard client that stops reading) costs
+    /// one write rather than the process; a closed standard output ends the tool quietly with status 141, as
+    /// `cat` ends. Removes half-written output files on every catchable terminating signal.
     public func main() async -> Never {
         let code = await runAsProcess()
         Syscall.exitProcess(code.rawValue)
@@ -99,6 +101,7 @@ public struct TransferKitTool: Sendable {
     /// process's standard output and error, and returns the exit code.
     package func runAsProcess() async -> ExitCode {
         Syscall.ignoreBrokenPipes()
+        Syscall.ignoreFileSizeLimitSignal()
         AtomicFile.installInterruptCleanup()
         let context = CommandContext(
             standardOutput: FileDescriptorOutput.standardOutput,
@@ -122,7 +125,7 @@ public struct TransferKitTool: Sendable {
 
     /// Prints `error` as one line, with the `--help` of `invocation` as the hint.
     private func usageError(_ error: UsageError, in invocation: String, context: CommandContext) -> ExitCode {
-        try? context.standardError.writeLine("\(invocation): \(error.message) (see '\(invocation) --help')")
+        if let line = ErrorLine.text(for: error, invocation: invocation) { try? context.standardError.writeLine(line) }
         return .usageError
     }
 }

@@ -327,6 +327,12 @@ package enum Syscall {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Ignores `SIGXFSZ`, so that a write past the process's file-size limit (`ulimit -f`) fails with `EFBIG`,
+    /// which the caller reports, instead of killing the process with a core dump.
+    package static func ignoreFileSizeLimitSignal() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Ends the process with `status`, without returning.
     package static func exitProcess(_ status: Int32) -> Never {
         exit(status)
@@ -407,6 +413,9 @@ package enum ErrorNumber {
     package static var notADirectory: Int32 { ENOTDIR }
     /// The reading end of a pipe is closed.
     package static var brokenPipe: Int32 { EPIPE }
+    /// The file system has no room left (`ENOSPC`), the user's quota is used up (`EDQUOT`), or the file would pass
+    /// the process's file-size limit (`EFBIG`, with `SIGXFSZ` ignored).
+    package static var noRoom: Set<Int32> { [ENOSPC, EDQUOT, EFBIG] }
     /// The file is a directory.
     package static var isADirectory: Int32 { EISDIR }
     /// A wait ran out of time.
