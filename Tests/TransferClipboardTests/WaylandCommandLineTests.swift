@@ -90,6 +90,18 @@ final class WaylandCommandLineTests {
         #expect(text.errorText.contains("offers nothing of type public.utf8-plain-text; it offers public.png"))
     }
 
+    @Test("paste --type public.file-url reads the text/uri-list wl-copy offers; its snapshot has no dyn.mime type")
+    func pasteFileURLFromWlCopy() async throws {
+        let list = Data("file:///tmp/one.txt\r\nfile:///tmp/two%20words.txt\r\n".utf8)
+        try await compositor.wlCopy(try file("list.uris", list), type: "text/uri-list")
+        let listed = try await transferkit(["paste", "--list"])
+        // wl-copy adds the plain-text names to a text/* type it offers.
+        #expect(listed.outputText.hasPrefix("text/uri-list\torg.transferkit.uri-list\n"), "\(listed.outputText)")
+        try await expectFileURLsAndSnapshot(list, archive: folder.appendingPathComponent("uris.transferkit").path) {
+            try await self.transferkit($0)
+        }
+    }
+
     @Test("paste --archive snapshots every representation; copy of the archive offers the same types and bytes")
     func snapshotAndRestore() async throws {
         let clipboard = try await Clipboard(

@@ -199,6 +199,45 @@ final class X11CommandLineTests {
         #expect(text.errorText.contains("offers nothing of type public.utf8-plain-text; it offers public.png"))
     }
 
+    /// Waits until `paste --list` shows `name` (xclip has taken the clipboard).
+    func waitUntilListed(_ name: String) async throws {
+        for _ in 0..<500 where !(try await transferkit(["paste", "--list"]).outputText.contains(name)) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test("paste --type public.file-url reads the text/uri-list xclip offers; its snapshot has no dyn.mime type")
+    func pasteFileURLFromXclip() async throws {
+        let list = Data("file:///tmp/one.txt\r\nfile:///tmp/two%20words.txt\r\n".utf8)
+        let xclip = try server.startXclipServing(
+            ["-selection", "clipboard", "-t", "text/uri-list"], file: try file("list.uris", list))
+        defer { xclip.stop() }
+        try await waitUntilListed("text/uri-list")
+        let listed = try await transferkit(["paste", "--list"])
+        #expect(listed.outputText.contains("text/uri-list\torg.transferkit.uri-list"), "\(listed.outputText)")
+        try await expectFileURLsAndSnapshot(list, archive: folder.appendingPathComponent("uris.transferkit").path) {
+            try await self.transferkit($0)
+        }
+    }
+
+    @Test("paste of names that no type stands for lists them and exits 1; --archive then writes nothing")
+    func pasteNothingReadable() async throws {
+        let xclip = try server.startXclipServing(
+            ["-selection", "clipboard", "-t", "ODD_PRIVATE_NAME"], file: try file("odd.bin", Data("odd".utf8)))
+        defer { xclip.stop() }
+        try await waitUntilListed("ODD_PRIVATE_NAME")
+        let paste = try await transferkit(["paste"])
+        #expect(paste.status == 1)
+        #expect(paste.errorText.hasPrefix("transferkit paste: the clipboard offers no name that a uniform type "))
+        #expect(paste.errorText.contains("ODD_PRIVATE_NAME"), "\(paste.errorText)")
+        #expect(paste.errorText.hasSuffix(" (nothingReadable)\n"), "\(paste.errorText)")
+        let archive = folder.appendingPathComponent("odd.transferkit").path
+        let snapshot = try await transferkit(["paste", "--archive", "-o", archive])
+        #expect(snapshot.status == 1)
+        #expect(snapshot.errorText.contains("ODD_PRIVATE_NAME"), "\(snapshot.errorText)")
+        #expect(!FileManager.default.fileExists(atPath: archive), "no archive of an empty item")
+    }
+
     @Test("paste --archive snapshots every representation; copy of the archive offers the same types and bytes")
     func snapshotAndRestore() async throws {
         let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)

@@ -12,7 +12,10 @@ public import UniformTypes
 /// that applications that know only the supertype can paste it; `public.data`'s `application/octet-stream` is
 /// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`,
 /// `STRING` (Latin-1) and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy
-/// or cut operation). A concealed write (or a provider whose `isConcealed` is set) adds `x-kde-passwordManagerHint`
+/// or cut operation, and every provider's URLs). On reading, the file lists of other applications (`text/uri-list`,
+/// KDE's `application/x-kde4-urilist`) are `org.transferkit.uri-list`, which conforms to `public.file-url`, and the
+/// other names desktops and browsers commonly offer have declared types too, so snapshots carry no `dyn.mime…`
+/// types for them. A concealed write (or a provider whose `isConcealed` is set) adds `x-kde-passwordManagerHint`
 /// (`secret`) and `application/x-nspasteboard-concealed-type`; on reading, these names (and macOS's
 /// `org.nspasteboard.ConcealedType`) carry no representation but mark the provider as concealed.
 public enum ClipboardTypeMapping {
@@ -60,7 +63,8 @@ public enum ClipboardTypeMapping {
         for (index, provider) in providers.enumerated() {
             for type in provider.registeredTypes(visibleTo: .otherProcesses) {
                 add(type.identifier, index, type, .identity)
-                if type.conforms(to: .fileURL) {
+                // A URL list (a `[URL]`'s representation) conforms to public.file-url but is offered as it is.
+                if type.conforms(to: .fileURL), !catalog.conforms(type, to: .uriList) {
                     add("text/uri-list", index, type, .uriList)
                     add("x-special/gnome-copied-files", index, type, .gnomeCopiedFiles(cut: options.isCut))
                     continue
@@ -146,8 +150,9 @@ public enum ClipboardTypeMapping {
             return TransferByteStream(data: Data(latin1))
         case .uriList, .gnomeCopiedFiles:
             var urls: [URL] = []
+            // Every URL of each provider: one for a URL, all of a URL list.
             for provider in providers where provider.hasRepresentation(conformingTo: .fileURL) {
-                urls.append(try await provider.loadObject(ofClass: URL.self, progress: progress))
+                urls += try await provider.loadObject(ofClass: [URL].self, progress: progress)
             }
             if case .gnomeCopiedFiles(let cut) = offer.conversion {
                 let lines = [cut ? "cut" : "copy"] + urls.map(\.absoluteString)

@@ -79,7 +79,8 @@ extension URL: TransferProviderReading, TransferProviderWriting {
 
 extension UniformType {
     /// `text/uri-list`, the list of URLs that GTK and Qt put on the clipboard and in drags of files: the type the
-    /// catalogue gives that MIME type (a dynamic type unless a MIME database declared it).
+    /// catalogue gives that MIME type, the built-in `org.transferkit.uri-list` (which conforms to `public.file-url`
+    /// and `public.text`).
     public static var uriList: UniformType {
         UniformType(mimeType: "text/uri-list") ?? UniformType(exportedAs: "org.freedesktop.uri-list")
     }

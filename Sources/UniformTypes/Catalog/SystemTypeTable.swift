@@ -74,7 +74,8 @@ extension SystemTypeEntry {
              ext: ["tsv"], mime: ["text/tab-separated-values"]),
         type("public.utf8-tab-separated-values-text", ["public.tab-separated-values-text", "public.utf8-plain-text"],
              "UTF-8 tab-separated values"),
-        type("public.rtf", ["public.text"], "Rich Text Format document", ext: ["rtf"], mime: ["text/rtf"]),
+        // application/rtf (what Qt and LibreOffice offer) is added after Apple's text/rtf.
+        type("public.rtf", ["public.text"], "Rich Text Format document", ext: ["rtf"], mime: ["text/rtf", "application/rtf"]),
         type("public.html", ["public.text"], "HTML document", ext: ["html", "htm", "shtml", "shtm"], mime: ["text/html"]),
         type("public.xml", ["public.text"], "XML document", ext: ["xml"], mime: ["application/xml", "text/xml"]),
         type("public.xhtml", ["public.xml"], "XHTML document", ext: ["xhtml", "xhtm", "xht"], mime: ["application/xhtml+xml"]),
@@ -263,6 +264,45 @@ extension SystemTypeEntry {
         // type that conforms to public.data, as lookups require by default.
         type("com.apple.pkpass-data", ["public.data"], "Wallet pass data", ext: ["pkpass"],
              mime: ["application/vnd.apple.pkpass"]),
+
+        // What Linux desktops, toolkits and browsers put on the clipboard and in drags; not declared by Apple.
+        // Declared so that a snapshot of another application's clipboard carries these types rather than dyn.mime….
+        // A list of URLs (RFC 2483), as file managers, GTK and Qt exchange files: it conforms to public.file-url so
+        // that a reader of file URLs finds the files of another application (a list may hold other URLs too; its
+        // readers, URL and [URL], take any). KDE offers the same list as application/x-kde4-urilist.
+        type("org.transferkit.uri-list", ["public.file-url", "public.text"], "URL list",
+             mime: ["text/uri-list", "application/x-kde4-urilist"]),
+        // GNOME's and Nautilus's copied or cut files: "copy" or "cut", then one URL per line (not a URL list).
+        type("org.transferkit.gnome-copied-files", ["public.data"], "copied or cut files (GNOME)",
+             mime: ["x-special/gnome-copied-files"]),
+        type("org.transferkit.nautilus-clipboard", ["public.data"], "copied or cut files (Nautilus)",
+             mime: ["x-special/nautilus-clipboard"]),
+        // KDE's marks beside its URL list: "1" when the files were cut, and Klipper's hint.
+        type("org.transferkit.kde-cut-selection", ["public.data"], "cut mark (KDE)",
+             mime: ["application/x-kde-cutselection"]),
+        type("org.transferkit.kde-only-replace-empty", ["public.data"], "clipboard-history hint (KDE)",
+             mime: ["application/x-kde-onlyReplaceEmpty"]),
+        // Chromium's and Firefox's private forms beside the standard ones.
+        type("org.transferkit.chromium-web-custom-data", ["public.data"], "web page custom data (Chromium)",
+             mime: ["chromium/x-web-custom-data"]),
+        type("org.transferkit.chromium-source-url", ["public.data"], "source page's URL (Chromium)",
+             mime: ["chromium/x-source-url"]),
+        type("org.transferkit.chromium-renderer-taint", ["public.data"], "copied from a web page (Chromium)",
+             mime: ["chromium/x-renderer-taint"]),
+        type("org.transferkit.mozilla-url", ["public.data"], "URL and title (Firefox)", mime: ["text/x-moz-url"]),
+        type("org.transferkit.mozilla-url-private", ["public.data"], "private URL (Firefox)",
+             mime: ["text/x-moz-url-priv"]),
+        type("org.transferkit.mozilla-html-context", ["public.data"], "HTML context (Firefox)",
+             mime: ["text/_moz_htmlcontext"]),
+        type("org.transferkit.mozilla-html-info", ["public.data"], "HTML info (Firefox)", mime: ["text/_moz_htmlinfo"]),
+        // Qt's and GTK's own forms, and the desktop portal's file transfer (Flatpak applications).
+        type("org.transferkit.qt-image", ["public.data"], "image (Qt)", mime: ["application/x-qt-image"]),
+        type("org.transferkit.gtk-rich-text", ["public.data"], "rich text (GTK text buffer)",
+             mime: ["application/x-gtk-text-buffer-rich-text"]),
+        type("org.transferkit.portal-files", ["public.data"], "files (desktop portal)",
+             mime: ["application/vnd.portal.files"]),
+        type("org.transferkit.portal-file-transfer", ["public.data"], "file transfer (desktop portal)",
+             mime: ["application/vnd.portal.filetransfer"]),
 
         // TransferKit's own formats; not declared by Apple.
         type("org.transferkit.cbor", ["public.data"], "CBOR data", ext: ["cbor"], mime: ["application/cbor"]),
