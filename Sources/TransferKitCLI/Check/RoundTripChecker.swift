@@ -55,7 +55,7 @@ struct RoundTripChecker: Sendable {
         do {
             decoded = try reader.object(from: original, type: type)
         } catch {
-            return .failed("cannot decode: \(error)")
+            return .failed("cannot decode: \(ErrorLine.describe(error))")
         }
         guard decoded is any TransferProviderWriting else { return .decodedOnly }
         if original == returned { return .sameBytes }
@@ -64,7 +64,7 @@ struct RoundTripChecker: Sendable {
             guard let equatable = decoded as? any Equatable else { return .failed("bytes differ") }
             return equatable.isEqual(to: again) ? .sameValue : .failed("value differs")
         } catch {
-            return .failed("re-encoded bytes do not decode: \(error)")
+            return .failed("re-encoded bytes do not decode: \(ErrorLine.describe(error))")
         }
     }
 }
