@@ -63,3 +63,55 @@ struct ReadmeTests {
                 == Data(contentsOf: folder.appendingPathComponent("big.bin")))
     }
 }
+
+@Suite("Installing and documenting", .timeLimit(.minutes(5)))
+struct InstallAndDocsTests {
+    @Test("the README's path dependency names its folder as the package identity, and says why")
+    func pathDependency() throws {
+        let section = try readmeSection("## Installation")
+        let path = try #require(section.firstMatch(of: /\.package\(path: "([^"]+)"\)/)).1
+        let identity = try #require(path.split(separator: "/").last.map(String.init))
+        #expect(identity == "transferkit")
+        let block = try #require(section.components(separatedBy: ".package(path:").last)
+        let named = block.matches(of: /\.product\(name: "[^"]+", package: "([^"]+)"\)/)
+        #expect(named.count >= 3)
+        for match in named { #expect(String(match.1) == identity) }
+        #expect(block.contains(#".product(name: "TransferKitTesting", package: "transferkit")"#))
+        #expect(section.contains("A path dependency's identity is its **folder's name**"))
+        // CI builds a package from exactly these lines.
+        let ci = try String(contentsOf: repositoryFile(".ci/run"), encoding: .utf8)
+        #expect(ci.contains(#"block ~ /\.package\(path:/"#))
+        #expect(FileManager.default.fileExists(atPath: repositoryFile(".ci/adopter/Tests/CardsTests").path))
+    }
+
+    /// The public modules: the targets of the library products.
+    func libraryModules() throws -> [String] {
+        let manifest = try String(contentsOf: repositoryFile("Package.swift"), encoding: .utf8)
+        return manifest.matches(of: /\n *\.library\(name: "[^"]+", targets: \["([^"]+)"\]\)/).map { String($0.1) }
+    }
+
+    @Test("Scripts/docs.sh builds one archive per public module; .ci/run calls it; .spi.yml names the same modules")
+    func docsCommand() throws {
+        let modules = try libraryModules()
+        #expect(modules.count == 10)
+        for module in modules {
+            #expect(
+                FileManager.default.fileExists(atPath: repositoryFile("Sources/\(module)/Documentation.docc").path),
+                "\(module) has no catalog")
+        }
+        let script = repositoryFile("Scripts/docs.sh")
+        #expect(FileManager.default.isExecutableFile(atPath: script.path))
+        let text = try String(contentsOf: script, encoding: .utf8)
+        #expect(
+            text.contains(#"sed -n 's/^ *\.library(name: "[^"]*", targets: \["\([^"]*\)"\]).*/\1/p' Package.swift"#))
+        let ci = try String(contentsOf: repositoryFile(".ci/run"), encoding: .utf8)
+        #expect(ci.contains("Scripts/docs.sh"))
+        #expect(!ci.contains("docc convert"), "CI builds the docs with the README's command, not a loop of its own")
+        let spi = try String(contentsOf: repositoryFile(".spi.yml"), encoding: .utf8)
+        let targets = spi.split(separator: "\n").compactMap {
+            $0.wholeMatch(of: /\ +- ([A-Za-z]+)/).map { String($0.1) }
+        }
+        #expect(targets == modules)
+        #expect(spi.contains("platform: linux"))
+    }
+}

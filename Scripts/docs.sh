@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds the documentation: one DocC archive per public module (each library product), from a fresh clone, with
+# the toolchain alone (no SwiftPM plugin). Fails on any DocC warning, such as a link DocC cannot resolve.
+#
+#   Scripts/docs.sh                 # every library product, into .build/docs/<Module>.doccarchive
+#   Scripts/docs.sh TransferKit     # only the modules named
+#   DOCS_OUTPUT=/tmp/docs Scripts/docs.sh
+#
+# Open an archive with `docc preview`, or serve .build/docs/<Module>.doccarchive with any static web server. The
+# Swift Package Index hosts the same modules' documentation (.spi.yml).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+output=${DOCS_OUTPUT:-.build/docs}
+work=.build/docs-work
+docc=$(command -v docc || true)
+if [ -z "$docc" ]; then
+  docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+if [ ! -x "$docc" ]; then
+  echo "docs: docc not found (it comes with the Swift toolchain, beside swift)" >&2
+  exit 2
+fi
+
+# The public modules: the targets of the library products in Package.swift (one target each).
+if [ $# -gt 0 ]; then
+  modules=("$@")
+else
+  mapfile -t modules < <(sed -n 's/^ *\.library(name: "[^"]*", targets: \["\([^"]*\)"\]).*/\1/p' Package.swift)
+fi
+if [ ${#modules[@]} -eq 0 ]; then
+  echo "docs: no library products found in Package.swift" >&2
+  exit 2
+fi
+
+# Symbol graphs of public declarations only. dump-symbol-graph writes every module's graphs into one folder (test
+# support, fuzzers and examples too); each archive is built from its own module's graphs alone (the module's and its
+# extensions of other modules, Module@Other.symbols.json), so that no other module's symbols join it.
+rm -rf "$work" && mkdir -p "$work" "$output"
+swift package dump-symbol-graph --minimum-access-level public > "$work/symbolgraph.log" 2>&1 || {
+  cat "$work/symbolgraph.log" >&2
+  exit 1
+}
+graphs=$(sed -n 's/^Files written to //p' "$work/symbolgraph.log" | tail -n 1)
+if [ -z "$graphs" ] || [ ! -d "$graphs" ]; then
+  cat "$work/symbolgraph.log" >&2
+  echo "docs: swift package dump-symbol-graph did not say where it wrote the graphs" >&2
+  exit 1
+fi
+
+failed=0
+for module in "${modules[@]}"; do
+  catalog="Sources/$module/Documentation.docc"
+  if [ ! -d "$catalog" ]; then
+    echo "docs: $module has no catalog ($catalog); every public module needs one" >&2
+    failed=1
+    continue
+  fi
+  mkdir -p "$work/graphs-$module"
+  cp "$graphs/$module.symbols.json" "$work/graphs-$module/"
+  for extension in "$graphs/$module"@*.symbols.json; do
+    [ -e "$extension" ] && cp "$extension" "$work/graphs-$module/"
+  done
+  rm -rf "$output/$module.doccarchive"
+  if ! "$docc" convert "$catalog" --additional-symbol-graph-dir "$work/graphs-$module" \
+      --output-path "$output/$module.doccarchive" --fallback-display-name "$module" \
+      --fallback-bundle-identifier "org.transferkit.$module" > "$work/docc-$module.log" 2>&1; then
+    cat "$work/docc-$module.log" >&2
+    echo "docs: docc convert failed for $module" >&2
+    failed=1
+    continue
+  fi
+  if grep -q 'warning' "$work/docc-$module.log"; then
+    grep -A3 'warning' "$work/docc-$module.log" >&2
+    echo "docs: the $module documentation has warnings" >&2
+    failed=1
+    continue
+  fi
+  echo "docs: $output/$module.doccarchive"
+done
+if [ "$failed" -ne 0 ]; then exit 1; fi
+echo "docs: ${#modules[@]} archives, 0 warnings"
