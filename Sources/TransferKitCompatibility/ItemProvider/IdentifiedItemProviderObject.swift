@@ -32,7 +32,9 @@
     /// An Apple-style class whose instances have an identity, so that they can join drag sessions and ordered lists
     /// through ``IdentifiedItemProviderObject``.
     ///
-    /// Conform in an extension; the class itself stays as it is:
+    /// Conform in an extension; the class itself stays as it is. The class must be `final`, as the seeds' are (and as
+    /// their `object(withItemProviderData:typeIdentifier:) -> Model` requires): the requirement's type names `Self`,
+    /// which Swift lets only a final class satisfy.
     ///
     /// ```swift
     /// extension Model: ItemProviderIdentifiable {
