@@ -195,7 +195,7 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         if let storage {
             do {
                 try storage.write(next)
-            } catch  where !mustApply {
+            } catch where !mustApply {
                 throw error
             } catch {}
         }
@@ -257,11 +257,13 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
                     granted.append(item)
                 }
             }
+            guard storage != nil, !granted.isEmpty else {
+                state.reserved[session] = ids
+                return granted
+            }
             let marked = try? change(&state, .edited) { next throws(TransferSessionError) in
                 next.reserved[session] = ids
-                if storage != nil, !granted.isEmpty {
-                    next.outgoing[session.rawValue] = granted.map(\.rawValue)
-                }
+                next.outgoing[session.rawValue] = granted.map(\.rawValue)
             }
             return marked == nil ? [] : granted
         }
