@@ -8,7 +8,7 @@ import UniformTypes
 ///
 /// Output is deterministic: object keys sorted by their UTF-8 bytes, no white space, one trailing newline;
 /// strings escape only `"`, `\` and control characters (`\b \f \n \r \t`, else `\u00xx`) and hold everything
-/// else as UTF-8; integers in decimal; floats as ``CanonicalFloat`` writes them, always with a `.` or an exponent so
+/// else as UTF-8; integers in decimal; floats as `CanonicalFloat` writes them, always with a `.` or an exponent so
 /// they read back as floats.
 extension TransferArchive {
     func encodedJSON() throws(TransferArchiveError) -> Data {
