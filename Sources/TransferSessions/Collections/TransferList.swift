@@ -195,9 +195,9 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         if let storage {
             do {
                 try storage.write(next)
-            } catch where !mustApply {
-                throw error
-            } catch {}
+            } catch {
+                guard mustApply else { throw error }
+            }
         }
         let difference = next.elements.identityDifference(from: state.elements)
         state = next
