@@ -17,6 +17,16 @@ package struct InspectCommand: Command {
     package var name: String { "inspect" }
     /// One line of help.
     package var abstract: String { "List an archive's items and representations, verifying checksums." }
+    /// How the form is told and what `--json` prints.
+    package var discussion: String {
+        """
+        The form is told by the first bytes (d9 d9 f7 for CBOR, '{' after white space for JSON), also on
+        standard input. --json prints one line with sorted keys; metadata is written as the archive's
+        text form writes it (1.0 stays a float), and NaN and the infinities, which JSON cannot hold, as
+        the strings "NaN", "Infinity" and "-Infinity". The version is the archive's own.
+        """
+    }
+
     /// The accepted options.
     package var signature: CommandSignature {
         CommandSignature(
