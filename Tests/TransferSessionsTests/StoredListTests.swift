@@ -73,6 +73,35 @@ struct StoredListTests {
         #expect(try folder.list("L").elements.map(\.id) == ["a"])
     }
 
+    @Test("a change a stored list cannot write is not made: edit throws storeUnavailable and reports nothing")
+    func unwritableChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let list = try folder.list("L", "a")
+        var changes = list.changes().makeAsyncIterator()
+        // The directory goes away under the open list: nothing can be written there any more.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("L"))
+        let error = #expect(throws: TransferSessionError.self) {
+            try list.edit { $0.append(Row(id: "b", title: "row b")) }
+        }
+        #expect(error?.code == .storeUnavailable)
+        #expect(list.elements.map(\.id) == ["a"])
+        // A drop that cannot be written fails the same way, and its source keeps the row.
+        let other = TransferList([Row(id: "x", title: "row x")], makeProvider: Row.provider)
+        let dropError = await #expect(throws: TransferSessionError.self) {
+            try await list.drop(try other.beginDrag(["x"]), at: 0)
+        }
+        #expect(dropError?.code == .storeUnavailable)
+        #expect(list.elements.map(\.id) == ["a"] && other.elements.map(\.id) == ["x"])
+        // Once it can write again, the next change reported is the next one made: the failed ones never were.
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("L"), withIntermediateDirectories: true)
+        try list.edit { $0.append(Row(id: "c", title: "row c")) }
+        let next = try #require(await changes.next())
+        #expect(next.cause == .edited && next.elements.map(\.id) == ["a", "c"])
+        #expect(try folder.file("L").ids == ["a", "c"])
+    }
+
     static let damaged: [(String, String)] = [
         ("empty", ""),
         ("truncated", #"{"elements":[{"id":"a","order":0,"title":"row a"}],"format":"org.transferkit.li"#),
