@@ -6,18 +6,22 @@ import TransferKitPlatform
 /// Every line reads `tool CMD: <what> (<code>)`: what went wrong in words, then the error's code, never a Swift
 /// type name. A usage error adds the command's `--help` as its hint.
 enum ErrorLine {
-    /// The exit status for `error`: 141 when standard output's reader went away (quietly, as `cat` under
-    /// `SIGPIPE`), 1 for a ``CommandFailure``, 2 for everything else (usage, unreadable input, failed output).
-    static func exitCode(for error: any Error) -> ExitCode {
-        if isBrokenPipe(error) { return .brokenPipe }
-        if error is CommandFailure { return .failure }
-        return .usageError
+    /// Prints the line for `error` thrown by `invocation` (`transferkit extract`) on standard error, and returns the
+    /// exit status: 141 and nothing printed when the error is a write to standard output whose reader has gone (as
+    /// `cat` ends under `SIGPIPE`), 1 for a ``CommandFailure``, 2 for everything else (usage, unreadable input,
+    /// failed output).
+    static func report(_ error: any Error, invocation: String, context: CommandContext) -> ExitCode {
+        if isBrokenPipe(error), let output = context.standardOutput as? FileDescriptorOutput,
+            Syscall.readerHasGone(output.fileDescriptor)
+        {
+            return .brokenPipe
+        }
+        try? context.standardError.writeLine(text(for: error, invocation: invocation))
+        return error is CommandFailure ? .failure : .usageError
     }
 
-    /// The line for `error` thrown by `invocation` (`transferkit extract`), without the newline; `nil` when the
-    /// tool ends quietly (a closed output pipe).
-    static func text(for error: any Error, invocation: String) -> String? {
-        if isBrokenPipe(error) { return nil }
+    /// The line for `error` thrown by `invocation`, without the newline.
+    static func text(for error: any Error, invocation: String) -> String {
         if let usage = error as? UsageError {
             return "\(invocation): \(usage.message) (usage: see '\(invocation) --help')"
         }
@@ -40,7 +44,9 @@ enum ErrorLine {
         }
     }
 
-    /// Whether `error`, or an error it was caused by, is a write to a pipe whose reader has gone (`EPIPE`).
+    /// Whether `error`, or an error it was caused by, is a write to a pipe whose reader has gone (`EPIPE`): then
+    /// ``report(_:invocation:context:)`` asks whether that pipe is standard output (another program's pipe or the
+    /// display server's socket is an error to report).
     static func isBrokenPipe(_ error: any Error) -> Bool {
         var current: (any Error)? = error
         for _ in 0..<16 {

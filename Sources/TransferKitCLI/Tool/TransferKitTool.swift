@@ -80,10 +80,7 @@ public struct TransferKitTool: Sendable {
             let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
             return try await command.run(parsed, in: context)
         } catch {
-            if let line = ErrorLine.text(for: error, invocation: "\(name) \(command.name)") {
-                try? context.standardError.writeLine(line)
-            }
-            return ErrorLine.exitCode(for: error)
+            return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
         }
     }
 
@@ -125,7 +122,6 @@ public struct TransferKitTool: Sendable {
 
     /// Prints `error` as one line, with the `--help` of `invocation` as the hint.
     private func usageError(_ error: UsageError, in invocation: String, context: CommandContext) -> ExitCode {
-        if let line = ErrorLine.text(for: error, invocation: invocation) { try? context.standardError.writeLine(line) }
-        return .usageError
+        ErrorLine.report(error, invocation: invocation, context: context)
     }
 }

@@ -242,6 +242,14 @@ package enum Syscall {
         isatty(descriptor) == 1
     }
 
+    /// Whether `descriptor` is the writing end of a pipe or socket whose reader has gone, so that a write to it
+    /// fails with `EPIPE`: asked with `poll` (no wait, nothing written).
+    package static func readerHasGone(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        guard cPollOnce(&entry) == 1 else { return false }
+        return entry.revents & Int16(POLLERR | POLLHUP) != 0
+    }
+
     /// Removes a file; a missing file is not an error.
     package static func unlink(_ path: String) {
         _ = cUnlink(path)
@@ -438,6 +446,7 @@ package enum ErrorNumber {
 
 // The C library's calls under names that the `Syscall` methods of the same name do not shadow.
 private func cClose(_ descriptor: Int32) -> Int32 { close(descriptor) }
+private func cPollOnce(_ entry: UnsafeMutablePointer<pollfd>) -> Int32 { poll(entry, 1, 0) }
 private func cRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(descriptor, buffer, count)
 }
