@@ -131,7 +131,7 @@ enum CharacterCardsExample {
         }
         let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: path("record")))
         let destination = try await TwoProcesses.destination(
-            list: path("second.json"), socket: path("socket"), record: record
+            list: path("second.json"), socket: path("socket"), record: record, timeout: .seconds(30)
         ) { _ in }
         let child = try await source.value
         let sourceLine = String(decoding: child.standardOutput, as: UTF8.self)

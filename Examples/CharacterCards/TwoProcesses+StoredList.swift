@@ -8,13 +8,14 @@ extension TwoProcesses {
     /// The source: drags `card` out of the list stored in `directory` (the sample cards when there is none yet) and
     /// serves the drag until it ends; prints what the source's table would animate.
     static func storedSource(
-        directory: String, socket: String, card: String,
+        directory: String, socket: String, card: String, timeout: Duration,
         _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
     ) async throws -> String {
         let list = try TransferList(storedIn: URL(fileURLWithPath: directory), initialElements: Model.samples)
         let changes = list.changes()
         let session = try list.beginDrag([card])
-        let publication = try DragSessionPublication(publishing: session, atPath: socket, observer: observer)
+        let publication = try DragSessionPublication(
+            publishing: session, atPath: socket, timeout: timeout, observer: observer)
         let operation = await publication.ended()
         publication.close()
         var removed: [String] = []
@@ -28,10 +29,11 @@ extension TwoProcesses {
 
     /// The destination: drops the published drag at the top of the list stored in `directory`.
     static func storedDestination(
-        directory: String, socket: String, _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
+        directory: String, socket: String, timeout: Duration,
+        _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
     ) async throws -> String {
         let list = try TransferList<Model>(storedIn: URL(fileURLWithPath: directory))
-        let remote = try await RemoteDragSession.connect(toPath: socket, observer: observer)
+        let remote = try await RemoteDragSession.connect(toPath: socket, timeout: timeout, observer: observer)
         let result = try await list.drop(remote, at: 0)
         return "destination: \(result.operation); [\(names(list))]"
     }

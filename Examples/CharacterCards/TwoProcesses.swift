@@ -23,7 +23,8 @@ import TransferSessions
 ///   stored lists in `DIR` (the user's standard decision record);
 /// - `CharacterCards stored-open DIR` opens the list, which settles it after a crash, and prints its cards.
 ///
-/// `--pause-at EVENT` (a ``RemoteSessionEvent``) prints `paused at EVENT` and stops there, so a test can kill the
+/// `--timeout SECONDS` sets the sessions' time limit (30 seconds by default): a test whose other side runs in a busy
+/// test process gives it more. `--pause-at EVENT` (a ``RemoteSessionEvent``) prints `paused at EVENT` and stops there, so a test can kill the
 /// process at that step.
 ///
 /// Neither side names its application: both run an executable of the same installation, so
@@ -70,6 +71,11 @@ enum TwoProcesses {
             pauseAt = RemoteSessionEvent(rawValue: arguments[flag + 1])
             arguments.removeSubrange(flag...(flag + 1))
         }
+        var timeout = Duration.seconds(30)
+        if let flag = arguments.firstIndex(of: "--timeout"), flag + 1 < arguments.count {
+            timeout = .seconds(Int(arguments[flag + 1]) ?? 30)
+            arguments.removeSubrange(flag...(flag + 1))
+        }
         let pause = pauseAt
         let observer: @Sendable (RemoteSessionEvent) async -> Void = { event in
             guard event == pause else { return }
@@ -82,15 +88,22 @@ enum TwoProcesses {
         case ("session-source", 5):
             let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: arguments[3]))
             print(
-                try await source(list: arguments[1], socket: arguments[2], record: record, card: arguments[4], observer)
+                try await source(
+                    list: arguments[1], socket: arguments[2], record: record, card: arguments[4], timeout: timeout,
+                    observer)
             )
         case ("session-destination", 4):
             let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: arguments[3]))
-            print(try await destination(list: arguments[1], socket: arguments[2], record: record, observer))
+            print(
+                try await destination(
+                    list: arguments[1], socket: arguments[2], record: record, timeout: timeout, observer))
         case ("stored-source", 4):
-            print(try await storedSource(directory: arguments[1], socket: arguments[2], card: arguments[3], observer))
+            print(
+                try await storedSource(
+                    directory: arguments[1], socket: arguments[2], card: arguments[3], timeout: timeout, observer))
         case ("stored-destination", 3):
-            print(try await storedDestination(directory: arguments[1], socket: arguments[2], observer))
+            print(
+                try await storedDestination(directory: arguments[1], socket: arguments[2], timeout: timeout, observer))
         case ("stored-open", 2):
             print(try storedOpen(directory: arguments[1]))
         case ("session-recover", 4):
@@ -104,14 +117,14 @@ enum TwoProcesses {
 
     /// The source: drags `card` out of the list at `list` and serves the drag until it ends.
     static func source(
-        list path: String, socket: String, record: SessionDecisionRecord, card: String,
+        list path: String, socket: String, record: SessionDecisionRecord, card: String, timeout: Duration,
         _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
     ) async throws -> String {
         let stored = try StoredList.read(path)
         let list = TransferList(stored.cards.map(\.model))
         let session = try list.beginDrag([card])
         let publication = try DragSessionPublication(
-            publishing: session, atPath: socket, decisions: record, observer: observer)
+            publishing: session, atPath: socket, decisions: record, timeout: timeout, observer: observer)
         let operation = await publication.ended()
         publication.close()
         if operation == .move {
@@ -122,10 +135,10 @@ enum TwoProcesses {
 
     /// The destination: drops the published drag at the top of the list at `list`.
     static func destination(
-        list path: String, socket: String, record: SessionDecisionRecord,
+        list path: String, socket: String, record: SessionDecisionRecord, timeout: Duration,
         _ observer: @escaping @Sendable (RemoteSessionEvent) async -> Void
     ) async throws -> String {
-        let remote = try await RemoteDragSession.connect(toPath: socket, observer: observer)
+        let remote = try await RemoteDragSession.connect(toPath: socket, timeout: timeout, observer: observer)
         let result = try await remote.drop(DropProposal(operation: .move, intent: .insertAtIndex(0)), decisions: record)
         {
             drop, _ in

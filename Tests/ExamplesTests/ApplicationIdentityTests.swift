@@ -12,6 +12,9 @@ import UniformTypes
 @Suite("Application identity between two executables", .serialized, .timeLimit(.minutes(5)))
 struct ApplicationIdentityTests {
     private static let executable = TransferKitExecutable.product(named: "CharacterCards")
+    /// The sessions' time limit, in seconds: this test process is one side, and under the whole suite (above all the
+    /// thread sanitizer's run) its task pool can be busy for a minute or more, as the hostile-peer tests found.
+    private static let patience = 200
 
     /// The example's card, as this test process writes it: the same JSON under the same type.
     private struct Card: TransferCodable, Identifiable {
@@ -35,12 +38,15 @@ struct ApplicationIdentityTests {
         let session = try list.beginDrag(["Han"])
         let record = try SessionDecisionRecord(directory: URL(fileURLWithPath: path("record")))
         let publication = try DragSessionPublication(
-            publishing: session, atPath: path("s"), decisions: record, timeout: .seconds(60))
+            publishing: session, atPath: path("s"), decisions: record, timeout: .seconds(Self.patience))
         defer { publication.close() }
         let destination = try await ChildProcess.run(
-            Self.executable, arguments: ["session-destination", path("B.json"), path("s"), path("record")],
+            Self.executable,
+            arguments: [
+                "session-destination", path("B.json"), path("s"), path("record"), "--timeout", "\(Self.patience)",
+            ],
             environment: environment)
-        let operation = try await publication.ended(within: .seconds(60))
+        let operation = try await publication.ended(within: .seconds(Self.patience))
         let output = String(decoding: destination.standardOutput + destination.standardError, as: UTF8.self)
         return (session, operation, output)
     }
