@@ -60,6 +60,24 @@ struct StoredListTests {
         #expect(reopened.decisions?.directory == folder.record.directory)
     }
 
+    @Test("a stored list keeps an order field renumbered, and new initial elements must have distinct identities")
+    func renumberingAndInitialIdentities() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let rows = ["a", "b"].map { Row(id: $0, title: "row \($0)", order: 9) }
+        let list = try TransferList(
+            storedIn: folder.url.appendingPathComponent("L"), initialElements: rows, decisions: folder.record,
+            renumbering: \.order)
+        try list.edit { $0.insert(Row(id: "c", title: "row c", order: -1), at: 0) }
+        #expect(list.elements.map { "\($0.id)\($0.order)" } == ["c0", "a1", "b2"])
+        let error = #expect(throws: TransferSessionError.self) {
+            try TransferList(
+                storedIn: folder.url.appendingPathComponent("M"), initialElements: rows + rows.prefix(1),
+                decisions: folder.record)
+        }
+        #expect(error?.code == .forbiddenByList)
+    }
+
     @Test("one open list per directory: a second one is storeUnavailable until the first is gone")
     func oneOpenListPerDirectory() throws {
         let folder = try Folder()

@@ -33,17 +33,15 @@ extension TransferList where Element: Codable {
     /// - Throws: ``TransferSessionError`` with `storeCorrupted` when `list.json` is not a list this library wrote
     ///   (truncated, not JSON, another shape or version, an element that does not decode, an identity twice), and
     ///   `storeUnavailable` when the directory or the record cannot be read or written, or another open list uses
-    ///   the directory.
+    ///   the directory; `forbiddenByList` when a new list's `initialElements` have an identity twice.
     public convenience init(
         storedIn directory: URL, initialElements: [Element] = [], decisions: SessionDecisionRecord? = nil,
         isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() }
     ) throws(TransferSessionError) {
-        let (elements, storage) = try Self.open(directory, initialElements: initialElements, decisions: decisions)
-        self.init(
-            storing: elements, storage: storage, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider,
-            order: nil)
+        try self.init(
+            opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: nil)
     }
 
     /// A stored list (as `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`) of elements
@@ -64,10 +62,51 @@ extension TransferList where Element: Codable {
         makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
         makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) }
     ) throws(TransferSessionError) where Element: TransferProviderWriting {
+        try self.init(
+            opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: nil)
+    }
+
+    /// A stored list (as `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`, with the same
+    /// parameters) that keeps each element's `order`-style field equal to its index after every change (seed 002).
+    /// - Parameter renumbering: The field the list sets to each element's index after every change.
+    /// - Throws: ``TransferSessionError``, as the other stored list's initializer.
+    public convenience init(
+        storedIn directory: URL, initialElements: [Element] = [], decisions: SessionDecisionRecord? = nil,
+        isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { _ in TransferProvider() },
+        renumbering: any WritableKeyPath<Element, Int> & Sendable
+    ) throws(TransferSessionError) {
+        try self.init(
+            opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: renumbering)
+    }
+
+    /// A stored list of elements that write their own representations, with the same parameters as the other
+    /// stored lists, that keeps each element's `order`-style field equal to its index after every change.
+    /// - Parameter renumbering: The field the list sets to each element's index after every change.
+    /// - Throws: ``TransferSessionError``, as the other stored list's initializer.
+    public convenience init(
+        storedIn directory: URL, initialElements: [Element] = [], decisions: SessionDecisionRecord? = nil,
+        isPinned: @escaping @Sendable (Element) -> Bool = { _ in false },
+        makeCopy: @escaping @Sendable (Element) -> Element = { $0 },
+        makeProvider: @escaping @Sendable (Element) -> TransferProvider = { TransferProvider(object: $0) },
+        renumbering: any WritableKeyPath<Element, Int> & Sendable
+    ) throws(TransferSessionError) where Element: TransferProviderWriting {
+        try self.init(
+            opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: renumbering)
+    }
+
+    /// What every stored list's initializer does: opens (or creates) the list and settles it.
+    private convenience init(
+        opening directory: URL, _ initialElements: [Element], _ decisions: SessionDecisionRecord?,
+        _ isPinned: @escaping @Sendable (Element) -> Bool, _ makeCopy: @escaping @Sendable (Element) -> Element,
+        _ makeProvider: @escaping @Sendable (Element) -> TransferProvider,
+        order: (any WritableKeyPath<Element, Int> & Sendable)?
+    ) throws(TransferSessionError) {
         let (elements, storage) = try Self.open(directory, initialElements: initialElements, decisions: decisions)
         self.init(
             storing: elements, storage: storage, isPinned: isPinned, makeCopy: makeCopy, makeProvider: makeProvider,
-            order: nil)
+            order: order)
     }
 
     /// Reads (or creates) the list in `directory` and settles the moves a crash left marked.
@@ -106,6 +145,11 @@ extension TransferList where Element: Codable {
             try StoredList(elements: state.elements, pending: state.pending, outgoing: state.outgoing).encoded()
         }
         guard var stored = try StoredList<Element>.read(atPath: storage.path) else {
+            if let twice = repeatedIdentity(in: initialElements) {
+                throw TransferSessionError(
+                    code: .forbiddenByList, message: "The initial elements have the identity \(twice) twice.",
+                    source: "\(twice)")
+            }
             try storage.write(State(elements: initialElements))
             return (initialElements, storage)
         }
@@ -297,10 +341,15 @@ struct StoredList<Element: Codable & Identifiable>: Codable where Element.ID: Lo
         guard list.format == format, list.version == version else {
             throw corrupted("it is \(list.format) version \(list.version), not \(format) version \(version).")
         }
-        var seen = Set<Element.ID>()
-        if let twice = list.elements.first(where: { !seen.insert($0.id).inserted }) {
-            throw corrupted("the identity \(twice.id) is there twice.")
+        if let twice = repeatedIdentity(in: list.elements) {
+            throw corrupted("the identity \(twice) is there twice.")
         }
         return list
     }
+}
+
+/// The first identity that `elements` hold twice, if any.
+private func repeatedIdentity<Element: Identifiable>(in elements: [Element]) -> Element.ID? {
+    var seen = Set<Element.ID>()
+    return elements.first { !seen.insert($0.id).inserted }?.id
 }
