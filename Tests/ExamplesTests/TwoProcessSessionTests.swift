@@ -213,7 +213,7 @@ struct TwoProcessSessionTests {
     }
 
     @Test(
-        "with stored lists and no code of the example's own, killing either process at any step leaves the card in exactly one list",
+        "stored lists, no code of the example's own: killing either process at any step leaves the card in one list",
         arguments: killTable)
     func killedWithStoredLists(process: String, event: RemoteSessionEvent, expected: String) async throws {
         try await expectOnePlace(killing: process, at: event, expected: expected, storage: .storedLists)

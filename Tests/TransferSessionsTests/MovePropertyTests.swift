@@ -252,7 +252,7 @@ struct MovePropertyTests {
     }
 
     @Test(
-        "stored lists: 150 random steps for each of 3 seeds, in one process and across, keep every item in exactly one list and the files in step",
+        "stored lists: random steps in one process and across keep every item in one list and the files in step",
         arguments: UInt64(21)...23)
     func randomSequencesOfStoredLists(seed: UInt64) async throws {
         let directory = try makeTemporaryDirectory(prefix: "tk-stored-moves")

@@ -66,9 +66,16 @@ extension TransferList where Element: Codable {
             opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: nil)
     }
 
-    /// A stored list (as `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`, with the same
-    /// parameters) that keeps each element's `order`-style field equal to its index after every change (seed 002).
-    /// - Parameter renumbering: The field the list sets to each element's index after every change.
+    /// A stored list (as `init(storedIn:initialElements:decisions:isPinned:makeCopy:makeProvider:)`) that keeps each
+    /// element's `order`-style field equal to its index after every change (seed 002).
+    /// - Parameters:
+    ///   - directory: The list's directory; created if it does not exist.
+    ///   - initialElements: The elements of a list that is not stored yet; ignored when the directory holds one.
+    ///   - decisions: The record both processes of a move share; by default ``SessionDecisionRecord/standard()``.
+    ///   - isPinned: Which elements stay where they are.
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity.
+    ///   - makeProvider: The provider a dragged element carries to other processes; by default an empty one.
+    ///   - renumbering: The field the list sets to each element's index after every change.
     /// - Throws: ``TransferSessionError``, as the other stored list's initializer.
     public convenience init(
         storedIn directory: URL, initialElements: [Element] = [], decisions: SessionDecisionRecord? = nil,
@@ -81,9 +88,16 @@ extension TransferList where Element: Codable {
             opening: directory, initialElements, decisions, isPinned, makeCopy, makeProvider, order: renumbering)
     }
 
-    /// A stored list of elements that write their own representations, with the same parameters as the other
-    /// stored lists, that keeps each element's `order`-style field equal to its index after every change.
-    /// - Parameter renumbering: The field the list sets to each element's index after every change.
+    /// A stored list of elements that write their own representations, keeping each element's `order`-style field
+    /// equal to its index after every change.
+    /// - Parameters:
+    ///   - directory: The list's directory; created if it does not exist.
+    ///   - initialElements: The elements of a list that is not stored yet; ignored when the directory holds one.
+    ///   - decisions: The record both processes of a move share; by default ``SessionDecisionRecord/standard()``.
+    ///   - isPinned: Which elements stay where they are.
+    ///   - makeCopy: The element a copy drop inserts: the same content under a new identity.
+    ///   - makeProvider: The provider a dragged element carries to other processes.
+    ///   - renumbering: The field the list sets to each element's index after every change.
     /// - Throws: ``TransferSessionError``, as the other stored list's initializer.
     public convenience init(
         storedIn directory: URL, initialElements: [Element] = [], decisions: SessionDecisionRecord? = nil,
