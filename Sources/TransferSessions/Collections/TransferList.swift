@@ -296,8 +296,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
             do {
                 decision = try storage.record.decision(for: session)
             } catch {
-                // The record cannot be read: the mark stays on disk, and opening the list again settles it.
-                state.outgoing[session.rawValue] = nil
+                // The record cannot be read: the mark stays (the next write keeps it), and opening the list again
+                // settles it.
                 return
             }
             let committed = decision?.outcome == .committed
