@@ -73,7 +73,7 @@ struct CrossProcessRoundTripTests {
         let error = await #expect(throws: RoundTripError.self) {
             try await crossProcessRoundTripped(card, executable: script.path, formats: [.cbor])
         }
-        #expect(error?.code == .missingRepresentation)
+        #expect(error?.code == .missingRepresentation, "\(String(describing: error))")
         #expect(error?.type == .utf8PlainText)
     }
 
@@ -99,7 +99,10 @@ private struct Script {
 
     init(_ body: String) throws {
         folder = try makeTemporaryDirectory(prefix: "TransferKitTesting")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: URL(fileURLWithPath: path))
+        // Written through a close-on-exec descriptor, not Data.write (whose descriptor is inheritable): a child that
+        // another test spawns meanwhile would keep the script open for writing as long as it runs, and starting the
+        // script would then fail with ETXTBSY ("Text file busy") for that long.
+        try AtomicFile.writeDurably(Array("#!/bin/sh\n\(body)\n".utf8), toPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
     }
 
