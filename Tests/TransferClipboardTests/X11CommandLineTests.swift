@@ -201,7 +201,8 @@ final class X11CommandLineTests {
 
     /// Waits until `paste --list` shows `name` (xclip has taken the clipboard).
     func waitUntilListed(_ name: String) async throws {
-        for _ in 0..<500 where !(try await transferkit(["paste", "--list"]).outputText.contains(name)) {
+        for _ in 0..<500 {
+            if try await transferkit(["paste", "--list"]).outputText.contains(name) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
