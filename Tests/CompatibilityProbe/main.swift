@@ -11,7 +11,8 @@ import TransferSessions
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "drop-models" {
     let list = TransferList<IdentifiedItemProviderObject<Model>>([])
     do {
-        let remote = try await RemoteDragSession.connect(toPath: CommandLine.arguments[2], timeout: .seconds(60))
+        // A long limit: the source is a test process whose task pool the whole suite can keep busy for a minute.
+        let remote = try await RemoteDragSession.connect(toPath: CommandLine.arguments[2], timeout: .seconds(200))
         let result = try await list.drop(remote, at: 0)
         print(result.operation)
         for model in list.elements.map(\.object) {

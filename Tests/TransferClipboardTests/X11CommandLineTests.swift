@@ -9,7 +9,7 @@ import UniformTypes
 
 /// `transferkit copy`, `paste` and `watch` against xclip and the library, under a private Xvfb.
 @Suite(
-    "transferkit copy, paste and watch on X11", .serialized, .timeLimit(.minutes(3)),
+    "transferkit copy, paste and watch on X11", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11CommandLineTests {
     let server: XvfbServer

@@ -8,7 +8,7 @@ import UniformTypes
 
 /// Two TransferKit clients (two X11 connections) on one private Xvfb.
 @Suite(
-    "X11 clipboard between two TransferKit clients", .serialized, .timeLimit(.minutes(3)),
+    "X11 clipboard between two TransferKit clients", .serialized, .timeLimit(.minutes(5)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class X11TwoClientTests {
     let server: XvfbServer

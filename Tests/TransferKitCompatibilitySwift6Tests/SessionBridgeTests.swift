@@ -9,6 +9,11 @@ import TransferSessions
 @testable import TransferKitCompatibilitySeeds
 
 /// The seeds' Apple-style classes in TransferSessions' lists and sessions, through `IdentifiedItemProviderObject`.
+/// The sessions' time limit in these tests: the code under test runs on this test process's task pool, which the
+/// whole suite under the thread sanitizer keeps busy for a minute or more (a 60-second limit failed there with
+/// `timedOut` and `disconnected`), as the hostile-peer tests found.
+private let patience: Duration = .seconds(200)
+
 @Suite("The seeds' classes in sessions", .timeLimit(.minutes(5)))
 struct SessionBridgeTests {
     typealias Card = IdentifiedItemProviderObject<Model>
@@ -71,11 +76,11 @@ struct SessionBridgeTests {
         let second = TransferList(cards(["Lynx"]))
         let otter = try #require(first.elements.last).object
         let session = try first.beginDrag(["Otter"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(60))
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
         let elsewhere = TransferSessionOrigin(
             applicationIdentifier: TransferSessionOrigin.current.applicationIdentifier, processIdentifier: 999_999)
-        let remote = try await RemoteDragSession.connect(toPath: path, origin: elsewhere, timeout: .seconds(60))
+        let remote = try await RemoteDragSession.connect(toPath: path, origin: elsewhere, timeout: patience)
         let result = try await second.drop(remote, at: 0)
         #expect(result.operation == .move)
         #expect(await publication.ended() == .move)
@@ -93,7 +98,7 @@ struct SessionBridgeTests {
         let path = directory.appendingPathComponent("s").path
         let first = TransferList(cards(["Panther", "Otter", "Heron"]))
         let session = try first.beginDrag(["Otter"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(60))
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
         defer { publication.close() }
         let child = try await ChildProcess.run(
             TransferKitExecutable.product(named: "transferkit-compatibility-probe"), arguments: ["drop-models", path])
