@@ -25,11 +25,12 @@ struct ClosedPipeTests {
     @Test func writingAfterTheReaderLeftIsAWriteFailureNotADeath() throws {
         // The tool ignores SIGPIPE (TransferKitTool.main); do the same here so the write returns EPIPE.
         signal(SIGPIPE, SIG_IGN)
-        var ends: [Int32] = [-1, -1]
-        #expect(pipe(&ends) == 0)
-        close(ends[0])
-        defer { close(ends[1]) }
-        let output = FileDescriptorOutput(fileDescriptor: ends[1])
+        // Close-on-exec ends: a child another test spawns meanwhile must not inherit the reading end, or the pipe
+        // would still have a reader and the write would succeed (it failed so once under the whole suite's load).
+        let ends = try Syscall.makePipe()
+        Syscall.close(ends.read)
+        defer { Syscall.close(ends.write) }
+        let output = FileDescriptorOutput(fileDescriptor: ends.write)
         let error = #expect(throws: ToolIOError.self) { try output.write("lost") }
         #expect(error?.code == .writeFailed)
         #expect((error?.cause as? SystemError)?.errorNumber == EPIPE)
