@@ -310,6 +310,13 @@ package final class X11Connection: Sendable {
             try wire.send(bytes)
             return nil
         } catch {
+            // The reader may have ended the connection (and so broken this write) for a reason of its own, such as a
+            // reply over the size limit: that reason is the one every waiting request must get.
+            if let end = wire.endReason {
+                let failure = X11FrameRoute.failure(end, inSetup: false)
+                self.end(failure)
+                return failure
+            }
             let timedOut = error.errorNumber == ErrorNumber.timedOut
             let failure = ClipboardError(
                 code: timedOut ? .timedOut : .connectionFailed,

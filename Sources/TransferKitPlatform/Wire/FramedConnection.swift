@@ -48,6 +48,7 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     private struct State {
         var isClosing = false
         var hasEnded = false
+        var end: End?
     }
 
     /// A connection over `socket`.
@@ -72,7 +73,12 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     ) {
         DedicatedThread.start { [self] in
             let end = readLoop(decoder: decoder, silenceLimit: silenceLimit, onSilence: onSilence, onFrame: onFrame)
-            state.withLock { $0.hasEnded = true }
+            // The reason is recorded before the socket shuts down: a sender that fails because of the shutdown can
+            // then report why the connection ended (``endReason``) instead of a bare broken pipe.
+            state.withLock { state in
+                state.hasEnded = true
+                state.end = end
+            }
             socket.shutdown()
             onEnd(end)
         }
@@ -97,6 +103,12 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     /// Whether the reader has stopped.
     package var hasEnded: Bool {
         state.withLock { $0.hasEnded }
+    }
+
+    /// Why the reader stopped, once it has: set before the socket shuts down, so a ``send(_:descriptors:)`` that
+    /// failed because the reader ended the connection (a protocol violation, say) finds the real reason here.
+    package var endReason: End? {
+        state.withLock { $0.end }
     }
 
     private func readLoop(
