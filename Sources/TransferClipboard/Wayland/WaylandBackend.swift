@@ -256,27 +256,30 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// The reader stopped: the connection is over, for the reason the machine may already know.
     private func ended(_ end: FramedConnection<WaylandFrames>.End) {
-        let error: ClipboardError =
-            switch end {
-            case .violation(let violation):
-                ClipboardError(code: .protocolViolation, message: violation.message, cause: violation.cause)
-            case .truncated(let count):
-                ClipboardError(
-                    code: .connectionFailed,
-                    message: "The Wayland compositor closed the connection in the middle of a message (\(count) "
-                        + "bytes); it may have exited.")
-            case .failed(let systemError):
-                ClipboardError(
-                    code: .connectionFailed, message: "Cannot read from the Wayland compositor: \(systemError.reason).",
-                    cause: systemError)
-            case .closed:
-                ClipboardError(code: .cancelled, message: "The Wayland connection was closed.")
-            case .peerClosed, .silent:
-                ClipboardError(
-                    code: .connectionFailed,
-                    message: "The Wayland compositor closed the connection; it may have exited.")
-            }
-        fail(error)
+        fail(Self.failure(end))
+    }
+
+    /// The error every wait gets when the reader stopped for `end`.
+    private static func failure(_ end: FramedConnection<WaylandFrames>.End) -> ClipboardError {
+        switch end {
+        case .violation(let violation):
+            ClipboardError(code: .protocolViolation, message: violation.message, cause: violation.cause)
+        case .truncated(let count):
+            ClipboardError(
+                code: .connectionFailed,
+                message: "The Wayland compositor closed the connection in the middle of a message (\(count) "
+                    + "bytes); it may have exited.")
+        case .failed(let systemError):
+            ClipboardError(
+                code: .connectionFailed, message: "Cannot read from the Wayland compositor: \(systemError.reason).",
+                cause: systemError)
+        case .closed:
+            ClipboardError(code: .cancelled, message: "The Wayland connection was closed.")
+        case .peerClosed, .silent:
+            ClipboardError(
+                code: .connectionFailed,
+                message: "The Wayland compositor closed the connection; it may have exited.")
+        }
     }
 
     // MARK: - Writing
@@ -343,6 +346,12 @@ package final class WaylandBackend: ClipboardBackend {
                         return outbox.pending
                     }
                     for item in batch[index...] + rest { for fd in item.descriptors { Syscall.close(fd) } }
+                    // The reader may have ended the connection for a reason of its own (and so broken this write):
+                    // that reason is the one every wait must get.
+                    if let end = connection.endReason {
+                        fail(Self.failure(end))
+                        return
+                    }
                     let timedOut = error.errorNumber == ErrorNumber.timedOut
                     fail(
                         ClipboardError(
