@@ -323,12 +323,20 @@ struct ReceivedChunks: AsyncSequence, Sendable {
 func makeClipboardBackend(
     choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
 ) async throws -> any ClipboardBackend {
+    try await chooseClipboardBackend(choice: choice, environment: environment, timeout: timeout).backend
+}
+
+/// The backend for `choice`, and why it is that one (for `transferkit doctor`); see
+/// `makeClipboardBackend(choice:environment:timeout:)`, which is this without the reason.
+package func chooseClipboardBackend(
+    choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
+) async throws -> (backend: any ClipboardBackend, reason: String) {
     func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
     switch choice {
     case .x11:
-        return try await X11Backend.connect(environment: environment, timeout: timeout)
+        return (try await X11Backend.connect(environment: environment, timeout: timeout), "X11 was asked for")
     case .wayland:
-        return try await WaylandBackend.connect(environment: environment, timeout: timeout)
+        return (try await WaylandBackend.connect(environment: environment, timeout: timeout), "Wayland was asked for")
     case .automatic:
         guard isSet("WAYLAND_DISPLAY") || isSet("DISPLAY") else {
             throw ClipboardError(
@@ -337,22 +345,35 @@ func makeClipboardBackend(
                     + "desktop session, or set one of them (for example DISPLAY=:0).")
         }
         guard isSet("WAYLAND_DISPLAY") else {
-            return try await X11Backend.connect(environment: environment, timeout: timeout)
+            return (
+                try await X11Backend.connect(environment: environment, timeout: timeout),
+                "only DISPLAY is set"
+            )
         }
         let waylandError: ClipboardError
         do {
-            return try await WaylandBackend.connect(environment: environment, timeout: timeout)
+            let backend = try await WaylandBackend.connect(environment: environment, timeout: timeout)
+            return (backend, "WAYLAND_DISPLAY names a compositor with data control")
         } catch let error as ClipboardError
             where isSet("DISPLAY") && [.noDisplay, .connectionFailed, .protocolUnavailable].contains(error.code)
         {
             waylandError = error
         }
+        let display = environment["DISPLAY"] ?? ""
         do {
-            return try await X11Backend.connect(environment: environment, timeout: timeout)
+            let backend = try await X11Backend.connect(environment: environment, timeout: timeout)
+            let compositor =
+                waylandError.code == .protocolUnavailable
+                ? "has no data-control protocol" : "cannot be used (\(waylandError.code))"
+            return (backend, "the Wayland compositor \(compositor), and DISPLAY=\(display) answers: X11 (XWayland)")
         } catch let error as ClipboardError {
+            // The compositor's X server (XWayland) may start on demand and fail to, or DISPLAY may be left over
+            // from another session: the two messages together say which.
             throw ClipboardError(
                 code: error.code,
-                message: "\(error.message) (Wayland was tried first and failed: \(waylandError.message))",
+                message: "\(error.message) (Wayland was tried first and failed: \(waylandError.message)) X11 at "
+                    + "DISPLAY=\(display) was the fallback: if the compositor starts XWayland on demand, it did not "
+                    + "start or answer (see the compositor's log); otherwise DISPLAY is stale.",
                 cause: error, source: error.source)
         }
     }

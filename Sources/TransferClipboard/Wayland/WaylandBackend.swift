@@ -53,30 +53,16 @@ package final class WaylandBackend: ClipboardBackend {
     ///   `XDG_RUNTIME_DIR`), `connectionFailed`, `protocolUnavailable` without data control, `timedOut`,
     ///   `protocolViolation`.
     package static func connect(environment: [String: String], timeout: Duration) async throws -> WaylandBackend {
-        guard let display = environment["WAYLAND_DISPLAY"], !display.isEmpty else {
-            throw ClipboardError(
-                code: .noDisplay,
-                message: "WAYLAND_DISPLAY is not set, so there is no Wayland compositor to talk to; run inside a "
-                    + "Wayland session or set WAYLAND_DISPLAY to the compositor's socket.")
-        }
-        let path: String
-        if display.hasPrefix("/") {
-            path = display
-        } else if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            path = runtime.hasSuffix("/") ? runtime + display : runtime + "/" + display
-        } else {
-            throw ClipboardError(
-                code: .noDisplay,
-                message: "WAYLAND_DISPLAY is \(display), a name relative to XDG_RUNTIME_DIR, which is not set; set "
-                    + "XDG_RUNTIME_DIR or give WAYLAND_DISPLAY as an absolute path.")
-        }
-        return try await WaylandBackend(socketPath: path, timeout: timeout)
+        try await WaylandBackend(socketPath: socketPath(environment: environment), timeout: timeout)
     }
 
     /// Connects to the compositor listening at `socketPath` and binds its seat and data-control manager.
     ///
+    /// - Parameter bindingDataControl: False to stop once the registry has announced its globals
+    ///   (``announcedGlobals``), for a diagnosis of a compositor that may have no data control; such a backend
+    ///   can only be closed.
     /// - Throws: ``ClipboardError`` as ``connect(environment:timeout:)`` does, except `noDisplay`.
-    package init(socketPath: String, timeout: Duration) async throws {
+    package init(socketPath: String, timeout: Duration, bindingDataControl: Bool = true) async throws {
         let socket: UnixSocket
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
@@ -100,6 +86,7 @@ package final class WaylandBackend: ClipboardBackend {
         do {
             try perform { storage throws(ClipboardError) in ((), try storage.machine.getRegistry()) }
             try await roundTrip()
+            guard bindingDataControl else { return }
             try perform { storage throws(ClipboardError) in
                 ((), try storage.machine.bindDataControl(compositor: socketPath))
             }
@@ -113,6 +100,34 @@ package final class WaylandBackend: ClipboardBackend {
 
     deinit {
         connection.close()
+    }
+
+    /// The compositor's globals, by interface, each with the highest version announced.
+    package var announcedGlobals: [String: UInt32] {
+        storage.withLock { storage in
+            Dictionary(storage.machine.globals.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
+        }
+    }
+
+    /// The path `environment` names for the compositor's socket: `WAYLAND_DISPLAY`, absolute or relative to
+    /// `XDG_RUNTIME_DIR`.
+    /// - Throws: ``ClipboardError`` with `noDisplay` without `WAYLAND_DISPLAY`, or for a relative one without
+    ///   `XDG_RUNTIME_DIR`.
+    package static func socketPath(environment: [String: String]) throws(ClipboardError) -> String {
+        guard let display = environment["WAYLAND_DISPLAY"], !display.isEmpty else {
+            throw ClipboardError(
+                code: .noDisplay,
+                message: "WAYLAND_DISPLAY is not set, so there is no Wayland compositor to talk to; run inside a "
+                    + "Wayland session or set WAYLAND_DISPLAY to the compositor's socket.")
+        }
+        if display.hasPrefix("/") { return display }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            throw ClipboardError(
+                code: .noDisplay,
+                message: "WAYLAND_DISPLAY is \(display), a name relative to XDG_RUNTIME_DIR, which is not set; set "
+                    + "XDG_RUNTIME_DIR or give WAYLAND_DISPLAY as an absolute path.")
+        }
+        return runtime.hasSuffix("/") ? runtime + display : runtime + "/" + display
     }
 
     // MARK: - ClipboardBackend

@@ -121,8 +121,10 @@ struct WaylandState: Sendable {
                 code: .protocolUnavailable,
                 message: "The Wayland compositor at \(compositor) offers neither ext_data_control_manager_v1 "
                     + "(ext-data-control-v1) nor zwlr_data_control_manager_v1 (wlr-data-control), so no client "
-                    + "can read or write its clipboard without focus; use a compositor that has one (sway, "
-                    + "Hyprland, KDE Plasma 6, labwc, niri, …) or X11 through DISPLAY (Xwayland).",
+                    + "can read or write its clipboard without keyboard focus (GNOME's Mutter and weston have "
+                    + "neither). It offers \(Self.describe(globals)). Use X11 through XWayland (set DISPLAY to its "
+                    + "display, as GNOME sessions do), or a compositor that has data control (sway, Hyprland, KDE "
+                    + "Plasma 6, labwc, niri, …).",
                 source: compositor)
         }
         guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else {
@@ -144,6 +146,37 @@ struct WaylandState: Sendable {
                 WaylandMessage(objectID: manager, opcode: 1, arguments: [.newID(device), .object(seat)]),
             ])
         ]
+    }
+
+    /// The globals a diagnosis names: the data-control managers, and what a client with a window uses instead
+    /// (`wl_data_device_manager` through a `wl_seat`'s keyboard focus, on an `xdg_wm_base` surface in `wl_shm`).
+    static let diagnosedInterfaces = [
+        "ext_data_control_manager_v1", "zwlr_data_control_manager_v1", "wl_data_device_manager", "wl_seat",
+        "xdg_wm_base", "wl_shm",
+    ]
+
+    /// Which of ``diagnosedInterfaces`` `globals` holds, with their versions, and which not:
+    /// `wl_data_device_manager v3, xdg_wm_base v1 and wl_shm v1, but no wl_seat`.
+    static func describe(_ globals: [Global]) -> String {
+        var present: [String] = []
+        var absent: [String] = []
+        for interface in diagnosedInterfaces.dropFirst(2) {
+            if let version = globals.filter({ $0.interface == interface }).map(\.version).max() {
+                present.append("\(interface) v\(version)")
+            } else {
+                absent.append(interface)
+            }
+        }
+        func list(_ names: [String], _ conjunction: String = "and") -> String {
+            names.count < 2
+                ? names.joined()
+                : names.dropLast().joined(separator: ", ") + " \(conjunction) " + names[names.count - 1]
+        }
+        switch (present.isEmpty, absent.isEmpty) {
+        case (true, _): return "none of \(list(absent))"
+        case (false, true): return list(present)
+        case (false, false): return "\(list(present)), but no \(list(absent, "or"))"
+        }
     }
 
     private func bind(_ global: Global, version: UInt32, id: UInt32) -> WaylandMessage {

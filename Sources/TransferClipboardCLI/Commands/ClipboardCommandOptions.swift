@@ -31,7 +31,15 @@ enum ClipboardCommandOptions {
         case "wayland": choice = .wayland
         case let other?: throw UsageError("'\(other)' is not a display protocol (expected x11 or wayland)")
         }
-        return try await Clipboard(backend: choice, timeout: timeout, catalog: catalog)
+        do {
+            return try await Clipboard(backend: choice, timeout: timeout, catalog: catalog)
+        } catch let error as ClipboardError
+            where [.noDisplay, .connectionFailed, .protocolUnavailable, .timedOut].contains(error.code)
+        {
+            var error = error
+            error.message += " Run 'transferkit doctor' for what this session offers."
+            throw error
+        }
     }
 
     /// The uniform type a `--type` value names: an identifier, or a MIME type (it has a `/`).
