@@ -318,31 +318,32 @@ struct X11SelectionMachineTests {
         ("value", .property(property([1, 2]))), ("incr", .property(property([0, 0, 0, 0], type: atoms.incr))),
         ("empty", .property(property([]))), ("missing", .property(property([], type: X11.none))),
         ("deleted", .propertyNotify(deleted: true)), ("newValue", .propertyNotify(deleted: false)),
-        ("timedOut", .timedOut), ("cancelled", .cancelled),
+        ("timedOut", .timedOut), ("cancelled", .cancelled), ("ownerGone", .ownerGone),
+        ("ownerChanged", .ownerChanged),
     ]
 
     static let readerTable: [String: [String]] = [
         "awaitingNotify": [
             "read@0", "fail typeUnavailable", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore",
-            "fail timedOut", "fail cancelled",
+            "fail timedOut", "fail cancelled", "fail ownerGone", "ignore",
         ],
         "readingFirst": [
             "ignore", "ignore", "finish", "waitForNewValue", "finish", "finish", "ignore", "ignore", "fail timedOut",
-            "fail cancelled",
+            "fail cancelled", "ignore", "ignore",
         ],
         "readingValue": [
             "ignore", "ignore", "finish", "finish", "finish", "finish", "ignore", "ignore", "fail timedOut",
-            "fail cancelled",
+            "fail cancelled", "ignore", "ignore",
         ],
         "awaitingChunk": [
             "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "read@0", "fail timedOut",
-            "fail cancelled",
+            "fail cancelled", "fail ownerGone", "ignore",
         ],
         "readingChunk": [
             "ignore", "ignore", "waitForNewValue", "waitForNewValue", "finish", "waitForNewValue", "ignore", "ignore",
-            "fail timedOut", "fail cancelled",
+            "fail timedOut", "fail cancelled", "ignore", "ignore",
         ],
-        "finished": Array(repeating: "ignore", count: 10),
+        "finished": Array(repeating: "ignore", count: 12),
     ]
 
     @Test("Every phase of the reader answers every event as the table says")
@@ -389,6 +390,61 @@ struct X11SelectionMachineTests {
         #expect(machine.handle(.propertyNotify(deleted: false)) == [.readProperty(offset: 0)])
         #expect(machine.handle(.property(Self.property([]))) == [.finish])
         #expect(machine.isFinished)
+    }
+
+    @Test("An owner that dies between INCR chunks fails the read with ownerGone after the chunk it wrote")
+    func ownerDiesMidIncr() {
+        var machine = Self.reader()
+        _ = machine.handle(.selectionNotify(property: 300))
+        _ = machine.handle(.property(Self.property([0, 0, 1, 0], type: Self.atoms.incr)))
+        #expect(machine.handle(.propertyNotify(deleted: false)) == [.readProperty(offset: 0)])
+        // The death comes while the chunk is read: the chunk is on the requestor's window and still counts.
+        #expect(machine.handle(.ownerGone).isEmpty)
+        #expect(machine.handle(.property(Self.property([1, 2, 3]))) == [.deliver(Data([1, 2, 3])), .waitForNewValue])
+        // The shell hands the queued death to the next wait.
+        let actions = machine.handle(.ownerGone)
+        guard case .fail(let code, let message) = actions.last, actions.count == 1 else {
+            Issue.record("not a failure: \(actions)")
+            return
+        }
+        #expect(code == .ownerGone)
+        #expect(message.contains("INCR"), "\(message)")
+        #expect(machine.isFinished)
+    }
+
+    @Test("After another client takes the selection, the death XFIXES reports is that client's: the read goes on")
+    func ownerReplacedThenGone() {
+        var machine = Self.reader()
+        #expect(machine.handle(.ownerChanged).isEmpty)
+        #expect(machine.handle(.ownerGone).isEmpty)
+        #expect(machine.handle(.selectionNotify(property: 300)) == [.readProperty(offset: 0)])
+        _ = machine.handle(.property(Self.property([0, 0, 1, 0], type: Self.atoms.incr)))
+        #expect(machine.handle(.ownerGone).isEmpty)
+        #expect(machine.handle(.propertyNotify(deleted: false)) == [.readProperty(offset: 0)])
+        #expect(machine.handle(.property(Self.property([]))) == [.finish])
+        // Without the change, the same death before the answer fails the read.
+        var fresh = Self.reader()
+        guard case .fail(let code, _) = fresh.handle(.ownerGone).last else {
+            Issue.record("the death before the answer was ignored")
+            return
+        }
+        #expect(code == .ownerGone)
+    }
+
+    @Test("XFIXES selection events decode by subtype: a new owner, or the owner gone (window destroyed, client closed)")
+    func xfixesSubtypes() {
+        func event(subtype: UInt8, owner: UInt32) -> X11Event {
+            var bytes = [UInt8](repeating: 0, count: 32)
+            bytes[0] = 90
+            bytes[1] = subtype
+            for (offset, value) in [(4, UInt32(7)), (8, owner), (12, UInt32(1)), (16, UInt32(99))] {
+                withUnsafeBytes(of: value.littleEndian) { bytes.replaceSubrange(offset..<offset + 4, with: $0) }
+            }
+            return X11Event(decoding: X11Bytes(bytes), xfixesFirstEvent: 90)
+        }
+        #expect(event(subtype: 0, owner: 5) == .selectionOwnerChanged(window: 7, owner: 5, selection: 1, time: 99))
+        #expect(event(subtype: 1, owner: 0) == .selectionOwnerGone(window: 7, selection: 1, time: 99))
+        #expect(event(subtype: 2, owner: 0) == .selectionOwnerGone(window: 7, selection: 1, time: 99))
     }
 
     @Test("A property that claims more bytes after an empty value is a protocol violation, not an endless loop")

@@ -22,5 +22,10 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     public static var typeUnavailable: Self { Self("typeUnavailable") }
     /// The owner refused or failed the transfer.
     public static var transferFailed: Self { Self("transferFailed") }
+    /// The owner went away before the transfer ended: on X11 its window was destroyed or its client closed (seen
+    /// through XFIXES) while its answer or the next chunk of an `INCR` transfer was awaited, so the bytes read so far
+    /// are not the whole value. On Wayland a source that dies closes its pipe, which reads as the end of the data:
+    /// there the protocol does not tell a death from the end, and this code is not reported.
+    public static var ownerGone: Self { Self("ownerGone") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

@@ -26,6 +26,8 @@ package final class X11Backend: ClipboardBackend {
         var owned: [X11.ID: Owned] = [:]
         var propertyWatchers: [WatchKey: Mailbox<X11Event, ClipboardError>] = [:]
         var notifyWatchers: [X11.ID: Mailbox<X11Event, ClipboardError>] = [:]
+        /// The selection each read (by its requestor window) reads, so XFIXES's news of its owner reaches it.
+        var readSelections: [X11.ID: X11.ID] = [:]
         var subscribers: [X11.ID: [UInt64: Mailbox<X11.ID, ClipboardError>]] = [:]
         var selectedSelections: Set<X11.ID> = []
         var nextSubscriber: UInt64 = 0
@@ -213,11 +215,43 @@ package final class X11Backend: ClipboardBackend {
             let watchers = state.withLock { state in state.propertyWatchers.filter { $0.key.window == window }.values }
             for watcher in watchers { X11Wait.post(event, to: watcher) }
         case .selectionOwnerChanged(_, let owner, let selection, _):
-            let subscribers = state.withLock { $0.subscribers[selection].map { Array($0.values) } ?? [] }
-            for subscriber in subscribers { X11Wait.post(owner, to: subscriber) }
+            ownerNews(event, owner: owner, selection: selection)
+        case .selectionOwnerGone(_, let selection, _):
+            ownerNews(event, owner: X11.none, selection: selection)
         case .other:
             break
         }
+    }
+
+    /// Hands XFIXES's news of `selection`'s owner to its watchers (the new owner, `None` when it went away) and
+    /// to the reads of it in progress.
+    private func ownerNews(_ event: X11Event, owner: X11.ID, selection: X11.ID) {
+        let (subscribers, reads) = state.withLock { state in
+            (
+                state.subscribers[selection].map { Array($0.values) } ?? [],
+                state.readSelections.compactMap { $0.value == selection ? state.notifyWatchers[$0.key] : nil }
+            )
+        }
+        for subscriber in subscribers { X11Wait.post(owner, to: subscriber) }
+        for read in reads { X11Wait.post(event, to: read) }
+    }
+
+    /// Asks XFIXES for the events of `selection`'s owner (set, window destroyed, client closed), once per
+    /// connection; without XFIXES, nothing.
+    /// - Returns: Whether the events are selected.
+    @discardableResult
+    func selectOwnerEvents(of selection: X11.ID) async throws -> Bool {
+        guard let opcode = xfixesOpcode else { return false }
+        guard state.withLock({ $0.selectedSelections.insert(selection).inserted }) else { return true }
+        do {
+            try await connection.checked(
+                X11RequestEncoder.xfixesSelectSelectionInput(
+                    majorOpcode: opcode, window: window, selection: selection, eventMask: 7))
+        } catch {
+            state.withLock { _ = $0.selectedSelections.remove(selection) }
+            throw error
+        }
+        return true
     }
 
     func ended(_ error: ClipboardError) {
@@ -227,6 +261,7 @@ package final class X11Backend: ClipboardBackend {
                 state.owned = [:]
                 state.propertyWatchers = [:]
                 state.notifyWatchers = [:]
+                state.readSelections = [:]
                 state.subscribers = [:]
             }
             return (
@@ -428,13 +463,19 @@ package final class X11Backend: ClipboardBackend {
         let selectionAtom = try await selectionAtom(selection)
         let atoms = try await atoms([target, "_TRANSFERKIT_SELECTION", "INCR"])
         let (targetAtom, property, incr) = (atoms[0], atoms[1], atoms[2])
+        // XFIXES tells of the owner's death, so a read need not wait for the deadline (selected before the
+        // ConvertSelection, so no death after it goes unseen).
+        try await selectOwnerEvents(of: selectionAtom)
         let requestor = connection.allocateResource()
         try connection.send(
             X11RequestEncoder.createWindow(
                 requestor, parent: connection.info.rootWindow, eventMask: X11.EventMask.propertyChange))
         // One mailbox gets the owner's SelectionNotify and the property's events, in the order they came.
         let events = X11Wait.mailbox(of: X11Event.self)
-        state.withLock { $0.notifyWatchers[requestor] = events }
+        state.withLock { state in
+            state.notifyWatchers[requestor] = events
+            state.readSelections[requestor] = selectionAtom
+        }
         let transfer = X11IncomingTransfer(
             backend: self, requestor: requestor, property: property, events: events,
             machine: X11SelectionReaderMachine(incr: incr, target: target, selection: "\(selection)"))
@@ -459,7 +500,7 @@ package final class X11Backend: ClipboardBackend {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    guard let opcode = xfixesOpcode else {
+                    guard xfixesOpcode != nil else {
                         throw ClipboardError(
                             code: .protocolUnavailable,
                             message: "This X server lacks the XFIXES extension, which watching the clipboard needs; "
@@ -467,17 +508,13 @@ package final class X11Backend: ClipboardBackend {
                     }
                     let selectionAtom = try await selectionAtom(selection)
                     let mailbox = X11Wait.mailbox(of: X11.ID.self)
-                    let (id, needsSelect) = state.withLock { state in
+                    let id = state.withLock { state in
                         state.nextSubscriber += 1
                         state.subscribers[selectionAtom, default: [:]][state.nextSubscriber] = mailbox
-                        return (state.nextSubscriber, state.selectedSelections.insert(selectionAtom).inserted)
+                        return state.nextSubscriber
                     }
                     defer { state.withLock { _ = $0.subscribers[selectionAtom]?.removeValue(forKey: id) } }
-                    if needsSelect {
-                        try await connection.checked(
-                            X11RequestEncoder.xfixesSelectSelectionInput(
-                                majorOpcode: opcode, window: window, selection: selectionAtom, eventMask: 7))
-                    }
+                    try await selectOwnerEvents(of: selectionAtom)
                     while true {
                         let owner = try await X11Wait.next(
                             from: mailbox, within: nil, waitingFor: "a selection change")

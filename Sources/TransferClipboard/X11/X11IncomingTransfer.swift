@@ -2,7 +2,7 @@ import Foundation
 import TransferKitPlatform
 
 /// One read of a selection in progress: a window of its own, the property the owner writes, and the events about
-/// them, executing what ``X11SelectionReaderMachine`` decides as fast as the consumer pulls.
+/// them and about the selection's owner (XFIXES), executing what ``X11SelectionReaderMachine`` decides as fast as the consumer pulls.
 final class X11IncomingTransfer: Sendable {
     let backend: X11Backend
     let requestor: X11.ID
@@ -110,6 +110,8 @@ final class X11IncomingTransfer: Sendable {
                 switch try await X11Wait.next(from: events, within: backend.connection.timeout, waitingFor: what) {
                 case .selectionNotify(_, _, _, _, let property): return .selectionNotify(property: property)
                 case .propertyNotify(_, _, _, let deleted): return .propertyNotify(deleted: deleted)
+                case .selectionOwnerGone: return .ownerGone
+                case .selectionOwnerChanged: return .ownerChanged
                 default: return .propertyNotify(deleted: true)
                 }
             } catch {
@@ -135,6 +137,7 @@ final class X11IncomingTransfer: Sendable {
         guard !wasFinished else { return }
         backend.state.withLock { state in
             _ = state.notifyWatchers.removeValue(forKey: requestor)
+            _ = state.readSelections.removeValue(forKey: requestor)
             _ = state.propertyWatchers.removeValue(forKey: X11Backend.WatchKey(window: requestor, atom: property))
         }
         events.close(nil)

@@ -1,8 +1,12 @@
 import Foundation
 
 /// The requestor's side of one conversion (ICCCM §2.4 and §2.7.2, INCR), as a pure state machine: the owner's
-/// `SelectionNotify`, the `GetProperty` replies, `PropertyNotify`s, a deadline passing and cancellation in; what the
-/// backend must do out.
+/// `SelectionNotify`, the `GetProperty` replies, `PropertyNotify`s, XFIXES's news of the selection's owner, a
+/// deadline passing and cancellation in; what the backend must do out.
+///
+/// An owner that goes away while its answer or the next `INCR` chunk is awaited fails the read with `ownerGone` at
+/// once, rather than at the deadline. While a property is being read its death changes nothing: the property is on
+/// the requestor's window and outlives it (the event stays queued for the next wait, where it counts).
 ///
 /// It reads nothing and waits for nothing itself. Each event returns the actions to run, in order; the last is
 /// what to wait for next (``Action/waitForNotify``, ``Action/readProperty(offset:)``,
@@ -19,6 +23,11 @@ struct X11SelectionReaderMachine {
         case property(X11Reply.Property)
         /// `PropertyNotify` on the property, `deleted` or with a new value.
         case propertyNotify(deleted: Bool)
+        /// XFIXES: the selection's owner went away (its window destroyed or its client closed).
+        case ownerGone
+        /// XFIXES: another client took the selection; a later ``ownerGone`` is about that client, not the one that
+        /// answers this read (which may go on with an `INCR` transfer after losing the selection, as the ICCCM allows).
+        case ownerChanged
         /// The deadline of the wait passed.
         case timedOut
         /// The consumer cancelled the read.
@@ -59,6 +68,9 @@ struct X11SelectionReaderMachine {
     }
 
     private(set) var phase = Phase.awaitingNotify
+    /// Whether another client took the selection since the read began: the owner that answers is then no longer the
+    /// one XFIXES reports on, so its death is noticed only at the deadline.
+    private(set) var ownerWasReplaced = false
     /// The `INCR` atom.
     let incr: X11.ID
     /// The target read, for messages.
@@ -86,6 +98,19 @@ struct X11SelectionReaderMachine {
             return []
         case (_, .cancelled):
             return fail(.cancelled, "The read of \(target) was cancelled.")
+        case (_, .ownerChanged):
+            ownerWasReplaced = true
+            return []
+        case (.awaitingNotify, .ownerGone) where !ownerWasReplaced:
+            return fail(
+                .ownerGone,
+                "The owner of the \(selection) selection went away (its window was destroyed or it exited) before it "
+                    + "answered the request for \(target); copy again and paste.")
+        case (.awaitingChunk, .ownerGone) where !ownerWasReplaced:
+            return fail(
+                .ownerGone,
+                "The owner of the \(selection) selection went away (its window was destroyed or it exited) in the "
+                    + "middle of an INCR transfer of \(target): what was read is incomplete. Copy again and paste.")
 
         case (.awaitingNotify, .selectionNotify(let property)):
             guard property != X11.none else {

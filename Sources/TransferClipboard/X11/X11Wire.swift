@@ -448,6 +448,9 @@ package enum X11Event: Sendable, Equatable {
     case destroyNotify(window: X11.ID)
     /// XFIXES: the owner of `selection` changed (`owner` `None`: cleared).
     case selectionOwnerChanged(window: X11.ID, owner: X11.ID, selection: X11.ID, time: UInt32)
+    /// XFIXES: the owner of `selection` went away, its window destroyed or its client's connection closed (the
+    /// `SelectionWindowDestroyNotify` and `SelectionClientCloseNotify` subtypes); the server clears the selection.
+    case selectionOwnerGone(window: X11.ID, selection: X11.ID, time: UInt32)
     /// Any other event.
     case other(code: UInt8)
 }
@@ -543,6 +546,9 @@ extension X11Event {
                 time: m.u32(4), requestor: m.u32(8), selection: m.u32(12), target: m.u32(16), property: m.u32(20))
         case X11.EventCode.destroyNotify:
             self = .destroyNotify(window: m.u32(8))
+        case let code where code == xfixesFirstEvent && m.u8(1) != 0:
+            // Subtype 1 (window destroyed) or 2 (client closed): the server sends `None` as the owner.
+            self = .selectionOwnerGone(window: m.u32(4), selection: m.u32(12), time: m.u32(16))
         case let code where code == xfixesFirstEvent:
             self = .selectionOwnerChanged(window: m.u32(4), owner: m.u32(8), selection: m.u32(12), time: m.u32(16))
         default:

@@ -81,7 +81,9 @@ struct PasteCommand: Command {
                     + names.joined(separator: ", "))
         }
         if arguments.flag("--archive") {
-            try await archive(provider, arguments: arguments, context: context)
+            try await Self.reportingClipboardErrors {
+                try await archive(provider, arguments: arguments, context: context)
+            }
             return .success
         }
         let type = requested ?? first
@@ -96,19 +98,33 @@ struct PasteCommand: Command {
                     + offered.joined(separator: ", "))
         }
         let chosenType = provider.registeredTypes[chosen]
-        let stream = try await provider.loadStream(for: chosenType)
+        let stream = try await Self.reportingClipboardErrors { try await provider.loadStream(for: chosenType) }
         let isText = catalog.conforms(chosenType, to: .text)
         let progress = TransferProgress(totalUnitCount: stream.length.map { Int64(clamping: $0) } ?? 0)
-        try await ProgressBar.drawing(progress, totalBytes: stream.length, context: context) {
-            try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
-                sink in
-                for try await chunk in stream {
-                    try sink.write(contentsOf: chunk)
-                    progress.advance(by: Int64(chunk.count))
+        try await Self.reportingClipboardErrors {
+            try await ProgressBar.drawing(progress, totalBytes: stream.length, context: context) {
+                try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context)
+                {
+                    sink in
+                    for try await chunk in stream {
+                        try sink.write(contentsOf: chunk)
+                        progress.advance(by: Int64(chunk.count))
+                    }
                 }
             }
         }
         return .success
+    }
+
+    /// Runs `body`, rethrowing a load's failure that the clipboard caused as the clipboard's own error, so the tool
+    /// prints its code (`ownerGone`, `timedOut`, …) rather than the provider's `loaderFailed` around it.
+    private static func reportingClipboardErrors<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as TransferError {
+            if let cause = error.cause as? ClipboardError { throw cause }
+            throw error
+        }
     }
 
     private func list(
