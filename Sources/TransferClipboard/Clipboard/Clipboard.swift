@@ -180,6 +180,15 @@ public final class Clipboard: Sendable {
     /// - Returns: One provider, or none when the selection is empty.
     /// - Throws: ``ClipboardError``.
     public func read(from selection: ClipboardSelection = .clipboard) async throws -> [TransferProvider] {
+        try await read(from: selection, wrappingStreams: { $0 })
+    }
+
+    /// ``read(from:)`` with each representation's stream passed through `wrap` as it is loaded (the tool counts the
+    /// bytes of all of them together, to stop a snapshot that outgrows what its archive form can hold).
+    package func read(
+        from selection: ClipboardSelection,
+        wrappingStreams wrap: @escaping @Sendable (TransferByteStream) -> TransferByteStream
+    ) async throws -> [TransferProvider] {
         let offered = try await offeredTypes(on: selection)
         guard !offered.isEmpty else { return [] }
         let provider = TransferProvider(catalog: catalog)
@@ -194,8 +203,9 @@ public final class Clipboard: Sendable {
             let name = offer.name
             provider.registerStreamRepresentation(for: type) { progress in
                 let stream = try await backend.receive(name, from: selection)
-                return TransferByteStream(
-                    length: nil, ReceivedChunks(stream: stream, progress: progress, keep: connection))
+                return wrap(
+                    TransferByteStream(
+                        length: nil, ReceivedChunks(stream: stream, progress: progress, keep: connection)))
             }
         }
         return [provider]

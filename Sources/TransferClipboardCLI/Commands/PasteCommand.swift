@@ -68,7 +68,18 @@ struct PasteCommand: Command {
         if arguments.flag("--list") {
             return try await list(clipboard.offeredTypes(on: selection), json: arguments.flag("--json"), context)
         }
-        guard let provider = try await clipboard.read(from: selection).first else {
+        // The text form is held whole: its snapshot counts the owners' bytes and stops at its limit.
+        let budget =
+            try arguments.flag("--archive")
+            && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
+            ? SnapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
+        let items =
+            if let budget {
+                try await clipboard.read(from: selection, wrappingStreams: budget.counting)
+            } else {
+                try await clipboard.read(from: selection)
+            }
+        guard let provider = items.first else {
             throw CommandFailure(code: .empty, message: "the \(selection.rawValue) is empty")
         }
         guard let first = provider.registeredTypes.first else {
@@ -82,7 +93,7 @@ struct PasteCommand: Command {
         }
         if arguments.flag("--archive") {
             try await Self.reportingClipboardErrors {
-                try await archive(provider, arguments: arguments, context: context)
+                try await archive(provider, budget: budget, arguments: arguments, context: context)
             }
             return .success
         }
@@ -150,7 +161,7 @@ struct PasteCommand: Command {
     }
 
     private func archive(
-        _ provider: TransferProvider, arguments: ParsedArguments, context: CommandContext
+        _ provider: TransferProvider, budget: SnapshotBudget?, arguments: ParsedArguments, context: CommandContext
     )
         async throws
     {
@@ -163,7 +174,9 @@ struct PasteCommand: Command {
             try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
                 switch format {
                 case .json:
-                    let encoded = try await TransferArchive(providers: [provider]).encoded(as: .json)
+                    let encoded = try await textSnapshot(
+                        of: provider,
+                        budget: budget ?? SnapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize))
                     try sink.write(contentsOf: encoded)
                     progress.advance(by: Int64(encoded.count))
                 case .cbor where context.standardErrorIsTerminal:
