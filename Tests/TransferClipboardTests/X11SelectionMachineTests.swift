@@ -10,7 +10,8 @@ struct X11SelectionMachineTests {
     typealias Owner = X11SelectionOwnerMachine
     typealias Reader = X11SelectionReaderMachine
 
-    static let atoms = Owner.Atoms(targets: 100, timestamp: 101, multiple: 102, incr: 103, atomPair: 104)
+    static let atoms = Owner.Atoms(
+        targets: 100, timestamp: 101, multiple: 102, incr: 103, atomPair: 104, saveTargets: 105)
     static let text: X11.ID = 200
     static let ownership = Owner.Ownership(time: 50, targets: [text], names: [text: "text/plain"])
     static let chunkSize = 8
@@ -23,6 +24,13 @@ struct X11SelectionMachineTests {
         Owner(ownership: ownership, atoms: atoms, chunkSize: chunkSize, isNested: isNested)
     }
 
+    /// A clipboard manager's `CLIPBOARD_MANAGER`: no data, answers `SAVE_TARGETS`.
+    static func manager(isNested: Bool = false) -> Owner {
+        Owner(
+            ownership: .init(time: 50, targets: [], names: [:], savesTargets: true), atoms: atoms, chunkSize: chunkSize,
+            isNested: isNested)
+    }
+
     /// The result of actions, in short: what comes next.
     static func summary(_ actions: [Owner.Action]) -> String {
         guard let last = actions.last else { return "ignore" }
@@ -32,6 +40,8 @@ struct X11SelectionMachineTests {
         case .waitForDeletion: return "waitForDeletion"
         case .readPairs: return "readPairs"
         case .convertPairs: return "convertPairs"
+        case .readSaveList: return "readSaveList"
+        case .save: return "save"
         case .finish(.completed): return "completed"
         case .finish(.refused): return "refused"
         case .finish(.failed(let code, _)): return "failed \(code)"
@@ -59,6 +69,11 @@ struct X11SelectionMachineTests {
         _ = data.handle(.propertyNotify(deleted: true))  // the announcement is taken: 8 bytes go, 1 stays
         _ = data.handle(.propertyNotify(deleted: true))  // 1 byte is less than a chunk: read on
         phases.append(("readingChunk", data))
+        var saving = manager()
+        _ = saving.handle(.selectionRequest(request(target: atoms.saveTargets)))
+        phases.append(("readingSaveList", saving))
+        _ = saving.handle(.saveListRead(nil))
+        phases.append(("saving", saving))
         var refused = owner()
         _ = refused.handle(.selectionRequest(request(target: 999)))
         phases.append(("finished", refused))
@@ -70,42 +85,51 @@ struct X11SelectionMachineTests {
         ("end", .endOfData), ("sourceFailed", .sourceFailed("broken")), ("deleted", .propertyNotify(deleted: true)),
         ("changed", .propertyNotify(deleted: false)), ("destroyed", .requestorDestroyed), ("timedOut", .timedOut),
         ("pairs", .pairsRead([text, 301])), ("noPairs", .pairsRead(nil)), ("converted", .pairsConverted([true])),
+        ("saveList", .saveListRead([text])), ("saved", .saved(true)),
     ]
 
     /// What each phase does on each event (columns in the order of ``ownerEvents``).
     static let ownerTable: [String: [String]] = [
-        "idle": ["load"] + Array(repeating: "ignore", count: 11),
+        "idle": ["load"] + Array(repeating: "ignore", count: 13),
         "readingPairs": [
             "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "refused", "convertPairs",
-            "refused", "ignore",
+            "refused", "ignore", "ignore", "ignore",
         ],
         "convertingPairs": [
             "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "refused", "ignore",
-            "ignore", "completed",
+            "ignore", "completed", "ignore", "ignore",
         ],
         "opening": [
             "ignore", "readData", "ignore", "ignore", "refused", "ignore", "ignore", "ignore", "refused", "ignore",
-            "ignore", "ignore",
+            "ignore", "ignore", "ignore", "ignore",
         ],
         "loading": [
             "ignore", "ignore", "readData", "completed", "refused", "ignore", "ignore", "ignore", "refused", "ignore",
-            "ignore", "ignore",
+            "ignore", "ignore", "ignore", "ignore",
         ],
         "awaitingDeletion": [
             "ignore", "ignore", "ignore", "ignore", "ignore", "waitForDeletion", "ignore", "failed cancelled",
-            "failed timedOut", "ignore", "ignore", "ignore",
+            "failed timedOut", "ignore", "ignore", "ignore", "ignore", "ignore",
         ],
         "readingChunk": [
             "ignore", "ignore", "readData", "waitForDeletion", "failed transferFailed", "ignore", "ignore",
-            "failed cancelled", "failed timedOut", "ignore", "ignore", "ignore",
+            "failed cancelled", "failed timedOut", "ignore", "ignore", "ignore", "ignore", "ignore",
         ],
-        "finished": Array(repeating: "ignore", count: 12),
+        "readingSaveList": [
+            "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "refused", "ignore",
+            "ignore", "ignore", "save", "ignore",
+        ],
+        "saving": [
+            "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "ignore", "failed cancelled", "ignore",
+            "ignore", "ignore", "ignore", "ignore", "completed",
+        ],
+        "finished": Array(repeating: "ignore", count: 14),
     ]
 
     @Test("Every phase of the owner answers every event as the table says; a finish is always last")
     func ownerTableHolds() throws {
         let phases = Self.ownerPhases()
-        #expect(phases.count == 8)
+        #expect(phases.count == 10)
         for (phaseName, machine) in phases {
             let row = try #require(Self.ownerTable[phaseName])
             for ((eventName, event), expected) in zip(Self.ownerEvents, row) {

@@ -39,6 +39,43 @@ package protocol ClipboardBackend: Sendable {
 
     /// Closes the connection; ownerships end and pending transfers fail.
     func close()
+
+    /// Becomes the desktop's clipboard manager: takes `CLIPBOARD_MANAGER` and, each time a clipboard owner asks it
+    /// to save the clipboard (`SAVE_TARGETS`, as GTK does at exit), calls `save` and answers the owner with what
+    /// it returns.
+    ///
+    /// `save` runs on a task of its own per request, while the owner waits and serves; it reads the clipboard
+    /// (the owner is still there) and returns whether it kept the data. The answer goes only after `save`
+    /// returns, since the owner exits on it. When the asking owner's window goes away first, the task running
+    /// `save` is cancelled and no answer is sent. Requests from different owners may overlap.
+    ///
+    /// - Returns: The ownership of `CLIPBOARD_MANAGER`; it ends when another manager takes it or on `release()`.
+    /// - Throws: ``ClipboardError``: `clipboardManagerRunning` when another client is the manager,
+    ///   `protocolUnavailable` where the protocol has no clipboard manager (Wayland's data control).
+    func becomeClipboardManager(
+        save: @escaping @Sendable (ClipboardSaveRequest) async -> Bool
+    ) async throws -> any ClipboardOwnership
+
+    /// Asks the running clipboard manager to save the clipboard that `ownership` holds, serving its reads until
+    /// it answers or `timeout` passes.
+    ///
+    /// - Throws: ``ClipboardError``: `protocolUnavailable` for the primary selection or where the protocol has
+    ///   no clipboard manager (Wayland's data control), `timedOut`, `transferFailed` when the manager went away
+    ///   before it answered.
+    func saveToClipboardManager(
+        _ ownership: any ClipboardOwnership, timeout: Duration
+    ) async throws -> ClipboardManagerSaveOutcome
+}
+
+/// What a clipboard owner asks its clipboard manager to save.
+package struct ClipboardSaveRequest: Sendable, Hashable {
+    /// The offered names to save, in the owner's order; `nil` asks for every name the clipboard offers now.
+    package var targets: [String]?
+
+    /// A request for `targets` (`nil`: all).
+    package init(targets: [String]?) {
+        self.targets = targets
+    }
 }
 
 /// A selection this process owns through a ``ClipboardBackend``.

@@ -27,5 +27,7 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     /// are not the whole value. On Wayland a source that dies closes its pipe, which reads as the end of the data:
     /// there the protocol does not tell a death from the end, and this code is not reported.
     public static var ownerGone: Self { Self("ownerGone") }
+    /// Another client already is the desktop's clipboard manager (it owns X11's `CLIPBOARD_MANAGER`).
+    public static var clipboardManagerRunning: Self { Self("clipboardManagerRunning") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

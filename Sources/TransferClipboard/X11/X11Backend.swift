@@ -45,6 +45,8 @@ package final class X11Backend: ClipboardBackend {
         var names: [X11.ID: String]
         var serve: @Sendable (String) async throws -> TransferByteStream
         var ownership: X11Ownership
+        /// A clipboard manager's handler of `SAVE_TARGETS` (on `CLIPBOARD_MANAGER` only).
+        var save: (@Sendable (ClipboardSaveRequest) async -> Bool)? = nil
     }
 
     private init(connection: X11Connection, window: X11.ID, xfixesOpcode: UInt8?) {
@@ -317,14 +319,27 @@ package final class X11Backend: ClipboardBackend {
     ) async throws -> any ClipboardOwnership {
         let selectionAtom = try await selectionAtom(selection)
         let targetAtoms = try await atoms(targets)
-        _ = try await atoms(["TARGETS", "TIMESTAMP", "MULTIPLE", "INCR", "ATOM_PAIR"])
+        return try await take(
+            selectionAtom, named: "\(selection)",
+            owned: { time, ownership in
+                Owned(
+                    time: time, targets: targetAtoms,
+                    names: Dictionary(zip(targetAtoms, targets)) { first, _ in first }, serve: serve,
+                    ownership: ownership)
+            })
+    }
+
+    /// Takes `selectionAtom` with a server timestamp and checks the server gave it, recording what `owned` makes
+    /// of the time and the new ownership.
+    func take(
+        _ selectionAtom: X11.ID, named name: String, owned: (UInt32, X11Ownership) -> Owned
+    ) async throws -> X11Ownership {
+        _ = try await atoms(["TARGETS", "TIMESTAMP", "MULTIPLE", "INCR", "ATOM_PAIR", "SAVE_TARGETS"])
         let time = try await serverTime()
         let ownership = X11Ownership(backend: self, selection: selectionAtom, time: time)
         let previous = state.withLock { state in
             let previous = state.owned[selectionAtom]?.ownership
-            state.owned[selectionAtom] = Owned(
-                time: time, targets: targetAtoms, names: Dictionary(zip(targetAtoms, targets)) { first, _ in first },
-                serve: serve, ownership: ownership)
+            state.owned[selectionAtom] = owned(time, ownership)
             return previous
         }
         previous?.finish()
@@ -337,7 +352,7 @@ package final class X11Backend: ClipboardBackend {
             ownership.finish()
             throw ClipboardError(
                 code: .transferFailed,
-                message: "The X server did not give this client the \(selection) selection (another client took it "
+                message: "The X server did not give this client the \(name) selection (another client took it "
                     + "at the same moment); try again.")
         }
         return ownership
@@ -381,15 +396,16 @@ package final class X11Backend: ClipboardBackend {
                 X11SelectionOwnerMachine.Atoms(
                     targets: state.atoms["TARGETS"] ?? 0, timestamp: state.atoms["TIMESTAMP"] ?? 0,
                     multiple: state.atoms["MULTIPLE"] ?? 0, incr: state.atoms["INCR"] ?? 0,
-                    atomPair: state.atoms["ATOM_PAIR"] ?? 0)
+                    atomPair: state.atoms["ATOM_PAIR"] ?? 0, saveTargets: state.atoms["SAVE_TARGETS"] ?? 0)
             )
         }
         var machine = X11SelectionOwnerMachine(
             ownership: owned.map {
-                X11SelectionOwnerMachine.Ownership(time: $0.time, targets: $0.targets, names: $0.names)
+                X11SelectionOwnerMachine.Ownership(
+                    time: $0.time, targets: $0.targets, names: $0.names, savesTargets: $0.save != nil)
             },
             atoms: atoms, chunkSize: chunkSize, isNested: isNested)
-        var transfer = X11OwnerTransfer(backend: self, request: request, serve: owned?.serve)
+        var transfer = X11OwnerTransfer(backend: self, request: request, serve: owned?.serve, save: owned?.save)
         defer { transfer.stop() }
         var actions = machine.handle(.selectionRequest(request))
         var wait: X11SelectionOwnerMachine.Action?
@@ -398,7 +414,7 @@ package final class X11Backend: ClipboardBackend {
                 switch action {
                 case .finish(let outcome):
                     return outcome == .completed
-                case .load, .readData, .waitForDeletion, .readPairs, .convertPairs:
+                case .load, .readData, .waitForDeletion, .readPairs, .convertPairs, .readSaveList, .save:
                     wait = action
                 default:
                     do {

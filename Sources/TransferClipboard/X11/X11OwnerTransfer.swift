@@ -8,16 +8,20 @@ struct X11OwnerTransfer {
     let backend: X11Backend
     let request: X11SelectionOwnerMachine.Request
     let serve: (@Sendable (String) async throws -> TransferByteStream)?
+    /// A clipboard manager's handler of `SAVE_TARGETS`.
+    let save: (@Sendable (ClipboardSaveRequest) async -> Bool)?
     private var source: TransferByteStream.AsyncIterator?
     private var properties: Mailbox<X11Event, ClipboardError>?
 
     init(
         backend: X11Backend, request: X11SelectionOwnerMachine.Request,
-        serve: (@Sendable (String) async throws -> TransferByteStream)?
+        serve: (@Sendable (String) async throws -> TransferByteStream)?,
+        save: (@Sendable (ClipboardSaveRequest) async -> Bool)? = nil
     ) {
         self.backend = backend
         self.request = request
         self.serve = serve
+        self.save = save
     }
 
     /// Runs an action that does not wait.
@@ -42,7 +46,7 @@ struct X11OwnerTransfer {
                     request.requestor, eventMask: X11.EventMask.propertyChange | X11.EventMask.structureNotify))
         case .unwatchRequestor:
             stop()
-        case .load, .readData, .waitForDeletion, .readPairs, .convertPairs, .finish:
+        case .load, .readData, .waitForDeletion, .readPairs, .convertPairs, .readSaveList, .save, .finish:
             break
         }
     }
@@ -94,8 +98,56 @@ struct X11OwnerTransfer {
                 converted.append(await backend.convert(nested, isNested: true))
             }
             return .pairsConverted(converted)
+        case .readSaveList:
+            let list = try? X11Reply.property(
+                await backend.connection.request(
+                    X11RequestEncoder.getProperty(
+                        request.requestor, property: request.property, delete: false, length: 1 << 14)))
+            return .saveListRead(list.flatMap { $0.type == X11.Atom.atom ? $0.items32 : nil })
+        case .save(let targets):
+            return await runSave(targets)
         case .changeProperty, .notify, .watchRequestor, .unwatchRequestor, .finish:
             return .timedOut
+        }
+    }
+
+    /// Runs the manager's `save` until it answers, or stops it when the requestor's window goes away first.
+    private func runSave(_ atoms: [X11.ID]?) async -> X11SelectionOwnerMachine.Event {
+        guard let save else { return .saved(false) }
+        var targets: [String]?
+        if let atoms {
+            guard let names = try? await backend.names(of: atoms) else { return .saved(false) }
+            var seen: Set<String> = []
+            targets = atoms.compactMap { names[$0] }.filter {
+                !X11Backend.metaTargets.contains($0) && seen.insert($0).inserted
+            }
+        }
+        let saveRequest = ClipboardSaveRequest(targets: targets)
+        let properties = properties
+        return await withTaskGroup(of: X11SelectionOwnerMachine.Event?.self) { group in
+            group.addTask { .saved(await save(saveRequest)) }
+            if let properties {
+                group.addTask {
+                    while true {
+                        do {
+                            let event = try await X11Wait.next(
+                                from: properties, within: nil, waitingFor: "the clipboard to be saved")
+                            if case .destroyNotify = event { return .requestorDestroyed }
+                        } catch {
+                            // Cancelled because `save` answered, or the connection ended.
+                            return (error as? ClipboardError)?.code == .cancelled ? nil : .requestorDestroyed
+                        }
+                    }
+                }
+            }
+            var outcome = X11SelectionOwnerMachine.Event.saved(false)
+            for await event in group {
+                guard let event else { continue }
+                outcome = event
+                break
+            }
+            group.cancelAll()
+            return outcome
         }
     }
 

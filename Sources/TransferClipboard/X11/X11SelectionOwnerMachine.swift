@@ -5,10 +5,12 @@ import Foundation
 /// requestor's window going away in; what the backend must do out.
 ///
 /// It decides what answers a request (refusal, `TARGETS`, `TIMESTAMP`, `MULTIPLE`, the data at once or through
-/// INCR), how the data is cut into chunks, and when the transfer is over; it sends nothing, reads nothing, starts
+/// INCR, and, for a clipboard manager, `SAVE_TARGETS`), how the data is cut into chunks, and when the transfer is
+/// over; it sends nothing, reads nothing, starts
 /// no timer and holds no lock. Each event returns the actions to run in order. The last action of a list is what
 /// to wait for next (``Action/load(_:)``, ``Action/readData``, ``Action/waitForDeletion``,
-/// ``Action/readPairs``, ``Action/convertPairs(_:)``) or ``Action/finish(_:)``; an event the phase ignores
+/// ``Action/readPairs``, ``Action/convertPairs(_:)``, ``Action/readSaveList``, ``Action/save(_:)``) or
+/// ``Action/finish(_:)``; an event the phase ignores
 /// returns no action, and the backend goes on waiting for what it waited for.
 struct X11SelectionOwnerMachine {
     /// What this owner knows of the selection when the request comes.
@@ -19,6 +21,9 @@ struct X11SelectionOwnerMachine {
         var targets: [X11.ID]
         /// The name of each data target, which the source is asked for.
         var names: [X11.ID: String]
+        /// Whether this is a clipboard manager's `CLIPBOARD_MANAGER`, which answers `SAVE_TARGETS` (the
+        /// freedesktop clipboard-manager protocol).
+        var savesTargets = false
     }
 
     /// The atoms of the meta targets and property types the owner answers with.
@@ -33,6 +38,8 @@ struct X11SelectionOwnerMachine {
         var incr: X11.ID
         /// `ATOM_PAIR`.
         var atomPair: X11.ID
+        /// `SAVE_TARGETS` (`None` where no clipboard manager is involved).
+        var saveTargets: X11.ID = X11.none
     }
 
     /// A `SelectionRequest`, with the property already chosen (`None` from obsolete clients means the target).
@@ -101,6 +108,10 @@ struct X11SelectionOwnerMachine {
         case pairsRead([X11.ID]?)
         /// `MULTIPLE`: whether each pair was converted.
         case pairsConverted([Bool])
+        /// `SAVE_TARGETS`: the atoms of the requestor's property (`nil`: no list there, so every target is saved).
+        case saveListRead([X11.ID]?)
+        /// `SAVE_TARGETS`: whether the manager saved the data.
+        case saved(Bool)
     }
 
     /// What the backend does.
@@ -126,6 +137,11 @@ struct X11SelectionOwnerMachine {
         case readPairs
         /// Wait: convert each pair (each with a machine of its own, ``isNested``); then ``Event/pairsConverted(_:)``.
         case convertPairs([Pair])
+        /// Wait: read the requestor's property as a list of atoms; then ``Event/saveListRead(_:)``.
+        case readSaveList
+        /// Wait: save these targets of `CLIPBOARD` (`nil`: all it offers) while watching the requestor; then
+        /// ``Event/saved(_:)``, or ``Event/requestorDestroyed`` (the save is then stopped).
+        case save([X11.ID]?)
         /// The transfer is over: stop the source.
         case finish(Outcome)
     }
@@ -147,6 +163,10 @@ struct X11SelectionOwnerMachine {
         case awaitingDeletion(pending: Data, atEnd: Bool)
         /// INCR: the requestor took the last chunk; the source is read for the next.
         case readingChunk(Data)
+        /// `SAVE_TARGETS`: the list of targets to save is read.
+        case readingSaveList
+        /// `SAVE_TARGETS`: the manager reads the clipboard's owner; the requestor waits for the answer.
+        case saving
         /// The transfer is over.
         case finished(Outcome)
     }
@@ -257,19 +277,47 @@ struct X11SelectionOwnerMachine {
             return fail(.timedOut, "The source of the INCR transfer produced nothing within the time limit.")
         case (.readingChunk, _):
             return []
+
+        case (.readingSaveList, .saveListRead(let items)):
+            // An absent, mistyped or empty list means every target, as the specification says of an absent one.
+            let targets = items.flatMap { $0.isEmpty ? nil : $0 }
+            phase = .saving
+            return [.watchRequestor, .save(targets)]
+        case (.readingSaveList, .timedOut):
+            return refuse()
+        case (.readingSaveList, _):
+            return []
+        case (.saving, .saved(let saved)):
+            // Only now, with every target read, may the owner hear back: it exits when it does.
+            guard saved, let request else {
+                phase = .finished(.refused)
+                return [.unwatchRequestor, .notify(property: X11.none), .finish(.refused)]
+            }
+            phase = .finished(.completed)
+            return [.unwatchRequestor, .notify(property: request.property), .finish(.completed)]
+        case (.saving, .requestorDestroyed):
+            return fail(.cancelled, "The client that asked to save the clipboard went away before it was saved.")
+        case (.saving, _):
+            return []
         }
     }
 
     /// The answer to a request, in the idle phase.
     private mutating func answer(_ request: Request) -> [Action] {
-        guard let ownership, request.time == X11.currentTime || request.time >= ownership.time else {
+        // A manager selection holds no data to be stale: GTK asks it with the time of its own CLIPBOARD, which may
+        // be older than the manager.
+        guard let ownership,
+            ownership.savesTargets || request.time == X11.currentTime || request.time >= ownership.time
+        else {
             return refuse()
         }
         switch request.target {
         case atoms.targets:
             // A list longer than one write (over 65 000 types) is appended piece by piece before the notification,
             // so the requestor reads it whole, as one property.
-            let targets = [atoms.targets, atoms.timestamp, atoms.multiple] + ownership.targets
+            let meta =
+                [atoms.targets, atoms.timestamp, atoms.multiple] + (ownership.savesTargets ? [atoms.saveTargets] : [])
+            let targets = meta + ownership.targets
             let perWrite = max(1, chunkSize / 4)
             let writes = stride(from: 0, to: targets.count, by: perWrite).map { start in
                 var write = Self.atomsWrite(type: X11.Atom.atom, targets[start..<min(targets.count, start + perWrite)])
@@ -282,6 +330,9 @@ struct X11SelectionOwnerMachine {
         case atoms.multiple where !isNested:
             phase = .readingPairs
             return [.readPairs]
+        case atoms.saveTargets where ownership.savesTargets && !isNested && atoms.saveTargets != X11.none:
+            phase = .readingSaveList
+            return [.readSaveList]
         default:
             guard let name = ownership.names[request.target] else { return refuse() }
             phase = .opening

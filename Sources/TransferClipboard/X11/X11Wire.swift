@@ -261,6 +261,23 @@ package struct X11RequestEncoder {
         return encoder.finished()
     }
 
+    /// `SendEvent` of a format-32 `ClientMessage` about `window` to the root window `root`, for the clients that
+    /// select `StructureNotify` there (ICCCM 2.8: a manager selection's `MANAGER` announcement).
+    package static func sendRootClientMessage(
+        root: X11.ID, window: X11.ID, type: X11.ID, data: [UInt32]
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 25, data: 0)
+        encoder.u32(root)
+        encoder.u32(X11.EventMask.structureNotify)
+        encoder.u8(33)  // ClientMessage
+        encoder.u8(32)
+        encoder.u16(0)
+        encoder.u32(window)
+        encoder.u32(type)
+        for index in 0..<5 { encoder.u32(index < data.count ? data[index] : 0) }
+        return encoder.finished()
+    }
+
     /// `GetInputFocus`: a request with a reply, sent to wait for the server to have handled what came before.
     package static func getInputFocus() -> [UInt8] {
         X11RequestEncoder(opcode: 43, data: 0).finished()
