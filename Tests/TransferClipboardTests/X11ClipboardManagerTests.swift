@@ -253,3 +253,39 @@ final class X11ClipboardManagerTests {
         await ownership.release()
     }
 }
+
+/// Wayland's data-control protocols have no clipboard manager: both ways say `protocolUnavailable`.
+@Suite(
+    "Clipboard manager on Wayland (none)", .serialized, .timeLimit(.minutes(5)),
+    .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
+final class WaylandClipboardManagerTests {
+    let compositor: WaylandCompositor
+
+    init() async throws {
+        compositor = try await WaylandCompositor.start()
+    }
+
+    deinit {
+        compositor.stop()
+    }
+
+    @Test("Saving to a manager and becoming one both fail with protocolUnavailable; the write keeps serving")
+    func noManagerProtocol() async throws {
+        let clipboard = try await Clipboard(backend: .wayland, environment: compositor.environment, timeout: patience)
+        defer { clipboard.close() }
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: .utf8PlainText) { _ in Data("still here".utf8) }
+        let handle = try await clipboard.write([provider])
+        let saveError = await #expect(throws: ClipboardError.self) {
+            _ = try await handle.saveToClipboardManager(timeout: patience)
+        }
+        #expect(saveError?.code == .protocolUnavailable)
+        let managerError = await #expect(throws: ClipboardError.self) {
+            _ = try await clipboard.becomeClipboardManager { _ in true }
+        }
+        #expect(managerError?.code == .protocolUnavailable)
+        let pasted = try await compositor.wlPaste(["--no-newline"])
+        #expect(pasted.output == Data("still here".utf8))
+        await handle.release()
+    }
+}
