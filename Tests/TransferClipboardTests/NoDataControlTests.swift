@@ -189,3 +189,27 @@ struct XWaylandFallbackTests {
         #expect(doctor.outputText.contains("  wl_seat                       v"), "\(doctor.outputText)")
     }
 }
+
+/// Where the X server is, seen from a process whose `/tmp` is not the server's.
+@Suite(
+    "An X server reachable only by its abstract name", .timeLimit(.minutes(5)),
+    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+struct X11AbstractSocketTests {
+    @Test("Without the socket file (a private /tmp), the clipboard connects by the abstract name, as xclip does")
+    func abstractName() async throws {
+        let server = try await XvfbServer.start()
+        defer { server.stop() }
+        // Xvfb listens on both; a systemd service with PrivateTmp or a sandbox sees only the abstract one.
+        try FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(server.display)")
+        let clipboard = try await Clipboard(environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        #expect(clipboard.protocolName == "X11")
+        let handle = try await clipboard.write([TransferProvider(data: Data("abstract".utf8), type: .utf8PlainText)])
+        let pasted = try await server.xclip(["-o", "-selection", "clipboard", "-t", "UTF8_STRING"])
+        #expect(pasted.output == Data("abstract".utf8), "\(pasted.error)")
+        await handle.release()
+        let doctor = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["doctor"], environment: server.environment)
+        #expect(doctor.status == 0, "\(doctor.outputText)")
+    }
+}

@@ -18,6 +18,8 @@ struct X11WireTests {
         let display = try X11Display(parsing: name)
         #expect(display.number == number)
         #expect(display.socketPath == path)
+        // The standard socket also has its abstract name (a path of one's own has none).
+        #expect(display.abstractName == (path.hasPrefix("/tmp/.X11-unix/") ? path : nil))
     }
 
     @Test(

@@ -67,15 +67,20 @@ package final class X11Backend: ClipboardBackend {
         }
         let display = try X11Display(parsing: name)
         let cookie = X11AuthorityEntry.cookie(environment: environment, display: display.number)
-        return try await connect(socketPath: display.socketPath, cookie: cookie?.data, timeout: timeout)
+        return try await connect(
+            socketPath: display.socketPath, abstractName: display.abstractName, cookie: cookie?.data,
+            timeout: timeout)
     }
 
-    /// Connects to the X server listening at `socketPath` (tests use it to talk to a fake server).
+    /// Connects to the X server listening at `socketPath`, or else at `abstractName` in the abstract namespace
+    /// (tests use it to talk to a fake server).
     package static func connect(
-        socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
+        socketPath: String, abstractName: String? = nil, cookie: [UInt8]?, timeout: Duration,
+        messageLimit: Int = X11.defaultMessageLimit
     ) async throws -> X11Backend {
         let connection = try await X11Connection.connect(
-            socketPath: socketPath, cookie: cookie, timeout: timeout, messageLimit: messageLimit)
+            socketPath: socketPath, abstractName: abstractName, cookie: cookie, timeout: timeout,
+            messageLimit: messageLimit)
         do {
             let window = connection.allocateResource()
             try connection.send(

@@ -52,12 +52,25 @@ package final class X11Connection: Sendable {
     /// - Throws: ``ClipboardError``: `connectionFailed` (no server, or it refused: its reason is in the message),
     ///   `timedOut`, `protocolViolation` (a malformed setup reply).
     package static func connect(
-        socketPath: String, cookie: [UInt8]?, timeout: Duration, messageLimit: Int = X11.defaultMessageLimit
+        socketPath: String, abstractName: String? = nil, cookie: [UInt8]?, timeout: Duration,
+        messageLimit: Int = X11.defaultMessageLimit
     ) async throws -> X11Connection {
         let socket: UnixSocket
         do {
             socket = try await DedicatedThread.run { () throws(SystemError) in
-                try UnixSocket.connect(toPath: socketPath, deadline: .after(timeout))
+                let deadline = Deadline.after(timeout)
+                do throws(SystemError) {
+                    return try UnixSocket.connect(toPath: socketPath, deadline: deadline)
+                } catch let fileError {
+                    // No socket file (a private /tmp) or a stale one: the server may still listen on its abstract
+                    // name. The file's error is the one to report when that fails too, unless it timed out.
+                    guard let abstractName, fileError.errorNumber != ErrorNumber.timedOut else { throw fileError }
+                    do throws(SystemError) {
+                        return try UnixSocket.connect(toAbstractName: abstractName, deadline: deadline)
+                    } catch {
+                        throw error.errorNumber == ErrorNumber.timedOut ? error : fileError
+                    }
+                }
             }
         } catch {
             throw ClipboardError(

@@ -6,6 +6,10 @@ package struct X11Display: Sendable, Equatable {
     package var number: Int
     /// The socket of the display's server.
     package var socketPath: String
+    /// The name the server also listens on in Linux's abstract namespace (`/tmp/.X11-unix/XN`, as Xlib and xcb
+    /// try first), for a display named `:N` or `unix:N`: a process whose `/tmp` is private (a systemd service with
+    /// `PrivateTmp`, some sandboxes) sees no socket file but still reaches that one.
+    package var abstractName: String?
 
     /// Parses `DISPLAY`: `:N`, `:N.S`, `unix:N[.S]` and `/path/to/socket:N[.S]` (the form launchd and some
     /// containers use); a TCP host is refused.
@@ -31,6 +35,7 @@ package struct X11Display: Sendable, Equatable {
             socketPath = String(host)
         } else if host.isEmpty || host == "unix" {
             socketPath = "/tmp/.X11-unix/X\(number)"
+            abstractName = socketPath
         } else {
             throw ClipboardError(
                 code: .connectionFailed,

@@ -44,24 +44,37 @@ package final class UnixSocket: Sendable {
     /// blocking connect would wait for a listener that never accepts).
     /// - Throws: ``SystemError``: `ETIMEDOUT` when the deadline passed, or what ``connect(toPath:)`` throws.
     package static func connect(toPath path: String, deadline: Deadline) throws(SystemError) -> UnixSocket {
+        try connect(address: Array(path.utf8), label: path, deadline: deadline)
+    }
+
+    /// Connects to the socket named `name` in Linux's abstract namespace (as X servers also listen on
+    /// `@/tmp/.X11-unix/X0`), giving up when `deadline` passes while the listener's queue is full.
+    /// - Throws: ``SystemError``: `ETIMEDOUT` when the deadline passed, `ECONNREFUSED` when nobody listens.
+    package static func connect(toAbstractName name: String, deadline: Deadline) throws(SystemError) -> UnixSocket {
+        try connect(address: [0] + Array(name.utf8), label: "@" + name, deadline: deadline)
+    }
+
+    private static func connect(
+        address path: [UInt8], label: String, deadline: Deadline
+    ) throws(SystemError) -> UnixSocket {
         let socket = try makeSocket()
         try socket.setNonBlocking(true)
-        try withAddress(Array(path.utf8), label: path) { (address, length) throws(SystemError) in
+        try withAddress(path, label: label) { (address, length) throws(SystemError) in
             while cConnect(socket.descriptor, address, length) != 0 {
                 let code = errno
                 if code == EINTR { continue }
                 // A Unix socket whose listener's queue is full answers EAGAIN at once; try again shortly.
                 guard code == EAGAIN || code == EINPROGRESS else {
-                    throw SystemError(call: "connect", errorNumber: code, path: path)
+                    throw SystemError(call: "connect", errorNumber: code, path: label)
                 }
                 if code == EINPROGRESS {
                     guard try Syscall.waitUntilWritable(socket.descriptor, timeout: deadline.remaining) else {
-                        throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: path)
+                        throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: label)
                     }
                     return
                 }
                 guard !deadline.hasPassed else {
-                    throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: path)
+                    throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: label)
                 }
                 usleep(2_000)
             }
