@@ -281,6 +281,15 @@ struct PatternChunks: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> Iterator { Iterator(total: total) }
 
+    /// Writes the first `count` bytes of the pattern (a multiple of 1 MiB) to `url`.
+    static func write(_ count: Int, to url: URL) throws {
+        var pattern = Data()
+        for offset in stride(from: 0, to: count, by: 1 << 20) {
+            pattern += chunk(at: offset, count: 1 << 20)
+        }
+        try pattern.write(to: url)
+    }
+
     struct Iterator: AsyncIteratorProtocol {
         let total: Int
         var offset = 0

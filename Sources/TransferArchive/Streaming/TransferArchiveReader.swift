@@ -186,6 +186,14 @@ public struct TransferArchiveReader: ~Copyable {
     public mutating func skipPayload() throws(TransferArchiveError) -> UInt32 {
         try readPayload { _ in }
     }
+
+    /// Where the current representation's payload starts, counted from the first byte the reader read; `nil` when no
+    /// payload is pending. A binary archive's payloads are definite-length byte strings, so the payload is the
+    /// ``RepresentationHeader/length`` bytes from there: a reader of a regular file can serve them later with
+    /// `pread`, without copying them.
+    package var payloadOffset: Int? {
+        payloadPending ? cbor.offset : nil
+    }
 }
 
 extension TransferArchiveReader {

@@ -29,5 +29,8 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     public static var ownerGone: Self { Self("ownerGone") }
     /// Another client already is the desktop's clipboard manager (it owns X11's `CLIPBOARD_MANAGER`).
     public static var clipboardManagerRunning: Self { Self("clipboardManagerRunning") }
+    /// The clipboard keeper's spool folder (or its history folder) cannot be created, is not a folder, or cannot be
+    /// written.
+    public static var spoolUnavailable: Self { Self("spoolUnavailable") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

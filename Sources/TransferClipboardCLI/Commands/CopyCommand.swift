@@ -134,7 +134,13 @@ struct CopyCommand: Command {
         }
         let spooled = "the payloads of \(input.displayName)"
         let spool = try Spool.emptyFile(for: spooled)
-        let descriptor = spool.fileDescriptor
+        // Pastes read ranges through a descriptor of their own, which a paste still reading keeps open.
+        let file: SharedDescriptor
+        do {
+            file = SharedDescriptor(adopting: try Syscall.duplicate(spool.fileDescriptor))
+        } catch {
+            throw Spool.failure(error, "cannot open the temporary file that holds \(spooled)")
+        }
         var written: Int64 = 0
         var providers: [TransferProvider] = []
         try ArchiveWalker.walk(
@@ -146,11 +152,10 @@ struct CopyCommand: Command {
                 providers.append(provider)
             },
             representation: { representation in
-                let range = SpooledRange(
-                    descriptor: descriptor, offset: written, length: representation.length,
-                    name: "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)")
+                let offset = written
+                let name = "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)"
                 providers.last?.registerStreamRepresentation(for: representation.type) { _ in
-                    TransferByteStream(length: range.length, range)
+                    TransferByteStream(range: offset, length: representation.length, of: file, name: name)
                 }
                 return .read { chunk in
                     try Spool.write(chunk, to: spool, holding: spooled)
@@ -206,45 +211,5 @@ struct CopyCommand: Command {
         let status = try ChildProcess.waitForExit(pid, executable: executable)
         try context.standardError.write(contentsOf: report)
         return ExitCode(rawValue: status == 0 ? 1 : status)
-    }
-}
-
-/// One payload in the spool file of a restored archive: its bytes read with `pread` in chunks of at most 1 MiB, so
-/// that any number of pastes can read it at once from the one descriptor.
-private struct SpooledRange: AsyncSequence, Sendable {
-    typealias Element = Data
-    let descriptor: Int32
-    let offset: Int64
-    let length: UInt64
-    let name: String
-
-    func makeAsyncIterator() -> Iterator { Iterator(range: self) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let range: SpooledRange
-        var done: UInt64 = 0
-
-        mutating func next() async throws -> Data? {
-            guard done < range.length else { return nil }
-            let count = Int(Swift.min(range.length - done, 1 << 20))
-            var chunk = Data(count: count)
-            let position = range.offset + Int64(done)
-            let outcome = chunk.withUnsafeMutableBytes { bytes in
-                Result { () throws(SystemError) in try Syscall.read(range.descriptor, into: bytes, atOffset: position) }
-            }
-            let read: Int
-            switch outcome {
-            case .success(let count): read = count
-            case .failure(let error):
-                throw ToolIOError.system(
-                    .readFailed, "cannot read the spooled copy of \(range.name)", source: range.name, cause: error)
-            }
-            guard read > 0 else {
-                throw ToolIOError(
-                    code: .readFailed, message: "The spooled copy of \(range.name) ended early.", source: range.name)
-            }
-            done += UInt64(read)
-            return read == count ? chunk : chunk.prefix(read)
-        }
     }
 }

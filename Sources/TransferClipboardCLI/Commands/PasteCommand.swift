@@ -34,6 +34,10 @@ struct PasteCommand: Command {
           transferkit paste --type public.utf8-plain-text
           transferkit paste --type public.image -o picture
           transferkit paste --archive -o clip.transferkit
+          transferkit paste --from-history 1
+
+        --from-history K reads the K-th newest snapshot that `transferkit keep --history N` kept of the selection
+        (0 the newest) instead of the clipboard; no display server is needed then.
         """
     }
 
@@ -47,6 +51,9 @@ struct PasteCommand: Command {
                 .init(names: ["--json"], help: "With --list: print a JSON array."),
                 .init(names: ["--archive"], help: "Write an archive of every offered representation."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form (with --archive)."),
+                .init(
+                    names: ["--from-history"], valueName: "K",
+                    help: "Read the keeper's K-th newest snapshot (0 the newest) instead of the clipboard."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options
         )
@@ -63,6 +70,15 @@ struct PasteCommand: Command {
         }
         let requested = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
         let selection = ClipboardCommandOptions.selection(arguments)
+        if let index = arguments.value("--from-history") {
+            if arguments.flag("--list") { throw UsageError("--list lists the clipboard; leave --from-history out") }
+            let provider = try historySnapshot(index, of: selection)
+            return try await paste(
+                provider, requested: requested, budget: nil, arguments: arguments, context: context
+            ) {
+                provider.registeredTypes.map(\.identifier)
+            }
+        }
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         defer { clipboard.close() }
         if arguments.flag("--list") {
@@ -82,7 +98,7 @@ struct PasteCommand: Command {
         guard let provider = items.first else {
             throw CommandFailure(code: .empty, message: "the \(selection.rawValue) is empty")
         }
-        guard let first = provider.registeredTypes.first else {
+        guard !provider.registeredTypes.isEmpty else {
             // Only names without a uniform type (X11 atoms such as COMPOUND_TEXT, an application's private names):
             // nothing can be read, and a snapshot would be an item without representations.
             let names = try await clipboard.offeredTypes(on: selection).map(\.name)
@@ -90,6 +106,29 @@ struct PasteCommand: Command {
                 code: .nothingReadable,
                 message: "the \(selection.rawValue) offers no name that a uniform type stands for; it offers "
                     + names.joined(separator: ", "))
+        }
+        return try await paste(
+            provider, requested: requested, budget: budget, arguments: arguments, context: context
+        ) {
+            try await clipboard.offeredTypes(on: selection).map { offer in
+                offer.type.map { $0.identifier == offer.name ? offer.name : "\($0.identifier) (\(offer.name))" }
+                    ?? offer.name
+            }
+        }
+    }
+
+    /// Writes `provider`'s representation of the requested type (the first one without `--type`), or its archive
+    /// with `--archive` (the text form within `budget`); `offered` names what is there for the message when nothing is
+    /// of the type.
+    private func paste(
+        _ provider: TransferProvider, requested: UniformType?, budget: SnapshotBudget?, arguments: ParsedArguments,
+        context: CommandContext, offered: () async throws -> [String]
+    ) async throws -> ExitCode {
+        let source =
+            arguments.value("--from-history").map { "snapshot \($0) of the keeper" } ?? "the "
+            + ClipboardCommandOptions.selection(arguments).rawValue
+        guard let first = provider.registeredTypes.first else {
+            throw CommandFailure(code: .empty, message: "\(source) holds no representation")
         }
         if arguments.flag("--archive") {
             try await Self.reportingClipboardErrors {
@@ -99,14 +138,10 @@ struct PasteCommand: Command {
         }
         let type = requested ?? first
         guard let chosen = catalog.chooseRepresentation(offered: provider.registeredTypes, requested: [type]) else {
-            let offered = try await clipboard.offeredTypes(on: selection).map { offer in
-                offer.type.map { $0.identifier == offer.name ? offer.name : "\($0.identifier) (\(offer.name))" }
-                    ?? offer.name
-            }
             throw CommandFailure(
                 code: .typeNotOffered,
-                message: "the \(selection.rawValue) offers nothing of type \(type.identifier); it offers "
-                    + offered.joined(separator: ", "))
+                message: "\(source) offers nothing of type \(type.identifier); it offers "
+                    + (try await offered()).joined(separator: ", "))
         }
         let chosenType = provider.registeredTypes[chosen]
         let stream = try await Self.reportingClipboardErrors { try await provider.loadStream(for: chosenType) }
@@ -136,6 +171,21 @@ struct PasteCommand: Command {
             if let cause = error.cause as? ClipboardError { throw cause }
             throw error
         }
+    }
+
+    /// The `--from-history` snapshot `value` (0 the newest) of `selection`'s history.
+    private func historySnapshot(_ value: String, of selection: ClipboardSelection) throws -> TransferProvider {
+        guard let index = Int(value), index >= 0 else {
+            throw UsageError("--from-history needs a number, 0 for the newest snapshot")
+        }
+        let history = ClipboardKeeper.history(of: selection)
+        guard index < history.count else {
+            throw CommandFailure(
+                code: .notFound,
+                message: "the keeper's history of the \(selection.rawValue) has \(history.count) snapshots, so none "
+                    + "numbered \(index) (run `transferkit keep --history N` to keep some)")
+        }
+        return try ClipboardKeeper.snapshot(at: history[index], catalog: catalog)
     }
 
     private func list(

@@ -1,0 +1,224 @@
+public import Foundation
+import TransferKit
+import TransferKitPlatform
+
+/// Keeps what is copied after the application that copied it exits: the clipboard of a desktop that has no
+/// clipboard manager, on Wayland and X11.
+///
+/// While ``run(onEvent:)`` runs, each time another application takes a watched selection the keeper snapshots
+/// **every** type it offers at once, as `transferkit paste --archive` does, into one archive file in its spool
+/// folder; small payloads also stay in memory, up to ``Options/memoryCap`` bytes. When the selection becomes empty
+/// because its owner went away (Wayland's compositor withdraws the selection; on X11 the owner's window is
+/// destroyed), the keeper takes the selection and offers the last snapshot again, every type of it, reading each
+/// paste lazily from the spool file; a file list copied as cut stays cut.
+///
+/// ```swift
+/// let clipboard = try await Clipboard()
+/// let keeper = ClipboardKeeper(clipboard: clipboard, options: .init(historyLength: 10))
+/// let task = Task { try await keeper.run { event in print(event) } }
+/// // … until the keeper should stop:
+/// task.cancel()
+/// ```
+///
+/// Never kept: an item offered with a password manager's hint (concealed) or marked transient; the keeper decides
+/// from the offered names alone, before it reads any content, and forgets its last snapshot then, so a secret that
+/// its application clears again leaves the clipboard empty rather than restoring what was copied before it. With a
+/// history, each snapshot stays as an archive file, newest first in ``history(of:in:)``, which `transferkit copy`
+/// restores and `transferkit paste --from-history` reads.
+public struct ClipboardKeeper: Sendable {
+    /// What the keeper watches, where it spools, and how much it holds.
+    public struct Options: Sendable, Hashable {
+        /// The selections to keep; the clipboard by default.
+        public var selections: [ClipboardSelection]
+        /// The most bytes of snapshots held in memory (``defaultMemoryCap`` by default): a payload that does not fit
+        /// in what is left is served from the spool file instead. 0 serves everything from the spool file.
+        public var memoryCap: Int
+        /// How many snapshots of each selection to keep as files in ``historyFolder(of:)``; 0 (the default) keeps
+        /// none, and the spool file of the current snapshot has no name, so nothing is left behind however the
+        /// keeper ends.
+        public var historyLength: Int
+        /// The folder for spool files and the history: ``ClipboardKeeper/defaultSpoolFolder(environment:)`` by
+        /// default. It is created (mode 0700) when missing.
+        public var spoolFolder: URL
+
+        /// Options with the given settings.
+        ///
+        /// - Parameters:
+        ///   - selections: See ``selections``.
+        ///   - memoryCap: See ``memoryCap``.
+        ///   - historyLength: See ``historyLength``.
+        ///   - spoolFolder: See ``spoolFolder``.
+        public init(
+            selections: [ClipboardSelection] = [.clipboard], memoryCap: Int = Self.defaultMemoryCap,
+            historyLength: Int = 0, spoolFolder: URL = ClipboardKeeper.defaultSpoolFolder()
+        ) {
+            self.selections = selections
+            self.memoryCap = memoryCap
+            self.historyLength = historyLength
+            self.spoolFolder = spoolFolder
+        }
+
+        /// 16 MiB: text, HTML and small images are served from memory; larger payloads from the spool file.
+        public static var defaultMemoryCap: Int { 16 << 20 }
+
+        /// The folder of the snapshots of `selection` that the history keeps: `history/clipboard` or
+        /// `history/primary` in ``spoolFolder``.
+        public func historyFolder(of selection: ClipboardSelection) -> URL {
+            spoolFolder.appendingPathComponent("history", isDirectory: true)
+                .appendingPathComponent(selection.rawValue, isDirectory: true)
+        }
+    }
+
+    /// Something the keeper did, reported to ``run(onEvent:)``'s closure.
+    public enum Event: Sendable, Hashable, CustomStringConvertible {
+        /// A new owner's content was snapshot: the names it offered, and the bytes kept in all.
+        case kept(ClipboardSelection, offered: [String], byteCount: UInt64)
+        /// A new owner's content was not kept, and why.
+        case skipped(ClipboardSelection, reason: SkipReason)
+        /// The selection was emptied (its owner went away), and the keeper now offers its last snapshot.
+        case restored(ClipboardSelection, offered: [String])
+        /// The last snapshot's expiry passed: it was dropped, and the selection cleared if the keeper offered it.
+        case expired(ClipboardSelection)
+
+        /// One line: `kept clipboard: 3 types, 120 bytes (text/plain …)`, `skipped clipboard: concealed`, ….
+        public var description: String {
+            switch self {
+            case .kept(let selection, let offered, let byteCount):
+                "kept \(selection.rawValue): \(offered.count) names, \(byteCount) bytes ("
+                    + offered.joined(separator: " ") + ")"
+            case .skipped(let selection, let reason):
+                "skipped \(selection.rawValue): \(reason)"
+            case .restored(let selection, let offered):
+                "restored \(selection.rawValue): " + offered.joined(separator: " ")
+            case .expired(let selection):
+                "expired \(selection.rawValue)"
+            }
+        }
+    }
+
+    /// Why an owner's content was not kept.
+    public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
+        /// It was offered with a password manager's hint (`x-kde-passwordManagerHint`, a concealed type).
+        case concealed
+        /// It was marked transient (`org.nspasteboard.TransientType` or its MIME spelling).
+        case transient
+        /// It offered only names that no uniform type stands for, so there was nothing to read.
+        case nothingReadable
+        /// Reading or spooling it failed (the owner went away during the snapshot, the spool folder is full, …).
+        case failed(String)
+
+        /// `concealed`, `transient`, `nothing readable`, or `failed: <message>`.
+        public var description: String {
+            switch self {
+            case .concealed: "concealed"
+            case .transient: "transient"
+            case .nothingReadable: "nothing readable"
+            case .failed(let message): "failed: \(message)"
+            }
+        }
+    }
+
+    /// The clipboard the keeper watches and serves through.
+    public let clipboard: Clipboard
+    /// The keeper's settings.
+    public let options: Options
+
+    /// A keeper of `clipboard`'s selections, as `options` say.
+    ///
+    /// - Parameters:
+    ///   - clipboard: The connection to watch and serve through.
+    ///   - options: The selections, the memory cap, the history and the spool folder.
+    public init(clipboard: Clipboard, options: Options = Options()) {
+        self.clipboard = clipboard
+        self.options = options
+    }
+
+    /// The spool folder when none is given: `$XDG_RUNTIME_DIR/transferkit/keeper` (the user's private runtime
+    /// folder, which the session removes at logout; usually in memory, `tmpfs`), or, without `XDG_RUNTIME_DIR`,
+    /// `transferkit-keeper-<uid>` in `TMPDIR` (else `/tmp`).
+    ///
+    /// - Parameter environment: The variables to read.
+    /// - Returns: The folder.
+    public static func defaultSpoolFolder(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> URL {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent(
+                "transferkit/keeper", isDirectory: true)
+        }
+        let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+        return URL(fileURLWithPath: temporary, isDirectory: true).appendingPathComponent(
+            "transferkit-keeper-\(Syscall.userID)", isDirectory: true)
+    }
+
+    /// Keeps the selections until the task is cancelled (or the connection fails).
+    ///
+    /// What the selections offer when it starts is kept at once; then each change is handled as it comes. When it
+    /// returns, the keeper's ownerships are released and, without a history, its spool files are gone.
+    ///
+    /// - Parameter onEvent: Told each snapshot kept or skipped, each restore and each expiry, on the keeper's tasks.
+    /// - Throws: ``ClipboardError``: `spoolUnavailable` when the spool folder cannot be made, the connection's errors
+    ///   when watching fails (`protocolUnavailable` on an X server without XFIXES).
+    public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
+        try Self.makeFolder(options.spoolFolder)
+        var selections: [ClipboardSelection] = []
+        for selection in options.selections where !selections.contains(selection) {
+            selections.append(selection)
+            if options.historyLength > 0 { try Self.makeFolder(options.historyFolder(of: selection)) }
+        }
+        let budget = MemoryBudget(capacity: options.memoryCap)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for selection in selections {
+                group.addTask {
+                    try await SelectionKeeper(keeper: self, selection: selection, budget: budget, onEvent: onEvent)
+                        .run()
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Creates `folder` and its parents (the new ones mode 0700).
+    static func makeFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ClipboardError(
+                code: .spoolUnavailable,
+                message: "Cannot create the keeper's folder \(folder.path): \(error.localizedDescription). Give a "
+                    + "spool folder that can be written.", cause: error, source: folder.path)
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ClipboardError(
+                code: .spoolUnavailable,
+                message: "The keeper's folder \(folder.path) is not a folder. Give a spool folder that can be written.",
+                source: folder.path)
+        }
+    }
+}
+
+/// The bytes of snapshots held in memory, shared by the selections of one keeper.
+final class MemoryBudget: Sendable {
+    private let used = SanitizedMutex(0)
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+    }
+
+    /// Reserves `count` bytes if they fit.
+    func reserve(_ count: Int) -> Bool {
+        used.withLock { used in
+            guard count <= capacity - used else { return false }
+            used += count
+            return true
+        }
+    }
+
+    /// Gives back bytes reserved earlier.
+    func release(_ count: Int) {
+        used.withLock { $0 = max(0, $0 - count) }
+    }
+}

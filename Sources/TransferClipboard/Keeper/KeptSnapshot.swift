@@ -1,0 +1,204 @@
+import Foundation
+import TransferKit
+import TransferKitPlatform
+import UniformTypes
+
+/// One snapshot of a selection: an archive file in the keeper's spool folder (unnamed, or a file of the history),
+/// and the provider that serves it: small payloads from memory within the keeper's budget, the others from the file
+/// with `pread`, so any number of pastes read it at once with one chunk each in memory.
+final class KeptSnapshot: Sendable {
+    /// The item, serving every kept representation.
+    let provider: TransferProvider
+    /// The names the owner offered.
+    let offered: [String]
+    /// The payloads' bytes in all.
+    let byteCount: UInt64
+    /// Whether the owner offered its files as cut (`x-special/gnome-copied-files` starting with `cut`).
+    let isCut: Bool
+    /// When the owner's expiry hint says the snapshot must be dropped, if it gave one.
+    let deadline: ContinuousClock.Instant?
+    private let budget: MemoryBudget
+    private let reserved: Int
+
+    private init(
+        provider: TransferProvider, offered: [String], byteCount: UInt64, isCut: Bool,
+        deadline: ContinuousClock.Instant?, budget: MemoryBudget, reserved: Int
+    ) {
+        self.provider = provider
+        self.offered = offered
+        self.byteCount = byteCount
+        self.isCut = isCut
+        self.deadline = deadline
+        self.budget = budget
+        self.reserved = reserved
+    }
+
+    deinit {
+        budget.release(reserved)
+    }
+
+    /// What taking a snapshot came to.
+    enum Outcome {
+        case kept(KeptSnapshot)
+        case skipped(ClipboardKeeper.SkipReason)
+        /// The selection was empty by the time it was read.
+        case gone
+    }
+
+    /// The identifier GNOME's file list is read as (its first line is `copy` or `cut`).
+    static let gnomeCopiedFiles = UniformType(exportedAs: "org.transferkit.gnome-copied-files")
+
+    /// Snapshots every type `selection` offers into one archive, as `paste --archive` does: the clipboard's lazily
+    /// loading item written by the archive writer, one chunk at a time.
+    static func take(
+        of selection: ClipboardSelection, offered: [String], keeper: ClipboardKeeper, budget: MemoryBudget
+    ) async -> Outcome {
+        let options = keeper.options
+        do {
+            guard let source = try await keeper.clipboard.read(from: selection).first else { return .gone }
+            // Read again just now: an owner that took the selection meanwhile may be a secret.
+            if source.isConcealed { return .skipped(.concealed) }
+            guard !source.registeredTypes.isEmpty else { return .skipped(.nothingReadable) }
+            // Streams from the owner have no length: the writer spools each beside the snapshot first.
+            source.temporaryDirectory = options.spoolFolder
+            let file = try await write(source, selection: selection, options: options)
+            return .kept(
+                try index(
+                    file, offered: offered, deadline: ClipboardKeeper.Policy.lifetime(offered).map { .now + $0 },
+                    budget: budget, catalog: keeper.clipboard.catalog))
+        } catch {
+            return .skipped(.failed(Self.message(of: error)))
+        }
+    }
+
+    /// The item of the snapshot archive at `url`, served from the file (nothing is read until it is loaded).
+    ///
+    /// - Throws: ``ClipboardError`` with `spoolUnavailable` when the file cannot be opened; `TransferArchiveError`
+    ///   when it is no archive or is damaged (every checksum is checked first).
+    static func provider(fromArchiveAt url: URL, catalog: TypeCatalog) throws -> TransferProvider {
+        let descriptor: Int32
+        do {
+            descriptor = try Syscall.openForReading(url.path)
+        } catch {
+            throw ClipboardError(
+                code: .spoolUnavailable, message: "Cannot open the kept snapshot \(url.path): \(error.reason).",
+                cause: error, source: url.path)
+        }
+        let snapshot = try index(
+            SharedDescriptor(adopting: descriptor), offered: [], deadline: nil,
+            budget: MemoryBudget(capacity: 0), catalog: catalog)
+        return snapshot.provider
+    }
+
+    /// Writes the archive of `source`: into the history as a named file, else into an unnamed file in the spool
+    /// folder, which disappears with its last descriptor however the keeper ends.
+    private static func write(
+        _ source: TransferProvider, selection: ClipboardSelection, options: ClipboardKeeper.Options
+    ) async throws -> SharedDescriptor {
+        guard options.historyLength > 0 else {
+            let descriptor: Int32
+            do {
+                descriptor = try TemporaryFile.makeUnlinked(prefix: "snapshot", in: options.spoolFolder.path)
+            } catch {
+                throw ClipboardError(
+                    code: .spoolUnavailable,
+                    message: "Cannot create a spool file in \(options.spoolFolder.path): \(error.reason).",
+                    cause: error, source: options.spoolFolder.path)
+            }
+            let file = SharedDescriptor(adopting: descriptor)
+            var writer = TransferArchiveWriter(fileDescriptor: descriptor)
+            try await writer.write(providers: [source])
+            return file
+        }
+        let folder = options.historyFolder(of: selection)
+        let path = folder.appendingPathComponent(ClipboardKeeper.historyName()).path
+        try await AtomicFile.write(toPath: path) { descriptor in
+            var writer = TransferArchiveWriter(fileDescriptor: descriptor)
+            try await writer.write(providers: [source])
+        }
+        let file: SharedDescriptor
+        do {
+            file = SharedDescriptor(adopting: try Syscall.openForReading(path))
+        } catch {
+            throw ClipboardError(
+                code: .spoolUnavailable, message: "Cannot open the snapshot just written, \(path): \(error.reason).",
+                cause: error, source: path)
+        }
+        ClipboardKeeper.trimHistory(folder, keeping: options.historyLength)
+        return file
+    }
+
+    /// Walks the archive in `file` (checking every checksum) and makes its first item's provider: each payload that
+    /// fits in `budget` is held in memory, the others are read from the file when pasted.
+    private static func index(
+        _ file: SharedDescriptor, offered: [String], deadline: ContinuousClock.Instant?, budget: MemoryBudget,
+        catalog: TypeCatalog
+    ) throws -> KeptSnapshot {
+        var reader = try TransferArchiveReader(bytesAt: file)
+        let provider = TransferProvider(catalog: catalog)
+        var byteCount: UInt64 = 0
+        var reserved = 0
+        var isCut = false
+        if let item = try reader.nextItem() {
+            provider.suggestedName = item.suggestedName
+            provider.metadata = item.metadata
+            while let header = try reader.nextRepresentation() {
+                byteCount += header.length
+                let type = header.type
+                if header.length <= UInt64(Int.max), budget.reserve(Int(header.length)) {
+                    reserved += Int(header.length)
+                    var data = Data(capacity: Int(header.length))
+                    try reader.readPayload { data.append(contentsOf: $0) }
+                    let kept = data
+                    provider.registerDataRepresentation(for: type) { _ in kept }
+                    if type == gnomeCopiedFiles { isCut = kept.starts(with: Data("cut".utf8)) }
+                    continue
+                }
+                guard let offset = reader.payloadOffset else { break }
+                try reader.skipPayload()
+                let length = header.length
+                let name = "the kept \(type.identifier)"
+                provider.registerStreamRepresentation(for: type) { _ in
+                    TransferByteStream(range: Int64(offset), length: length, of: file, name: name)
+                }
+                if type == gnomeCopiedFiles {
+                    isCut = startsWithCut(file, at: Int64(offset), length: length)
+                }
+            }
+        }
+        return KeptSnapshot(
+            provider: provider, offered: offered, byteCount: byteCount, isCut: isCut, deadline: deadline,
+            budget: budget, reserved: reserved)
+    }
+
+    /// Whether the payload at `offset` starts with `cut` (GNOME's file list of a cut).
+    private static func startsWithCut(_ file: SharedDescriptor, at offset: Int64, length: UInt64) -> Bool {
+        var head = [UInt8](repeating: 0, count: 3)
+        guard length >= 3 else { return false }
+        let count = head.withUnsafeMutableBytes { bytes in
+            (try? Syscall.read(file.descriptor, into: bytes, atOffset: offset)) ?? 0
+        }
+        return count == 3 && head == Array("cut".utf8)
+    }
+
+    /// An error's message for a report line.
+    static func message(of error: any Error) -> String {
+        if let error = error as? ClipboardError { return "\(error.message) (\(error.code))" }
+        if let error = error as? TransferError { return "\(error.message) (\(error.code))" }
+        if let error = error as? TransferArchiveError { return "\(error.message) (\(error.code))" }
+        return "\(error)"
+    }
+}
+
+extension TransferArchiveReader {
+    /// A reader of the archive in `file` from its first byte, whatever the descriptor's position.
+    init(bytesAt file: SharedDescriptor) throws {
+        do {
+            try Syscall.rewind(file.descriptor)
+        } catch {
+            throw ClipboardError(
+                code: .spoolUnavailable, message: "Cannot rewind a spool file: \(error.reason).", cause: error)
+        }
+        try self.init(fileDescriptor: file.descriptor)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TransferClipboard
+import TransferKitCLI
+import UniformTypes
+
+/// `transferkit keep`: keeps what is copied after the application that copied it exits, and can keep a history.
+struct KeepCommand: Command {
+    /// The catalogue for type mapping.
+    var catalog: TypeCatalog
+
+    /// Creates the command.
+    init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"keep"`.
+    var name: String { "keep" }
+    /// One line of help.
+    var abstract: String { "Keep the clipboard's content after the application that copied it exits." }
+    /// Rules and examples.
+    var discussion: String {
+        """
+        Runs in the foreground until interrupted. Each time an application copies, every type it offers is
+        snapshot at once into a spool file ($XDG_RUNTIME_DIR/transferkit/keeper); when the clipboard empties
+        because that application exited, the snapshot is offered again, every type of it, cut files still cut.
+        Items marked concealed or transient (password managers) are never read nor kept. Payloads up to
+        --memory-cap in all (16M by default; K, M and G suffixes) are served from memory, larger ones from the
+        spool file. With --history N the last N snapshots stay as archive files, which `paste --from-history K`
+        reads (0 is the newest) and `copy` restores; without it nothing is left behind when the keeper ends.
+        Prints one line per snapshot kept or skipped and per restore.
+
+        EXAMPLES:
+          transferkit keep
+          transferkit keep --history 20
+          transferkit keep --primary --memory-cap 64M
+        """
+    }
+
+    /// The accepted options.
+    var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--history"], valueName: "N", help: "Keep the last N snapshots as files (default 0)."),
+                .init(
+                    names: ["--memory-cap"], valueName: "SIZE",
+                    help: "The most bytes served from memory; the rest from the spool file (default 16M)."),
+                DeclarationsOption.option,
+            ] + ClipboardCommandOptions.options
+        )
+    }
+
+    /// Keeps until interrupted.
+    func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
+        let history = try arguments.value("--history").map { value throws(UsageError) in
+            guard let count = Int(value), count >= 0 else { throw UsageError("--history needs a number (0 or more)") }
+            return count
+        }
+        let memoryCap = try arguments.value("--memory-cap").map(Self.byteCount)
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        defer { clipboard.close() }
+        let options = ClipboardKeeper.Options(
+            selections: [ClipboardCommandOptions.selection(arguments)],
+            memoryCap: memoryCap ?? ClipboardKeeper.Options.defaultMemoryCap, historyLength: history ?? 0)
+        let keeper = ClipboardKeeper(clipboard: clipboard, options: options)
+        let (events, continuation) = AsyncStream<ClipboardKeeper.Event>.makeStream()
+        let keeping = Task {
+            defer { continuation.finish() }
+            try await keeper.run { continuation.yield($0) }
+        }
+        for await event in events {
+            try context.standardOutput.writeLine(event.description)
+        }
+        try await keeping.value
+        return .success
+    }
+
+    /// The bytes a `--memory-cap` value names: a number, optionally followed by K, M or G (powers of 1024).
+    static func byteCount(_ value: String) throws(UsageError) -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = Substring(value)
+        var unit = 1
+        if let last = digits.last?.uppercased().first, let factor = units[last] {
+            unit = factor
+            digits = digits.dropLast()
+        }
+        guard let number = Int(digits), number >= 0, number <= Int.max / unit else {
+            throw UsageError("--memory-cap needs a size such as 16M, 512K or 1048576")
+        }
+        return number * unit
+    }
+}
