@@ -132,7 +132,7 @@ final class KeeperX11Tests {
         #expect(newest.status == 0, "\(newest.errorText)")
         #expect(newest.outputText == "the third")
         let older = try await transferkit(["paste", "--from-history", "1", "--type", "public.plain-text"])
-        #expect(older.outputText == "second")
+        #expect(older.outputText == "second", "\(keeper.lines)")
         let gone = try await transferkit(["paste", "--from-history", "2"])
         #expect(gone.status == 1)
         #expect(gone.errorText.contains("(notFound)"), "\(gone.errorText)")

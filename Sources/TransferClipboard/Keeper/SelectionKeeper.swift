@@ -59,7 +59,12 @@ struct SelectionKeeper: Sendable {
                         kept = nil
                         onEvent(.expired(selection))
                     }
-                    guard let snapshot = kept else { continue }
+                    // Events come late: an application that copied since the selection emptied must not lose its
+                    // copy to the keeper (its own change follows).
+                    guard let snapshot = kept, (try? await clipboard.offeredTypes(on: selection))?.isEmpty == true
+                    else {
+                        continue
+                    }
                     serving = await offer(snapshot)
                     continue
                 }
