@@ -2,7 +2,7 @@
 // puts one provider on the clipboard of the display server its environment names and reports, one line at a time
 // on standard output, what the readers in other processes made its loaders do:
 //   ready             the clipboard is this process's
-//   loaded NAME       a loader ran (card, text, png, endless)
+//   loaded NAME       a loader ran (card, text, png, endless, stall: one that never returns)
 //   stopped endless   the endless stream stopped being read (the reader cancelled)
 //   lost              another client took the clipboard; the process exits 0
 // Usage: transferkit-clipboard-probe x11|wayland
@@ -45,6 +45,12 @@ provider.registerDataRepresentation(for: .png) { _ in
 provider.registerStreamRepresentation(for: endless) { _ in
     report("loaded endless")
     return TransferByteStream(EndlessChunks { report("stopped endless") })
+}
+// Never ready: an X11 reader waits for this owner's answer (its SelectionNotify) until the owner dies.
+provider.registerStreamRepresentation(for: UniformType(exportedAs: "com.example.probe-stall")) { _ in
+    report("loaded stall")
+    try await Task.sleep(for: .seconds(3600))
+    return TransferByteStream(data: Data())
 }
 
 do {

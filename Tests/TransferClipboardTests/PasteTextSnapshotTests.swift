@@ -42,11 +42,21 @@ final class PasteTextSnapshotTests {
     }
 
     @Test(
-        "A 512 MiB or endless owner: refused with limitExceeded (exit 2), peak RSS under 64 MiB, no file left",
+        "A 512 MiB or endless owner: refused with limitExceeded (exit 2), one chunk in memory, no file left",
         arguments: [512 << 20, Int.max])
     func refusedPastTheLimit(total: Int) async throws {
         let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         defer { clipboard.close() }
+        // The baseline: the same snapshot of five bytes, written.
+        let small = try await offer(total: 5, clipboard)
+        let baselineOutput = folder.appendingPathComponent("baseline.json").path
+        let baseline = try await ChildProcess.run(
+            TransferKitExecutable.product(named: "transferkit-memory-probe"),
+            arguments: ["paste", "--archive", "--format", "json", "-o", baselineOutput], environment: server.environment
+        )
+        #expect(baseline.status == 0, "\(baseline.errorText)")
+        await small.release()
+
         let handle = try await offer(total: total, clipboard)
         defer { Task { await handle.release() } }
         let output = folder.appendingPathComponent("snapshot.json").path
@@ -58,11 +68,13 @@ final class PasteTextSnapshotTests {
         #expect(!FileManager.default.fileExists(atPath: output))
         let left = try leftovers()
         #expect(left.isEmpty, "\(left)")
+        // 64 MiB read before the refusal: held whole, they alone would grow the peak by 65 536 KiB.
         let peak = try reportedPeak(paste.errorText)
-        #expect(peak < 64 << 10, "the refused snapshot took \(peak) KiB")
+        let growth = peak - (try reportedPeak(baseline.errorText))
+        #expect(growth < 24 << 10, "the refused snapshot grew the peak RSS by \(growth) KiB, to \(peak) KiB")
         print(
             "paste --archive --format json of \(total == Int.max ? "an endless" : "a \(total >> 20) MiB") payload: "
-                + "exit status \(paste.status), peak RSS \(peak) KiB")
+                + "exit status \(paste.status), peak RSS \(peak) KiB (\(growth) KiB over a 5-byte snapshot)")
     }
 
     @Test("Within the limit the JSON snapshot is written and inspect reads it; text past the limit is refused")

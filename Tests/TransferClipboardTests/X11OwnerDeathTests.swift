@@ -61,4 +61,40 @@ final class X11OwnerDeathTests {
         #expect(error.hasSuffix(" (ownerGone)\n"), "\(error)")
         print("X11 owner SIGKILLed mid-INCR: paste ended \(elapsed) after the kill, status \(status)")
     }
+
+    @Test("An owner SIGKILLed before it answered (a pending SelectionNotify): paste fails with ownerGone (exit 2)")
+    func ownerKilledBeforeAnswering() async throws {
+        let report = server.directory.appendingPathComponent("probe.out").path
+        let probe = try BackgroundProcess(
+            [TransferKitExecutable.product(named: "transferkit-clipboard-probe"), "x11"],
+            environment: server.environment, outputFile: report)
+        defer { probe.stop() }
+        try await waitFor("ready", in: report)
+        let output = server.directory.appendingPathComponent("paste.out").path
+        let paste = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "paste", "--type", "com.example.probe-stall"],
+            environment: server.environment, outputFile: output)
+        defer { paste.stop() }
+        // The probe's loader runs when the paste's ConvertSelection reaches it, and never returns: the paste waits
+        // for the answer when the owner dies.
+        try await waitFor("loaded stall", in: report)
+        kill(probe.pid, SIGKILL)
+        let status = try await paste.exitStatus()
+        let error = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(status == 2, "\(error)")
+        #expect(error.hasPrefix("transferkit paste: "), "\(error)")
+        #expect(error.hasSuffix(" (ownerGone)\n"), "\(error)")
+    }
+
+    /// Waits until the probe has written `line` into the file `report`.
+    func waitFor(_ line: String, in report: String) async throws {
+        func lines() -> [Substring] {
+            String(decoding: FileManager.default.contents(atPath: report) ?? Data(), as: UTF8.self).split(
+                separator: "\n")
+        }
+        for _ in 0..<3000 where !lines().contains(Substring(line)) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(lines().contains(Substring(line)), "the probe never printed '\(line)': \(lines())")
+    }
 }
