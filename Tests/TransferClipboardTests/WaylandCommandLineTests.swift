@@ -72,7 +72,7 @@ final class WaylandCommandLineTests {
         }
         #expect(try await watch.exitStatus() == 0)
         let text = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
-        #expect(text.hasPrefix(#"{"selection":"clipboard","types":["#), "\(text)")
+        #expect(text.hasPrefix(#"{"concealed":false,"selection":"clipboard","transient":false,"types":["#), "\(text)")
         #expect(text.contains(#"{"name":"image/png","type":"public.png"}"#), "\(text)")
     }
 

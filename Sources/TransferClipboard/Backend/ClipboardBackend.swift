@@ -37,6 +37,10 @@ package protocol ClipboardBackend: Sendable {
     /// Every change of `selection`'s owner, as it happens: the targets the new owner offers (empty when cleared).
     func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error>
 
+    /// Every change of `selection`'s owner with the new owner's identity where the protocol names one (X11: its
+    /// window); a backend without one keeps the default, which gives ``changes(of:)`` with no owner.
+    func ownedChanges(of selection: ClipboardSelection) -> AsyncThrowingStream<ClipboardBackendChange, any Error>
+
     /// Closes the connection; ownerships end and pending transfers fail.
     func close()
 
@@ -75,6 +79,46 @@ package struct ClipboardSaveRequest: Sendable, Hashable {
     /// A request for `targets` (`nil`: all).
     package init(targets: [String]?) {
         self.targets = targets
+    }
+}
+
+/// One change of a selection's owner, as a backend sees it.
+package struct ClipboardBackendChange: Sendable, Hashable {
+    /// What the new owner offers (empty when cleared).
+    package var targets: [String]
+    /// The new owner's identity, where the protocol gives one.
+    package var owner: String?
+
+    package init(targets: [String], owner: String?) {
+        self.targets = targets
+        self.owner = owner
+    }
+}
+
+extension ClipboardBackend {
+    package func ownedChanges(
+        of selection: ClipboardSelection
+    ) -> AsyncThrowingStream<ClipboardBackendChange, any Error> {
+        mapStream(changes(of: selection)) { ClipboardBackendChange(targets: $0, owner: nil) }
+    }
+}
+
+/// `base`'s elements through `transform`, iterated on a task of its own that ends when the result's consumer stops.
+func mapStream<Element: Sendable, Result: Sendable>(
+    _ base: AsyncThrowingStream<Element, any Error>, _ transform: @escaping @Sendable (Element) -> Result
+) -> AsyncThrowingStream<Result, any Error> {
+    AsyncThrowingStream { continuation in
+        let task = Task {
+            do {
+                for try await element in base {
+                    continuation.yield(transform(element))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
     }
 }
 

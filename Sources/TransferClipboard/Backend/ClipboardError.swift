@@ -32,5 +32,7 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     /// The clipboard keeper's spool folder (or its history folder) cannot be created, is not a folder, or cannot be
     /// written.
     public static var spoolUnavailable: Self { Self("spoolUnavailable") }
+    /// The options of a write cannot be honoured: a paste limit below 1.
+    public static var invalidOptions: Self { Self("invalidOptions") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

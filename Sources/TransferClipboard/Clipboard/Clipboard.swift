@@ -16,30 +16,6 @@ public enum ClipboardBackendChoice: Sendable, Hashable {
     case wayland
 }
 
-/// How a ``Clipboard/write(_:to:options:)`` offers its providers.
-public struct ClipboardWriteOptions: Sendable, Hashable {
-    /// Marks the content as secret (a password): clipboard managers that honour `x-kde-passwordManagerHint` or
-    /// `application/x-nspasteboard-concealed-type` do not record it. A provider whose `isConcealed` is set is
-    /// offered so without this option.
-    public var isConcealed: Bool
-    /// Offers file URLs as cut rather than copied (`x-special/gnome-copied-files`): the pasting file manager moves
-    /// the files.
-    public var isCut: Bool
-
-    /// Options with the given settings.
-    ///
-    /// - Parameters:
-    ///   - isConcealed: See ``isConcealed``.
-    ///   - isCut: See ``isCut``.
-    public init(isConcealed: Bool = false, isCut: Bool = false) {
-        self.isConcealed = isConcealed
-        self.isCut = isCut
-    }
-
-    /// Content marked as secret; see ``isConcealed``.
-    public static var concealed: Self { Self(isConcealed: true) }
-}
-
 /// One name a selection offers, and the uniform type it stands for.
 public struct ClipboardOfferedType: Sendable, Hashable, CustomStringConvertible {
     /// The name on the wire: a MIME type, an X11 target such as `UTF8_STRING`, or a uniform type identifier.
@@ -66,6 +42,12 @@ public struct ClipboardChange: Sendable, Hashable {
     public var selection: ClipboardSelection
     /// What it offers now, in the owner's order.
     public var offeredTypes: [ClipboardOfferedType]
+    /// The new owner's identity where the protocol gives one: on X11 its window, as `0x…` in hexadecimal; `nil`
+    /// on Wayland (data control names no client) and when the selection was cleared.
+    public var owner: String?
+
+    /// The flags that hint names among ``offeredTypes`` set (concealed, transient, auto-generated).
+    public var hints: ClipboardHints { ClipboardTypeMapping.hints(offered: offeredTypes.map(\.name)) }
 }
 
 /// The desktop clipboard (and primary selection) of Linux, over Wayland's data-control protocol or X11, with
@@ -130,30 +112,63 @@ public final class Clipboard: Sendable {
     ///
     /// Nothing is loaded now: each time an application pastes, the representation it asks for is loaded through
     /// the provider (`loadStream(for:progress:)`) and streamed to it. The selection stays this process's until
-    /// another application takes it (``ClipboardWriteHandle/ownershipLost()``) or the handle is released.
+    /// another application takes it (``ClipboardWriteHandle/ownershipLost()``), the handle is released, or the
+    /// options' ``ClipboardLifetime`` ends it (a paste limit, an expiry); ``ClipboardWriteHandle/ended()`` says
+    /// which. A provider's `expirationDate` expires the write too, when it comes before the lifetime's expiry.
+    ///
+    /// ```swift
+    /// let once = try await clipboard.write(
+    ///     [provider], options: ClipboardWriteOptions(isConcealed: true, lifetime: .pastes(1)))
+    /// let end = try await once.ended()  // .pastesUsedUp after one paste
+    /// ```
     ///
     /// - Parameters:
     ///   - providers: The items; X11 and Wayland carry one item, so the first provider serves each type, except
     ///     file URLs, which are listed from every provider.
     ///   - selection: The clipboard or the primary selection.
-    ///   - options: Sensitivity and cut-or-copy.
+    ///   - options: Sensitivity, cut-or-copy and lifetime.
     /// - Returns: The handle of the ownership.
-    /// - Throws: ``ClipboardError``.
+    /// - Throws: ``ClipboardError``: `invalidOptions` for a paste limit below 1; what the backend throws.
     public func write(
         _ providers: [TransferProvider], to selection: ClipboardSelection = .clipboard,
         options: ClipboardWriteOptions = ClipboardWriteOptions()
     ) async throws -> ClipboardWriteHandle {
+        if let limit = options.lifetime.pasteLimit, limit < 1 {
+            throw ClipboardError(
+                code: .invalidOptions,
+                message: "A paste limit of \(limit) serves nothing; give at least 1, or no limit.")
+        }
+        let start = ContinuousClock.now
+        let now = Date()
+        let deadlines =
+            providers.compactMap(\.expirationDate)
+            + [options.lifetime.expiry.map { now.addingTimeInterval(Self.seconds($0)) }].compactMap { $0 }
+        let expiration = deadlines.min()
         let offers = ClipboardTypeMapping.offers(
-            for: providers, options: options, includeX11Names: connection.backend.protocolName == "X11",
-            catalog: catalog)
+            for: providers, options: options, expiration: expiration,
+            includeX11Names: connection.backend.protocolName == "X11", catalog: catalog)
         let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
+        let serving = ClipboardServing(pasteLimit: options.lifetime.pasteLimit)
         let ownership = try await connection.backend.own(selection, targets: offers.map(\.target)) { target in
             guard let offer = byName[target] else {
                 throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
             }
-            return try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            let isHint: Bool
+            if case .constant = offer.conversion { isHint = true } else { isHint = false }
+            let ticket = try serving.admit(countsAsPaste: !isHint)
+            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            return TransferByteStream(length: stream.length, TicketedChunks(base: stream, ticket: ticket))
         }
-        return ClipboardWriteHandle(connection: connection, ownership: ownership, selection: selection)
+        // The expiry counts from the write's start, so the time taken to own the selection is part of it.
+        let expiry = expiration.map { start + .seconds(max(0, $0.timeIntervalSince(now))) - ContinuousClock.now }
+        serving.attach(ownership, expiry: expiry)
+        return ClipboardWriteHandle(
+            connection: connection, ownership: ownership, selection: selection, serving: serving)
+    }
+
+    /// `duration` in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The types `selection` offers now, in its owner's order; empty when nobody owns it.
@@ -170,7 +185,9 @@ public final class Clipboard: Sendable {
     /// Each offered name becomes a representation of its uniform type (the first name of a type wins: the
     /// owner's order is its preference), registered as a stream, so `loadStream(for:)`, `loadData…`,
     /// `loadObject(ofClass:)` and `loadFileRepresentation(for:)` all work, with progress and cancellation. The
-    /// password managers' hints are no representations: an item offered with them is `isConcealed`.
+    /// hints are no representations (see ``ClipboardTypeMapping``): an item offered with them is `isConcealed`,
+    /// `isTransient` or `isAutoGenerated`, and one offered with TransferKit's expiry has its `expirationDate`
+    /// (read from the owner here).
     ///
     /// ```swift
     /// let items = try await clipboard.read()
@@ -194,11 +211,15 @@ public final class Clipboard: Sendable {
         let provider = TransferProvider(catalog: catalog)
         let backend = connection.backend
         let connection = connection
+        let hints = ClipboardTypeMapping.hints(offered: offered.map(\.name))
+        provider.isConcealed = hints.contains(.concealed)
+        provider.isTransient = hints.contains(.transient)
+        provider.isAutoGenerated = hints.contains(.autoGenerated)
+        if offered.contains(where: { $0.name == ClipboardTypeMapping.expiresName }) {
+            provider.expirationDate = try await expiration(on: selection)
+        }
         for offer in offered {
-            if ClipboardTypeMapping.concealedHints.contains(offer.name) {
-                provider.isConcealed = true
-                continue
-            }
+            if ClipboardTypeMapping.isHint(offer.name) { continue }
             guard let type = offer.type else { continue }
             let name = offer.name
             provider.registerStreamRepresentation(for: type) { progress in
@@ -209,6 +230,22 @@ public final class Clipboard: Sendable {
             }
         }
         return [provider]
+    }
+
+    /// The expiry that `selection`'s owner offers with TransferKit's hint; `nil` when the owner gave no valid one
+    /// (or went away meanwhile).
+    private func expiration(on selection: ClipboardSelection) async throws -> Date? {
+        var bytes = Data()
+        do {
+            for try await chunk in try await stream(of: ClipboardTypeMapping.expiresName, from: selection) {
+                bytes += chunk
+                // Twenty-odd digits are a date; more is no hint of ours.
+                guard bytes.count <= 64 else { return nil }
+            }
+        } catch let error as ClipboardError where [.typeUnavailable, .transferFailed].contains(error.code) {
+            return nil
+        }
+        return ClipboardTypeMapping.expiration(fromHint: bytes)
     }
 
     /// The raw bytes of one offered name, such as `UTF8_STRING` or `x-special/gnome-copied-files`, streamed from
@@ -238,51 +275,61 @@ public final class Clipboard: Sendable {
     public func changes(
         of selection: ClipboardSelection = .clipboard
     ) -> AsyncThrowingStream<ClipboardChange, any Error> {
-        let changes = connection.backend.changes(of: selection)
         let catalog = catalog
         let connection = connection
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await targets in changes {
-                        _ = connection
-                        let types = targets.map {
-                            ClipboardOfferedType(
-                                name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
-                        }
-                        continuation.yield(ClipboardChange(selection: selection, offeredTypes: types))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        return mapStream(connection.backend.ownedChanges(of: selection)) { change in
+            // The stream keeps the connection open while it is iterated.
+            _ = connection
+            let types = change.targets.map {
+                ClipboardOfferedType(name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
             }
-            continuation.onTermination = { _ in task.cancel() }
+            return ClipboardChange(selection: selection, offeredTypes: types, owner: change.owner)
         }
     }
 }
 
-/// A selection this process owns: wait for its loss, or give it up.
+/// A selection this process owns: wait for its end (and learn why), or give it up.
 public final class ClipboardWriteHandle: Sendable {
     let connection: ClipboardConnection
     let ownership: any ClipboardOwnership
+    let serving: ClipboardServing
     /// The selection written.
     public let selection: ClipboardSelection
 
-    init(connection: ClipboardConnection, ownership: any ClipboardOwnership, selection: ClipboardSelection) {
+    init(
+        connection: ClipboardConnection, ownership: any ClipboardOwnership, selection: ClipboardSelection,
+        serving: ClipboardServing
+    ) {
         self.connection = connection
         self.ownership = ownership
         self.selection = selection
+        self.serving = serving
     }
 
-    /// Waits until another application takes the selection (or ``release()`` was called, or the connection
-    /// ended). Until then the providers keep serving pastes.
+    /// Waits until another application takes the selection (or ``release()`` was called, the lifetime ended it,
+    /// or the connection ended). Until then the providers keep serving pastes.
     public func ownershipLost() async {
         await ownership.ended()
     }
 
-    /// Gives the selection up; it is cleared if this process still owns it.
+    /// Waits until the write has ended and every paste under way was served to its end; why it ended.
+    ///
+    /// A process that should exit once its write is over (a paste-once copy) waits for this rather than
+    /// ``ownershipLost()``, which returns while the last paste may still be streaming.
+    ///
+    /// - Returns: ``ClipboardWriteEnd``: replaced, pastes used up, expired, or released.
+    /// - Throws: ``ClipboardError`` with `cancelled` when the waiting task is cancelled.
+    public func ended() async throws -> ClipboardWriteEnd {
+        guard let end = await serving.finished() else {
+            throw ClipboardError(code: .cancelled, message: "The wait for the end of the write was cancelled.")
+        }
+        return end
+    }
+
+    /// Gives the selection up; it is cleared if this process still owns it. ``ended()`` then reports
+    /// ``ClipboardWriteEnd/released`` (unless the write had already ended otherwise).
     public func release() async {
+        await serving.end(.released)
         await ownership.release()
     }
 }

@@ -518,6 +518,13 @@ package final class X11Backend: ClipboardBackend {
     // MARK: - Watching
 
     package func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error> {
+        mapStream(ownedChanges(of: selection)) { $0.targets }
+    }
+
+    /// The changes with the new owner's window (XFIXES names it), as `0x…`.
+    package func ownedChanges(
+        of selection: ClipboardSelection
+    ) -> AsyncThrowingStream<ClipboardBackendChange, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
@@ -545,7 +552,9 @@ package final class X11Backend: ClipboardBackend {
                         } else {
                             targets = (try? await self.targets(of: selection)) ?? []
                         }
-                        continuation.yield(targets)
+                        continuation.yield(
+                            ClipboardBackendChange(
+                                targets: targets, owner: owner == X11.none ? nil : "0x" + String(owner, radix: 16)))
                     }
                 } catch let error as ClipboardError where error.code == .cancelled {
                     continuation.finish()

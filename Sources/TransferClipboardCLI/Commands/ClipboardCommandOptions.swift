@@ -42,6 +42,20 @@ enum ClipboardCommandOptions {
         }
     }
 
+    /// The duration a value such as `500ms`, `30s`, `2m` or `1h` names: a whole number and one unit.
+    /// - Throws: ``UsageError`` for anything else (no unit, a fraction, a sign, an unknown unit, an overflow).
+    static func duration(_ value: String, option: String) throws(UsageError) -> Duration {
+        let digits = value.prefix { $0.isASCII && $0.isNumber }
+        let units: [String: Int64] = ["ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000]
+        guard !digits.isEmpty, let count = Int64(digits), let unit = units[String(value.dropFirst(digits.count))]
+        else {
+            throw UsageError("\(option) needs a duration such as 500ms, 30s, 2m or 1h (got '\(value)')")
+        }
+        let (milliseconds, overflow) = count.multipliedReportingOverflow(by: unit)
+        guard !overflow else { throw UsageError("\(option) \(value) is too long") }
+        return .milliseconds(milliseconds)
+    }
+
     /// The uniform type a `--type` value names: an identifier, or a MIME type (it has a `/`).
     static func type(_ value: String, catalog: TypeCatalog) throws -> UniformType {
         if value.contains("/") {

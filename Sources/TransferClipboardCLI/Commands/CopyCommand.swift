@@ -33,12 +33,21 @@ struct CopyCommand: Command {
         background until another application takes the clipboard (--foreground: this process serves, and exits
         then).
 
+        Secrets: --concealed marks the content so clipboard managers skip it; --paste-once serves one paste and
+        --loops N serves N, then the clipboard is cleared (a paste is one request for a content type: asking for
+        the list of types, or for the hints, is none); --expire DURATION (500ms, 30s, 2m, 1h) clears it after that
+        time if it is still this tool's. A limited copy is transient (org.nspasteboard.TransientType, so clipboard
+        managers do not record it and use up its pastes); --transient marks any copy so. The limits apply in the
+        background copy that serves.
+
         EXAMPLES:
           transferkit copy notes.txt
           transferkit copy cover.png --primary
           transferkit copy --cut notes.txt
           transferkit copy clip.transferkit
           transferkit copy - --type public.utf8-plain-text --concealed < password.txt
+          transferkit copy - --type public.utf8-plain-text --concealed --paste-once --expire 30s < password.txt
+          transferkit copy --loops 2 notes.txt
         """
     }
 
@@ -50,6 +59,12 @@ struct CopyCommand: Command {
                 .init(names: ["--foreground"], help: "Serve from this process, and exit when the clipboard is lost."),
                 .init(names: ["--concealed"], help: "Mark the content secret, so clipboard managers skip it."),
                 .init(names: ["--cut"], help: "Offer the files as cut: the file manager that pastes moves them."),
+                .init(names: ["--paste-once"], help: "Serve one paste, then clear the clipboard (as --loops 1)."),
+                .init(names: ["--loops"], valueName: "N", help: "Serve N pastes, then clear the clipboard."),
+                .init(
+                    names: ["--expire"], valueName: "DURATION",
+                    help: "Clear the clipboard after DURATION (500ms, 30s, 2m, 1h) if it is still ours."),
+                .init(names: ["--transient"], help: "Mark the content short-lived, so clipboard managers skip it."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options,
             positionals: .init(name: "FILE", help: "Files, one archive, or - for standard input.", minimum: 1)
@@ -70,6 +85,7 @@ struct CopyCommand: Command {
             throw UsageError("--cut moves files; standard input (-) is no file")
         }
         let type = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
+        let options = try writeOptions(arguments)
         let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
         if !arguments.flag("--foreground") && !isServingCopy {
             return try await serveInBackground(arguments, context: context)
@@ -82,17 +98,37 @@ struct CopyCommand: Command {
         let (providers, spools) = try providers(for: inputs, paths: paths, type: type)
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         let handle = try await clipboard.write(
-            providers, to: ClipboardCommandOptions.selection(arguments),
-            options: ClipboardWriteOptions(isConcealed: arguments.flag("--concealed"), isCut: arguments.flag("--cut")))
+            providers, to: ClipboardCommandOptions.selection(arguments), options: options)
         if isServingCopy {
             // Tell the waiting parent, then let go of its pipe: it returns, this process serves on.
             try context.standardOutput.writeLine("ready")
             Syscall.redirectToNullDevice([1, 2])
         }
-        await handle.ownershipLost()
+        // Until the clipboard is taken, the limits end the write, and the last paste under way was served.
+        _ = try await handle.ended()
         withExtendedLifetime((inputs, spools)) {}
         clipboard.close()
         return .success
+    }
+
+    /// The write's options from `--concealed`, `--cut`, `--transient`, `--paste-once`, `--loops` and `--expire`.
+    /// - Throws: ``UsageError`` for a count or duration that cannot be read, or both paste limits.
+    private func writeOptions(_ arguments: ParsedArguments) throws -> ClipboardWriteOptions {
+        if arguments.flag("--paste-once"), arguments.value("--loops") != nil {
+            throw UsageError("--paste-once is --loops 1; give one of them")
+        }
+        let loops = try arguments.value("--loops").map { value throws(UsageError) in
+            guard let count = Int(value), count > 0 else { throw UsageError("--loops needs a positive number") }
+            return count
+        }
+        let expiry = try arguments.value("--expire").map {
+            try ClipboardCommandOptions.duration($0, option: "--expire")
+        }
+        var options = ClipboardWriteOptions(
+            isConcealed: arguments.flag("--concealed"), isCut: arguments.flag("--cut"),
+            lifetime: ClipboardLifetime(pasteLimit: arguments.flag("--paste-once") ? 1 : loops, expiry: expiry))
+        if arguments.flag("--transient") { options.isTransient = true }
+        return options
     }
 
     /// The providers for the inputs (one archive's items, or one provider per file), and the temporary files
