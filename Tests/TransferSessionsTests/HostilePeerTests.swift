@@ -148,7 +148,9 @@ struct HostilePeerTests {
         let error = await #expect(throws: TransferError.self) {
             _ = try await remote.items[0].provider.loadDataRepresentation(for: .plainText)
         }
-        #expect(started.duration(to: .now) < .seconds(20))
+        // The limit is 3 seconds; the bound only tells a deadline from none (the suite's own limit), because a
+        // loaded machine running the thread sanitizer took 29.7 seconds here.
+        #expect(started.duration(to: .now) < .seconds(120))
         #expect(error?.code == .loaderFailed)
         #expect((error?.cause as? TransferSessionError)?.code == expected, "\(String(describing: error))")
         remote.close()
@@ -178,7 +180,8 @@ struct HostilePeerTests {
             _ = try await RemoteDragSession.connect(toPath: path, timeout: .milliseconds(500))
         }
         #expect(error?.code == .timedOut)
-        #expect(started.duration(to: .now) < .seconds(10))
+        // As above: the bound tells the 500 ms deadline from none, with room for a loaded machine.
+        #expect(started.duration(to: .now) < .seconds(120))
         peer.process.terminate()
     }
 
