@@ -189,7 +189,10 @@ public enum WaylandWireFuzzing {
             case .done(let callback):
                 guard callback == frame.objectID else { fatalError("done for \(callback) from \(frame.objectID)") }
                 return
-            case .ignored, .finished, .cancelled:
+            case .ignored, .finished, .cancelled, .keyboardEnter, .keyboardLeave, .ping, .configure:
+                return
+            case .keymap(let fd):
+                guard claimed == [fd] else { fatalError("\(event) from \(frame.objectID) with descriptors \(claimed)") }
                 return
             case .dataOffer(let device, let offer):
                 guard device == frame.objectID else { fatalError("data_offer of \(device) from \(frame.objectID)") }
@@ -239,7 +242,8 @@ public enum WaylandWireFuzzing {
                 }
             case .cancelled(let source):
                 objects.destroy(source)
-            case .error, .global, .globalRemove, .ignored, .finished, .send, .offerType:
+            case .error, .global, .globalRemove, .ignored, .finished, .send, .offerType, .keymap, .keyboardEnter,
+                .keyboardLeave, .ping, .configure:
                 break
             }
             // wl_display, six client objects, the offers the state keeps and the destroyed ones the table keeps.

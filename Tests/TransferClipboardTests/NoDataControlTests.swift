@@ -78,6 +78,7 @@ struct NoDataControlDiagnosisTests {
             "  WAYLAND_DISPLAY=\(weston.socketPath)", "  DISPLAY=(unset)",
             "Wayland: compositor at \(weston.socketPath) answers",
             "  wl_data_device_manager        v3", "  wl_seat                       absent", "  data control: none",
+            "  focus-surface fallback (--backend wayland-focus): not possible",
             "X11: not usable: ", "Clipboard: not usable: ",
         ] {
             #expect(text.outputText.contains(line), "\(line): \(text.outputText)")
@@ -89,6 +90,7 @@ struct NoDataControlDiagnosisTests {
         let wayland = try #require(report["wayland"] as? [String: Any])
         #expect(wayland["reachable"] as? Bool == true)
         #expect(wayland["dataControl"] is NSNull)
+        #expect(wayland["focusSurfaceFallback"] as? Bool == false)
         let globals = try #require(wayland["globals"] as? [String: Any])
         #expect(globals["wl_data_device_manager"] as? Int == 3)
         #expect(globals["wl_seat"] is NSNull && globals["ext_data_control_manager_v1"] is NSNull)
@@ -211,5 +213,79 @@ struct X11AbstractSocketTests {
         let doctor = try await ChildProcess.run(
             TransferKitExecutable.defaultPath, arguments: ["doctor"], environment: server.environment)
         #expect(doctor.status == 0, "\(doctor.outputText)")
+    }
+}
+
+/// The opt-in focus-surface fallback against weston on Xvfb: no data control, a seat with a keyboard, and a shell
+/// that gives a new toplevel keyboard focus (wl-clipboard's own fallback works there too).
+@Suite(
+    "Compositors without data control: the focus-surface fallback", .timeLimit(.minutes(5)),
+    .enabled(
+        if: westonPresent && x11ToolsPresent && programExists("wl-copy"),
+        "needs weston, Xvfb, xauth and wl-clipboard (Debian: weston, xvfb, xauth, wl-clipboard)"))
+struct FocusSurfaceFallbackTests {
+    @Test("A write through the focus surface is read by wl-paste; the surface is gone once the write returns")
+    func write() async throws {
+        let weston = try await WestonCompositor.start(seat: true)
+        defer { weston.stop() }
+        let clipboard = try await Clipboard(
+            backend: .waylandFocusSurface, environment: weston.environment, timeout: waylandPatience)
+        defer { clipboard.close() }
+        #expect(clipboard.protocolName == "Wayland (wl_data_device, focus surface)")
+        let handle = try await clipboard.write([TransferProvider(data: Data("focused".utf8), type: .utf8PlainText)])
+        let backend = try #require(clipboard.connection.backend as? WaylandBackend)
+        #expect(!backend.isShowingFocusSurface, "the window stays only while the selection is set")
+        let types = try await runTool(
+            ["/usr/bin/timeout", "60", "/usr/bin/wl-paste", "--list-types"], environment: weston.environment)
+        #expect(String(decoding: types.output, as: UTF8.self).contains("text/plain;charset=utf-8"), "\(types.error)")
+        let pasted = try await runTool(
+            ["/usr/bin/timeout", "60", "/usr/bin/wl-paste", "--no-newline", "--type", "text/plain;charset=utf-8"],
+            environment: weston.environment)
+        #expect(pasted.output == Data("focused".utf8), "\(pasted.error)")
+        await handle.release()
+    }
+
+    @Test(
+        "A read through the focus surface gets what wl-copy offers, by the library and by paste --backend wayland-focus"
+    )
+    func read() async throws {
+        let weston = try await WestonCompositor.start(seat: true)
+        defer { weston.stop() }
+        let file = weston.directory.appendingPathComponent("copied.txt")
+        try Data("from wl-copy".utf8).write(to: file)
+        let copy = try BackgroundProcess(
+            ["/usr/bin/wl-copy", "--type", "text/plain;charset=utf-8"], environment: weston.environment,
+            inputFile: file.path)
+        #expect(try await copy.exitStatus() == 0)
+        let clipboard = try await Clipboard(
+            backend: .waylandFocusSurface, environment: weston.environment, timeout: waylandPatience)
+        defer { clipboard.close() }
+        let offered = try await clipboard.offeredTypes().map(\.name)
+        #expect(offered.contains("text/plain;charset=utf-8"), "\(offered)")
+        let provider = try #require(try await clipboard.read().first)
+        #expect(try await provider.loadObject(ofClass: String.self) == "from wl-copy")
+        let paste = try await weston.transferkit(["paste", "--backend", "wayland-focus"])
+        #expect(paste.status == 0, "\(paste.errorText)")
+        #expect(paste.outputText == "from wl-copy")
+        let watch = await #expect(throws: ClipboardError.self) {
+            for try await _ in clipboard.changes() {}
+        }
+        #expect(watch?.code == .protocolUnavailable)
+        let doctor = try await weston.transferkit(["doctor"])
+        #expect(doctor.outputText.contains("focus-surface fallback (--backend wayland-focus): possible"))
+        let primary = await #expect(throws: ClipboardError.self) { _ = try await clipboard.offeredTypes(on: .primary) }
+        #expect(primary?.code == .protocolUnavailable)
+    }
+
+    @Test("Without a seat (weston headless) the fallback is protocolUnavailable, naming wl_seat")
+    func noSeat() async throws {
+        let weston = try await WestonCompositor.start()
+        defer { weston.stop() }
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await Clipboard(
+                backend: .waylandFocusSurface, environment: weston.environment, timeout: waylandPatience)
+        }
+        #expect(error?.code == .protocolUnavailable)
+        #expect(error?.message.contains("has no wl_seat, which the focus-surface fallback needs") == true)
     }
 }

@@ -50,9 +50,10 @@ final class WestonCompositor: Sendable {
 
     deinit { stop() }
 
-    /// Starts weston headless, or, with `xwayland`, on its X11 backend in a fresh Xvfb with XWayland; waits until
-    /// its socket (and XWayland's) accept connections.
-    static func start(xwayland: Bool = false) async throws -> WestonCompositor {
+    /// Starts weston headless, or, with `seat` or `xwayland`, on its X11 backend in a fresh Xvfb (whose keyboard
+    /// gives weston a seat with a keyboard; its kiosk shell gives each new toplevel focus), with `xwayland` also
+    /// with XWayland; waits until its socket (and XWayland's) accept connections.
+    static func start(seat: Bool = false, xwayland: Bool = false) async throws -> WestonCompositor {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-weston")
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         var environment = ProcessInfo.processInfo.environment
@@ -62,15 +63,15 @@ final class WestonCompositor: Sendable {
         environment.removeValue(forKey: "WAYLAND_SOCKET")
         var arguments = ["/usr/bin/weston", "--socket=wayland-weston", "--idle-time=0", "--no-config"]
         var host: XvfbServer?
-        if xwayland {
+        if seat || xwayland {
             let server = try await XvfbServer.start()
             host = server
             environment["DISPLAY"] = ":\(server.display)"
             environment["XAUTHORITY"] = server.environment["XAUTHORITY"]
             arguments += [
                 "--backend=x11-backend.so", "--use-pixman", "--width=200", "--height=150", "--shell=kiosk-shell.so",
-                "--xwayland",
             ]
+            if xwayland { arguments.append("--xwayland") }
         } else {
             environment.removeValue(forKey: "DISPLAY")
             arguments += ["--backend=headless-backend.so"]

@@ -34,11 +34,13 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         package var globals: [(interface: String, version: UInt32?)]
         /// The data-control protocol the clipboard would use (`ext-data-control-v1`, `wlr-data-control`), if any.
         package var dataControl: String?
+        /// Whether the compositor has every global the opt-in focus-surface fallback needs.
+        package var hasFocusSurfaceGlobals: Bool
         /// Why it cannot be reached, if it cannot.
         package var problem: Problem?
 
         enum CodingKeys: String, CodingKey {
-            case socket, reachable, globals, dataControl, error
+            case socket, reachable, globals, dataControl, focusSurfaceFallback, error
         }
 
         package func encode(to encoder: any Encoder) throws {
@@ -48,6 +50,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             var versions = container.nestedContainer(keyedBy: AnyKey.self, forKey: .globals)
             for global in globals { try versions.encode(global.version, forKey: AnyKey(global.interface)) }
             try container.encode(dataControl, forKey: .dataControl)
+            try container.encode(hasFocusSurfaceGlobals, forKey: .focusSurfaceFallback)
             try container.encode(problem, forKey: .error)
         }
     }
@@ -153,15 +156,17 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     private static func examineWayland(environment: [String: String], timeout: Duration) async -> Wayland {
         var report = Wayland(
             socket: nil, isReachable: false,
-            globals: WaylandState.diagnosedInterfaces.map { ($0, nil) }, dataControl: nil, problem: nil)
+            globals: WaylandState.diagnosedInterfaces.map { ($0, nil) }, dataControl: nil,
+            hasFocusSurfaceGlobals: false, problem: nil)
         do {
             let socket = try WaylandBackend.socketPath(environment: environment)
             report.socket = socket
-            let backend = try await WaylandBackend(socketPath: socket, timeout: timeout, bindingDataControl: false)
+            let backend = try await WaylandBackend(socketPath: socket, timeout: timeout, binding: .none)
             let announced = backend.announcedGlobals
             backend.close()
             report.isReachable = true
             report.globals = WaylandState.diagnosedInterfaces.map { ($0, announced[$0]) }
+            report.hasFocusSurfaceGlobals = WaylandState.focusSurfaceInterfaces.allSatisfy { announced[$0] != nil }
             report.dataControl =
                 WaylandDataControlFlavor.allCases.first { announced[$0.managerInterface] != nil }
                 .map { $0 == .ext ? "ext-data-control-v1" : "wlr-data-control" }

@@ -14,7 +14,29 @@ import TransferKitPlatform
 /// `WAYLAND_DISPLAY`.
 package final class WaylandBackend: ClipboardBackend {
     /// The protocol in use, such as `Wayland (ext-data-control-v1)`.
-    package var protocolName: String { storage.withLock { $0.machine.flavor?.protocolName ?? "Wayland" } }
+    package var protocolName: String {
+        storage.withLock { storage in
+            storage.machine.usesFocusSurface
+                ? Self.focusSurfaceProtocolName : storage.machine.flavor?.protocolName ?? "Wayland"
+        }
+    }
+
+    /// Whether the focus surface exists now (it should only while an operation needs it).
+    var isShowingFocusSurface: Bool { storage.withLock { $0.machine.focusSurface != nil } }
+
+    /// The protocol name of the focus-surface fallback.
+    package static let focusSurfaceProtocolName = "Wayland (wl_data_device, focus surface)"
+
+    /// What a backend binds once connected.
+    package enum Binding: Sendable {
+        /// The data-control protocol: the clipboard without focus.
+        case dataControl
+        /// `wl_data_device` through a short-lived focus surface (the opt-in fallback).
+        case focusSurface
+        /// Nothing: the registry's globals only (``announcedGlobals``), for a diagnosis; such a backend can only be
+        /// closed.
+        case none
+    }
 
     /// The most received descriptors held for messages that have not claimed them (libwayland passes at most 28
     /// per `sendmsg`).
@@ -32,6 +54,10 @@ package final class WaylandBackend: ClipboardBackend {
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
         var ownerships: [UInt32: (serve: Serve, end: OwnershipEnd)] = [:]
         var watchers: [UInt64: AsyncThrowingStream<[String], any Error>.Continuation] = [:]
+        /// The waits for the focus surface's keyboard focus.
+        var focusWaiters: [Mailbox<Void, ClipboardError>] = []
+        /// The operations that need the focus surface now; it goes when the last one ends.
+        var focusUsers = 0
     }
 
     /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
@@ -52,17 +78,17 @@ package final class WaylandBackend: ClipboardBackend {
     /// - Throws: ``ClipboardError``: `noDisplay` without `WAYLAND_DISPLAY` (or a relative one without
     ///   `XDG_RUNTIME_DIR`), `connectionFailed`, `protocolUnavailable` without data control, `timedOut`,
     ///   `protocolViolation`.
-    package static func connect(environment: [String: String], timeout: Duration) async throws -> WaylandBackend {
-        try await WaylandBackend(socketPath: socketPath(environment: environment), timeout: timeout)
+    package static func connect(
+        environment: [String: String], timeout: Duration, binding: Binding = .dataControl
+    ) async throws -> WaylandBackend {
+        try await WaylandBackend(socketPath: socketPath(environment: environment), timeout: timeout, binding: binding)
     }
 
     /// Connects to the compositor listening at `socketPath` and binds its seat and data-control manager.
     ///
-    /// - Parameter bindingDataControl: False to stop once the registry has announced its globals
-    ///   (``announcedGlobals``), for a diagnosis of a compositor that may have no data control; such a backend
-    ///   can only be closed.
-    /// - Throws: ``ClipboardError`` as ``connect(environment:timeout:)`` does, except `noDisplay`.
-    package init(socketPath: String, timeout: Duration, bindingDataControl: Bool = true) async throws {
+    /// - Parameter binding: What to bind: data control, the focus-surface fallback's globals, or nothing.
+    /// - Throws: ``ClipboardError`` as ``connect(environment:timeout:binding:)`` does, except `noDisplay`.
+    package init(socketPath: String, timeout: Duration, binding: Binding = .dataControl) async throws {
         let socket: UnixSocket
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
@@ -86,9 +112,17 @@ package final class WaylandBackend: ClipboardBackend {
         do {
             try perform { storage throws(ClipboardError) in ((), try storage.machine.getRegistry()) }
             try await roundTrip()
-            guard bindingDataControl else { return }
-            try perform { storage throws(ClipboardError) in
-                ((), try storage.machine.bindDataControl(compositor: socketPath))
+            switch binding {
+            case .none:
+                return
+            case .dataControl:
+                try perform { storage throws(ClipboardError) in
+                    ((), try storage.machine.bindDataControl(compositor: socketPath))
+                }
+            case .focusSurface:
+                try perform { storage throws(ClipboardError) in
+                    ((), try storage.machine.bindDataDevice(compositor: socketPath))
+                }
             }
             // The device announces the current selections at once; the round trip waits for them.
             try await roundTrip()
@@ -137,27 +171,36 @@ package final class WaylandBackend: ClipboardBackend {
         _ selection: ClipboardSelection, targets: [String],
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
-        let end = OwnershipEnd()
-        let source = try perform { storage throws(ClipboardError) in
-            let (source, actions) = try storage.machine.own(selection, targets: targets)
-            storage.ownerships[source] = (serve, end)
-            return (source, actions)
+        try await withFocus {
+            let end = OwnershipEnd()
+            let source = try perform { storage throws(ClipboardError) in
+                let (source, actions) = try storage.machine.own(selection, targets: targets)
+                storage.ownerships[source] = (serve, end)
+                return (source, actions)
+            }
+            let ownership = WaylandOwnership(backend: self, source: source, end: end)
+            try await roundTrip()
+            return ownership
         }
-        let ownership = WaylandOwnership(backend: self, source: source, end: end)
-        try await roundTrip()
-        return ownership
     }
 
     /// The MIME types the current owner of `selection` offers.
     package func targets(of selection: ClipboardSelection) async throws -> [String] {
         try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
-        try await roundTrip()
-        return storage.withLock { $0.machine.offeredTypes(selection) }
+        return try await withFocus {
+            try await roundTrip()
+            return storage.withLock { $0.machine.offeredTypes(selection) }
+        }
     }
 
     /// Streams `target` from the owner of `selection` through a pipe it writes to.
     package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
         try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
+        return try await withFocus { try await receiveNow(target, from: selection) }
+    }
+
+    /// ``receive(_:from:)`` once the selection can be seen.
+    private func receiveNow(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
         try await roundTrip()
         let pipe: (read: Int32, write: Int32)
         do {
@@ -183,6 +226,14 @@ package final class WaylandBackend: ClipboardBackend {
     /// Each change of `selection`: the new owner's MIME types, empty when cleared.
     package func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error> {
         let (stream, continuation) = AsyncThrowingStream<[String], any Error>.makeStream()
+        if storage.withLock({ $0.machine.usesFocusSurface }) {
+            continuation.finish(
+                throwing: ClipboardError(
+                    code: .protocolUnavailable,
+                    message: "The focus-surface fallback cannot watch the clipboard: wl_data_device shows the "
+                        + "selection only to the client with keyboard focus."))
+            return stream
+        }
         do {
             try perform { storage throws(ClipboardError) in
                 let id = try storage.machine.watch(selection)
@@ -258,7 +309,18 @@ package final class WaylandBackend: ClipboardBackend {
                     if let error { continuation.finish(throwing: error) } else { continuation.finish() }
                 }
             case .disconnect:
-                effects.append { [connection] in connection.close() }
+                let failure =
+                    storage.machine.failure ?? ClipboardError(code: .cancelled, message: "The connection ended.")
+                let waiters = storage.focusWaiters
+                storage.focusWaiters = []
+                effects.append { [connection] in
+                    connection.close()
+                    for waiter in waiters { waiter.close(failure) }
+                }
+            case .focusGained:
+                let waiters = storage.focusWaiters
+                storage.focusWaiters = []
+                effects.append { for waiter in waiters { _ = waiter.post(()) } }
             }
         }
         return effects
@@ -418,6 +480,86 @@ package final class WaylandBackend: ClipboardBackend {
                 // No failure: the answer came with the deadline.
                 if let failure { throw failure }
             }
+        }
+    }
+
+    // MARK: - The focus surface
+
+    /// Runs `body` while the focus surface has keyboard focus (at once without the fallback): the surface is made
+    /// for the first operation that needs it and destroyed when the last one ends.
+    private func withFocus<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        guard storage.withLock({ $0.machine.usesFocusSurface }) else { return try await body() }
+        try await acquireFocus()
+        do {
+            let result = try await body()
+            releaseFocus()
+            return result
+        } catch {
+            releaseFocus()
+            throw error
+        }
+    }
+
+    /// Shows the focus surface (unless shown) and waits, at most the time limit, until it has keyboard focus.
+    private func acquireFocus() async throws {
+        let pixel: Int32
+        do throws(SystemError) {
+            pixel = try TemporaryFile.makeUnlinked(prefix: "transferkit-focus")
+            let written = [UInt8](repeating: 0, count: 4).withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try Syscall.write(pixel, bytes) }
+            }
+            do throws(SystemError) {
+                try written.get()
+            } catch {
+                Syscall.close(pixel)
+                throw error
+            }
+        } catch {
+            throw ClipboardError(
+                code: .transferFailed, message: "Cannot make the focus surface's buffer: \(error.reason).",
+                cause: error)
+        }
+        let waiter = Mailbox<Void, ClipboardError>(capacity: 1)
+        let isFocused = try perform { storage throws(ClipboardError) in
+            let actions: [WaylandState.Action]
+            do throws(ClipboardError) {
+                actions = try storage.machine.showFocusSurface(bufferFD: pixel)
+            } catch {
+                Syscall.close(pixel)
+                throw error
+            }
+            storage.focusUsers += 1
+            if storage.machine.focusSerial != nil { return (true, actions) }
+            storage.focusWaiters.append(waiter)
+            return (false, actions)
+        }
+        guard !isFocused else { return }
+        do {
+            try await waiter.receive(until: .after(timeout))
+        } catch {
+            releaseFocus()
+            switch error {
+            case .closed(let failure): throw failure
+            case .finished: return
+            case .cancelled:
+                throw ClipboardError(code: .cancelled, message: "The wait for keyboard focus was cancelled.")
+            case .timedOut:
+                throw ClipboardError(
+                    code: .timedOut,
+                    message: "The Wayland compositor did not give the focus surface (a 1×1 window titled "
+                        + "'\(WaylandState.focusSurfaceTitle)') keyboard focus within \(timeout); it may give new "
+                        + "windows focus only after user input, or its seat may have no keyboard.")
+            }
+        }
+    }
+
+    /// Ends one operation's use of the focus surface; the last destroys it.
+    private func releaseFocus() {
+        perform { storage in
+            storage.focusUsers -= 1
+            guard storage.focusUsers == 0 else { return ((), []) }
+            storage.focusWaiters = []
+            return ((), storage.machine.hideFocusSurface())
         }
     }
 

@@ -19,6 +19,32 @@ package enum WaylandInterface: Sendable, Equatable {
     case dataControlSource
     /// A data-control offer (what another client offers).
     case dataControlOffer
+    /// `wl_keyboard` (of the seat bound at version 1), for the focus surface's keyboard focus.
+    case keyboard
+    /// `wl_compositor` (no events).
+    case compositor
+    /// `wl_shm`.
+    case shm
+    /// `wl_shm_pool` (no events).
+    case shmPool
+    /// `wl_buffer`.
+    case buffer
+    /// `wl_surface`.
+    case surface
+    /// `xdg_wm_base` (bound at version 1).
+    case windowManager
+    /// `xdg_surface`.
+    case xdgSurface
+    /// `xdg_toplevel` (version 1).
+    case toplevel
+    /// `wl_data_device_manager` (bound at version 1).
+    case dataDeviceManager
+    /// `wl_data_device`: the seat's selection, seen only while this client has keyboard focus.
+    case dataDevice
+    /// `wl_data_source`.
+    case dataSource
+    /// `wl_data_offer`.
+    case dataOffer
 
     /// The argument types of event `opcode`, or `nil` when the interface has no such event.
     package func eventSignature(_ opcode: UInt16) -> [WaylandArgumentKind]? {
@@ -37,6 +63,27 @@ package enum WaylandInterface: Sendable, Equatable {
         case (.dataControlSource, 0): [.string(nullable: false), .fd]  // send
         case (.dataControlSource, 1): []  // cancelled
         case (.dataControlOffer, 0): [.string(nullable: false)]  // offer
+        case (.keyboard, 0): [.uint, .fd, .uint]  // keymap
+        case (.keyboard, 1): [.uint, .object(nullable: true), .array]  // enter
+        case (.keyboard, 2): [.uint, .object(nullable: true)]  // leave
+        case (.keyboard, 3): [.uint, .uint, .uint, .uint]  // key
+        case (.keyboard, 4): [.uint, .uint, .uint, .uint, .uint]  // modifiers
+        case (.shm, 0): [.uint]  // format
+        case (.buffer, 0): []  // release
+        case (.surface, 0), (.surface, 1): [.object(nullable: true)]  // enter, leave (an output)
+        case (.windowManager, 0): [.uint]  // ping
+        case (.xdgSurface, 0): [.uint]  // configure
+        case (.toplevel, 0): [.int, .int, .array]  // configure
+        case (.toplevel, 1): []  // close
+        case (.dataDevice, 0): [.newID]  // data_offer
+        case (.dataDevice, 1): [.uint, .object(nullable: true), .fixed, .fixed, .object(nullable: true)]  // enter
+        case (.dataDevice, 2), (.dataDevice, 4): []  // leave, drop
+        case (.dataDevice, 3): [.uint, .fixed, .fixed]  // motion
+        case (.dataDevice, 5): [.object(nullable: true)]  // selection
+        case (.dataSource, 0): [.string(nullable: true)]  // target
+        case (.dataSource, 1): [.string(nullable: false), .fd]  // send
+        case (.dataSource, 2): []  // cancelled
+        case (.dataOffer, 0): [.string(nullable: false)]  // offer
         default: nil
         }
     }
@@ -100,6 +147,16 @@ package enum WaylandEvent: Sendable, Equatable {
     case send(source: UInt32, mimeType: String, fd: Int32)
     /// `source.cancelled`: the source is no longer the selection.
     case cancelled(source: UInt32)
+    /// `wl_keyboard.keymap`: a descriptor this client does not use (closed at once).
+    case keymap(fd: Int32)
+    /// `wl_keyboard.enter`: `surface` has keyboard focus, with the serial a selection request needs.
+    case keyboardEnter(serial: UInt32, surface: UInt32)
+    /// `wl_keyboard.leave`.
+    case keyboardLeave(surface: UInt32)
+    /// `xdg_wm_base.ping`: answer with `pong`, or the compositor thinks this client hangs.
+    case ping(serial: UInt32)
+    /// `xdg_surface.configure`: acknowledge, then attach a buffer to show the surface.
+    case configure(xdgSurface: UInt32, serial: UInt32)
 }
 
 /// The objects of one connection: which ids are live and of which interface, and which ids are free again.
@@ -241,9 +298,41 @@ package struct WaylandObjectTable: Sendable {
             event = .send(source: id, mimeType: values.string(0), fd: values.fd(1))
         case (.dataControlSource, _):
             event = .cancelled(source: id)
-        case (.dataControlOffer, _):
+        case (.dataControlOffer, _), (.dataOffer, 0):
             event = .offerType(offer: id, mimeType: values.string(0))
-        case (.display, _), (.registry, _), (.dataControlManager, _):
+        case (.keyboard, 0):
+            event = .keymap(fd: values.fd(1))
+        case (.keyboard, 1):
+            event = .keyboardEnter(serial: values.word(0), surface: values.word(1))
+        case (.keyboard, 2):
+            event = .keyboardLeave(surface: values.word(1))
+        case (.windowManager, _):
+            event = .ping(serial: values.word(0))
+        case (.xdgSurface, _):
+            event = .configure(xdgSurface: id, serial: values.word(0))
+        case (.dataDevice, 0):
+            let offer = values.word(0)
+            try insertServerObject(offer, .dataOffer)
+            event = .dataOffer(device: id, offer: offer)
+        case (.dataDevice, 5):
+            let offer = values.word(0)
+            if offer != 0 {
+                guard object(offer)?.interface == .dataOffer else {
+                    throw WaylandWire.violation("names object \(offer) as the selection, which is not an offer")
+                }
+            }
+            event = .selection(device: id, offer: offer, primary: false)
+        case (.dataSource, 1):
+            event = .send(source: id, mimeType: values.string(0), fd: values.fd(1))
+        case (.dataSource, 2):
+            event = .cancelled(source: id)
+        case (.keyboard, _), (.shm, _), (.buffer, _), (.surface, _), (.toplevel, _), (.dataDevice, _),
+            (.dataSource, _), (.dataOffer, _):
+            // Key presses, formats, releases, outputs, window states, drags and drag targets: nothing this client
+            // acts on (a drag's offer is recorded by its data_offer event and dropped by the next selection).
+            event = .ignored
+        case (.display, _), (.registry, _), (.dataControlManager, _), (.compositor, _), (.shmPool, _),
+            (.dataDeviceManager, _):
             // eventSignature has no other events for these: unreachable, and harmless if not.
             throw WaylandWire.violation("is event \(frame.opcode) of \(interface), which this client cannot read")
         }

@@ -37,6 +37,8 @@ struct WaylandState: Sendable {
         case finishWatcher(UInt64, ClipboardError?)
         /// The connection failed: shut the socket down.
         case disconnect
+        /// The focus surface has keyboard focus: the waits for it end.
+        case focusGained
 
         static func == (lhs: Action, rhs: Action) -> Bool {
             switch (lhs, rhs) {
@@ -48,7 +50,7 @@ struct WaylandState: Sendable {
             case (.endOwnership(let left), .endOwnership(let right)): left == right
             case (.notify(let w1, let t1), .notify(let w2, let t2)): w1 == w2 && t1 == t2
             case (.finishWatcher(let w1, let e1), .finishWatcher(let w2, let e2)): w1 == w2 && e1?.code == e2?.code
-            case (.disconnect, .disconnect): true
+            case (.disconnect, .disconnect), (.focusGained, .focusGained): true
             default: false
             }
         }
@@ -81,6 +83,26 @@ struct WaylandState: Sendable {
     /// The watchers and the selection each watches.
     private(set) var watchers: [UInt64: ClipboardSelection] = [:]
     private var nextWatcher: UInt64 = 1
+    /// Whether the selection goes through `wl_data_device` and a focus surface rather than data control.
+    private(set) var usesFocusSurface = false
+    /// The focus surface's objects, while it exists.
+    private(set) var focusSurface: FocusSurface?
+    /// The serial of the keyboard focus the focus surface holds, while it holds it.
+    private(set) var focusSerial: UInt32?
+    private var factories = (compositor: UInt32(0), shm: UInt32(0), windowManager: UInt32(0))
+
+    /// A short-lived 1×1 toplevel that takes keyboard focus, so that `wl_data_device` lets this client set and read
+    /// the selection (what wl-clipboard does on compositors without data control).
+    struct FocusSurface: Sendable, Equatable {
+        var surface: UInt32
+        var xdgSurface: UInt32
+        var toplevel: UInt32
+        var buffer: UInt32
+        var isShown = false
+    }
+
+    /// The title of the focus surface's window, which a user may see flash by.
+    static let focusSurfaceTitle = "TransferKit clipboard"
 
     /// The most offers kept at once: the two selections and a few announced ahead of their selection event.
     static let maximumOffers = 16
@@ -123,8 +145,10 @@ struct WaylandState: Sendable {
                     + "(ext-data-control-v1) nor zwlr_data_control_manager_v1 (wlr-data-control), so no client "
                     + "can read or write its clipboard without keyboard focus (GNOME's Mutter and weston have "
                     + "neither). It offers \(Self.describe(globals)). Use X11 through XWayland (set DISPLAY to its "
-                    + "display, as GNOME sessions do), or a compositor that has data control (sway, Hyprland, KDE "
-                    + "Plasma 6, labwc, niri, …).",
+                    + "display, as GNOME sessions do), a compositor that has data control (sway, Hyprland, KDE "
+                    + "Plasma 6, labwc, niri, …), or opt in to the focus-surface fallback (a window flashes and takes "
+                    + "keyboard focus: ClipboardBackendChoice.waylandFocusSurface, transferkit --backend "
+                    + "wayland-focus).",
                 source: compositor)
         }
         guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else {
@@ -179,6 +203,96 @@ struct WaylandState: Sendable {
         }
     }
 
+    /// The globals the focus-surface fallback needs.
+    static let focusSurfaceInterfaces = ["wl_compositor", "wl_shm", "xdg_wm_base", "wl_seat", "wl_data_device_manager"]
+
+    /// Binds what the focus-surface fallback needs (all at version 1) and makes the seat's keyboard and data device.
+    ///
+    /// - Parameter compositor: The compositor's name for messages (its socket).
+    /// - Throws: ``ClipboardError`` with `protocolUnavailable` when a global is missing (weston's headless backend
+    ///   has no `wl_seat`).
+    mutating func bindDataDevice(compositor: String) throws(ClipboardError) -> [Action] {
+        try checkOpen()
+        let globals = self.globals
+        let found = Self.focusSurfaceInterfaces.map { name in globals.first { $0.interface == name } }
+        let missing = zip(Self.focusSurfaceInterfaces, found).filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty else {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "The Wayland compositor at \(compositor) has no \(missing.joined(separator: " or ")), which "
+                    + "the focus-surface fallback needs (it offers \(Self.describe(globals))).",
+                source: compositor)
+        }
+        let global = found.compactMap { $0 }
+        // Ids in the order the requests use them: the compositor refuses an id past the next free one.
+        factories = (
+            try objects.create(.compositor), try objects.create(.shm), try objects.create(.windowManager)
+        )
+        let seat = try objects.create(.seat)
+        manager = try objects.create(.dataDeviceManager)
+        managerVersion = 1
+        let keyboard = try objects.create(.keyboard)
+        device = try objects.create(.dataDevice)
+        usesFocusSurface = true
+        return [
+            .send([
+                bind(global[0], version: 1, id: factories.compositor),
+                bind(global[1], version: 1, id: factories.shm),
+                bind(global[2], version: 1, id: factories.windowManager),
+                bind(global[3], version: 1, id: seat),
+                bind(global[4], version: 1, id: manager),
+                WaylandMessage(objectID: seat, opcode: 1, arguments: [.newID(keyboard)]),  // get_keyboard
+                // get_data_device(id, seat)
+                WaylandMessage(objectID: manager, opcode: 1, arguments: [.newID(device), .object(seat)]),
+            ])
+        ]
+    }
+
+    /// Makes the focus surface, unless it exists: a toplevel whose one 4-byte pixel is in `bufferFD` (a file of at
+    /// least 4 bytes, which the shell closes once sent); it is shown at its first configure, and
+    /// ``Action/focusGained`` follows when the compositor gives it keyboard focus.
+    mutating func showFocusSurface(bufferFD: Int32) throws(ClipboardError) -> [Action] {
+        try checkOpen()
+        guard usesFocusSurface, focusSurface == nil else { return [.close(bufferFD)] }
+        // Ids in the order the requests below use them.
+        let pool = try objects.create(.shmPool)
+        let buffer = try objects.create(.buffer)
+        let surface = try objects.create(.surface)
+        let focus = FocusSurface(
+            surface: surface, xdgSurface: try objects.create(.xdgSurface), toplevel: try objects.create(.toplevel),
+            buffer: buffer)
+        focusSurface = focus
+        objects.destroy(pool)
+        return [
+            .send([
+                WaylandMessage(objectID: factories.shm, opcode: 0, arguments: [.newID(pool), .fd(bufferFD), .int(4)]),
+                // create_buffer(id, offset 0, width 1, height 1, stride 4, argb8888)
+                WaylandMessage(
+                    objectID: pool, opcode: 0,
+                    arguments: [.newID(focus.buffer), .int(0), .int(1), .int(1), .int(4), .uint(0)]),
+                WaylandMessage(objectID: pool, opcode: 1),  // destroy: the buffer keeps the memory
+                WaylandMessage(objectID: factories.compositor, opcode: 0, arguments: [.newID(focus.surface)]),
+                // get_xdg_surface(id, surface), get_toplevel(id), set_title, then commit for the first configure
+                WaylandMessage(
+                    objectID: factories.windowManager, opcode: 2,
+                    arguments: [.newID(focus.xdgSurface), .object(focus.surface)]),
+                WaylandMessage(objectID: focus.xdgSurface, opcode: 1, arguments: [.newID(focus.toplevel)]),
+                WaylandMessage(objectID: focus.toplevel, opcode: 2, arguments: [.string(Self.focusSurfaceTitle)]),
+                WaylandMessage(objectID: focus.surface, opcode: 6),
+            ])
+        ]
+    }
+
+    /// Destroys the focus surface, if it exists; the compositor gives the focus back.
+    mutating func hideFocusSurface() -> [Action] {
+        guard let focus = focusSurface, failure == nil else { return [] }
+        focusSurface = nil
+        focusSerial = nil
+        let order = [focus.toplevel, focus.xdgSurface, focus.surface, focus.buffer]
+        for id in order { objects.destroy(id) }
+        return [.send(order.map { WaylandMessage(objectID: $0, opcode: 0) })]  // each one's destroy
+    }
+
     private func bind(_ global: Global, version: UInt32, id: UInt32) -> WaylandMessage {
         WaylandMessage(
             objectID: registry, opcode: 0,
@@ -208,6 +322,12 @@ struct WaylandState: Sendable {
 
     /// Checks that `selection` exists under the bound protocol (zwlr version 1 has no primary selection).
     func checkSelection(_ selection: ClipboardSelection) throws(ClipboardError) {
+        if selection == .primary && usesFocusSurface {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "wl_data_device, which the focus-surface fallback uses, has no primary selection; use the "
+                    + "clipboard.")
+        }
         if selection == .primary && flavor == .wlr && managerVersion < 2 {
             throw ClipboardError(
                 code: .protocolUnavailable,
@@ -225,14 +345,27 @@ struct WaylandState: Sendable {
     ) throws(ClipboardError) -> (source: UInt32, actions: [Action]) {
         try checkOpen()
         try checkSelection(selection)
-        let source = try objects.create(.dataControlSource)
+        let source = try objects.create(usesFocusSurface ? .dataSource : .dataControlSource)
         // create_data_source, an offer per target, then set_selection or set_primary_selection.
         var messages = [WaylandMessage(objectID: manager, opcode: 0, arguments: [.newID(source)])]
         for target in targets {
             messages.append(WaylandMessage(objectID: source, opcode: 0, arguments: [.string(target)]))
         }
-        messages.append(
-            WaylandMessage(objectID: device, opcode: selection == .primary ? 2 : 0, arguments: [.object(source)]))
+        if usesFocusSurface {
+            guard let focusSerial else {
+                objects.forget(source)
+                throw ClipboardError(
+                    code: .protocolUnavailable,
+                    message: "The focus surface does not have keyboard focus, which wl_data_device needs to set the "
+                        + "selection.")
+            }
+            // wl_data_device.set_selection(source, serial)
+            messages.append(
+                WaylandMessage(objectID: device, opcode: 1, arguments: [.object(source), .uint(focusSerial)]))
+        } else {
+            messages.append(
+                WaylandMessage(objectID: device, opcode: selection == .primary ? 2 : 0, arguments: [.object(source)]))
+        }
         do {
             for message in messages { _ = try WaylandWire.encode(message) }
         } catch {
@@ -247,6 +380,11 @@ struct WaylandState: Sendable {
     mutating func release(_ source: UInt32) -> [Action] {
         guard let selection = sources.removeValue(forKey: source) else { return [] }
         objects.destroy(source)
+        if usesFocusSurface {
+            // Without focus set_selection would be ignored; the compositor clears a selection whose source is
+            // destroyed.
+            return [.send([WaylandMessage(objectID: source, opcode: 1)]), .endOwnership(source: source)]
+        }
         return [
             .send([
                 WaylandMessage(objectID: device, opcode: selection == .primary ? 2 : 0, arguments: [.object(0)]),
@@ -274,7 +412,9 @@ struct WaylandState: Sendable {
                 message: "The \(selection.rawValue) does not offer \(target) now; list its types first.",
                 source: target)
         }
-        return [.send([WaylandMessage(objectID: offer, opcode: 0, arguments: [.string(target), .fd(fd)])])]
+        // offer.receive(mime, fd): opcode 1 of wl_data_offer (after accept), 0 of a data-control offer.
+        let opcode: UInt16 = usesFocusSurface ? 1 : 0
+        return [.send([WaylandMessage(objectID: offer, opcode: opcode, arguments: [.string(target), .fd(fd)])])]
     }
 
     /// Adds a watcher of `selection`'s changes.
@@ -335,6 +475,7 @@ struct WaylandState: Sendable {
             // An event in flight to an object this client destroyed, or after the end: drop it, closing what it
             // carried.
             if case .send(_, _, let fd) = event { return [.close(fd)] }
+            if case .keymap(let fd) = event { return [.close(fd)] }
             if case .deleteID(let id) = event { objects.delete(id) }
             return []
         }
@@ -389,6 +530,30 @@ struct WaylandState: Sendable {
         case .send(let source, let mimeType, let fd):
             guard sources[source] != nil else { return [.close(fd)] }
             return [.serve(source: source, mimeType: mimeType, fd: fd)]
+        case .keymap(let fd):
+            return [.close(fd)]
+        case .keyboardEnter(let serial, let surface):
+            guard surface != 0, surface == focusSurface?.surface else { return [] }
+            focusSerial = serial
+            return [.focusGained]
+        case .keyboardLeave(let surface):
+            if surface == focusSurface?.surface { focusSerial = nil }
+            return []
+        case .ping(let serial):
+            return [.send([WaylandMessage(objectID: factories.windowManager, opcode: 3, arguments: [.uint(serial)])])]
+        case .configure(let xdgSurface, let serial):
+            guard var focus = focusSurface, focus.xdgSurface == xdgSurface else { return [] }
+            var messages = [WaylandMessage(objectID: xdgSurface, opcode: 4, arguments: [.uint(serial)])]
+            if !focus.isShown {
+                // attach(buffer, 0, 0): the surface is mapped at the commit that follows.
+                messages.append(
+                    WaylandMessage(
+                        objectID: focus.surface, opcode: 1, arguments: [.object(focus.buffer), .int(0), .int(0)]))
+                focus.isShown = true
+                focusSurface = focus
+            }
+            messages.append(WaylandMessage(objectID: focus.surface, opcode: 6))  // commit
+            return [.send(messages)]
         case .cancelled(let source):
             // A live source is always one this client owns (a released one is destroyed, so not live).
             guard sources.removeValue(forKey: source) != nil else { return [] }
@@ -408,7 +573,7 @@ struct WaylandState: Sendable {
         for stale in offers.keys.sorted() where !current.values.contains(stale) {
             offers[stale] = nil
             objects.destroy(stale)
-            destroyed.append(WaylandMessage(objectID: stale, opcode: 1))  // destroy
+            destroyed.append(WaylandMessage(objectID: stale, opcode: usesFocusSurface ? 2 : 1))  // destroy
         }
         var actions: [Action] = destroyed.isEmpty ? [] : [.send(destroyed)]
         let types = offer == 0 ? [] : offers[offer] ?? []

@@ -8,8 +8,9 @@ enum ClipboardCommandOptions {
     static let options: [CommandSignature.Option] = [
         .init(names: ["--primary"], help: "Use the primary selection (middle-click paste) instead of the clipboard."),
         .init(
-            names: ["--backend"], valueName: "x11|wayland",
-            help: "The display protocol; by default Wayland when WAYLAND_DISPLAY is set (X11 if that fails), else X11."),
+            names: ["--backend"], valueName: "x11|wayland|wayland-focus",
+            help: "The display protocol; by default Wayland when WAYLAND_DISPLAY is set (X11 if that fails), else X11. "
+                + "wayland-focus: a compositor without data control, through a window that flashes and takes focus."),
     ]
 
     /// The longest wait for the display server or another application at each step: generous, because a busy
@@ -29,7 +30,9 @@ enum ClipboardCommandOptions {
         case nil: choice = .automatic
         case "x11": choice = .x11
         case "wayland": choice = .wayland
-        case let other?: throw UsageError("'\(other)' is not a display protocol (expected x11 or wayland)")
+        case "wayland-focus": choice = .waylandFocusSurface
+        case let other?:
+            throw UsageError("'\(other)' is not a display protocol (expected x11, wayland or wayland-focus)")
         }
         do {
             return try await Clipboard(backend: choice, timeout: timeout, catalog: catalog)

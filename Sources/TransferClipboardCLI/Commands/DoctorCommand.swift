@@ -17,8 +17,8 @@ struct DoctorCommand: Command {
         """
         Lists the variables the clipboard reads, whether the Wayland compositor (WAYLAND_DISPLAY) and the X server
         (DISPLAY) answer, the compositor's globals that matter (the data-control protocols, wl_data_device_manager,
-        wl_seat, xdg_wm_base, wl_shm, with their versions), and which protocol copy and paste choose by default
-        and why, or the error they would meet. With --json the same is one object. Exit status 0 when the clipboard
+        wl_seat, xdg_wm_base, wl_shm, with their versions, and whether --backend wayland-focus can work there), and
+        which protocol copy and paste choose by default and why, or the error they would meet. With --json the same is one object. Exit status 0 when the clipboard
         is usable, 1 when it is not. Each server gets at most 10 seconds to answer.
 
         EXAMPLES:
@@ -64,6 +64,9 @@ struct DoctorCommand: Command {
                 lines.append("  \(global.interface)\(padding)  \(global.version.map { "v\($0)" } ?? "absent")")
             }
             lines.append("  data control: \(wayland.dataControl ?? "none")")
+            lines.append(
+                "  focus-surface fallback (--backend wayland-focus): "
+                    + (wayland.hasFocusSurfaceGlobals ? "possible" : "not possible (a global it needs is missing)"))
         }
         let x11 = report.x11
         if let problem = x11.problem {
