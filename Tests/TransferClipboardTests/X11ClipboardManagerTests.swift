@@ -128,6 +128,26 @@ final class X11ClipboardManagerTests {
         await ownership.release()
     }
 
+    @Test("A representation larger than one property goes to the manager by INCR before it answers")
+    func largeRepresentation() async throws {
+        let manager = try await clipboard()
+        defer { manager.close() }
+        let log = SaveLog()
+        let ownership = try await manager.becomeClipboardManager(save: readingEverything(manager, into: log))
+        let owner = try await clipboard()
+        defer { owner.close() }
+        var generator = SplitMix64(state: 24)
+        var payload = Data(capacity: 3 << 20)
+        for _ in 0..<((3 << 20) / 8) { withUnsafeBytes(of: generator.next()) { payload.append(contentsOf: $0) } }
+        let blob = payload
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: UniformType(exportedAs: "com.example.blob")) { _ in blob }
+        let handle = try await owner.write([provider])
+        #expect(try await handle.saveToClipboardManager(timeout: patience) == .saved)
+        #expect(log.bytes["com.example.blob"] == payload)
+        await ownership.release()
+    }
+
     @Test("Without a manager the outcome is noManager; a handle that lost the clipboard gets selectionLost")
     func noManagerAndLostSelection() async throws {
         let owner = try await clipboard()
