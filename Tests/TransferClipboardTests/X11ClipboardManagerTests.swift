@@ -110,42 +110,41 @@ final class X11ClipboardManagerTests {
         await ownership.release()
     }
 
-    @Test("A TransferKit write is saved by a TransferKit manager, which reads each offered name while it waits")
-    func transferKitToTransferKit() async throws {
+    /// Writes `provider` with one client and saves it to a manager on another that reads everything.
+    func saveToReadingManager(_ provider: TransferProvider) async throws -> (ClipboardManagerSaveOutcome, SaveLog) {
         let manager = try await clipboard()
         defer { manager.close() }
         let log = SaveLog()
-        let ownership = try await manager.becomeClipboardManager(save: readingEverything(manager, into: log))
+        // Closing the manager's connection (deferred above) ends its ownership of CLIPBOARD_MANAGER.
+        _ = try await manager.becomeClipboardManager(save: readingEverything(manager, into: log))
         let owner = try await clipboard()
         defer { owner.close() }
-        let handle = try await owner.write([textProvider("kept")])
-        #expect(try await handle.saveToClipboardManager(timeout: patience) == .saved)
+        let handle = try await owner.write([provider])
+        return (try await handle.saveToClipboardManager(timeout: patience), log)
+    }
+
+    @Test("A TransferKit write is saved by a TransferKit manager, which reads each offered name while it waits")
+    func transferKitToTransferKit() async throws {
+        let (outcome, log) = try await saveToReadingManager(textProvider("kept"))
+        #expect(outcome == .saved)
         let asked = try #require(log.requests.first?.targets)
         #expect(asked.contains("text/html"))
         #expect(asked.contains("UTF8_STRING"))
         #expect(log.bytes["UTF8_STRING"] == Data("kept".utf8))
         #expect(log.bytes["text/html"] == Data("<p>kept</p>".utf8))
-        await ownership.release()
     }
 
     @Test("A representation larger than one property goes to the manager by INCR before it answers")
     func largeRepresentation() async throws {
-        let manager = try await clipboard()
-        defer { manager.close() }
-        let log = SaveLog()
-        let ownership = try await manager.becomeClipboardManager(save: readingEverything(manager, into: log))
-        let owner = try await clipboard()
-        defer { owner.close() }
         var generator = SplitMix64(state: 24)
         var payload = Data(capacity: 3 << 20)
         for _ in 0..<((3 << 20) / 8) { withUnsafeBytes(of: generator.next()) { payload.append(contentsOf: $0) } }
         let blob = payload
         let provider = TransferProvider()
         provider.registerDataRepresentation(for: UniformType(exportedAs: "com.example.blob")) { _ in blob }
-        let handle = try await owner.write([provider])
-        #expect(try await handle.saveToClipboardManager(timeout: patience) == .saved)
+        let (outcome, log) = try await saveToReadingManager(provider)
+        #expect(outcome == .saved)
         #expect(log.bytes["com.example.blob"] == payload)
-        await ownership.release()
     }
 
     @Test("Without a manager the outcome is noManager; a handle that lost the clipboard gets selectionLost")
