@@ -35,6 +35,7 @@ struct NoDataControlDiagnosisTests {
             ] {
                 #expect(result.errorText.contains(part), "\(part): \(result.errorText)")
             }
+            #expect(!result.errorText.contains("wayland-focus"), "no seat, so no focus-surface fallback to suggest")
         }
     }
 
@@ -273,6 +274,11 @@ struct FocusSurfaceFallbackTests {
         #expect(watch?.code == .protocolUnavailable)
         let doctor = try await weston.transferkit(["doctor"])
         #expect(doctor.outputText.contains("focus-surface fallback (--backend wayland-focus): possible"))
+        // With a seat, the default choice's error suggests the fallback.
+        let defaultPaste = try await weston.transferkit(["paste", "--list"])
+        #expect(
+            defaultPaste.status == 2 && defaultPaste.errorText.contains("transferkit --backend wayland-focus"),
+            "\(defaultPaste.errorText)")
         let primary = await #expect(throws: ClipboardError.self) { _ = try await clipboard.offeredTypes(on: .primary) }
         #expect(primary?.code == .protocolUnavailable)
     }

@@ -139,16 +139,21 @@ struct WaylandState: Sendable {
             globals.first { $0.interface == flavor.managerInterface }.map { (flavor, $0) }
         }.first
         guard let (flavor, managerGlobal) = found else {
+            // The focus-surface fallback is named only where the compositor has what it needs.
+            let canFocus = Self.focusSurfaceInterfaces.allSatisfy { name in globals.contains { $0.interface == name } }
+            let choices =
+                canFocus
+                ? ", a compositor that has data control (sway, Hyprland, KDE Plasma 6, labwc, niri, …), or opt in "
+                    + "to the focus-surface fallback (a window flashes and takes keyboard focus: "
+                    + "ClipboardBackendChoice.waylandFocusSurface, transferkit --backend wayland-focus)."
+                : ", or a compositor that has data control (sway, Hyprland, KDE Plasma 6, labwc, niri, …)."
             throw ClipboardError(
                 code: .protocolUnavailable,
                 message: "The Wayland compositor at \(compositor) offers neither ext_data_control_manager_v1 "
                     + "(ext-data-control-v1) nor zwlr_data_control_manager_v1 (wlr-data-control), so no client "
                     + "can read or write its clipboard without keyboard focus (GNOME's Mutter and weston have "
                     + "neither). It offers \(Self.describe(globals)). Use X11 through XWayland (set DISPLAY to its "
-                    + "display, as GNOME sessions do), a compositor that has data control (sway, Hyprland, KDE "
-                    + "Plasma 6, labwc, niri, …), or opt in to the focus-surface fallback (a window flashes and takes "
-                    + "keyboard focus: ClipboardBackendChoice.waylandFocusSurface, transferkit --backend "
-                    + "wayland-focus).",
+                    + "display, as GNOME sessions do)" + choices,
                 source: compositor)
         }
         guard let seatGlobal = globals.first(where: { $0.interface == "wl_seat" }) else {
