@@ -59,6 +59,32 @@ final class KeeperX11Tests {
         #expect(Data(paste.standardOutput) == Data("May the Force be with you.".utf8))
     }
 
+    @Test(
+        "a GTK 3 application's text and HTML survive its exit: the keeper is the clipboard manager it stores to",
+        .enabled(if: gtk3PeerPresent, "needs GTK 3's Python bindings (Debian: python3-gi, gir1.2-gtk-3.0)"))
+    func gtkStoresToTheKeeper() async throws {
+        let keeper = try RunningKeeper([], environment: environment, folder: folder)
+        try await keeper.waitForLines(startingWith: "clipboard manager:")
+        var gtk = environment
+        gtk["GDK_BACKEND"] = "x11"
+        gtk["NO_AT_BRIDGE"] = "1"
+        let output = folder.appendingPathComponent("gtk-peer.out").path
+        let peer = try BackgroundProcess(
+            [
+                "/usr/bin/python3", repositoryFile("Tests/Interop/gtk3_clipboard_peer.py").path, "Grüße aus GTK",
+                "<b>Grüße</b>",
+            ],
+            environment: gtk, outputFile: output)
+        #expect(try await peer.exitStatus() == 0)
+        let said = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(said.contains("stored"), "\(said)")
+        try await keeper.waitForLines(startingWith: "restored clipboard")
+        let html = try await server.xclip(["-o", "-selection", "clipboard", "-t", "text/html"])
+        #expect(html.output == Data("<b>Grüße</b>".utf8), "\(keeper.lines)")
+        let text = try await server.xclip(["-o", "-selection", "clipboard", "-t", "UTF8_STRING"])
+        #expect(text.output == Data("Grüße aus GTK".utf8), "\(keeper.lines)")
+    }
+
     @Test("every type of a TransferKit owner survives its death, each with its exact bytes")
     func everyTypeSurvives() async throws {
         let archive = folder.appendingPathComponent("several.transferkit")

@@ -79,8 +79,11 @@ public struct ClipboardKeeper: Sendable {
         case restored(ClipboardSelection, offered: [String])
         /// The last snapshot's expiry passed: it was dropped, and the selection cleared if the keeper offered it.
         case expired(ClipboardSelection)
+        /// The keeper became the X11 desktop's clipboard manager: applications that store their clipboard at exit
+        /// hand it to the keeper.
+        case managingClipboard
 
-        /// One line: `kept clipboard: 3 types, 120 bytes (text/plain …)`, `skipped clipboard: concealed`, ….
+        /// One line: `kept clipboard: 3 names, 120 bytes (text/plain …)`, `skipped clipboard: concealed`, ….
         public var description: String {
             switch self {
             case .kept(let selection, let offered, let byteCount):
@@ -92,6 +95,8 @@ public struct ClipboardKeeper: Sendable {
                 "restored \(selection.rawValue): " + offered.joined(separator: " ")
             case .expired(let selection):
                 "expired \(selection.rawValue)"
+            case .managingClipboard:
+                "clipboard manager: CLIPBOARD_MANAGER is the keeper's"
             }
         }
     }
@@ -167,14 +172,48 @@ public struct ClipboardKeeper: Sendable {
             if options.historyLength > 0 { try Self.makeFolder(options.historyFolder(of: selection)) }
         }
         let budget = MemoryBudget(capacity: options.memoryCap)
+        var manager: (any ClipboardOwnership)?
         try await withThrowingTaskGroup(of: Void.self) { group in
             for selection in selections {
+                let (inputs, continuation) = AsyncStream<SelectionKeeper.Input>.makeStream()
+                if selection == .clipboard {
+                    manager = await becomeClipboardManager(continuation)
+                    if manager != nil { onEvent(.managingClipboard) }
+                }
+                let changes = clipboard.changes(of: selection)
+                group.addTask {
+                    do {
+                        for try await change in changes {
+                            continuation.yield(.change(change.offeredTypes.map(\.name)))
+                        }
+                    } catch {
+                        continuation.yield(.failed(error))
+                    }
+                    continuation.finish()
+                }
                 group.addTask {
                     try await SelectionKeeper(keeper: self, selection: selection, budget: budget, onEvent: onEvent)
-                        .run()
+                        .run(inputs)
                 }
             }
+            defer { group.cancelAll() }
             try await group.waitForAll()
+        }
+        await manager?.release()
+    }
+
+    /// On X11, becomes the desktop's clipboard manager (`CLIPBOARD_MANAGER`): an application that stores its
+    /// clipboard at exit (GTK's `gtk_clipboard_store`) is answered once the keeper holds a complete snapshot of it.
+    /// Nothing when another manager runs, or on Wayland, which has no such protocol (the keeper snapshots each copy
+    /// there, as it does on X11 too).
+    private func becomeClipboardManager(
+        _ inputs: AsyncStream<SelectionKeeper.Input>.Continuation
+    ) async -> (any ClipboardOwnership)? {
+        try? await clipboard.becomeClipboardManager { _ in
+            await withCheckedContinuation { continuation in
+                let reply = SelectionKeeper.SaveReply(continuation)
+                if case .terminated = inputs.yield(.save(reply)) { reply.answer(false) }
+            }
         }
     }
 

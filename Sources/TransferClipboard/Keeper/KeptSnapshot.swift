@@ -15,15 +15,18 @@ final class KeptSnapshot: Sendable {
     let byteCount: UInt64
     /// Whether the owner offered its files as cut (`x-special/gnome-copied-files` starting with `cut`).
     let isCut: Bool
+    /// Each representation's type, length and checksum, in order: equal for snapshots of equal content.
+    let content: [Content]
     /// When the owner's expiry hint says the snapshot must be dropped, if it gave one.
     let deadline: ContinuousClock.Instant?
     private let budget: MemoryBudget
     private let reserved: Int
 
     private init(
-        provider: TransferProvider, offered: [String], byteCount: UInt64, isCut: Bool,
+        provider: TransferProvider, offered: [String], byteCount: UInt64, isCut: Bool, content: [Content],
         deadline: ContinuousClock.Instant?, budget: MemoryBudget, reserved: Int
     ) {
+        self.content = content
         self.provider = provider
         self.offered = offered
         self.byteCount = byteCount
@@ -35,6 +38,13 @@ final class KeptSnapshot: Sendable {
 
     deinit {
         budget.release(reserved)
+    }
+
+    /// One representation as ``content`` lists it.
+    struct Content: Sendable, Hashable {
+        var type: UniformType
+        var length: UInt64
+        var checksum: UInt32
     }
 
     /// What taking a snapshot came to.
@@ -50,8 +60,11 @@ final class KeptSnapshot: Sendable {
 
     /// Snapshots every type `selection` offers into one archive, as `paste --archive` does: the clipboard's lazily
     /// loading item written by the archive writer, one chunk at a time.
+    ///
+    /// A snapshot with the same content as `previous` (every type, length and checksum) adds nothing to the history.
     static func take(
-        of selection: ClipboardSelection, offered: [String], keeper: ClipboardKeeper, budget: MemoryBudget
+        of selection: ClipboardSelection, offered: [String], keeper: ClipboardKeeper, budget: MemoryBudget,
+        replacing previous: KeptSnapshot?
     ) async -> Outcome {
         let options = keeper.options
         do {
@@ -61,11 +74,14 @@ final class KeptSnapshot: Sendable {
             guard !source.registeredTypes.isEmpty else { return .skipped(.nothingReadable) }
             // Streams from the owner have no length: the writer spools each beside the snapshot first.
             source.temporaryDirectory = options.spoolFolder
-            let file = try await write(source, selection: selection, options: options)
-            return .kept(
-                try index(
-                    file, offered: offered, deadline: ClipboardKeeper.Policy.lifetime(offered).map { .now + $0 },
-                    budget: budget, catalog: keeper.clipboard.catalog))
+            let (file, path) = try await write(source, selection: selection, options: options)
+            let snapshot = try index(
+                file, offered: offered, deadline: ClipboardKeeper.Policy.lifetime(offered).map { .now + $0 },
+                budget: budget, catalog: keeper.clipboard.catalog)
+            if let path, let previous, previous.content == snapshot.content {
+                Syscall.unlink(path)
+            }
+            return .kept(snapshot)
         } catch {
             return .skipped(.failed(Self.message(of: error)))
         }
@@ -94,7 +110,7 @@ final class KeptSnapshot: Sendable {
     /// folder, which disappears with its last descriptor however the keeper ends.
     private static func write(
         _ source: TransferProvider, selection: ClipboardSelection, options: ClipboardKeeper.Options
-    ) async throws -> SharedDescriptor {
+    ) async throws -> (file: SharedDescriptor, historyPath: String?) {
         guard options.historyLength > 0 else {
             let descriptor: Int32
             do {
@@ -108,7 +124,7 @@ final class KeptSnapshot: Sendable {
             let file = SharedDescriptor(adopting: descriptor)
             var writer = TransferArchiveWriter(fileDescriptor: descriptor)
             try await writer.write(providers: [source])
-            return file
+            return (file, nil)
         }
         let folder = options.historyFolder(of: selection)
         let path = folder.appendingPathComponent(ClipboardKeeper.historyName()).path
@@ -125,7 +141,7 @@ final class KeptSnapshot: Sendable {
                 cause: error, source: path)
         }
         ClipboardKeeper.trimHistory(folder, keeping: options.historyLength)
-        return file
+        return (file, path)
     }
 
     /// Walks the archive in `file` (checking every checksum) and makes its first item's provider: each payload that
@@ -139,6 +155,7 @@ final class KeptSnapshot: Sendable {
         var byteCount: UInt64 = 0
         var reserved = 0
         var isCut = false
+        var content: [Content] = []
         if let item = try reader.nextItem() {
             provider.suggestedName = item.suggestedName
             provider.metadata = item.metadata
@@ -148,14 +165,16 @@ final class KeptSnapshot: Sendable {
                 if header.length <= UInt64(Int.max), budget.reserve(Int(header.length)) {
                     reserved += Int(header.length)
                     var data = Data(capacity: Int(header.length))
-                    try reader.readPayload { data.append(contentsOf: $0) }
+                    let checksum = try reader.readPayload { data.append(contentsOf: $0) }
+                    content.append(Content(type: type, length: header.length, checksum: checksum))
                     let kept = data
                     provider.registerDataRepresentation(for: type) { _ in kept }
                     if type == gnomeCopiedFiles { isCut = kept.starts(with: Data("cut".utf8)) }
                     continue
                 }
                 guard let offset = reader.payloadOffset else { break }
-                try reader.skipPayload()
+                let checksum = try reader.skipPayload()
+                content.append(Content(type: type, length: header.length, checksum: checksum))
                 let length = header.length
                 let name = "the kept \(type.identifier)"
                 provider.registerStreamRepresentation(for: type) { _ in
@@ -167,7 +186,8 @@ final class KeptSnapshot: Sendable {
             }
         }
         return KeptSnapshot(
-            provider: provider, offered: offered, byteCount: byteCount, isCut: isCut, deadline: deadline,
+            provider: provider, offered: offered, byteCount: byteCount, isCut: isCut, content: content,
+            deadline: deadline,
             budget: budget, reserved: reserved)
     }
 

@@ -36,24 +36,72 @@ struct SelectionKeeper: Sendable {
         }
     }
 
-    func run() async throws {
+    /// What the keeper of a selection handles, in order: the selection's changes, and the clipboard manager's
+    /// `SAVE_TARGETS` requests (X11).
+    enum Input: Sendable {
+        /// A new owner offers these names (none: the selection was emptied).
+        case change([String])
+        /// An owner about to exit asks for its content to be kept: snapshot it now, then answer.
+        case save(SaveReply)
+        /// Watching failed.
+        case failed(any Error)
+    }
+
+    /// The answer to one `SAVE_TARGETS` request; `false` if it is dropped unanswered.
+    final class SaveReply: Sendable {
+        private let continuation: SanitizedMutex<CheckedContinuation<Bool, Never>?>
+
+        init(_ continuation: CheckedContinuation<Bool, Never>) {
+            self.continuation = SanitizedMutex(continuation)
+        }
+
+        deinit {
+            answer(false)
+        }
+
+        /// Answers once; later answers are ignored.
+        func answer(_ kept: Bool) {
+            continuation.withLock { continuation in
+                continuation?.resume(returning: kept)
+                continuation = nil
+            }
+        }
+    }
+
+    func run(_ inputs: AsyncStream<Input>) async throws {
         let clipboard = keeper.clipboard
-        let changes = clipboard.changes(of: selection)
         var kept: KeptSnapshot?
         var serving: Serving?
-        // What is there when the keeper starts is kept too; the first change may report the same owner again.
-        var initial = try await clipboard.offeredTypes(on: selection).map(\.name)
-        if !initial.isEmpty {
-            kept = await snapshot(initial)
+        // What is there when the keeper starts is kept too. A snapshot taken without a change (this one, and those of
+        // save requests) covers the owner whose change may still be on its way: the next change that offers the same
+        // names is taken for it (its owner may be gone by then, as an application that stored its clipboard is).
+        var covered = try await clipboard.offeredTypes(on: selection).map(\.name)
+        if !covered.isEmpty {
+            kept = await snapshot(covered, replacing: nil)
         }
         do {
-            for try await change in changes {
-                let offered = change.offeredTypes.map(\.name)
-                if !initial.isEmpty, offered == initial {
-                    initial = []
+            for await input in inputs {
+                let offered: [String]
+                switch input {
+                case .failed(let error):
+                    throw error
+                case .save(let reply):
+                    // The owner is about to exit: whatever was kept of it when it copied, keep what it offers now.
+                    let current = (try? await clipboard.offeredTypes(on: selection).map(\.name)) ?? []
+                    if !current.isEmpty, serving?.isOwn(current) != true {
+                        kept = await snapshot(current, replacing: kept)
+                        covered = current
+                    }
+                    reply.answer(kept != nil)
+                    continue
+                case .change(let names):
+                    offered = names
+                }
+                if !covered.isEmpty, offered == covered {
+                    covered = []
                     continue
                 }
-                initial = []
+                covered = []
                 if offered.isEmpty {
                     if let snapshot = kept, let deadline = snapshot.deadline, deadline <= .now {
                         kept = nil
@@ -70,8 +118,7 @@ struct SelectionKeeper: Sendable {
                 }
                 if let serving, serving.isOwn(offered) { continue }
                 serving = nil
-                kept = nil
-                kept = await snapshot(offered)
+                kept = await snapshot(offered, replacing: kept)
             }
         } catch {
             await serving?.handle.release()
@@ -81,12 +128,14 @@ struct SelectionKeeper: Sendable {
     }
 
     /// Snapshots the new owner's content unless it must not be kept; reports what was done.
-    private func snapshot(_ offered: [String]) async -> KeptSnapshot? {
+    private func snapshot(_ offered: [String], replacing previous: KeptSnapshot?) async -> KeptSnapshot? {
         if let reason = ClipboardKeeper.Policy.refusal(offered) {
             onEvent(.skipped(selection, reason: reason))
             return nil
         }
-        switch await KeptSnapshot.take(of: selection, offered: offered, keeper: keeper, budget: budget) {
+        switch await KeptSnapshot.take(
+            of: selection, offered: offered, keeper: keeper, budget: budget, replacing: previous)
+        {
         case .kept(let snapshot):
             onEvent(.kept(selection, offered: offered, byteCount: snapshot.byteCount))
             return snapshot
