@@ -130,6 +130,37 @@ final class KeeperX11Tests {
         }
     }
 
+    @Test("a transient copy is never kept, nor one copied with --expire (transient by default)")
+    func transientIsNeverKept() async throws {
+        let keeper = try RunningKeeper([], environment: environment, folder: folder)
+        let transient = try copyInForeground(["--transient", try file("transient.txt", Data("one-time".utf8)).path])
+        try await keeper.waitForLines(startingWith: "skipped clipboard")
+        transient.stop()
+        let expiring = try copyInForeground(["--expire", "1m", try file("expiring.txt", Data("soon gone".utf8)).path])
+        let skipped = try await keeper.waitForLines(startingWith: "skipped clipboard", count: 2)
+        #expect(skipped == ["skipped clipboard: transient", "skipped clipboard: transient"])
+        expiring.stop()
+    }
+
+    @Test("an expiring item that is not transient is offered again only until it expires, and never in the history")
+    func expiringIsDropped() async throws {
+        let keeper = try RunningKeeper(["--history", "5"], environment: environment, folder: folder)
+        let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        let item = TransferProvider(data: Data("soon gone".utf8), type: .utf8PlainText)
+        _ = try await writer.write(
+            [item], options: ClipboardWriteOptions(isTransient: false, lifetime: .expiring(after: .seconds(3))))
+        try await keeper.waitForLines(startingWith: "kept clipboard")
+        // The writer's connection ends: its window goes, as when its process exits.
+        writer.close()
+        try await keeper.waitForLines(startingWith: "restored clipboard")
+        try await keeper.waitForLines(startingWith: "expired clipboard")
+        let after = try await server.xclip(["-o", "-selection", "clipboard"])
+        #expect(after.status != 0 || after.output.isEmpty, "still offered: \(after.output)")
+        let history = ClipboardKeeper.history(
+            of: .clipboard, in: folder.appendingPathComponent("runtime/transferkit/keeper"))
+        #expect(history.isEmpty, "\(history)")
+    }
+
     @Test("files copied as cut are offered again as cut")
     func cutStaysCut() async throws {
         let keeper = try RunningKeeper([], environment: environment, folder: folder)

@@ -1,29 +1,30 @@
 import Foundation
+import TransferKit
 
 extension ClipboardKeeper {
-    /// What the keeper never keeps, and how long it may keep the rest: decided from the names an owner offers, before
-    /// any of its content is read.
+    /// What the keeper never keeps: decided from the names an owner offers (its hints, ``ClipboardTypeMapping``),
+    /// before any of its content is read.
     enum Policy {
-        /// The names that mark an item as transient: a clipboard manager is not to record it (nspasteboard.org's
-        /// `TransientType`, in the uniform-type and the MIME spelling).
-        static let transientHints: Set<String> = [
-            "org.nspasteboard.TransientType", "application/x-nspasteboard-transient-type",
-        ]
-
         /// Why an owner offering `offered` is not kept, or `nil` when it may be.
         static func refusal(_ offered: [String]) -> SkipReason? {
-            if offered.contains(where: ClipboardTypeMapping.concealedHints.contains) { return .concealed }
-            if offered.contains(where: transientHints.contains) { return .transient }
+            let hints = ClipboardTypeMapping.hints(offered: offered)
+            if hints.contains(.concealed) { return .concealed }
+            if hints.contains(.transient) { return .transient }
             return nil
         }
 
-        /// How long a snapshot of an owner offering `offered` may be kept and offered again, or `nil` for as long as
-        /// the keeper runs.
-        ///
-        /// The one place an expiry hint is read. No name for one is defined yet (the clipboard's write options gain
-        /// an expiry in the same release), so today every snapshot is kept until replaced.
-        static func lifetime(_ offered: [String]) -> Duration? {
-            nil
+        /// Why the item read from an owner is not kept (its flags, read from the hints it offers now, and its
+        /// expiry), or `nil` when it may be.
+        static func refusal(_ item: TransferProvider) -> SkipReason? {
+            if item.isConcealed { return .concealed }
+            if item.isTransient { return .transient }
+            if let expiry = item.expirationDate, expiry <= Date() { return .expired }
+            return nil
+        }
+
+        /// The moment on the keeper's clock that `date` stands for.
+        static func deadline(_ date: Date) -> ContinuousClock.Instant {
+            .now + .milliseconds(Int64((date.timeIntervalSinceNow * 1000).rounded(.up)))
         }
     }
 }

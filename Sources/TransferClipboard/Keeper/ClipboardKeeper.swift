@@ -22,9 +22,10 @@ import TransferKitPlatform
 ///
 /// Never kept: an item offered with a password manager's hint (concealed) or marked transient; the keeper decides
 /// from the offered names alone, before it reads any content, and forgets its last snapshot then, so a secret that
-/// its application clears again leaves the clipboard empty rather than restoring what was copied before it. With a
-/// history, each snapshot stays as an archive file, newest first in ``history(of:in:)``, which `transferkit copy`
-/// restores and `transferkit paste --from-history` reads.
+/// its application clears again leaves the clipboard empty rather than restoring what was copied before it. An item
+/// with an expiry (`application/x-transferkit-expires`) is kept and offered again only until then, and never enters
+/// the history. With a history, each snapshot stays as an archive file, newest first in ``history(of:in:)``, which
+/// `transferkit copy` restores and `transferkit paste --from-history` reads.
 public struct ClipboardKeeper: Sendable {
     /// What the keeper watches, where it spools, and how much it holds.
     public struct Options: Sendable, Hashable {
@@ -105,18 +106,21 @@ public struct ClipboardKeeper: Sendable {
     public enum SkipReason: Sendable, Hashable, CustomStringConvertible {
         /// It was offered with a password manager's hint (`x-kde-passwordManagerHint`, a concealed type).
         case concealed
-        /// It was marked transient (`org.nspasteboard.TransientType` or its MIME spelling).
+        /// It was marked transient (`org.nspasteboard.TransientType`).
         case transient
+        /// Its expiry (`application/x-transferkit-expires`) had passed when it was read.
+        case expired
         /// It offered only names that no uniform type stands for, so there was nothing to read.
         case nothingReadable
         /// Reading or spooling it failed (the owner went away during the snapshot, the spool folder is full, …).
         case failed(String)
 
-        /// `concealed`, `transient`, `nothing readable`, or `failed: <message>`.
+        /// `concealed`, `transient`, `expired`, `nothing readable`, or `failed: <message>`.
         public var description: String {
             switch self {
             case .concealed: "concealed"
             case .transient: "transient"
+            case .expired: "expired"
             case .nothingReadable: "nothing readable"
             case .failed(let message): "failed: \(message)"
             }

@@ -17,7 +17,7 @@ final class KeptSnapshot: Sendable {
     let isCut: Bool
     /// Each representation's type, length and checksum, in order: equal for snapshots of equal content.
     let content: [Content]
-    /// When the owner's expiry hint says the snapshot must be dropped, if it gave one.
+    /// When the owner's expiry hint (`application/x-transferkit-expires`) says the snapshot must be dropped.
     let deadline: ContinuousClock.Instant?
     private let budget: MemoryBudget
     private let reserved: Int
@@ -70,13 +70,13 @@ final class KeptSnapshot: Sendable {
         do {
             guard let source = try await keeper.clipboard.read(from: selection).first else { return .gone }
             // Read again just now: an owner that took the selection meanwhile may be a secret.
-            if source.isConcealed { return .skipped(.concealed) }
+            if let reason = ClipboardKeeper.Policy.refusal(source) { return .skipped(reason) }
             guard !source.registeredTypes.isEmpty else { return .skipped(.nothingReadable) }
             // Streams from the owner have no length: the writer spools each beside the snapshot first.
             source.temporaryDirectory = options.spoolFolder
             let (file, path) = try await write(source, selection: selection, options: options)
             let snapshot = try index(
-                file, offered: offered, deadline: ClipboardKeeper.Policy.lifetime(offered).map { .now + $0 },
+                file, offered: offered, deadline: source.expirationDate.map(ClipboardKeeper.Policy.deadline),
                 budget: budget, catalog: keeper.clipboard.catalog)
             if let path, let previous, previous.content == snapshot.content {
                 Syscall.unlink(path)
@@ -111,7 +111,8 @@ final class KeptSnapshot: Sendable {
     private static func write(
         _ source: TransferProvider, selection: ClipboardSelection, options: ClipboardKeeper.Options
     ) async throws -> (file: SharedDescriptor, historyPath: String?) {
-        guard options.historyLength > 0 else {
+        // An item that expires is kept only until then: never in the history.
+        guard options.historyLength > 0, source.expirationDate == nil else {
             let descriptor: Int32
             do {
                 descriptor = try TemporaryFile.makeUnlinked(prefix: "snapshot", in: options.spoolFolder.path)
