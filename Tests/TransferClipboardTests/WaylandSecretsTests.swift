@@ -77,10 +77,17 @@ final class WaylandSecretsTests {
         try await waitUntilNoProcess(containing: twice)
         #expect(try await pasteText().status != 0)
 
+        // The expiry hint, read from a copy that lasts (a 1-second one may be gone before wl-paste starts)…
+        let lasting = try file("lasting.txt", Data("lasting".utf8))
+        #expect(try await transferkit(["copy", "--expire", "1h", lasting]).status == 0)
+        let expires = try await compositor.wlPaste(["--no-newline", "--type", "application/x-transferkit-expires"])
+        let seconds = Double(String(decoding: expires.output, as: UTF8.self)) ?? 0
+        #expect(seconds > Date().timeIntervalSince1970 + 3000, "\(expires.output)")
+        // …which the next copy replaces, and which then exits.
         let brief = try file("brief.txt", Data("brief".utf8))
         #expect(try await transferkit(["copy", "--expire", "1s", brief]).status == 0)
-        let expires = try await compositor.wlPaste(["--no-newline", "--type", "application/x-transferkit-expires"])
-        #expect(Double(String(decoding: expires.output, as: UTF8.self)) != nil, "\(expires.output)")
+        try await waitUntilNoProcess(containing: lasting)
+        #expect(processes(containing: lasting).isEmpty, "the replaced serving copy is still running")
         try await waitUntilNoProcess(containing: brief)
         #expect(processes(containing: brief).isEmpty, "the serving copy is still running")
         #expect(try await compositor.offeredNames().isEmpty)
