@@ -177,14 +177,27 @@ final class X11SecretsTests {
     }
 
     @Test(
-        "copy's limits that cannot be read are usage errors",
+        "copy's limits that cannot be read are usage errors that say what is expected",
         arguments: [
-            ["--expire", "5"], ["--expire", "1.5s"], ["--expire", "-1s"], ["--expire", "2d"], ["--expire", "s"],
-            ["--loops", "0"], ["--loops", "two"], ["--paste-once", "--loops", "2"],
+            (["--expire", "5"], "--expire needs a duration such as 500ms, 30s, 2m or 1h (got '5')"),
+            (["--expire", "1.5s"], "--expire needs a duration such as 500ms"), (["--expire", "-1s"], "(got '-1s')"),
+            (["--expire", "2d"], "(got '2d')"), (["--expire", "s"], "(got 's')"),
+            (["--expire", "99999999999999999h"], "--expire 99999999999999999h is too long"),
+            (["--loops", "0"], "--loops needs a positive number"), (["--loops", "two"], "--loops needs a positive"),
+            (["--paste-once", "--loops", "2"], "--paste-once is --loops 1; give one of them"),
         ])
-    func badLimits(arguments: [String]) async throws {
+    func badLimits(arguments: [String], message: String) async throws {
         let copy = try await transferkit(["copy", "--foreground"] + arguments + ["/dev/null"])
         #expect(copy.status == 2, "\(arguments): \(copy.errorText)")
+        #expect(copy.errorText.contains(message), "\(arguments): \(copy.errorText)")
+    }
+
+    @Test("copy --foreground --expire 500ms serves, then ends by itself with status 0 and the clipboard cleared")
+    func foregroundExpiry() async throws {
+        let path = try file("foreground-brief.txt", Data("brief".utf8))
+        let copy = try await transferkit(["copy", "--foreground", "--expire", "500ms", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        #expect(try await targets().isEmpty)
     }
 
     @Test("paste --list and watch --json show the concealed and transient flags")
