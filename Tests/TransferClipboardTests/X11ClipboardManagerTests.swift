@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-import TransferClipboard
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import UniformTypes
+
+@testable import TransferClipboard
 
 /// Whether GTK 3's Python bindings are here, for the GTK peer (Debian: python3-gi, gir1.2-gtk-3.0).
 let gtk3PeerPresent =
@@ -236,6 +237,41 @@ final class X11ClipboardManagerTests {
         for _ in 0..<3000 where log.cancelled == 0 { try await Task.sleep(for: .milliseconds(20)) }
         #expect(log.cancelled == 1)
         await ownership.release()
+    }
+
+    @Test("A request whose window is gone before the manager reads it runs no save; the next owner's does")
+    func requestorGoneFirst() async throws {
+        let manager = try await clipboard()
+        defer { manager.close() }
+        let log = SaveLog()
+        let reading = readingEverything(manager, into: log)
+        _ = try await manager.becomeClipboardManager { request in
+            guard request.targets != nil else {
+                log.record(request)  // only the vanished requestor asks for everything
+                return false
+            }
+            return await reading(request)
+        }
+        // A raw client asks and destroys its window in one burst: the server handles both before the manager reads.
+        let raw = try await X11Backend.connect(environment: server.environment, timeout: patience)
+        defer { raw.close() }
+        let atoms = try await raw.atoms(["CLIPBOARD_MANAGER", "SAVE_TARGETS"])
+        let requestor = raw.connection.allocateResource()
+        try raw.connection.send(
+            X11RequestEncoder.createWindow(requestor, parent: raw.connection.info.rootWindow, eventMask: 0))
+        try raw.connection.send(
+            X11RequestEncoder.convertSelection(
+                requestor: requestor, selection: atoms[0], target: atoms[1], property: X11.none,
+                time: X11.currentTime))
+        try raw.connection.send(X11RequestEncoder.destroyWindow(requestor))
+        _ = try await raw.connection.request(X11RequestEncoder.getInputFocus())
+
+        let owner = try await clipboard()
+        defer { owner.close() }
+        let handle = try await owner.write([textProvider("next")])
+        #expect(try await handle.saveToClipboardManager(timeout: patience) == .saved)
+        #expect(log.requests.allSatisfy { $0.targets != nil }, "a save ran for a window that was gone: \(log.requests)")
+        #expect(log.bytes["UTF8_STRING"] == Data("next".utf8))
     }
 
     @Test(

@@ -122,6 +122,15 @@ struct X11OwnerTransfer {
                 !X11Backend.metaTargets.contains($0) && seen.insert($0).inserted
             }
         }
+        // A requestor that went away before it was watched sends no DestroyNotify: its window must be there now, or
+        // the save would run for nobody (and a save that waits for more would wait forever).
+        do {
+            try await backend.connection.checked(
+                X11RequestEncoder.changeEventMask(
+                    request.requestor, eventMask: X11.EventMask.propertyChange | X11.EventMask.structureNotify))
+        } catch {
+            return .requestorDestroyed
+        }
         let saveRequest = ClipboardSaveRequest(targets: targets)
         let properties = properties
         return await withTaskGroup(of: X11SelectionOwnerMachine.Event?.self) { group in
