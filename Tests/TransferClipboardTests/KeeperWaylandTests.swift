@@ -72,6 +72,19 @@ final class KeeperWaylandTests {
         #expect(pasted.output == Data("May the Force be with you.".utf8))
     }
 
+    @Test("files copied as cut are offered again as cut on Wayland too")
+    func cutStaysCut() async throws {
+        let keeper = try RunningKeeper([], environment: environment, folder: folder)
+        let moved = try file("moved.txt", Data("to be moved".utf8))
+        let owner = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "copy", "--foreground", "--cut", moved.path], environment: environment)
+        try await keeper.waitForLines(startingWith: "kept clipboard")
+        owner.stop()
+        try await keeper.waitForLines(startingWith: "restored clipboard")
+        let gnome = try await compositor.wlPaste(["--no-newline", "--type", "x-special/gnome-copied-files"])
+        #expect(String(decoding: gnome.output, as: UTF8.self) == "cut\n" + moved.standardizedFileURL.absoluteString)
+    }
+
     @Test("a concealed copy is never kept on Wayland either")
     func concealedIsNeverKept() async throws {
         let keeper = try RunningKeeper([], environment: environment, folder: folder)
