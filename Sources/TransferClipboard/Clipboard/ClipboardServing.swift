@@ -118,6 +118,8 @@ final class ClipboardServing: Sendable {
         let expiry = state.withLock { state in
             state.ownershipEnded = true
             if state.reason == nil { state.reason = .replaced }
+            // The backend's serve closure holds this object, and a Wayland ownership holds the backend.
+            state.ownership = nil
             defer { state.expiryTask = nil }
             return state.expiryTask
         }
