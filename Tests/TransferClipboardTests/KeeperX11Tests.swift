@@ -179,11 +179,15 @@ final class KeeperX11Tests {
     func history() async throws {
         let keeper = try RunningKeeper(["--history", "2"], environment: environment, folder: folder)
         // Words of different lengths: each one's line says its length, whatever other lines the deaths add.
-        for word in ["one", "second", "the third"] {
+        for (index, word) in ["one", "second", "the third"].enumerated() {
             let xclip = try server.startXclipServing(
                 ["-selection", "clipboard"], file: try file("\(word).txt", Data(word.utf8)).path)
-            defer { xclip.stop() }
             try await keeper.waitForLines(startingWith: "kept clipboard: 1 names, \(word.utf8.count) bytes")
+            xclip.stop()
+            // The next owner starts only after the keeper restored this one: its check that the selection is still
+            // empty and its restore are not one step (a limitation the article names), so an owner that copies in
+            // that moment can be displaced.
+            try await keeper.waitForLines(startingWith: "restored clipboard", count: index + 1)
         }
         let newest = try await transferkit(["paste", "--from-history", "0"])
         #expect(newest.status == 0, "\(newest.errorText)")

@@ -168,11 +168,9 @@ package final class X11Connection: Sendable {
         let box = SanitizedMutex<UInt16?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<X11Bytes, any Error>) in
-                do {
-                    let sequence = try write(request, expectingReply: continuation)
+                // A failed write has resumed the continuation already (see `write(_:expectingReply:watchErrors:)`).
+                if let sequence = try? write(request, expectingReply: continuation) {
                     box.withLock { $0 = sequence }
-                } catch {
-                    continuation.resume(throwing: error)
                 }
             }
         } onCancel: {
@@ -245,11 +243,21 @@ package final class X11Connection: Sendable {
         }
     }
 
+    /// Sends one request, registering `continuation` (when given) for its reply first.
+    ///
+    /// A failure resumes `continuation` exactly once before it throws: a registered continuation is resumed by
+    /// whoever removes it from the pending requests, which may be the reader thread ending the connection at the
+    /// same moment, so the caller must not resume it again.
     private func write(
         _ request: [UInt8], expectingReply continuation: CheckedContinuation<X11Bytes, any Error>?,
         watchErrors: Bool = false
     ) throws(ClipboardError) -> UInt16 {
-        try checkSize(request)
+        do throws(ClipboardError) {
+            try checkSize(request)
+        } catch {
+            continuation?.resume(throwing: error)
+            throw error
+        }
         let outcome: Result<UInt16, ClipboardError> = writer.withLock { _ in
             let registered: Result<UInt16, ClipboardError> = state.withLock { state in
                 if let failure = state.failure { return .failure(failure) }
@@ -261,8 +269,21 @@ package final class X11Connection: Sendable {
                 if watchErrors { state.errors[sequence] = 0 }
                 return .success(sequence)
             }
-            guard case .success(let sequence) = registered else { return registered }
-            if let failure = transmit(request) { return .failure(failure) }
+            let sequence: UInt16
+            switch registered {
+            case .success(let registeredSequence):
+                sequence = registeredSequence
+            case .failure(let failure):
+                // Not registered: nobody else can resume it.
+                continuation?.resume(throwing: failure)
+                return registered
+            }
+            if let failure = transmit(request) {
+                // The connection has ended, and whoever ended it resumed every registered request; this removes and
+                // resumes ours only if it is still there, so it is resumed once either way.
+                resolve(sequence, .failure(failure))
+                return .failure(failure)
+            }
             return .success(sequence)
         }
         let sequence = try outcome.get()
