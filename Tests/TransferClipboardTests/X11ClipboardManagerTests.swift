@@ -146,6 +146,35 @@ final class X11ClipboardManagerTests {
         #expect(log.bytes["text/html"] == Data("<p>kept</p>".utf8))
     }
 
+    @Test(
+        "A write whose lifetime hands over on release is saved by the manager when released; a default or transient one is not",
+        arguments: [
+            (ClipboardWriteOptions(lifetime: .handedOverOnRelease), true),
+            (ClipboardWriteOptions(lifetime: .untilReplaced), false),
+            (ClipboardWriteOptions(isTransient: true, lifetime: .handedOverOnRelease), false),
+            (ClipboardWriteOptions(isConcealed: true, lifetime: .handedOverOnRelease), false),
+        ])
+    func handOverOnRelease(options: ClipboardWriteOptions, handedOver: Bool) async throws {
+        let manager = try await clipboard()
+        defer { manager.close() }
+        let log = SaveLog()
+        _ = try await manager.becomeClipboardManager(save: readingEverything(manager, into: log))
+        let owner = try await clipboard()
+        defer { owner.close() }
+        let handle = try await owner.write([textProvider("at exit")], options: options)
+        await handle.release()
+        #expect(try await handle.ended() == .released)
+        if handedOver {
+            #expect(log.requests.count == 1)
+            #expect(log.bytes["UTF8_STRING"] == Data("at exit".utf8))
+            #expect(log.bytes["text/html"] == Data("<p>at exit</p>".utf8))
+        } else {
+            #expect(log.requests.isEmpty)
+        }
+        // Released, the selection is this process's no more.
+        #expect(try await manager.offeredTypes().isEmpty)
+    }
+
     @Test("A representation larger than one property goes to the manager by INCR before it answers")
     func largeRepresentation() async throws {
         var generator = SplitMix64(state: 24)

@@ -173,8 +173,11 @@ public final class Clipboard: Sendable {
         // The expiry counts from the write's start, so the time taken to own the selection is part of it.
         let expiry = expiration.map { start + .seconds(max(0, $0.timeIntervalSince(now))) - ContinuousClock.now }
         serving.attach(ownership, expiry: expiry)
+        let isSecret =
+            options.isConcealed || options.isTransient || providers.contains { $0.isConcealed || $0.isTransient }
         return ClipboardWriteHandle(
-            connection: connection, ownership: ownership, selection: selection, serving: serving)
+            connection: connection, ownership: ownership, selection: selection, serving: serving,
+            handsOverOnRelease: options.lifetime.handsOverOnRelease && !isSecret)
     }
 
     /// `duration` in seconds.
@@ -304,17 +307,20 @@ public final class ClipboardWriteHandle: Sendable {
     let connection: ClipboardConnection
     let ownership: any ClipboardOwnership
     let serving: ClipboardServing
+    /// Whether ``release()`` hands the contents to the clipboard manager first.
+    let handsOverOnRelease: Bool
     /// The selection written.
     public let selection: ClipboardSelection
 
     init(
         connection: ClipboardConnection, ownership: any ClipboardOwnership, selection: ClipboardSelection,
-        serving: ClipboardServing
+        serving: ClipboardServing, handsOverOnRelease: Bool = false
     ) {
         self.connection = connection
         self.ownership = ownership
         self.selection = selection
         self.serving = serving
+        self.handsOverOnRelease = handsOverOnRelease
     }
 
     /// Waits until another application takes the selection (or ``release()`` was called, the lifetime ended it,
@@ -339,7 +345,14 @@ public final class ClipboardWriteHandle: Sendable {
 
     /// Gives the selection up; it is cleared if this process still owns it. ``ended()`` then reports
     /// ``ClipboardWriteEnd/released`` (unless the write had already ended otherwise).
+    ///
+    /// A write whose lifetime ``ClipboardLifetime/handsOverOnRelease`` first hands its contents to the clipboard
+    /// manager on X11 (when it is neither concealed nor transient), waiting for the manager's answer; the
+    /// selection is given up whatever that answer is.
     public func release() async {
+        if handsOverOnRelease, connection.backend.protocolName == "X11" {
+            _ = try? await saveToClipboardManager()
+        }
         await serving.end(.released)
         await ownership.release()
     }

@@ -1,5 +1,6 @@
 /// How long a ``Clipboard/write(_:to:options:)`` serves: until replaced (the default), for a number of pastes,
-/// until a deadline, or both limits at once (whichever comes first).
+/// until a deadline, or both limits at once (whichever comes first); and whether its release hands the contents to
+/// the clipboard manager (``handsOverOnRelease``), so that they outlive the process.
 ///
 /// A *paste* is one request for a content type of the selection: one `xclip -o`, one `wl-paste`, one type an
 /// application asks for when it pastes (an application that asks for HTML and then plain text pastes twice).
@@ -27,16 +28,31 @@ public struct ClipboardLifetime: Sendable, Hashable {
     /// How long after the write the selection is given up, or `nil` for no deadline. A duration of zero or less
     /// gives it up at once.
     public var expiry: Duration?
+    /// Whether ``ClipboardWriteHandle/release()`` first hands the contents to the desktop's clipboard manager
+    /// (``ClipboardWriteHandle/saveToClipboardManager(timeout:)``), so that they outlive the write: what a process
+    /// sets that releases its write as it exits. `false` by default: a released write empties the clipboard.
+    ///
+    /// Only a write that is neither concealed nor transient is handed over (a limited write is transient unless the
+    /// options say otherwise), and only on X11, whose clipboard-manager protocol this is; on Wayland a keeper reads
+    /// each selection when it is set, so there is nothing to hand over, and the release only gives the selection
+    /// up. A release that cannot hand over (no manager, a refusal, an error) still gives the selection up.
+    public var handsOverOnRelease: Bool
 
-    /// A lifetime with the given limits; both `nil` is ``untilReplaced``.
+    /// A lifetime with the given limits; both `nil` (and no hand-over) is ``untilReplaced``.
     ///
     /// - Parameters:
     ///   - pasteLimit: See ``pasteLimit``.
     ///   - expiry: See ``expiry``.
-    public init(pasteLimit: Int? = nil, expiry: Duration? = nil) {
+    ///   - handsOverOnRelease: See ``handsOverOnRelease``.
+    public init(pasteLimit: Int? = nil, expiry: Duration? = nil, handsOverOnRelease: Bool = false) {
         self.pasteLimit = pasteLimit
         self.expiry = expiry
+        self.handsOverOnRelease = handsOverOnRelease
     }
+
+    /// Serves until replaced, and hands the contents to the clipboard manager when the handle is released: see
+    /// ``handsOverOnRelease``.
+    public static var handedOverOnRelease: Self { Self(handsOverOnRelease: true) }
 
     /// Serves every paste until another application takes the selection or the handle is released: the default.
     public static var untilReplaced: Self { Self() }
