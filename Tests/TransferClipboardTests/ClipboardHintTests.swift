@@ -63,9 +63,23 @@ struct ClipboardHintTests {
         arguments: [
             ("1764127512.346", 1_764_127_512.346), ("1764127512", 1_764_127_512), (" 12.5\n", 12.5), ("", nil),
             ("soon", nil), ("1e9", nil), ("-5", nil), ("1.2.3", nil), ("+5", nil), ("0x10", nil),
+            // A date past every clock's range (it trapped the keeper's deadline) reads as the providers' limit.
+            (String(repeating: "9", count: 40), 1e11), ("100000000000.5", 1e11),
         ] as [(String, Double?)])
     func expiryHint(text: String, seconds: Double?) {
         #expect(
             ClipboardTypeMapping.expiration(fromHint: Data(text.utf8))?.timeIntervalSince1970 == seconds, "\(text)")
+    }
+
+    @Test(
+        "An expiration date from metadata is finite and within the limit; a write that long expires at the limit",
+        arguments: [
+            (TransferMetadataValue.double(1e300), 1e11), (.double(-1e300), -1e11), (.double(.infinity), nil),
+            (.double(.nan), nil), (.integer(Int64.max), 1e11), (.integer(1_764_127_512), 1_764_127_512),
+        ] as [(TransferMetadataValue, Double?)])
+    func expirationLimit(value: TransferMetadataValue, seconds: Double?) {
+        let provider = TransferProvider()
+        provider.metadata[TransferProvider.expirationMetadataKey] = value
+        #expect(provider.expirationDate?.timeIntervalSince1970 == seconds)
     }
 }

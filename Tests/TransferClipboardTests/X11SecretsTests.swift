@@ -92,6 +92,21 @@ final class X11SecretsTests {
         #expect(try await pasteText().status != 0)
     }
 
+    @Test("a lifetime as long as Duration allows is served, with the expiry hint at the providers' limit")
+    func longestLifetime() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        // Int64.max seconds overflowed the hint's millisecond count and trapped the write.
+        let handle = try await clipboard.write(
+            [TransferProvider(data: Data("long".utf8), type: .utf8PlainText)],
+            options: ClipboardWriteOptions(lifetime: .expiring(after: .seconds(Int64.max))))
+        let hint = try await server.xclip(
+            ["-o", "-selection", "clipboard", "-t", ClipboardTypeMapping.expiresName])
+        #expect(hint.output == Data("100000000000.000".utf8))
+        #expect(try await pasteText().output == Data("long".utf8))
+        await handle.release()
+    }
+
     @Test("release and replacement are told apart; a paste limit below 1 is invalidOptions")
     func otherEnds() async throws {
         let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)

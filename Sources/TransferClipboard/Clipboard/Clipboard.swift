@@ -154,7 +154,9 @@ public final class Clipboard: Sendable {
         let deadlines =
             providers.compactMap(\.expirationDate)
             + [options.lifetime.expiry.map { now.addingTimeInterval(Self.seconds($0)) }].compactMap { $0 }
-        let expiration = deadlines.min()
+        // A lifetime of Int64.max seconds is allowed; the hint's clock and the sleep are not that long.
+        let latest = Date(timeIntervalSince1970: TransferProvider.expirationDateLimit)
+        let expiration = deadlines.min().map { min($0, latest) }
         let offers = ClipboardTypeMapping.offers(
             for: providers, options: options, expiration: expiration,
             includeX11Names: connection.backend.protocolName == "X11", catalog: catalog)

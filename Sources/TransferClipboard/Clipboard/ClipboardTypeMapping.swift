@@ -140,7 +140,8 @@ public enum ClipboardTypeMapping {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let seconds = Double(text), seconds.isFinite
         else { return nil }
-        return Date(timeIntervalSince1970: seconds)
+        // The owner's digits are input: past the providers' limit, the limit (it is as good as never).
+        return Date(timeIntervalSince1970: min(seconds, TransferProvider.expirationDateLimit))
     }
 
     /// The flags that the hint names among `names` set (the names a selection offers).

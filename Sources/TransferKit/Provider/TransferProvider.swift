@@ -149,20 +149,28 @@ public final class TransferProvider: Sendable {
     /// (a floating-point number).
     public static let expirationMetadataKey = "org.transferkit.expires"
 
+    /// The furthest ``expirationDate`` from 1970, either way, in seconds: 10^11, about 3 200 years.
+    public static let expirationDateLimit: TimeInterval = 1e11
+
     /// When the item stops being valid, if it has an end: after it, a keeper of clipboard history drops the item
     /// and nobody should paste it.
     ///
     /// The Linux clipboard offers an expiring write with `application/x-transferkit-expires` (the time as decimal
     /// seconds since 1970) and sets this on an item it reads with that name. Kept in ``metadata`` under
-    /// ``expirationMetadataKey``; a value there that is not a number reads as `nil`.
+    /// ``expirationMetadataKey``; a value there that is not a finite number reads as `nil`, and one further than
+    /// ``expirationDateLimit`` seconds from 1970 reads as that limit (an archive's metadata is input: a date of
+    /// 10^30 seconds would overflow every clock that counts towards it).
     public var expirationDate: Date? {
         get {
             state.withLock { state in
+                let seconds: Double
                 switch state.metadata[Self.expirationMetadataKey] {
-                case .double(let seconds): Date(timeIntervalSince1970: seconds)
-                case .integer(let seconds): Date(timeIntervalSince1970: Double(seconds))
-                default: nil
+                case .double(let value) where value.isFinite: seconds = value
+                case .integer(let value): seconds = Double(value)
+                default: return nil
                 }
+                let limit = Self.expirationDateLimit
+                return Date(timeIntervalSince1970: min(max(seconds, -limit), limit))
             }
         }
         set {
