@@ -175,6 +175,26 @@ final class KeeperX11Tests {
         #expect(String(decoding: list.output, as: UTF8.self).hasPrefix(moved.standardizedFileURL.absoluteString))
     }
 
+    @Test("a copy equal to the last one neither adds to the history nor drops its oldest entry")
+    func repeatedCopyKeepsHistory() async throws {
+        let keeper = try RunningKeeper(["--history", "3"], environment: environment, folder: folder)
+        let words = ["one", "second", "the third", "the third"]
+        for (index, word) in words.enumerated() {
+            let xclip = try server.startXclipServing(
+                ["-selection", "clipboard"], file: try file("\(index).txt", Data(word.utf8)).path)
+            let earlier = words[..<index].filter { $0 == word }.count
+            try await keeper.waitForLines(
+                startingWith: "kept clipboard: 1 names, \(word.utf8.count) bytes", count: earlier + 1)
+            xclip.stop()
+            try await keeper.waitForLines(startingWith: "restored clipboard", count: index + 1)
+        }
+        for (position, word) in ["the third", "second", "one"].enumerated() {
+            let kept = try await transferkit(["paste", "--from-history", "\(position)"])
+            #expect(kept.status == 0 && kept.outputText == word, "\(position): \(kept.errorText) \(keeper.lines)")
+        }
+        #expect(try await transferkit(["paste", "--from-history", "3"]).status == 1)
+    }
+
     @Test("--history N keeps the last N snapshots; paste --from-history K reads them, newest first")
     func history() async throws {
         let keeper = try RunningKeeper(["--history", "2"], environment: environment, folder: folder)

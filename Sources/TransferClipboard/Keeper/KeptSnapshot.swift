@@ -78,8 +78,14 @@ final class KeptSnapshot: Sendable {
             let snapshot = try index(
                 file, offered: offered, deadline: source.expirationDate.map(ClipboardKeeper.Policy.deadline),
                 budget: budget, catalog: keeper.clipboard.catalog)
-            if let path, let previous, previous.content == snapshot.content {
-                Syscall.unlink(path)
+            if let path {
+                // The history is trimmed only for a snapshot that stays in it: trimmed before the comparison, a
+                // repeated copy dropped the oldest entry and added none.
+                if let previous, previous.content == snapshot.content {
+                    Syscall.unlink(path)
+                } else {
+                    ClipboardKeeper.trimHistory(options.historyFolder(of: selection), keeping: options.historyLength)
+                }
             }
             return .kept(snapshot)
         } catch {
@@ -141,7 +147,6 @@ final class KeptSnapshot: Sendable {
                 code: .spoolUnavailable, message: "Cannot open the snapshot just written, \(path): \(error.reason).",
                 cause: error, source: path)
         }
-        ClipboardKeeper.trimHistory(folder, keeping: options.historyLength)
         return (file, path)
     }
 
