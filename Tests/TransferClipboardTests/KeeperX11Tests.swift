@@ -263,6 +263,20 @@ final class KeeperX11Tests {
         #expect(error?.code == .spoolUnavailable)
     }
 
+    @Test("a spool folder that every user may write fails with spoolUnavailable before anything is kept")
+    func spoolFolderOpenToAll() async throws {
+        let clipboard = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
+        defer { clipboard.close() }
+        // What another user could have made first at the predictable default under /tmp.
+        let open = folder.appendingPathComponent("open-spool")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: open.path)
+        let keeper = ClipboardKeeper(clipboard: clipboard, options: .init(spoolFolder: open))
+        let error = await #expect(throws: ClipboardError.self) { try await keeper.run() }
+        #expect(error?.code == .spoolUnavailable)
+        #expect(error?.message.contains("mode 777") == true, "\(String(describing: error))")
+    }
+
     @Test("keep rejects a bad --memory-cap and --history with status 2")
     func usageErrors() async throws {
         for arguments in [["--memory-cap", "lots"], ["--history", "-2"], ["--memory-cap", "12Q"]] {

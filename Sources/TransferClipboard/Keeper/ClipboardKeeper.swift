@@ -39,7 +39,9 @@ public struct ClipboardKeeper: Sendable {
         /// keeper ends.
         public var historyLength: Int
         /// The folder for spool files and the history: ``ClipboardKeeper/defaultSpoolFolder(environment:)`` by
-        /// default. It is created (mode 0700) when missing.
+        /// default. It is created (mode 0700) when missing; an existing one (and its history folders) must be a
+        /// folder, not a link, of this process's user that not every user may write, or ``ClipboardKeeper/run(onEvent:)``
+        /// fails with `spoolUnavailable`.
         public var spoolFolder: URL
 
         /// Options with the given settings.
@@ -232,11 +234,23 @@ public struct ClipboardKeeper: Sendable {
                 message: "Cannot create the keeper's folder \(folder.path): \(error.localizedDescription). Give a "
                     + "spool folder that can be written.", cause: error, source: folder.path)
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+        // Not followed through a link: the default folder's name under /tmp is predictable, so another user could
+        // have made it (or a link named so) first and then read or replace what the keeper keeps.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path)
+        guard attributes?[.type] as? FileAttributeType == .typeDirectory else {
             throw ClipboardError(
                 code: .spoolUnavailable,
                 message: "The keeper's folder \(folder.path) is not a folder. Give a spool folder that can be written.",
+                source: folder.path)
+        }
+        let owner = (attributes?[.ownerAccountID] as? NSNumber)?.uint32Value
+        let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
+        guard owner == getuid(), mode & 0o002 == 0 else {
+            throw ClipboardError(
+                code: .spoolUnavailable,
+                message: "The keeper's folder \(folder.path) belongs to another user or every user may write in "
+                    + "it (mode \(String(mode, radix: 8))); the keeper keeps clipboards only in a folder of its own "
+                    + "user that not every user can write. Remove it, or give another spool folder.",
                 source: folder.path)
         }
     }

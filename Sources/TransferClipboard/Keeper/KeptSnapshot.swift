@@ -162,7 +162,8 @@ final class KeptSnapshot: Sendable {
         var reserved = 0
         var isCut = false
         var content: [Content] = []
-        if let item = try reader.nextItem() {
+        func indexItem() throws {
+            guard let item = try reader.nextItem() else { return }
             provider.suggestedName = item.suggestedName
             provider.metadata = item.metadata
             while let header = try reader.nextRepresentation() {
@@ -190,6 +191,14 @@ final class KeptSnapshot: Sendable {
                     isCut = startsWithCut(file, at: Int64(offset), length: length)
                 }
             }
+        }
+        // A damaged archive throws part-way: what it reserved goes back to the budget, or the cap would shrink for
+        // the keeper's lifetime.
+        do {
+            try indexItem()
+        } catch {
+            budget.release(reserved)
+            throw error
         }
         return KeptSnapshot(
             provider: provider, offered: offered, byteCount: byteCount, isCut: isCut, content: content,
