@@ -56,7 +56,7 @@ struct HookRun {
         let watch = try BackgroundProcess(
             [TransferKitExecutable.defaultPath, "watch", "--count", "1", "--exec", command], environment: environment)
         defer { watch.stop() }
-        for _ in 0..<120 where watch.isRunning {
+        for _ in 0..<60 where watch.isRunning {
             try await change()
             for _ in 0..<50 where watch.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         }

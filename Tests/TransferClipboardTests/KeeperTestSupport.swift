@@ -29,11 +29,11 @@ final class RunningKeeper: Sendable {
             .split(separator: "\n").map(String.init)
     }
 
-    /// Waits until the keeper has printed `count` lines that start with `prefix` (a guard of two minutes against a
+    /// Waits until the keeper has printed `count` lines that start with `prefix` (a guard of one minute against a
     /// hang, not a timing assertion); they are returned.
     @discardableResult
     func waitForLines(startingWith prefix: String, count: Int = 1) async throws -> [String] {
-        for _ in 0..<6000 {
+        for _ in 0..<3000 {
             let matching = lines.filter { $0.hasPrefix(prefix) }
             if matching.count >= count { return matching }
             guard process.isRunning else { break }

@@ -66,7 +66,7 @@ final class WaylandCommandLineTests {
         defer { watch.stop() }
         // A copy made before the watcher has connected is not a change it sees: copy again until it has seen one.
         let png = try file("watched.png", pngBytes)
-        for _ in 0..<120 where watch.isRunning {
+        for _ in 0..<60 where watch.isRunning {
             try await compositor.wlCopy(png, type: "image/png")
             for _ in 0..<50 where watch.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         }
