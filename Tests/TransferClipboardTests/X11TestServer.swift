@@ -142,7 +142,9 @@ final class XvfbServer: Sendable {
     }
 
     /// Starts Xvfb on a free display number and waits until it accepts connections.
-    static func start() async throws -> XvfbServer {
+    ///
+    /// - Parameter screen: The screen's `WIDTHxHEIGHTxDEPTH` (drag-and-drop tests need room for their windows).
+    static func start(screen: String = "64x64x24") async throws -> XvfbServer {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-x11")
         let authority = directory.appendingPathComponent("Xauthority").path
         var generator = SystemRandomNumberGenerator()
@@ -169,7 +171,7 @@ final class XvfbServer: Sendable {
                 [
                     "/usr/bin/Xvfb", ":\(display)", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth",
                     authority,
-                    "-screen", "0", "64x64x24",
+                    "-screen", "0", screen,
                 ], environment: ProcessInfo.processInfo.environment, outputFile: output)
             let server = XvfbServer(display: display, directory: directory, process: process, cookie: cookie)
             for _ in 0..<500 {

@@ -21,10 +21,24 @@ package enum X11 {
         package static let integer: ID = 19
         /// `STRING`.
         package static let string: ID = 31
+        /// `WM_NAME`.
+        package static let wmName: ID = 39
+        /// `WM_CLASS`.
+        package static let wmClass: ID = 67
     }
 
     /// Event codes (the high bit, set on events a client sent, is masked off before comparing).
     package enum EventCode {
+        /// `KeyPress`.
+        package static let keyPress: UInt8 = 2
+        /// `ButtonPress`.
+        package static let buttonPress: UInt8 = 4
+        /// `ButtonRelease`.
+        package static let buttonRelease: UInt8 = 5
+        /// `MotionNotify`.
+        package static let motionNotify: UInt8 = 6
+        /// `Expose`.
+        package static let expose: UInt8 = 12
         /// `DestroyNotify`.
         package static let destroyNotify: UInt8 = 17
         /// `PropertyNotify`.
@@ -35,12 +49,24 @@ package enum X11 {
         package static let selectionRequest: UInt8 = 30
         /// `SelectionNotify`.
         package static let selectionNotify: UInt8 = 31
+        /// `ClientMessage`.
+        package static let clientMessage: UInt8 = 33
         /// `GenericEvent` (X Generic Event extension): a reply-like length field follows.
         package static let genericEvent: UInt8 = 35
     }
 
     /// Event-mask bits.
     package enum EventMask {
+        /// `KeyPress`.
+        package static let keyPress: UInt32 = 0x0000_0001
+        /// `ButtonPress`.
+        package static let buttonPress: UInt32 = 0x0000_0004
+        /// `ButtonRelease`.
+        package static let buttonRelease: UInt32 = 0x0000_0008
+        /// `PointerMotion`: `MotionNotify` whether or not a button is held.
+        package static let pointerMotion: UInt32 = 0x0000_0040
+        /// `Exposure`: `Expose`.
+        package static let exposure: UInt32 = 0x0000_8000
         /// `StructureNotify`: `DestroyNotify` among others.
         package static let structureNotify: UInt32 = 0x0002_0000
         /// `PropertyChange`: `PropertyNotify`.
@@ -75,6 +101,24 @@ package struct X11RequestEncoder {
     private mutating func padded<Bytes: Collection<UInt8>>(_ data: Bytes) {
         bytes.append(contentsOf: data)
         bytes.append(contentsOf: repeatElement(0, count: X11RequestEncoder.padding(data.count)))
+    }
+
+    /// A request whose only field is one window, atom, font or GC.
+    private static func request(opcode: UInt8, resource: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: opcode, data: 0)
+        encoder.u32(resource)
+        return encoder.finished()
+    }
+
+    /// A request that carries a name (an atom's, a font's, an extension's), after a resource when given.
+    private static func request(opcode: UInt8, data: UInt8 = 0, resource: X11.ID? = nil, name: String) -> [UInt8] {
+        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
+        var encoder = X11RequestEncoder(opcode: opcode, data: data)
+        if let resource { encoder.u32(resource) }
+        encoder.u16(UInt16(utf8.count))
+        encoder.u16(0)
+        encoder.padded(utf8)
+        return encoder.finished()
     }
 
     /// The pad bytes after `count` bytes, up to a multiple of four.
@@ -130,26 +174,17 @@ package struct X11RequestEncoder {
 
     /// `DestroyWindow`.
     package static func destroyWindow(_ window: X11.ID) -> [UInt8] {
-        var encoder = X11RequestEncoder(opcode: 4, data: 0)
-        encoder.u32(window)
-        return encoder.finished()
+        request(opcode: 4, resource: window)
     }
 
     /// `InternAtom` (reply: the atom).
     package static func internAtom(_ name: String, onlyIfExists: Bool = false) -> [UInt8] {
-        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
-        var encoder = X11RequestEncoder(opcode: 16, data: onlyIfExists ? 1 : 0)
-        encoder.u16(UInt16(utf8.count))
-        encoder.u16(0)
-        encoder.padded(utf8)
-        return encoder.finished()
+        request(opcode: 16, data: onlyIfExists ? 1 : 0, name: name)
     }
 
     /// `GetAtomName` (reply: the name).
     package static func getAtomName(_ atom: X11.ID) -> [UInt8] {
-        var encoder = X11RequestEncoder(opcode: 17, data: 0)
-        encoder.u32(atom)
-        return encoder.finished()
+        request(opcode: 17, resource: atom)
     }
 
     /// How `ChangeProperty` combines the new data with the old.
@@ -224,9 +259,7 @@ package struct X11RequestEncoder {
 
     /// `GetSelectionOwner` (reply: the owner window or `None`).
     package static func getSelectionOwner(_ selection: X11.ID) -> [UInt8] {
-        var encoder = X11RequestEncoder(opcode: 23, data: 0)
-        encoder.u32(selection)
-        return encoder.finished()
+        request(opcode: 23, resource: selection)
     }
 
     /// `ConvertSelection`: asks the owner to put `target` into `property` on `requestor`.
@@ -266,15 +299,125 @@ package struct X11RequestEncoder {
     package static func sendRootClientMessage(
         root: X11.ID, window: X11.ID, type: X11.ID, data: [UInt32]
     ) -> [UInt8] {
+        sendClientMessage(to: root, eventMask: X11.EventMask.structureNotify, window: window, type: type, data: data)
+    }
+
+    /// `SendEvent` of a format-32 `ClientMessage` about `window` to `destination`: with `eventMask` 0 it goes to
+    /// the client that created `destination` (how XDND's messages travel), else to the clients selecting the mask.
+    /// `data` is padded or cut to the message's five 32-bit items.
+    package static func sendClientMessage(
+        to destination: X11.ID, eventMask: UInt32 = 0, window: X11.ID, type: X11.ID, data: [UInt32]
+    ) -> [UInt8] {
         var encoder = X11RequestEncoder(opcode: 25, data: 0)
-        encoder.u32(root)
-        encoder.u32(X11.EventMask.structureNotify)
-        encoder.u8(33)  // ClientMessage
+        encoder.u32(destination)
+        encoder.u32(eventMask)
+        encoder.u8(X11.EventCode.clientMessage)
         encoder.u8(32)
         encoder.u16(0)
         encoder.u32(window)
         encoder.u32(type)
         for index in 0..<5 { encoder.u32(index < data.count ? data[index] : 0) }
+        return encoder.finished()
+    }
+
+    /// `CreateWindow`: an unmapped InputOutput top-level window of the parent's depth and visual at `x`, `y`, with
+    /// the background pixel `background` (painted by the server on every exposure) and `eventMask` selected.
+    package static func createInputOutputWindow(
+        _ window: X11.ID, parent: X11.ID, x: Int16, y: Int16, width: UInt16, height: UInt16, background: UInt32,
+        eventMask: UInt32
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 1, data: 0)  // depth CopyFromParent
+        encoder.u32(window)
+        encoder.u32(parent)
+        encoder.u16(UInt16(bitPattern: x))
+        encoder.u16(UInt16(bitPattern: y))
+        encoder.u16(max(1, width))
+        encoder.u16(max(1, height))
+        encoder.u16(0)  // border width
+        encoder.u16(1)  // class InputOutput
+        encoder.u32(0)  // visual CopyFromParent
+        encoder.u32(0x802)  // value mask: background-pixel, event-mask
+        encoder.u32(background)
+        encoder.u32(eventMask)
+        return encoder.finished()
+    }
+
+    /// `MapWindow`.
+    package static func mapWindow(_ window: X11.ID) -> [UInt8] {
+        request(opcode: 8, resource: window)
+    }
+
+    /// `ConfigureWindow` moving `window` to `x`, `y`.
+    package static func moveWindow(_ window: X11.ID, x: Int16, y: Int16) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 12, data: 0)
+        encoder.u32(window)
+        encoder.u16(0x0003)  // x, y
+        encoder.u16(0)
+        encoder.u32(UInt32(bitPattern: Int32(x)))
+        encoder.u32(UInt32(bitPattern: Int32(y)))
+        return encoder.finished()
+    }
+
+    /// `ConfigureWindow` setting the size of `window`.
+    package static func resizeWindow(_ window: X11.ID, width: UInt16, height: UInt16) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 12, data: 0)
+        encoder.u32(window)
+        encoder.u16(0x000C)  // width, height
+        encoder.u16(0)
+        encoder.u32(UInt32(max(1, width)))
+        encoder.u32(UInt32(max(1, height)))
+        return encoder.finished()
+    }
+
+    /// `OpenFont`: the core font `name` (such as `fixed`) as `font`.
+    package static func openFont(_ font: X11.ID, name: String) -> [UInt8] {
+        request(opcode: 45, resource: font, name: name)
+    }
+
+    /// `CloseFont`.
+    package static func closeFont(_ font: X11.ID) -> [UInt8] {
+        request(opcode: 46, resource: font)
+    }
+
+    /// `CreateGC` on `drawable` with a foreground and background pixel and, when given, a font.
+    package static func createGC(
+        _ gc: X11.ID, drawable: X11.ID, foreground: UInt32, background: UInt32, font: X11.ID?
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 55, data: 0)
+        encoder.u32(gc)
+        encoder.u32(drawable)
+        encoder.u32(font == nil ? 0x0C : 0x400C)  // foreground, background (, font)
+        encoder.u32(foreground)
+        encoder.u32(background)
+        if let font { encoder.u32(font) }
+        return encoder.finished()
+    }
+
+    /// `FreeGC`.
+    package static func freeGC(_ gc: X11.ID) -> [UInt8] {
+        request(opcode: 60, resource: gc)
+    }
+
+    /// `ClearArea` of the whole `window` to its background, without `Expose` events.
+    package static func clearWindow(_ window: X11.ID) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 61, data: 0)
+        encoder.u32(window)
+        encoder.u32(0)  // x, y
+        encoder.u32(0)  // width, height 0: to the window's edges
+        return encoder.finished()
+    }
+
+    /// `ImageText8`: up to 255 bytes of `text` with the GC's font, its baseline's left end at `x`, `y`.
+    package static func imageText8(
+        drawable: X11.ID, gc: X11.ID, x: Int16, y: Int16, text: some Collection<UInt8>
+    ) -> [UInt8] {
+        let bytes = Array(text.prefix(255))
+        var encoder = X11RequestEncoder(opcode: 76, data: UInt8(bytes.count))
+        encoder.u32(drawable)
+        encoder.u32(gc)
+        encoder.u16(UInt16(bitPattern: x))
+        encoder.u16(UInt16(bitPattern: y))
+        encoder.padded(bytes)
         return encoder.finished()
     }
 
@@ -285,12 +428,7 @@ package struct X11RequestEncoder {
 
     /// `QueryExtension` (reply: present, major opcode, first event, first error).
     package static func queryExtension(_ name: String) -> [UInt8] {
-        let utf8 = Array(name.utf8.prefix(Int(UInt16.max)))
-        var encoder = X11RequestEncoder(opcode: 98, data: 0)
-        encoder.u16(UInt16(utf8.count))
-        encoder.u16(0)
-        encoder.padded(utf8)
-        return encoder.finished()
+        request(opcode: 98, name: name)
     }
 
     /// `XFixesQueryVersion`, which must come before any other XFIXES request.
@@ -400,16 +538,23 @@ package struct X11ServerInfo: Sendable, Equatable {
     package var rootWindow: X11.ID
     /// The vendor string.
     package var vendor: String
+    /// The first screen's white pixel value.
+    package var whitePixel: UInt32
+    /// The first screen's black pixel value.
+    package var blackPixel: UInt32
 
     /// Creates server facts (for tests and the fake server).
     package init(
-        resourceIDBase: UInt32, resourceIDMask: UInt32, maximumRequestBytes: Int, rootWindow: X11.ID, vendor: String
+        resourceIDBase: UInt32, resourceIDMask: UInt32, maximumRequestBytes: Int, rootWindow: X11.ID, vendor: String,
+        whitePixel: UInt32 = 0xFF_FFFF, blackPixel: UInt32 = 0
     ) {
         self.resourceIDBase = resourceIDBase
         self.resourceIDMask = resourceIDMask
         self.maximumRequestBytes = maximumRequestBytes
         self.rootWindow = rootWindow
         self.vendor = vendor
+        self.whitePixel = whitePixel
+        self.blackPixel = blackPixel
     }
 
     init(parsing reader: X11Bytes) throws(X11WireError) {
@@ -432,6 +577,8 @@ package struct X11ServerInfo: Sendable, Equatable {
         }
         vendor = String(decoding: reader.bytes[40..<vendorEnd], as: UTF8.self)
         rootWindow = reader.u32(screenStart)
+        whitePixel = reader.u32(screenStart + 8)
+        blackPixel = reader.u32(screenStart + 12)
     }
 }
 
@@ -468,8 +615,67 @@ package enum X11Event: Sendable, Equatable {
     /// XFIXES: the owner of `selection` went away, its window destroyed or its client's connection closed (the
     /// `SelectionWindowDestroyNotify` and `SelectionClientCloseNotify` subtypes); the server clears the selection.
     case selectionOwnerGone(window: X11.ID, selection: X11.ID, time: UInt32)
+    /// A `ClientMessage` to `window` (XDND's messages among others): its `format` (8, 16 or 32), its `type`
+    /// atom and its 20 bytes of data as sent.
+    case clientMessage(window: X11.ID, format: UInt8, type: X11.ID, data: [UInt8])
+    /// Part of `window` must be drawn again (`count`: how many more `Expose` events follow at once).
+    case expose(window: X11.ID, count: UInt16)
+    /// A pointer button was pressed (`pressed` true) or released on `window` (or, during a grab, the grabbing
+    /// window), or the pointer moved (`MotionNotify`: `button` 0).
+    case pointer(X11PointerEvent)
+    /// A key was pressed on `window` (`keycode`: the server's key number; 9 is Escape on every X server with an
+    /// evdev or PC keyboard map).
+    case keyPress(window: X11.ID, keycode: UInt8, time: UInt32)
     /// Any other event.
     case other(code: UInt8)
+}
+
+/// A `ButtonPress`, `ButtonRelease` or `MotionNotify` event.
+package struct X11PointerEvent: Sendable, Hashable {
+    /// What happened.
+    package enum Kind: Sendable, Hashable {
+        /// A button went down.
+        case press
+        /// A button went up.
+        case release
+        /// The pointer moved.
+        case motion
+    }
+
+    /// What happened.
+    package var kind: Kind
+    /// The button (1 is the first), 0 for motion.
+    package var button: UInt8
+    /// The window the event is reported on.
+    package var window: X11.ID
+    /// The server time.
+    package var time: UInt32
+    /// The pointer's position on the root window.
+    package var rootX: Int16
+    /// The pointer's position on the root window.
+    package var rootY: Int16
+    /// The pointer's position in `window`.
+    package var x: Int16
+    /// The pointer's position in `window`.
+    package var y: Int16
+    /// The modifier and button mask before the event.
+    package var state: UInt16
+
+    /// A pointer event.
+    package init(
+        kind: Kind, button: UInt8, window: X11.ID, time: UInt32, rootX: Int16, rootY: Int16, x: Int16, y: Int16,
+        state: UInt16
+    ) {
+        self.kind = kind
+        self.button = button
+        self.window = window
+        self.time = time
+        self.rootX = rootX
+        self.rootY = rootY
+        self.x = x
+        self.y = y
+        self.state = state
+    }
 }
 
 /// One frame of what the X server sends: its setup reply, then messages.
@@ -563,6 +769,20 @@ extension X11Event {
                 time: m.u32(4), requestor: m.u32(8), selection: m.u32(12), target: m.u32(16), property: m.u32(20))
         case X11.EventCode.destroyNotify:
             self = .destroyNotify(window: m.u32(8))
+        case X11.EventCode.clientMessage:
+            self = .clientMessage(window: m.u32(4), format: m.u8(1), type: m.u32(8), data: (12..<32).map(m.u8))
+        case X11.EventCode.expose:
+            self = .expose(window: m.u32(4), count: m.u16(16))
+        case X11.EventCode.keyPress:
+            self = .keyPress(window: m.u32(12), keycode: m.u8(1), time: m.u32(4))
+        case X11.EventCode.buttonPress, X11.EventCode.buttonRelease, X11.EventCode.motionNotify:
+            let kind: X11PointerEvent.Kind =
+                code == X11.EventCode.buttonPress ? .press : code == X11.EventCode.buttonRelease ? .release : .motion
+            self = .pointer(
+                X11PointerEvent(
+                    kind: kind, button: kind == .motion ? 0 : m.u8(1), window: m.u32(12), time: m.u32(4),
+                    rootX: Int16(bitPattern: m.u16(20)), rootY: Int16(bitPattern: m.u16(22)),
+                    x: Int16(bitPattern: m.u16(24)), y: Int16(bitPattern: m.u16(26)), state: m.u16(28)))
         case let code where code == xfixesFirstEvent && m.u8(1) != 0:
             // Subtype 1 (window destroyed) or 2 (client closed): the server sends `None` as the owner.
             self = .selectionOwnerGone(window: m.u32(4), selection: m.u32(12), time: m.u32(16))

@@ -1,0 +1,268 @@
+import Foundation
+import TransferKitPlatform
+
+/// TransferKit's own X11 window for drag and drop: a small top-level InputOutput window on the clipboard's
+/// connection that shows a few lines in the core font `fixed` (no toolkit), announces `XdndAware` version 5, and
+/// handles its events on a task of its own (the connection's reader thread only posts them to the window's mailbox).
+package final class X11DesktopWindow: DesktopWindowHandle {
+    /// The backend whose connection the window lives on.
+    let backend: X11Backend
+    /// The window.
+    package let window: X11.ID
+    /// The graphics context the text is drawn with.
+    let gc: X11.ID
+    /// The font opened for the text (`nil`: the server's default font, when `fixed` could not be opened).
+    let font: X11.ID?
+    /// The window's events, posted by the reader thread (through ``X11DesktopWindows``).
+    let events = X11Wait.mailbox(of: X11Event.self)
+    let state: SanitizedMutex<State>
+
+    struct State {
+        var lines: [String]
+        var isClosed = false
+        var loop: Task<Void, Never>?
+    }
+
+    /// `0x…`: the window's id.
+    package var identifier: String { "0x" + String(window, radix: 16) }
+
+    /// The size of the `fixed` font's cell the layout assumes (6 × 13 pixels; its ascent is 10).
+    static let cell = (width: 6, height: 13, ascent: 10)
+    /// The blank border around the text.
+    static let margin = 8
+
+    private init(backend: X11Backend, window: X11.ID, gc: X11.ID, font: X11.ID?, lines: [String]) {
+        self.backend = backend
+        self.window = window
+        self.gc = gc
+        self.font = font
+        state = SanitizedMutex(State(lines: lines))
+    }
+
+    /// The window's size for `lines`: every line fits, at least 240 × 120 pixels (a target easy to hit), at most
+    /// the 16-bit limit.
+    static func size(for lines: [String]) -> (width: UInt16, height: UInt16) {
+        let columns = lines.map { $0.unicodeScalars.count }.max() ?? 0
+        let width = max(240, min(4000, columns * cell.width + 2 * margin))
+        let height = max(120, min(4000, lines.count * cell.height + 2 * margin))
+        return (UInt16(width), UInt16(height))
+    }
+
+    /// Creates, titles and maps a window at `x`, `y` on the root window showing `lines`.
+    ///
+    /// - Throws: ``ClipboardError``: `transferFailed` when the server refused to create the window, `timedOut`, or
+    ///   why the connection ended.
+    static func open(
+        on backend: X11Backend, title: String, lines: [String], x: Int16, y: Int16
+    ) async throws -> X11DesktopWindow {
+        let connection = backend.connection
+        let info = connection.info
+        let atoms = try await backend.atoms(["_NET_WM_NAME", "UTF8_STRING", "XdndAware"])
+        let (netName, utf8String, xdndAware) = (atoms[0], atoms[1], atoms[2])
+        let window = connection.allocateResource()
+        let size = size(for: lines)
+        let mask =
+            X11.EventMask.exposure | X11.EventMask.keyPress | X11.EventMask.buttonPress
+            | X11.EventMask.buttonRelease | X11.EventMask.pointerMotion | X11.EventMask.structureNotify
+        try await connection.checked(
+            X11RequestEncoder.createInputOutputWindow(
+                window, parent: info.rootWindow, x: x, y: y, width: size.width, height: size.height,
+                background: info.whitePixel, eventMask: mask))
+        var font: X11.ID? = connection.allocateResource()
+        do {
+            try await connection.checked(X11RequestEncoder.openFont(font ?? X11.none, name: "fixed"))
+        } catch let error as ClipboardError where error.code == .transferFailed {
+            // No `fixed` font: the GC keeps the server's default font, which draws the same lines.
+            font = nil
+        }
+        let gc = connection.allocateResource()
+        let handle = X11DesktopWindow(backend: backend, window: window, gc: gc, font: font, lines: lines)
+        do {
+            try connection.send(
+                X11RequestEncoder.createGC(
+                    gc, drawable: window, foreground: info.blackPixel, background: info.whitePixel, font: font))
+            let latin1 = Array(title.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") })
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    window, property: X11.Atom.wmName, type: X11.Atom.string, format: 8, data: latin1))
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    window, property: netName, type: utf8String, format: 8, data: Array(title.utf8)))
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    window, property: X11.Atom.wmClass, type: X11.Atom.string, format: 8,
+                    data: Array("transferkit\0TransferKit\0".utf8)))
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    window, property: xdndAware, type: X11.Atom.atom, values: [UInt32(Xdnd.version)]))
+            backend.desktopWindows.register(handle)
+            try connection.send(X11RequestEncoder.mapWindow(window))
+            // The window exists and is mapped once the server answered a request sent after these.
+            _ = try await connection.request(X11RequestEncoder.getInputFocus())
+        } catch {
+            handle.close()
+            throw error
+        }
+        handle.startLoop()
+        return handle
+    }
+
+    /// Starts the task that handles the window's events until it closes.
+    private func startLoop() {
+        let task = Task { [events] in
+            while true {
+                guard
+                    let event = try? await X11Wait.next(from: events, within: nil, waitingFor: "the window's events")
+                else { return }
+                self.handle(event)
+            }
+        }
+        let closed = state.withLock { state in
+            if !state.isClosed { state.loop = task }
+            return state.isClosed
+        }
+        if closed { task.cancel() }
+    }
+
+    /// One event of the window, on its task.
+    func handle(_ event: X11Event) {
+        switch event {
+        case .expose(_, let count) where count == 0:
+            draw()
+        default:
+            break
+        }
+    }
+
+    /// Draws the lines (the server painted the background already, or ``show(lines:)`` cleared it).
+    func draw() {
+        let lines = state.withLock { $0.isClosed ? [] : $0.lines }
+        for (index, line) in lines.enumerated() {
+            let y = Self.margin + Self.cell.ascent + index * Self.cell.height
+            guard y < Int(Int16.max) else { break }
+            // Core text is 8-bit: Latin-1 as is, anything else as `?`.
+            let bytes = line.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
+            _ = try? backend.connection.send(
+                X11RequestEncoder.imageText8(
+                    drawable: window, gc: gc, x: Int16(Self.margin), y: Int16(y), text: bytes))
+        }
+    }
+
+    /// Replaces the lines, resizing the window when they need more room.
+    package func show(lines: [String]) async throws {
+        let closed = state.withLock { state in
+            state.lines = lines
+            return state.isClosed
+        }
+        guard !closed else {
+            throw ClipboardError(code: .cancelled, message: "The window \(identifier) is closed.")
+        }
+        let size = Self.size(for: lines)
+        try backend.connection.send(X11RequestEncoder.resizeWindow(window, width: size.width, height: size.height))
+        try backend.connection.send(X11RequestEncoder.clearWindow(window))
+        draw()
+        _ = try await backend.connection.request(X11RequestEncoder.getInputFocus())
+    }
+
+    /// Moves the window to `x`, `y` on the root window (tests place windows where the pointer will go).
+    package func move(x: Int16, y: Int16) async throws {
+        try backend.connection.send(X11RequestEncoder.moveWindow(window, x: x, y: y))
+        _ = try await backend.connection.request(X11RequestEncoder.getInputFocus())
+    }
+
+    package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
+        throw ClipboardError(
+            code: .protocolUnavailable, message: "Dragging from an X11 window is not built yet (XDND source).")
+    }
+
+    package func drops(
+        decide: @escaping @Sendable (_ targets: [String], _ actions: [DesktopDragAction]) -> DesktopDragAction?
+    ) -> AsyncThrowingStream<any DesktopDropHandle, any Error> {
+        AsyncThrowingStream {
+            throw ClipboardError(
+                code: .protocolUnavailable, message: "Dropping on an X11 window is not built yet (XDND target).")
+        }
+    }
+
+    package func close() {
+        let (wasClosed, loop) = state.withLock { state in
+            defer {
+                state.isClosed = true
+                state.loop = nil
+            }
+            return (state.isClosed, state.loop)
+        }
+        guard !wasClosed else { return }
+        loop?.cancel()
+        events.close(nil)
+        backend.desktopWindows.unregister(window)
+        let connection = backend.connection
+        _ = try? connection.send(X11RequestEncoder.freeGC(gc))
+        if let font { _ = try? connection.send(X11RequestEncoder.closeFont(font)) }
+        _ = try? connection.send(X11RequestEncoder.destroyWindow(window))
+    }
+
+    /// The connection ended: the window is gone with it.
+    func connectionEnded(_ error: ClipboardError) {
+        events.close(error)
+    }
+}
+
+/// The windows of ``X11DesktopWindow`` on one connection, by window id, to which the backend hands the events
+/// that concern them.
+final class X11DesktopWindows: Sendable {
+    private let windows = SanitizedMutex<[X11.ID: X11DesktopWindow]>([:])
+
+    /// Starts handing `handle`'s events to it.
+    func register(_ handle: X11DesktopWindow) {
+        windows.withLock { $0[handle.window] = handle }
+    }
+
+    /// Stops handing `window`'s events to it.
+    func unregister(_ window: X11.ID) {
+        windows.withLock { _ = $0.removeValue(forKey: window) }
+    }
+
+    /// Posts `event` to the window it is reported on (on the reader thread: never blocks).
+    func handle(_ event: X11Event) {
+        let window: X11.ID
+        switch event {
+        case .clientMessage(let target, _, _, _): window = target
+        case .expose(let target, _): window = target
+        case .pointer(let pointer): window = pointer.window
+        case .keyPress(let target, _, _): window = target
+        case .destroyNotify(let destroyed): window = destroyed
+        default: return
+        }
+        if let handle = windows.withLock({ $0[window] }) { X11Wait.post(event, to: handle.events) }
+    }
+
+    /// The connection ended: every window's loop ends with `error`.
+    func ended(_ error: ClipboardError) {
+        let all = windows.withLock { windows in
+            defer { windows = [:] }
+            return Array(windows.values)
+        }
+        for handle in all { handle.connectionEnded(error) }
+    }
+}
+
+extension X11Backend: DragAndDropBackend {
+    /// `X11 (XDND 5)`.
+    package var dragAndDropProtocolName: String { "X11 (XDND \(Xdnd.version))" }
+
+    package func openWindow(title: String, lines: [String]) async throws -> any DesktopWindowHandle {
+        try await openDesktopWindow(title: title, lines: lines)
+    }
+
+    /// Opens TransferKit's own window titled `title` showing `lines`, at `x`, `y` on the root window (a window
+    /// manager may place it elsewhere).
+    ///
+    /// - Throws: ``ClipboardError``: `transferFailed` when the server refused the window, `timedOut`, or why the
+    ///   connection ended.
+    package func openDesktopWindow(
+        title: String, lines: [String], x: Int16 = 0, y: Int16 = 0
+    ) async throws -> X11DesktopWindow {
+        try await X11DesktopWindow.open(on: self, title: title, lines: lines, x: x, y: y)
+    }
+}
