@@ -44,6 +44,27 @@ struct AtomicFileTests {
         #expect(error?.errorNumber == ErrorNumber.noSuchFile)
         #expect(error?.path == "/nonexistent-dir/out.bin")
     }
+
+    @Test("a new file takes the first free name and never replaces one; with every name taken it is EEXIST")
+    func newFileTakesTheFirstFreeName() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let folder = directory.path + "/"
+        try Data("old".utf8).write(to: directory.appendingPathComponent("a.txt"))
+        let names = ["a.txt", "a 2.txt", "a 3.txt"]
+        let first = try await AtomicFile.writeNew(inDirectory: folder, firstFreeOf: names) { try write("one", to: $0) }
+        #expect(first.name == "a 2.txt")
+        let second = try await AtomicFile.writeNew(inDirectory: folder, firstFreeOf: names) { try write("two", to: $0) }
+        #expect(second.name == "a 3.txt")
+        let error = await #expect(throws: SystemError.self) {
+            try await AtomicFile.writeNew(inDirectory: folder, firstFreeOf: names) { try write("three", to: $0) }
+        }
+        #expect(error?.errorNumber == ErrorNumber.fileExists)
+        #expect(try String(contentsOfFile: folder + "a.txt", encoding: .utf8) == "old")
+        #expect(try String(contentsOfFile: folder + "a 2.txt", encoding: .utf8) == "one")
+        #expect(try String(contentsOfFile: folder + "a 3.txt", encoding: .utf8) == "two")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names.sorted())
+    }
 }
 
 @Suite("Regular files", .timeLimit(.minutes(5)))

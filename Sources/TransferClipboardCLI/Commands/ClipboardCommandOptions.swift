@@ -34,8 +34,13 @@ enum ClipboardCommandOptions {
         case let other?:
             throw UsageError("'\(other)' is not a display protocol (expected x11, wayland or wayland-focus)")
         }
+        return try await withDoctorHint { try await Clipboard(backend: choice, timeout: timeout, catalog: catalog) }
+    }
+
+    /// Runs `body`, which connects to the display server, adding to a failure to connect where to look next.
+    static func withDoctorHint<R>(_ body: () async throws -> R) async throws -> R {
         do {
-            return try await Clipboard(backend: choice, timeout: timeout, catalog: catalog)
+            return try await body()
         } catch let error as ClipboardError
             where [.noDisplay, .connectionFailed, .protocolUnavailable, .timedOut].contains(error.code)
         {

@@ -95,10 +95,10 @@ struct CopyCommand: Command {
             let input = try InputFile(path: path)
             return input.size == nil ? try Spool.toTemporaryFile(input) : input
         }
-        let (providers, spools) = try providers(for: inputs, paths: paths, type: type)
+        let items = try CommandLineItems.make(inputs, paths: paths, type: type, catalog: catalog)
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         let handle = try await clipboard.write(
-            providers, to: ClipboardCommandOptions.selection(arguments), options: options)
+            items.providers, to: ClipboardCommandOptions.selection(arguments), options: options)
         if isServingCopy {
             // Tell the waiting parent, then let go of its pipe: it returns, this process serves on.
             try context.standardOutput.writeLine("ready")
@@ -106,7 +106,7 @@ struct CopyCommand: Command {
         }
         // Until the clipboard is taken, the limits end the write, and the last paste under way was served.
         _ = try await handle.ended()
-        withExtendedLifetime((inputs, spools)) {}
+        withExtendedLifetime((inputs, items.spools)) {}
         clipboard.close()
         return .success
     }
@@ -129,83 +129,6 @@ struct CopyCommand: Command {
             lifetime: ClipboardLifetime(pasteLimit: arguments.flag("--paste-once") ? 1 : loops, expiry: expiry))
         if arguments.flag("--transient") { options.isTransient = true }
         return options
-    }
-
-    /// The providers for the inputs (one archive's items, or one provider per file), and the temporary files
-    /// that hold an archive's payloads, which must stay open while the providers serve.
-    private func providers(
-        for inputs: [InputFile], paths: [String], type: UniformType?
-    ) throws -> (providers: [TransferProvider], spools: [InputFile]) {
-        if inputs.count == 1, type == nil, let input = inputs.first, isArchive(input, path: paths[0]) {
-            let (providers, spools) = try restore(input)
-            guard !providers.isEmpty else { throw UsageError("\(input.displayName) is an archive without items") }
-            return (providers, spools)
-        }
-        let providers = zip(inputs, paths).map { input, path in
-            let provider = TransferProvider(catalog: catalog)
-            let itemType =
-                type ?? (path == "-" ? .data : input.refinedTextType(catalog.declaredType(forFileName: path)))
-            // The descriptor's own path, so standard input redirected from a file (or spooled) serves too.
-            let url = URL(fileURLWithPath: "/proc/self/fd/\(input.fileDescriptor)")
-            provider.registerFileRepresentation(for: itemType, openInPlace: true) { _ in url }
-            if path != "-" {
-                let fileURL = URL(fileURLWithPath: path).standardizedFileURL
-                provider.registerDataRepresentation(for: .fileURL) { _ in Data(fileURL.absoluteString.utf8) }
-                provider.suggestedName = fileURL.lastPathComponent
-            }
-            return provider
-        }
-        return (providers, [])
-    }
-
-    /// The providers of an archive's items. A binary archive is walked once, whole (so a broken one is refused
-    /// before the clipboard is taken), and its payloads are copied as they are read into one unlinked temporary
-    /// file (in `TMPDIR`), from which each paste reads its representation's range: the process holds one chunk at a
-    /// time whatever the payloads' size, and one descriptor whatever their number. The text form is read whole
-    /// (within the JSON limit) and served from memory.
-    private func restore(_ input: InputFile) throws -> (providers: [TransferProvider], spools: [InputFile]) {
-        guard try ArchiveFormatChoice.input(nil, file: input) == .cbor else {
-            let data = try input.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
-            return (try TransferArchive(decoding: data).makeProviders(catalog: catalog), [])
-        }
-        let spooled = "the payloads of \(input.displayName)"
-        let spool = try Spool.emptyFile(for: spooled)
-        // Pastes read ranges through a descriptor of their own, which a paste still reading keeps open.
-        let file: SharedDescriptor
-        do {
-            file = SharedDescriptor(adopting: try Syscall.duplicate(spool.fileDescriptor))
-        } catch {
-            throw Spool.failure(error, "cannot open the temporary file that holds \(spooled)")
-        }
-        var written: Int64 = 0
-        var providers: [TransferProvider] = []
-        try ArchiveWalker.walk(
-            input, format: .cbor,
-            item: { item in
-                let provider = TransferProvider(catalog: catalog)
-                provider.suggestedName = item.suggestedName
-                provider.metadata = item.metadata
-                providers.append(provider)
-            },
-            representation: { representation in
-                let offset = written
-                let name = "\(input.displayName), item \(representation.itemIndex), \(representation.type.identifier)"
-                providers.last?.registerStreamRepresentation(for: representation.type) { _ in
-                    TransferByteStream(range: offset, length: representation.length, of: file, name: name)
-                }
-                return .read { chunk in
-                    try Spool.write(chunk, to: spool, holding: spooled)
-                    written += Int64(chunk.count)
-                }
-            })
-        return (providers, [spool])
-    }
-
-    /// Whether the single input is restored as an archive: a `.transferkit` name, or a binary archive's first bytes.
-    private func isArchive(_ input: InputFile, path: String) -> Bool {
-        if path.hasSuffix(".transferkit") || path.hasSuffix(".transferkit.json") { return true }
-        guard let head = input.peek(3) else { return false }
-        return head == [0xd9, 0xd9, 0xf7]
     }
 
     /// Starts a copy of this tool that serves the clipboard, waits until it owns it, and returns.

@@ -66,14 +66,14 @@ extension PasteCommand {
         }
     }
 
-    /// The text form of the snapshot of `provider`, whose streams `budget` counts.
+    /// The text form of the snapshot of `providers`, whose streams `budget` counts.
     /// - Throws: ``TransferArchiveError`` with `limitExceeded` when the representations or the text pass the limit;
     ///   why a load or the temporary file failed.
-    func textSnapshot(of provider: TransferProvider, budget: SnapshotBudget) async throws -> Data {
+    static func textSnapshot(of providers: [TransferProvider], budget: SnapshotBudget) async throws -> Data {
         let spool = try Spool.emptyFile(for: "the clipboard's snapshot")
         do {
             var writer = ArchiveOutput.writer(to: FileDescriptorOutput(fileDescriptor: spool.fileDescriptor))
-            try await writer.write(providers: [provider])
+            try await writer.write(providers: providers)
         } catch {
             // A load fails with the error the budget threw inside it: report the limit itself.
             if budget.isExceeded { throw budget.refusal }

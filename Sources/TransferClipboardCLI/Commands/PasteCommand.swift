@@ -145,27 +145,43 @@ struct PasteCommand: Command {
                     + (try await offered()).joined(separator: ", "))
         }
         let chosenType = provider.registeredTypes[chosen]
-        let stream = try await Self.reportingClipboardErrors { try await provider.loadStream(for: chosenType) }
         let isText = catalog.conforms(chosenType, to: .text)
-        let progress = TransferProgress(totalUnitCount: stream.length.map { Int64(clamping: $0) } ?? 0)
-        try await Self.reportingClipboardErrors {
-            try await ProgressBar.drawing(progress, totalBytes: stream.length, context: context) {
-                try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context)
-                {
-                    sink in
-                    for try await chunk in stream {
-                        try sink.write(contentsOf: chunk)
-                        progress.advance(by: Int64(chunk.count))
-                    }
-                }
+        try await Self.write(chosenType, of: provider, context: context) { body in
+            try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {
+                try await body($0)
             }
         }
         return .success
     }
 
+    /// Streams `provider`'s representation of `type` into the sink that `open` opens (and closes), drawing a running
+    /// byte count on a terminal; a failure the display server caused is thrown as its ``ClipboardError``.
+    /// - Returns: The number of bytes written.
+    @discardableResult
+    static func write(
+        _ type: UniformType, of provider: TransferProvider, context: CommandContext,
+        to open: (_ body: (any OutputSink) async throws -> Void) async throws -> Void
+    ) async throws -> Int64 {
+        let stream = try await reportingClipboardErrors { try await provider.loadStream(for: type) }
+        let progress = TransferProgress(totalUnitCount: stream.length.map { Int64(clamping: $0) } ?? 0)
+        var written: Int64 = 0
+        try await reportingClipboardErrors {
+            try await ProgressBar.drawing(progress, totalBytes: stream.length, context: context) {
+                try await open { sink in
+                    for try await chunk in stream {
+                        try sink.write(contentsOf: chunk)
+                        written += Int64(chunk.count)
+                        progress.advance(by: Int64(chunk.count))
+                    }
+                }
+            }
+        }
+        return written
+    }
+
     /// Runs `body`, rethrowing a load's failure that the clipboard caused as the clipboard's own error, so the tool
     /// prints its code (`ownerGone`, `timedOut`, …) rather than the provider's `loaderFailed` around it.
-    private static func reportingClipboardErrors<R>(_ body: () async throws -> R) async throws -> R {
+    static func reportingClipboardErrors<R>(_ body: () async throws -> R) async throws -> R {
         do {
             return try await body()
         } catch let error as TransferError {
@@ -227,11 +243,21 @@ struct PasteCommand: Command {
 
     private func archive(
         _ provider: TransferProvider, budget: SnapshotBudget?, arguments: ParsedArguments, context: CommandContext
-    )
-        async throws
-    {
+    ) async throws {
         let output = arguments.value("--output")
-        let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
+        try await Self.archive(
+            [provider], budget: budget,
+            format: try ArchiveFormatChoice.output(arguments.value("--format"), path: output),
+            output: output, context: context)
+    }
+
+    /// Writes an archive of every representation of `providers` to `output` in `format` (the text form within
+    /// `budget`, or the default limit), with a running count of the archive's bytes on a terminal: `paste --archive`'s
+    /// snapshot, and `drop --archive`'s.
+    static func archive(
+        _ providers: [TransferProvider], budget: SnapshotBudget?, format: TransferArchiveFormat, output: String?,
+        context: CommandContext
+    ) async throws {
         // The archive's length is known only once every owner has written: on a terminal, a running count of the
         // archive's bytes (the writer then goes through the sink, which counts, rather than straight to its file).
         let progress = TransferProgress()
@@ -240,7 +266,7 @@ struct PasteCommand: Command {
                 switch format {
                 case .json:
                     let encoded = try await textSnapshot(
-                        of: provider,
+                        of: providers,
                         budget: budget ?? SnapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize))
                     try sink.write(contentsOf: encoded)
                     progress.advance(by: Int64(encoded.count))
@@ -249,10 +275,10 @@ struct PasteCommand: Command {
                         try sink.write(bytes)
                         progress.advance(by: Int64(bytes.count))
                     })
-                    try await writer.write(providers: [provider])
+                    try await writer.write(providers: providers)
                 case .cbor:
                     var writer = ArchiveOutput.writer(to: sink)
-                    try await writer.write(providers: [provider])
+                    try await writer.write(providers: providers)
                 }
             }
         }

@@ -284,6 +284,12 @@ extension TransferProvider {
         try Self.coerce(type, from: folder) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
+        return (folder, Self.fileName(suggested: suggested, for: type))
+    }
+
+    /// The name of a file that holds a representation of `type`: `suggested` as one path component (a `/` becomes
+    /// `_`; nothing, `.` or `..` becomes `item`), with `type`'s preferred filename extension when it has none.
+    package static func fileName(suggested: String?, for type: UniformType) -> String {
         var name = (suggested ?? "").replacingOccurrences(of: "/", with: "_")
         if name.isEmpty || name == "." || name == ".." {
             name = "item"
@@ -291,6 +297,6 @@ extension TransferProvider {
         if let fileExtension = type.preferredFilenameExtension, (name as NSString).pathExtension.isEmpty {
             name += "." + fileExtension
         }
-        return (folder, name)
+        return name
     }
 }

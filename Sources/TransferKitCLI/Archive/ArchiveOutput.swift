@@ -31,6 +31,26 @@ package enum ArchiveOutput {
         }
     }
 
+    /// Runs `body` with a sink on a new file in `directory`, named by the first of `names` that no file has there,
+    /// written atomically as ``write(toPath:isBinary:context:_:)`` writes a file, and never over an existing file.
+    /// - Returns: What `body` returns, and the path of the file.
+    /// - Throws: ``ToolIOError`` (`writeFailed`) when the file cannot be written (every name taken, a full disk, …);
+    ///   anything `body` throws.
+    package static func writeNew<R>(
+        inDirectory directory: String, firstFreeOf names: [String], _ body: (any OutputSink) async throws -> R
+    ) async throws -> (result: R, path: String) {
+        let folder = directory.isEmpty || directory.hasSuffix("/") ? directory : directory + "/"
+        do {
+            let (result, name) = try await AtomicFile.writeNew(inDirectory: folder, firstFreeOf: names) { descriptor in
+                try await body(FileDescriptorOutput(fileDescriptor: descriptor))
+            }
+            return (result, folder + name)
+        } catch let error as SystemError {
+            let path = folder + (names.first ?? "")
+            throw ToolIOError.system(.writeFailed, "cannot write \(path)", source: path, cause: error)
+        }
+    }
+
     /// A streaming archive writer on `sink`: straight to its descriptor when it has one, so the writer can splice
     /// a file's bytes into a pipe.
     package static func writer(to sink: any OutputSink) -> TransferArchiveWriter {

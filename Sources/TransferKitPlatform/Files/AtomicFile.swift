@@ -35,6 +35,48 @@ package enum AtomicFile {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return try await write(inDirectory: directory, temporaryFor: name, reportedAs: path, body) {
+            temporary throws(SystemError) in
+            try Syscall.rename(temporary, to: path)
+        }
+    }
+
+    /// Writes a new file in `directory` through `body`, as ``write(toPath:_:)`` does, under the first of `names` that
+    /// no file has: the whole file is linked into place (`link(2)`, which never replaces a file), so a name taken
+    /// meanwhile by another process is skipped, never overwritten.
+    /// - Parameters:
+    ///   - directory: The folder, ending with `/` (or empty for the current one).
+    ///   - names: The names to try, in order (a finite sequence).
+    /// - Returns: What `body` returns, and the name the file got.
+    /// - Throws: ``SystemError`` (`EEXIST` when every name is taken) when the file cannot be created or linked;
+    ///   anything `body` throws.
+    package static func writeNew<R>(
+        inDirectory directory: String, firstFreeOf names: [String], _ body: (Int32) async throws -> R
+    ) async throws -> (result: R, name: String) {
+        let first = names.first ?? "file"
+        var chosen = first
+        let result = try await write(inDirectory: directory, temporaryFor: first, reportedAs: directory + first, body) {
+            temporary throws(SystemError) in
+            defer { Syscall.unlink(temporary) }
+            for name in names {
+                do throws(SystemError) {
+                    try Syscall.link(temporary, to: directory + name)
+                    chosen = name
+                    return
+                } catch {
+                    guard error.errorNumber == ErrorNumber.fileExists else { throw error }
+                }
+            }
+            throw SystemError(call: "link", errorNumber: ErrorNumber.fileExists, path: directory + first)
+        }
+        return (result, chosen)
+    }
+
+    /// Writes a temporary file for `name` in `directory` through `body`, then puts it in place with `place`.
+    private static func write<R>(
+        inDirectory directory: String, temporaryFor name: String, reportedAs path: String,
+        _ body: (Int32) async throws -> R, place: (String) throws(SystemError) -> Void
+    ) async throws -> R {
         removeStaleTemporaryFiles(inDirectory: directory)
         pending.withLock { $0[directory, default: 0] += 1 }
         defer {
@@ -55,7 +97,7 @@ package enum AtomicFile {
             Syscall.applyDefaultPermissions(descriptor)
             let result = try await body(descriptor)
             try Syscall.closeAfterWriting(descriptor)
-            try Syscall.rename(temporary, to: path)
+            try place(temporary)
             return result
         } catch {
             Syscall.close(descriptor)
