@@ -487,7 +487,15 @@ package final class X11Backend: ClipboardBackend {
     }
 
     package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
-        let selectionAtom = try await selectionAtom(selection)
+        try await receive(
+            target, from: try await selectionAtom(selection), named: "\(selection)", time: X11.currentTime)
+    }
+
+    /// Converts `selectionAtom` (called `name` in messages) to `target` as of `time`, streaming the bytes (INCR
+    /// included); the owner's death (XFIXES) fails the stream with `ownerGone`.
+    func receive(
+        _ target: String, from selectionAtom: X11.ID, named name: String, time: UInt32
+    ) async throws -> TransferByteStream {
         let atoms = try await atoms([target, "_TRANSFERKIT_SELECTION", "INCR"])
         let (targetAtom, property, incr) = (atoms[0], atoms[1], atoms[2])
         // XFIXES tells of the owner's death, so a read need not wait for the deadline (selected before the
@@ -505,13 +513,13 @@ package final class X11Backend: ClipboardBackend {
         }
         let transfer = X11IncomingTransfer(
             backend: self, requestor: requestor, property: property, events: events,
-            machine: X11SelectionReaderMachine(incr: incr, target: target, selection: "\(selection)"))
+            machine: X11SelectionReaderMachine(incr: incr, target: target, selection: name))
         do {
             _ = try watchProperty(window: requestor, atom: property, into: events)
             try connection.send(
                 X11RequestEncoder.convertSelection(
                     requestor: requestor, selection: selectionAtom, target: targetAtom, property: property,
-                    time: X11.currentTime))
+                    time: time))
             // The answer and the first property are read here, so a refusal is this call's error.
             try await transfer.begin()
         } catch {

@@ -13,15 +13,24 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     let gc: X11.ID
     /// The font opened for the text (`nil`: the server's default font, when `fixed` could not be opened).
     let font: X11.ID?
+    /// The server's XDND atoms.
+    let atoms: XdndAtoms
     /// The window's events, posted by the reader thread (through ``X11DesktopWindows``).
     let events = X11Wait.mailbox(of: X11Event.self)
     let state: SanitizedMutex<State>
 
     struct State {
         var lines: [String]
+        var size: (width: UInt16, height: UInt16)
         var isClosed = false
         var loop: Task<Void, Never>?
+        /// The target side, from the opening on.
+        var target: XdndTargetSession?
+        var targetLoop: Task<Void, Never>?
     }
+
+    /// The window's size now.
+    var size: (width: UInt16, height: UInt16) { state.withLock { $0.size } }
 
     /// `0x…`: the window's id.
     package var identifier: String { "0x" + String(window, radix: 16) }
@@ -31,12 +40,15 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     /// The blank border around the text.
     static let margin = 8
 
-    private init(backend: X11Backend, window: X11.ID, gc: X11.ID, font: X11.ID?, lines: [String]) {
+    private init(
+        backend: X11Backend, window: X11.ID, gc: X11.ID, font: X11.ID?, atoms: XdndAtoms, lines: [String]
+    ) {
         self.backend = backend
         self.window = window
         self.gc = gc
         self.font = font
-        state = SanitizedMutex(State(lines: lines))
+        self.atoms = atoms
+        state = SanitizedMutex(State(lines: lines, size: Self.size(for: lines)))
     }
 
     /// The window's size for `lines`: every line fits, at least 240 × 120 pixels (a target easy to hit), at most
@@ -57,8 +69,9 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     ) async throws -> X11DesktopWindow {
         let connection = backend.connection
         let info = connection.info
-        let atoms = try await backend.atoms(["_NET_WM_NAME", "UTF8_STRING", "XdndAware"])
+        let atoms = try await backend.atoms(["_NET_WM_NAME", "UTF8_STRING", "XdndAware"] + XdndAtoms.names)
         let (netName, utf8String, xdndAware) = (atoms[0], atoms[1], atoms[2])
+        let xdnd = XdndAtoms(interned: Array(atoms.dropFirst(3)))
         let window = connection.allocateResource()
         let size = size(for: lines)
         let mask =
@@ -76,7 +89,8 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             font = nil
         }
         let gc = connection.allocateResource()
-        let handle = X11DesktopWindow(backend: backend, window: window, gc: gc, font: font, lines: lines)
+        let handle = X11DesktopWindow(
+            backend: backend, window: window, gc: gc, font: font, atoms: xdnd, lines: lines)
         do {
             try connection.send(
                 X11RequestEncoder.createGC(
@@ -107,8 +121,10 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         return handle
     }
 
-    /// Starts the task that handles the window's events until it closes.
+    /// Starts the task that handles the window's events, and the target's, until it closes.
     private func startLoop() {
+        let target = XdndTargetSession(window: self)
+        let targetLoop = Task { await target.run() }
         let task = Task { [events] in
             while true {
                 guard
@@ -118,17 +134,34 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             }
         }
         let closed = state.withLock { state in
-            if !state.isClosed { state.loop = task }
+            if !state.isClosed {
+                state.loop = task
+                state.target = target
+                state.targetLoop = targetLoop
+            }
             return state.isClosed
         }
-        if closed { task.cancel() }
+        if closed {
+            task.cancel()
+            target.events.close(nil)
+        }
     }
 
-    /// One event of the window, on its task.
+    /// One event of the window, on its task: drawing here, XDND's messages to the side they are for.
     func handle(_ event: X11Event) {
         switch event {
         case .expose(_, let count) where count == 0:
             draw()
+        case .clientMessage(_, 32, let type, let data):
+            guard let message = XdndMessage.decode(type: type, data: data, atoms: atoms) else { return }
+            switch message {
+            case .enter, .position, .leave, .drop:
+                if let target = state.withLock({ $0.target }) { X11Wait.post(.message(message), to: target.events) }
+            case .status, .finished:
+                break
+            }
+        case .destroyNotify(let destroyed):
+            if let target = state.withLock({ $0.target }) { X11Wait.post(.destroyed(destroyed), to: target.events) }
         default:
             break
         }
@@ -158,6 +191,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             throw ClipboardError(code: .cancelled, message: "The window \(identifier) is closed.")
         }
         let size = Self.size(for: lines)
+        state.withLock { $0.size = size }
         try backend.connection.send(X11RequestEncoder.resizeWindow(window, width: size.width, height: size.height))
         try backend.connection.send(X11RequestEncoder.clearWindow(window))
         draw()
@@ -175,26 +209,35 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             code: .protocolUnavailable, message: "Dragging from an X11 window is not built yet (XDND source).")
     }
 
+    /// Delivers each drop on the window, asking `decide` on every position; a later call takes the drops over (the
+    /// earlier stream ends), and closing the window ends the stream (with the connection's error when it ended).
     package func drops(
         decide: @escaping @Sendable (_ targets: [String], _ actions: [DesktopDragAction]) -> DesktopDragAction?
     ) -> AsyncThrowingStream<any DesktopDropHandle, any Error> {
-        AsyncThrowingStream {
-            throw ClipboardError(
-                code: .protocolUnavailable, message: "Dropping on an X11 window is not built yet (XDND target).")
+        AsyncThrowingStream { continuation in
+            guard let target = state.withLock({ $0.isClosed ? nil : $0.target }) else {
+                continuation.finish(
+                    throwing: ClipboardError(code: .cancelled, message: "The window \(identifier) is closed."))
+                return
+            }
+            target.attach(decide: decide, continuation: continuation)
         }
     }
 
     package func close() {
-        let (wasClosed, loop) = state.withLock { state in
+        let (wasClosed, loop, target) = state.withLock { state in
             defer {
                 state.isClosed = true
                 state.loop = nil
+                state.target = nil
+                state.targetLoop = nil
             }
-            return (state.isClosed, state.loop)
+            return (state.isClosed, state.loop, state.target)
         }
         guard !wasClosed else { return }
         loop?.cancel()
         events.close(nil)
+        target?.events.close(nil)
         backend.desktopWindows.unregister(window)
         let connection = backend.connection
         _ = try? connection.send(X11RequestEncoder.freeGC(gc))
@@ -205,6 +248,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     /// The connection ended: the window is gone with it.
     func connectionEnded(_ error: ClipboardError) {
         events.close(error)
+        state.withLock { $0.target }?.events.close(error)
     }
 }
 
@@ -212,6 +256,17 @@ package final class X11DesktopWindow: DesktopWindowHandle {
 /// that concern them.
 final class X11DesktopWindows: Sendable {
     private let windows = SanitizedMutex<[X11.ID: X11DesktopWindow]>([:])
+    /// Other clients' windows whose destruction a window of ours watches (a drag's source or target).
+    private let watched = SanitizedMutex<[X11.ID: X11.ID]>([:])
+
+    /// Selects `StructureNotify` on another client's `foreign` window, so that its `DestroyNotify` reaches
+    /// `window` (a window of this connection is never changed: its own event mask would be replaced).
+    func watch(_ foreign: X11.ID, for window: X11.ID, on connection: X11Connection) {
+        guard windows.withLock({ $0[foreign] == nil }) else { return }
+        guard watched.withLock({ $0.updateValue(window, forKey: foreign) == nil }) else { return }
+        _ = try? connection.send(
+            X11RequestEncoder.changeEventMask(foreign, eventMask: X11.EventMask.structureNotify))
+    }
 
     /// Starts handing `handle`'s events to it.
     func register(_ handle: X11DesktopWindow) {
@@ -231,7 +286,8 @@ final class X11DesktopWindows: Sendable {
         case .expose(let target, _): window = target
         case .pointer(let pointer): window = pointer.window
         case .keyPress(let target, _, _): window = target
-        case .destroyNotify(let destroyed): window = destroyed
+        case .destroyNotify(let destroyed):
+            window = watched.withLock { $0.removeValue(forKey: destroyed) } ?? destroyed
         default: return
         }
         if let handle = windows.withLock({ $0[window] }) { X11Wait.post(event, to: handle.events) }

@@ -103,7 +103,7 @@ package struct X11RequestEncoder {
         bytes.append(contentsOf: repeatElement(0, count: X11RequestEncoder.padding(data.count)))
     }
 
-    /// A request whose only field is one window, atom, font or GC.
+    /// A request whose only field is one 32-bit value: a window, atom, font, GC or timestamp.
     private static func request(opcode: UInt8, resource: X11.ID) -> [UInt8] {
         var encoder = X11RequestEncoder(opcode: opcode, data: 0)
         encoder.u32(resource)
@@ -419,6 +419,59 @@ package struct X11RequestEncoder {
         encoder.u16(UInt16(bitPattern: y))
         encoder.padded(bytes)
         return encoder.finished()
+    }
+
+    /// `QueryPointer` on `window` (reply: the root, the child of `window` the pointer is in, and its positions).
+    package static func queryPointer(_ window: X11.ID) -> [UInt8] {
+        request(opcode: 38, resource: window)
+    }
+
+    /// `TranslateCoordinates` of `x`, `y` in `source` to `destination` (reply: the point there, and the child of
+    /// `destination` that contains it).
+    package static func translateCoordinates(
+        from source: X11.ID, to destination: X11.ID, x: Int16, y: Int16
+    ) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 40, data: 0)
+        encoder.u32(source)
+        encoder.u32(destination)
+        encoder.u16(UInt16(bitPattern: x))
+        encoder.u16(UInt16(bitPattern: y))
+        return encoder.finished()
+    }
+
+    /// `GrabPointer` for `window`, reporting `eventMask` to it (owner events off, both modes asynchronous, no
+    /// confinement, no cursor change) (reply: the status, 0 when granted).
+    package static func grabPointer(_ window: X11.ID, eventMask: UInt16, time: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 26, data: 0)
+        encoder.u32(window)
+        encoder.u16(eventMask)
+        encoder.u8(1)  // pointer mode Asynchronous
+        encoder.u8(1)  // keyboard mode Asynchronous
+        encoder.u32(X11.none)  // confine-to
+        encoder.u32(X11.none)  // cursor
+        encoder.u32(time)
+        return encoder.finished()
+    }
+
+    /// `UngrabPointer`.
+    package static func ungrabPointer(time: UInt32) -> [UInt8] {
+        request(opcode: 27, resource: time)
+    }
+
+    /// `GrabKeyboard` for `window` (owner events off, both modes asynchronous) (reply: the status, 0 when granted).
+    package static func grabKeyboard(_ window: X11.ID, time: UInt32) -> [UInt8] {
+        var encoder = X11RequestEncoder(opcode: 31, data: 0)
+        encoder.u32(window)
+        encoder.u32(time)
+        encoder.u8(1)
+        encoder.u8(1)
+        encoder.u16(0)
+        return encoder.finished()
+    }
+
+    /// `UngrabKeyboard`.
+    package static func ungrabKeyboard(time: UInt32) -> [UInt8] {
+        request(opcode: 32, resource: time)
     }
 
     /// `GetInputFocus`: a request with a reply, sent to wait for the server to have handled what came before.
@@ -801,6 +854,22 @@ package enum X11Reply {
 
     /// `GetSelectionOwner`: the owner.
     package static func owner(_ reply: X11Bytes) -> X11.ID { reply.u32(8) }
+
+    /// `TranslateCoordinates`: the child of the destination window that contains the point (`None`: none), and
+    /// the point in the destination window.
+    package static func translated(_ reply: X11Bytes) -> (child: X11.ID, x: Int16, y: Int16) {
+        (reply.u32(8), Int16(bitPattern: reply.u16(12)), Int16(bitPattern: reply.u16(14)))
+    }
+
+    /// `QueryPointer`: the child of the queried window that contains the pointer (`None`: none), and the pointer's
+    /// position on the root window.
+    package static func pointer(_ reply: X11Bytes) -> (child: X11.ID, rootX: Int16, rootY: Int16) {
+        (reply.u32(12), Int16(bitPattern: reply.u16(16)), Int16(bitPattern: reply.u16(18)))
+    }
+
+    /// `GrabPointer` and `GrabKeyboard`: the status (0 `Success`; 1 already grabbed, 2 invalid time, 3 not
+    /// viewable, 4 frozen).
+    package static func grabStatus(_ reply: X11Bytes) -> UInt8 { reply.u8(1) }
 
     /// `GetAtomName`: the name.
     package static func atomName(_ reply: X11Bytes) throws(X11WireError) -> String {
