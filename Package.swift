@@ -151,8 +151,9 @@ let package = Package(
 
         // MARK: - Tests
 
-        // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table).
-        .target(name: "TransferKitTestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table, the
+        // xdotool pointer driver of the drag-and-drop tests).
+        .target(name: "TransferKitTestSupport", dependencies: ["TransferKitPlatform"], path: "Tests/TestSupport"),
         // The tool with a peak-memory report at exit, for the streaming test; never shipped.
         .executableTarget(
             name: "transferkit-memory-probe",

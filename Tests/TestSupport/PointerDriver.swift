@@ -1,0 +1,142 @@
+import Foundation
+import TransferKitPlatform
+
+/// A point on an X screen, in pixels from its top-left corner.
+public struct ScreenPoint: Sendable, Hashable, CustomStringConvertible {
+    /// Pixels from the left edge.
+    public var x: Int
+    /// Pixels from the top edge.
+    public var y: Int
+
+    /// The point at `x`, `y`.
+    public init(x: Int, y: Int) {
+        self.x = x
+        self.y = y
+    }
+
+    /// `x,y`.
+    public var description: String { "\(x),\(y)" }
+}
+
+/// What went wrong while driving the pointer: a window that never appeared, an `xdotool` that failed.
+public struct PointerDriverError: Error, CustomStringConvertible {
+    /// What failed, in one line.
+    public var description: String
+}
+
+/// Drives the pointer of one X server through `xdotool`, the way a user drags: press, a few moves about 100 ms
+/// apart (toolkits start a drag past a threshold and answer each position before the next), release.
+///
+/// Give it the `DISPLAY` and `XAUTHORITY` of the test's own Xvfb; it finds windows by their title and places them,
+/// so a test knows where to press:
+/// ```swift
+/// let pointer = PointerDriver(environment: server.environment)
+/// let source = try await pointer.window(titled: "gtk source 1")
+/// try await pointer.place(source, at: ScreenPoint(x: 0, y: 0))
+/// try await pointer.drag(from: ScreenPoint(x: 100, y: 75), to: ScreenPoint(x: 500, y: 75))
+/// ```
+public struct PointerDriver: Sendable {
+    /// Where Debian installs `xdotool`.
+    public static let xdotoolPath = "/usr/bin/xdotool"
+
+    /// Whether `xdotool` is installed, for `.enabled(if:)`.
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: xdotoolPath) }
+
+    /// The environment of every `xdotool` run (its `DISPLAY` and `XAUTHORITY` name the server).
+    public let environment: [String: String]
+
+    /// A driver of the X server that `environment`'s `DISPLAY` names.
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    /// The id of the window titled exactly `title`, polled until it is mapped.
+    ///
+    /// - Throws: ``PointerDriverError`` when no such window appears within `limit`.
+    public func window(titled title: String, within limit: Duration = .seconds(45)) async throws -> String {
+        let pattern = "^" + NSRegularExpression.escapedPattern(for: title) + "$"
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let found = try await xdotool(["search", "--onlyvisible", "--name", pattern], allowFailure: true)
+            if let window = found.split(whereSeparator: \.isNewline).first { return String(window) }
+            guard ContinuousClock.now < deadline else {
+                throw PointerDriverError(description: "no window titled '\(title)' appeared within \(limit)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Moves `window`'s top-left corner to `point` and waits until the server reports it there.
+    ///
+    /// - Throws: ``PointerDriverError`` when the window is not there within `limit`.
+    public func place(_ window: String, at point: ScreenPoint, within limit: Duration = .seconds(30)) async throws {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            _ = try await xdotool(["windowmove", window, "\(point.x)", "\(point.y)"])
+            let geometry = try await xdotool(["getwindowgeometry", "--shell", window])
+            if geometry.contains("X=\(point.x)\n"), geometry.contains("Y=\(point.y)\n") { return }
+            guard ContinuousClock.now < deadline else {
+                throw PointerDriverError(description: "window \(window) is not at \(point): \(geometry)")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Moves the pointer to `point` and presses the first button there.
+    public func press(at point: ScreenPoint) async throws {
+        _ = try await xdotool(["mousemove", "--sync", "\(point.x)", "\(point.y)", "mousedown", "1"])
+    }
+
+    /// Moves the pointer to `point` (the button stays as it is).
+    public func move(to point: ScreenPoint) async throws {
+        _ = try await xdotool(["mousemove", "--sync", "\(point.x)", "\(point.y)"])
+    }
+
+    /// Releases the first button where the pointer is.
+    public func release() async throws {
+        _ = try await xdotool(["mouseup", "1"])
+    }
+
+    /// Drags from `start` to `end`: presses at `start`, moves there in `steps` moves `interval` apart (then twice more
+    /// on `end`, so the target answers a position there before the drop), and releases.
+    public func drag(
+        from start: ScreenPoint, to end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100)
+    ) async throws {
+        try await press(at: start)
+        try await Task.sleep(for: interval)
+        try await moveAlong(from: start, to: end, steps: steps, interval: interval)
+        try await release()
+    }
+
+    /// Moves from `start` to `end` in `steps` moves `interval` apart, then twice more on `end` (a nudge of one
+    /// pixel and back), each followed by `interval`: the button stays as it is.
+    public func moveAlong(
+        from start: ScreenPoint, to end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100)
+    ) async throws {
+        let count = max(steps, 1)
+        for step in 1...count {
+            let point = ScreenPoint(
+                x: start.x + (end.x - start.x) * step / count, y: start.y + (end.y - start.y) * step / count)
+            try await move(to: point)
+            try await Task.sleep(for: interval)
+        }
+        for point in [ScreenPoint(x: end.x, y: end.y + 1), end] {
+            try await move(to: point)
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    /// Runs `xdotool` with `arguments` (within 30 seconds) and returns its standard output.
+    @discardableResult
+    private func xdotool(_ arguments: [String], allowFailure: Bool = false) async throws -> String {
+        let result = try await ChildProcess.run(
+            "/usr/bin/timeout", arguments: ["--kill-after=5", "30", Self.xdotoolPath] + arguments,
+            environment: environment)
+        guard result.status == 0 || allowFailure else {
+            throw PointerDriverError(
+                description:
+                    "xdotool \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.errorText)")
+        }
+        return result.outputText
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+import TransferKitTestSupport
+
+/// GTK 4 through Python and xdotool: the real toolkit and the pointer of the drag-and-drop tests.
+let gtk4DragPeerPresent =
+    FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi/__init__.py")
+    && ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"].contains {
+        FileManager.default.fileExists(atPath: "\($0)/girepository-1.0/Gtk-4.0.typelib")
+    } && PointerDriver.isAvailable
+
+/// The screen of the drag-and-drop tests' Xvfb: room for two peer windows side by side.
+let dragAndDropScreen = "640x480x24"
+
+/// One JSON line that `Tests/Interop/gtk4_dnd_peer.py` printed (see the script for each event's fields).
+struct GTKPeerEvent: Decodable, Sendable, Equatable {
+    var event: String
+    var title: String?
+    var mode: String?
+    var mime: String?
+    var length: Int?
+    var sha256: String?
+    var action: String?
+    var deleteData: Bool?
+    var reason: String?
+    var message: String?
+    var formats: [String]?
+    var actions: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case event, title, mode, mime, length, sha256, action, reason, message, formats, actions
+        case deleteData = "delete_data"
+    }
+}
+
+/// A running `gtk4_dnd_peer.py`: a GTK 4 window that is a drag source or a drop target, killed when released.
+///
+/// `environment` names the display (`DISPLAY` or `WAYLAND_DISPLAY`) and `GDK_BACKEND`; its events are read from
+/// its output file as they arrive.
+final class GTKDragPeer: Sendable {
+    /// The window's title, unique per test (for `xdotool search --name`).
+    let title: String
+    /// The peer's process.
+    let process: BackgroundProcess
+    /// Where its standard output and error go.
+    let outputFile: URL
+
+    /// The width and height of the peer's window, in pixels.
+    static let windowSize = ScreenPoint(x: 200, y: 150)
+
+    private init(title: String, arguments: [String], environment: [String: String], directory: URL) throws {
+        self.title = title
+        outputFile = directory.appendingPathComponent("gtk4-peer-\(UUID().uuidString).out")
+        var environment = environment
+        environment["NO_AT_BRIDGE"] = "1"
+        environment["GSETTINGS_BACKEND"] = "memory"
+        let script = repositoryFile("Tests/Interop/gtk4_dnd_peer.py").path
+        process = try BackgroundProcess(
+            ["/usr/bin/python3", script] + arguments + [
+                "--title", title, "--width", "\(Self.windowSize.x)", "--height", "\(Self.windowSize.y)",
+                "--timeout", "240",
+            ], environment: environment, outputFile: outputFile.path)
+    }
+
+    /// Starts a source window offering each `(MIME type, file)` of `offers` with `actions`.
+    static func source(
+        title: String, offers: [(mime: String, file: URL)], actions: [String] = ["copy", "move"],
+        environment: [String: String], directory: URL
+    ) throws -> GTKDragPeer {
+        try GTKDragPeer(
+            title: title,
+            arguments: ["source", "--actions", actions.joined(separator: ",")]
+                + offers.flatMap { ["--offer", $0.mime, $0.file.path] },
+            environment: environment, directory: directory)
+    }
+
+    /// Starts a target window accepting `mimeTypes` with `actions`, proposing `prefer`, writing what it reads to
+    /// `out`; `refuse` refuses every drop; `chunkDelayMilliseconds` slows the reading after each 64 KiB.
+    static func target(
+        title: String, accepting mimeTypes: [String], out: URL, actions: [String] = ["copy", "move"],
+        prefer: String = "copy", refuse: Bool = false, chunkDelayMilliseconds: Int? = nil,
+        environment: [String: String], directory: URL
+    ) throws -> GTKDragPeer {
+        var arguments = [
+            "target", "--accept", mimeTypes.joined(separator: ","), "--out", out.path, "--actions",
+            actions.joined(separator: ","), "--prefer", prefer,
+        ]
+        if refuse { arguments.append("--refuse") }
+        if let chunkDelayMilliseconds { arguments += ["--chunk-delay", "\(chunkDelayMilliseconds)"] }
+        return try GTKDragPeer(title: title, arguments: arguments, environment: environment, directory: directory)
+    }
+
+    /// Every event printed so far, in order.
+    var events: [GTKPeerEvent] {
+        let text = String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            guard line.hasPrefix("{") else { return nil }
+            return try? JSONDecoder().decode(GTKPeerEvent.self, from: Data(line.utf8))
+        }
+    }
+
+    /// Everything the peer printed (its events and GTK's warnings), for failure messages.
+    var transcript: String {
+        String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
+    }
+
+    /// The first event named one of `names`, polled until it is printed.
+    ///
+    /// - Throws: when the peer ends or `limit` passes first.
+    func waitForEvent(_ names: Set<String>, within limit: Duration = .seconds(45)) async throws -> GTKPeerEvent {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            if let event = events.first(where: { names.contains($0.event) }) { return event }
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                throw GTKDragPeerError(
+                    message: "the GTK peer '\(title)' printed none of \(names.sorted()) within \(limit):\n\(transcript)"
+                )
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    /// Waits for the window to be mapped, finds it and places its top-left corner at `corner`.
+    func place(at corner: ScreenPoint, with pointer: PointerDriver) async throws {
+        _ = try await waitForEvent(["ready"])
+        let window = try await pointer.window(titled: title)
+        try await pointer.place(window, at: corner)
+    }
+
+    /// Kills the peer.
+    func stop() {
+        process.stop()
+    }
+}
+
+/// A GTK peer that ended, or never printed what a test waited for.
+struct GTKDragPeerError: Error {
+    var message: String
+}
