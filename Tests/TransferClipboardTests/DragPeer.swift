@@ -13,8 +13,14 @@ let gtk4DragPeerPresent =
 /// The screen of the drag-and-drop tests' Xvfb: room for two peer windows side by side.
 let dragAndDropScreen = "640x480x24"
 
-/// One JSON line that `Tests/Interop/gtk4_dnd_peer.py` printed (see the script for each event's fields).
-struct GTKPeerEvent: Decodable, Sendable, Equatable {
+/// Qt 5 through Python (PyQt5) and xdotool: the second toolkit of the drag-and-drop tests.
+let qt5DragPeerPresent =
+    FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")
+    && PointerDriver.isAvailable
+
+/// One JSON line that a drag peer (`Tests/Interop/gtk4_dnd_peer.py`, `qt5_dnd_peer.py`) printed (see the GTK
+/// script for each event's fields).
+struct DragPeerEvent: Decodable, Sendable, Equatable {
     var event: String
     var title: String?
     var mode: String?
@@ -34,11 +40,18 @@ struct GTKPeerEvent: Decodable, Sendable, Equatable {
     }
 }
 
-/// A running `gtk4_dnd_peer.py`: a GTK 4 window that is a drag source or a drop target, killed when released.
+/// A running drag peer: a GTK 4 (`gtk4_dnd_peer.py`) or Qt 5 (`qt5_dnd_peer.py`) window that is a drag source or
+/// a drop target, killed when released.
 ///
-/// `environment` names the display (`DISPLAY` or `WAYLAND_DISPLAY`) and `GDK_BACKEND`; its events are read from
-/// its output file as they arrive.
-final class GTKDragPeer: Sendable {
+/// `environment` names the display (`DISPLAY` or `WAYLAND_DISPLAY`) and the toolkit's backend (`GDK_BACKEND`,
+/// `QT_QPA_PLATFORM`); its events are read from its output file as they arrive.
+final class DragPeer: Sendable {
+    /// The toolkit of a peer, and its script under `Tests/Interop`.
+    enum Toolkit: String, Sendable {
+        case gtk4 = "gtk4_dnd_peer.py"
+        case qt5 = "qt5_dnd_peer.py"
+    }
+
     /// The window's title, unique per test (for `xdotool search --name`).
     let title: String
     /// The peer's process.
@@ -49,13 +62,15 @@ final class GTKDragPeer: Sendable {
     /// The width and height of the peer's window, in pixels.
     static let windowSize = ScreenPoint(x: 200, y: 150)
 
-    private init(title: String, arguments: [String], environment: [String: String], directory: URL) throws {
+    private init(
+        toolkit: Toolkit, title: String, arguments: [String], environment: [String: String], directory: URL
+    ) throws {
         self.title = title
-        outputFile = directory.appendingPathComponent("gtk4-peer-\(UUID().uuidString).out")
+        outputFile = directory.appendingPathComponent("\(toolkit)-peer-\(UUID().uuidString).out")
         var environment = environment
         environment["NO_AT_BRIDGE"] = "1"
         environment["GSETTINGS_BACKEND"] = "memory"
-        let script = repositoryFile("Tests/Interop/gtk4_dnd_peer.py").path
+        let script = repositoryFile("Tests/Interop/\(toolkit.rawValue)").path
         process = try BackgroundProcess(
             ["/usr/bin/python3", script] + arguments + [
                 "--title", title, "--width", "\(Self.windowSize.x)", "--height", "\(Self.windowSize.y)",
@@ -65,42 +80,46 @@ final class GTKDragPeer: Sendable {
 
     /// Starts a source window offering each `(MIME type, file)` of `offers` with `actions`.
     static func source(
-        title: String, offers: [(mime: String, file: URL)], actions: [String] = ["copy", "move"],
+        _ toolkit: Toolkit = .gtk4, title: String, offers: [(mime: String, file: URL)],
+        actions: [String] = ["copy", "move"],
         environment: [String: String], directory: URL
-    ) throws -> GTKDragPeer {
-        try GTKDragPeer(
-            title: title,
+    ) throws -> DragPeer {
+        try DragPeer(
+            toolkit: toolkit, title: title,
             arguments: ["source", "--actions", actions.joined(separator: ",")]
                 + offers.flatMap { ["--offer", $0.mime, $0.file.path] },
             environment: environment, directory: directory)
     }
 
     /// Starts a target window accepting `mimeTypes` with `actions`, proposing `prefer`, writing what it reads to
-    /// `out`; `refuse` refuses every drop; `chunkDelayMilliseconds` slows the reading after each 64 KiB.
+    /// `out`; `refuse` refuses every drop; `chunkDelayMilliseconds` slows the reading after each 64 KiB (GTK only: Qt
+    /// reads a drop in one piece).
     static func target(
-        title: String, accepting mimeTypes: [String], out: URL, actions: [String] = ["copy", "move"],
+        _ toolkit: Toolkit = .gtk4, title: String, accepting mimeTypes: [String], out: URL,
+        actions: [String] = ["copy", "move"],
         prefer: String = "copy", refuse: Bool = false, chunkDelayMilliseconds: Int? = nil,
         environment: [String: String], directory: URL
-    ) throws -> GTKDragPeer {
+    ) throws -> DragPeer {
         var arguments = [
             "target", "--accept", mimeTypes.joined(separator: ","), "--out", out.path, "--actions",
             actions.joined(separator: ","), "--prefer", prefer,
         ]
         if refuse { arguments.append("--refuse") }
         if let chunkDelayMilliseconds { arguments += ["--chunk-delay", "\(chunkDelayMilliseconds)"] }
-        return try GTKDragPeer(title: title, arguments: arguments, environment: environment, directory: directory)
+        return try DragPeer(
+            toolkit: toolkit, title: title, arguments: arguments, environment: environment, directory: directory)
     }
 
     /// Every event printed so far, in order.
-    var events: [GTKPeerEvent] {
+    var events: [DragPeerEvent] {
         let text = String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             guard line.hasPrefix("{") else { return nil }
-            return try? JSONDecoder().decode(GTKPeerEvent.self, from: Data(line.utf8))
+            return try? JSONDecoder().decode(DragPeerEvent.self, from: Data(line.utf8))
         }
     }
 
-    /// Everything the peer printed (its events and GTK's warnings), for failure messages.
+    /// Everything the peer printed (its events and the toolkit's warnings), for failure messages.
     var transcript: String {
         String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
     }
@@ -108,13 +127,14 @@ final class GTKDragPeer: Sendable {
     /// The first event named one of `names`, polled until it is printed.
     ///
     /// - Throws: when the peer ends or `limit` passes first.
-    func waitForEvent(_ names: Set<String>, within limit: Duration = .seconds(45)) async throws -> GTKPeerEvent {
+    func waitForEvent(_ names: Set<String>, within limit: Duration = .seconds(45)) async throws -> DragPeerEvent {
         let deadline = ContinuousClock.now + limit
         while true {
             if let event = events.first(where: { names.contains($0.event) }) { return event }
             guard process.isRunning, ContinuousClock.now < deadline else {
-                throw GTKDragPeerError(
-                    message: "the GTK peer '\(title)' printed none of \(names.sorted()) within \(limit):\n\(transcript)"
+                throw DragPeerError(
+                    message:
+                        "the drag peer '\(title)' printed none of \(names.sorted()) within \(limit):\n\(transcript)"
                 )
             }
             try await Task.sleep(for: .milliseconds(50))
@@ -134,7 +154,7 @@ final class GTKDragPeer: Sendable {
     }
 }
 
-/// A GTK peer that ended, or never printed what a test waited for.
-struct GTKDragPeerError: Error {
+/// A drag peer that ended, or never printed what a test waited for.
+struct DragPeerError: Error {
     var message: String
 }
