@@ -189,7 +189,7 @@ public enum WaylandWireFuzzing {
             case .done(let callback):
                 guard callback == frame.objectID else { fatalError("done for \(callback) from \(frame.objectID)") }
                 return
-            case .ignored, .finished, .cancelled, .keyboardEnter, .keyboardLeave, .ping, .configure:
+            case .ignored, .finished, .cancelled, .keyboardEnter, .keyboardLeave, .ping, .configure, .dragAndDrop:
                 return
             case .keymap(let fd):
                 guard claimed == [fd] else { fatalError("\(event) from \(frame.objectID) with descriptors \(claimed)") }
@@ -243,7 +243,7 @@ public enum WaylandWireFuzzing {
             case .cancelled(let source):
                 objects.destroy(source)
             case .error, .global, .globalRemove, .ignored, .finished, .send, .offerType, .keymap, .keyboardEnter,
-                .keyboardLeave, .ping, .configure:
+                .keyboardLeave, .ping, .configure, .dragAndDrop:
                 break
             }
             // wl_display, six client objects, the offers the state keeps and the destroyed ones the table keeps.

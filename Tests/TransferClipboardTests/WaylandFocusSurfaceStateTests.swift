@@ -11,14 +11,7 @@ struct WaylandFocusSurfaceStateTests {
     static func bound(
         _ interfaces: [String] = WaylandState.focusSurfaceInterfaces
     ) throws(ClipboardError) -> (WaylandState, [WaylandState.Action]) {
-        var machine = WaylandState()
-        _ = try machine.getRegistry()
-        let (callback, _) = try machine.startRoundTrip()
-        for (index, interface) in interfaces.enumerated() {
-            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: 3), live: true)
-        }
-        _ = machine.handle(.done(callback: callback), live: true)
-        _ = machine.handle(.deleteID(callback), live: false)
+        var machine = try WaylandState.announcing(interfaces, version: 3)
         let actions = try machine.bindDataDevice(compositor: "test")
         return (machine, actions)
     }

@@ -33,6 +33,10 @@ package final class WaylandBackend: ClipboardBackend {
         case dataControl
         /// `wl_data_device` through a short-lived focus surface (the opt-in fallback).
         case focusSurface
+        /// `wl_data_device` drag and drop on windows of TransferKit's own (``DragAndDropBackend``): `wl_compositor`,
+        /// `wl_shm`, `xdg_wm_base`, `wl_seat` and its pointer, `wl_data_device_manager` version 3. Such a backend has
+        /// no clipboard.
+        case dragAndDrop
         /// Nothing: the registry's globals only (``announcedGlobals``), for a diagnosis; such a backend can only be
         /// closed.
         case none
@@ -45,11 +49,11 @@ package final class WaylandBackend: ClipboardBackend {
     let connection: FramedConnection<WaylandFrames>
     /// How long a round trip or a pipe may stay silent before `timedOut`.
     let timeout: Duration
-    private let storage = SanitizedMutex(Storage())
+    let storage = SanitizedMutex(Storage())
     private let outbox = SanitizedMutex(Outbox())
 
     /// The machine, and the waiters and closures its ids stand for.
-    private struct Storage {
+    struct Storage {
         var machine = WaylandState()
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
         var ownerships: [UInt32: (serve: Serve, end: OwnershipEnd)] = [:]
@@ -58,6 +62,8 @@ package final class WaylandBackend: ClipboardBackend {
         var focusWaiters: [Mailbox<Void, ClipboardError>] = []
         /// The operations that need the focus surface now; it goes when the last one ends.
         var focusUsers = 0
+        /// The waiters and closures of drag and drop's windows.
+        var dragAndDrop = WaylandDragAndDropWaiters()
     }
 
     /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
@@ -122,6 +128,10 @@ package final class WaylandBackend: ClipboardBackend {
             case .focusSurface:
                 try perform { storage throws(ClipboardError) in
                     ((), try storage.machine.bindDataDevice(compositor: socketPath))
+                }
+            case .dragAndDrop:
+                try perform { storage throws(ClipboardError) in
+                    ((), try storage.machine.bindDragAndDrop(compositor: socketPath))
                 }
             }
             // The device announces the current selections at once; the round trip waits for them.
@@ -202,13 +212,7 @@ package final class WaylandBackend: ClipboardBackend {
     /// ``receive(_:from:)`` once the selection can be seen.
     private func receiveNow(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
         try await roundTrip()
-        let pipe: (read: Int32, write: Int32)
-        do {
-            pipe = try Syscall.makePipe()
-        } catch {
-            throw ClipboardError(
-                code: .transferFailed, message: "Cannot make a pipe for the transfer: \(error.reason).", cause: error)
-        }
+        let pipe = try Self.makeTransferPipe()
         do {
             // offer.receive(mime, fd): the request owns the write end from here and closes it once sent, so the
             // owner's close ends the data.
@@ -264,7 +268,7 @@ package final class WaylandBackend: ClipboardBackend {
     /// ids reach the compositor in the order the machine made them), and performs the other actions once the lock
     /// is released.
     @discardableResult
-    private func perform<Result: Sendable, Failure: Error>(
+    func perform<Result: Sendable, Failure: Error>(
         _ body: (inout Storage) throws(Failure) -> (Result, [WaylandState.Action])
     ) throws(Failure) -> Result {
         let (result, effects) = try storage.withLock { storage throws(Failure) in
@@ -276,7 +280,7 @@ package final class WaylandBackend: ClipboardBackend {
     }
 
     /// Turns actions into what runs once the lock is released, taking the waiters they name out of `storage`.
-    private func resolve(_ actions: [WaylandState.Action], in storage: inout Storage) -> [@Sendable () -> Void] {
+    func resolve(_ actions: [WaylandState.Action], in storage: inout Storage) -> [@Sendable () -> Void] {
         var effects: [@Sendable () -> Void] = []
         for action in actions {
             switch action {
@@ -317,10 +321,13 @@ package final class WaylandBackend: ClipboardBackend {
                     connection.close()
                     for waiter in waiters { waiter.close(failure) }
                 }
+                effects += storage.dragAndDrop.fail(failure)
             case .focusGained:
                 let waiters = storage.focusWaiters
                 storage.focusWaiters = []
                 effects.append { for waiter in waiters { _ = waiter.post(()) } }
+            case .dragAndDrop(let action):
+                effects += resolve(action, in: &storage)
             }
         }
         return effects
@@ -502,23 +509,8 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Shows the focus surface (unless shown) and waits, at most the time limit, until it has keyboard focus.
     private func acquireFocus() async throws {
-        let pixel: Int32
-        do throws(SystemError) {
-            pixel = try TemporaryFile.makeUnlinked(prefix: "transferkit-focus")
-            let written = [UInt8](repeating: 0, count: 4).withUnsafeBytes { bytes in
-                Result { () throws(SystemError) in try Syscall.write(pixel, bytes) }
-            }
-            do throws(SystemError) {
-                try written.get()
-            } catch {
-                Syscall.close(pixel)
-                throw error
-            }
-        } catch {
-            throw ClipboardError(
-                code: .transferFailed, message: "Cannot make the focus surface's buffer: \(error.reason).",
-                cause: error)
-        }
+        let pixel = try Self.makeBufferFile(
+            [UInt8](repeating: 0, count: 4), prefix: "transferkit-focus", for: "the focus surface")
         let waiter = Mailbox<Void, ClipboardError>(capacity: 1)
         let isFocused = try perform { storage throws(ClipboardError) in
             let actions: [WaylandState.Action]
@@ -550,6 +542,27 @@ package final class WaylandBackend: ClipboardBackend {
                         + "'\(WaylandState.focusSurfaceTitle)') keyboard focus within \(timeout); it may give new "
                         + "windows focus only after user input, or its seat may have no keyboard.")
             }
+        }
+    }
+
+    /// A new unlinked file holding `pixels`, for a `wl_shm` buffer of `purpose` (named in the error).
+    /// - Throws: ``ClipboardError`` with `transferFailed` when the file cannot be made or written.
+    static func makeBufferFile(_ pixels: [UInt8], prefix: String, for purpose: String) throws(ClipboardError) -> Int32 {
+        do throws(SystemError) {
+            let file = try TemporaryFile.makeUnlinked(prefix: prefix)
+            let written = pixels.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try Syscall.write(file, bytes) }
+            }
+            do throws(SystemError) {
+                try written.get()
+            } catch {
+                Syscall.close(file)
+                throw error
+            }
+            return file
+        } catch {
+            throw ClipboardError(
+                code: .transferFailed, message: "Cannot make the buffer of \(purpose): \(error.reason).", cause: error)
         }
     }
 

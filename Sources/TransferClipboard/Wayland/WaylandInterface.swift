@@ -45,6 +45,8 @@ package enum WaylandInterface: Sendable, Equatable {
     case dataSource
     /// `wl_data_offer`.
     case dataOffer
+    /// `wl_pointer` (of the seat bound at version 1), for drags from TransferKit's own windows.
+    case pointer
 
     /// The argument types of event `opcode`, or `nil` when the interface has no such event.
     package func eventSignature(_ opcode: UInt16) -> [WaylandArgumentKind]? {
@@ -83,7 +85,15 @@ package enum WaylandInterface: Sendable, Equatable {
         case (.dataSource, 0): [.string(nullable: true)]  // target
         case (.dataSource, 1): [.string(nullable: false), .fd]  // send
         case (.dataSource, 2): []  // cancelled
+        case (.dataSource, 3), (.dataSource, 4): []  // dnd_drop_performed, dnd_finished (version 3)
+        case (.dataSource, 5): [.uint]  // action (version 3)
         case (.dataOffer, 0): [.string(nullable: false)]  // offer
+        case (.dataOffer, 1), (.dataOffer, 2): [.uint]  // source_actions, action (version 3)
+        case (.pointer, 0): [.uint, .object(nullable: true), .fixed, .fixed]  // enter
+        case (.pointer, 1): [.uint, .object(nullable: true)]  // leave
+        case (.pointer, 2): [.uint, .fixed, .fixed]  // motion
+        case (.pointer, 3): [.uint, .uint, .uint, .uint]  // button
+        case (.pointer, 4): [.uint, .uint, .fixed]  // axis
         default: nil
         }
     }
@@ -157,6 +167,8 @@ package enum WaylandEvent: Sendable, Equatable {
     case ping(serial: UInt32)
     /// `xdg_surface.configure`: acknowledge, then attach a buffer to show the surface.
     case configure(xdgSurface: UInt32, serial: UInt32)
+    /// An event of drag and drop: the seat's pointer, a drag over a window, a drag source's progress.
+    case dragAndDrop(WaylandDragAndDropEvent)
 }
 
 /// The objects of one connection: which ids are live and of which interface, and which ids are free again.
@@ -278,6 +290,8 @@ package struct WaylandObjectTable: Sendable {
             event = .globalRemove(name: values.word(0))
         case (.callback, _):
             event = .done(callback: id)
+        case (.seat, 0):
+            event = .dragAndDrop(.seatCapabilities(seat: id, values.word(0)))
         case (.seat, _):
             event = .ignored
         case (.dataControlDevice, 0):
@@ -326,10 +340,10 @@ package struct WaylandObjectTable: Sendable {
             event = .send(source: id, mimeType: values.string(0), fd: values.fd(1))
         case (.dataSource, 2):
             event = .cancelled(source: id)
-        case (.keyboard, _), (.shm, _), (.buffer, _), (.surface, _), (.toplevel, _), (.dataDevice, _),
-            (.dataSource, _), (.dataOffer, _):
-            // Key presses, formats, releases, outputs, window states, drags and drag targets: nothing this client
-            // acts on (a drag's offer is recorded by its data_offer event and dropped by the next selection).
+        case (.dataDevice, _), (.dataSource, _), (.dataOffer, _), (.pointer, 0...3), (.toplevel, 1):
+            event = .dragAndDrop(try WaylandDragAndDropEvent(interface, frame.opcode, from: id, values, objects: self))
+        case (.keyboard, _), (.shm, _), (.buffer, _), (.surface, _), (.toplevel, _), (.pointer, _):
+            // Key presses, formats, releases, outputs, window states, scrolling: nothing this client acts on.
             event = .ignored
         case (.display, _), (.registry, _), (.dataControlManager, _), (.compositor, _), (.shmPool, _),
             (.dataDeviceManager, _):
@@ -341,7 +355,7 @@ package struct WaylandObjectTable: Sendable {
 }
 
 /// Typed reads of decoded arguments whose shape the signature already checked; a mismatch reads as 0 or empty.
-private struct WaylandArguments {
+struct WaylandArguments {
     let arguments: [WaylandArgument]
 
     init(_ arguments: [WaylandArgument]) { self.arguments = arguments }

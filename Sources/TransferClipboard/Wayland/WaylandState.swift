@@ -39,6 +39,8 @@ struct WaylandState: Sendable {
         case disconnect
         /// The focus surface has keyboard focus: the waits for it end.
         case focusGained
+        /// Something for drag and drop's waiters (``WaylandDragAndDropAction``).
+        case dragAndDrop(WaylandDragAndDropAction)
 
         static func == (lhs: Action, rhs: Action) -> Bool {
             switch (lhs, rhs) {
@@ -51,29 +53,32 @@ struct WaylandState: Sendable {
             case (.notify(let w1, let t1), .notify(let w2, let t2)): w1 == w2 && t1 == t2
             case (.finishWatcher(let w1, let e1), .finishWatcher(let w2, let e2)): w1 == w2 && e1?.code == e2?.code
             case (.disconnect, .disconnect), (.focusGained, .focusGained): true
+            case (.dragAndDrop(let left), .dragAndDrop(let right)): left == right
             default: false
             }
         }
     }
 
-    /// The objects this client knows, by id.
-    private(set) var objects = WaylandObjectTable()
+    /// The objects this client knows, by id (drag and drop's part, in its own file, makes objects too).
+    var objects = WaylandObjectTable()
     /// Why the connection ended, once it has.
     private(set) var failure: ClipboardError?
     /// The registry's globals, in announcement order.
     private(set) var globals: [Global] = []
     /// The registry, once asked for.
     private(set) var registry: UInt32 = 0
-    /// The data-control manager, once bound.
+    /// The data-control manager (or `wl_data_device_manager`), once bound.
     private(set) var manager: UInt32 = 0
     /// The version the manager was bound at.
     private(set) var managerVersion: UInt32 = 0
-    /// The seat's data-control device, once made.
+    /// The seat's data-control device (or `wl_data_device`), once made.
     private(set) var device: UInt32 = 0
+    /// The seat, once bound.
+    private(set) var seat: UInt32 = 0
     /// The data-control protocol in use, once bound.
     private(set) var flavor: WaylandDataControlFlavor?
     /// The MIME types of each offer the compositor announced and that is not finished with.
-    private(set) var offers: [UInt32: [String]] = [:]
+    var offers: [UInt32: [String]] = [:]
     /// The offer each selection shows now.
     private(set) var current: [ClipboardSelection: UInt32] = [:]
     /// The sources this client owns, with the selection each holds.
@@ -86,19 +91,44 @@ struct WaylandState: Sendable {
     /// Whether the selection goes through `wl_data_device` and a focus surface rather than data control.
     private(set) var usesFocusSurface = false
     /// The focus surface's objects, while it exists.
-    private(set) var focusSurface: FocusSurface?
+    private(set) var focusSurface: Toplevel?
     /// The serial of the keyboard focus the focus surface holds, while it holds it.
     private(set) var focusSerial: UInt32?
-    private var factories = (compositor: UInt32(0), shm: UInt32(0), windowManager: UInt32(0))
+    /// The objects that make surfaces, shared memory and toplevels, once bound.
+    private(set) var factories = (compositor: UInt32(0), shm: UInt32(0), windowManager: UInt32(0))
+    /// TransferKit's own windows, and the drags and drops on them (``Binding/dragAndDrop``).
+    var dragAndDrop = WaylandDragAndDropState()
 
-    /// A short-lived 1×1 toplevel that takes keyboard focus, so that `wl_data_device` lets this client set and read
-    /// the selection (what wl-clipboard does on compositors without data control).
-    struct FocusSurface: Sendable, Equatable {
+    /// A toplevel window and the one buffer it shows: the focus surface (a short-lived 1×1 toplevel that takes
+    /// keyboard focus, so that `wl_data_device` lets this client set and read the selection, as wl-clipboard does
+    /// on compositors without data control), or a window of drag and drop.
+    struct Toplevel: Sendable, Equatable {
         var surface: UInt32
         var xdgSurface: UInt32
         var toplevel: UInt32
         var buffer: UInt32
         var isShown = false
+
+        /// The requests that answer configure `serial`: acknowledge it and, the first time, attach the buffer (the
+        /// surface is mapped at the commit that follows).
+        mutating func configured(serial: UInt32) -> [WaylandMessage] {
+            var messages = [WaylandMessage(objectID: xdgSurface, opcode: 4, arguments: [.uint(serial)])]
+            if !isShown {
+                // attach(buffer, 0, 0)
+                messages.append(
+                    WaylandMessage(objectID: surface, opcode: 1, arguments: [.object(buffer), .int(0), .int(0)]))
+                isShown = true
+            }
+            messages.append(WaylandMessage(objectID: surface, opcode: 6))  // commit
+            return messages
+        }
+
+        /// Marks the objects destroyed in `objects` and returns their destroy requests, the toplevel first.
+        func destroy(in objects: inout WaylandObjectTable) -> [WaylandMessage] {
+            let order = [toplevel, xdgSurface, surface, buffer]
+            for id in order { objects.destroy(id) }
+            return order.map { WaylandMessage(objectID: $0, opcode: 0) }  // each one's destroy
+        }
     }
 
     /// The title of the focus surface's window, which a user may see flash by.
@@ -217,15 +247,35 @@ struct WaylandState: Sendable {
     /// - Throws: ``ClipboardError`` with `protocolUnavailable` when a global is missing (weston's headless backend
     ///   has no `wl_seat`).
     mutating func bindDataDevice(compositor: String) throws(ClipboardError) -> [Action] {
+        let actions = try bindWindowGlobals(
+            compositor: compositor, managerVersion: 1, purpose: "the focus-surface fallback")
+        usesFocusSurface = true
+        return actions
+    }
+
+    /// Binds the globals a client with windows and a data device needs (``focusSurfaceInterfaces``), the manager at
+    /// `managerVersion` and the rest at version 1, and makes the seat's data device, and its keyboard when the
+    /// manager is at version 1 (the focus surface's selection).
+    ///
+    /// - Parameters:
+    ///   - compositor: The compositor's name for messages (its socket).
+    ///   - purpose: What needs the globals, for the message.
+    /// - Throws: ``ClipboardError`` with `protocolUnavailable` naming the missing globals.
+    mutating func bindWindowGlobals(
+        compositor: String, managerVersion: UInt32, purpose: String
+    ) throws(ClipboardError) -> [Action] {
         try checkOpen()
         let globals = self.globals
         let found = Self.focusSurfaceInterfaces.map { name in globals.first { $0.interface == name } }
-        let missing = zip(Self.focusSurfaceInterfaces, found).filter { $0.1 == nil }.map(\.0)
+        var missing = zip(Self.focusSurfaceInterfaces, found).filter { $0.1 == nil }.map(\.0)
+        if let manager = found[4], manager.version < managerVersion {
+            missing.append("wl_data_device_manager v\(managerVersion) (it has v\(manager.version))")
+        }
         guard missing.isEmpty else {
             throw ClipboardError(
                 code: .protocolUnavailable,
                 message: "The Wayland compositor at \(compositor) has no \(missing.joined(separator: " or ")), which "
-                    + "the focus-surface fallback needs (it offers \(Self.describe(globals))).",
+                    + "\(purpose) needs (it offers \(Self.describe(globals))).",
                 source: compositor)
         }
         let global = found.compactMap { $0 }
@@ -233,24 +283,22 @@ struct WaylandState: Sendable {
         factories = (
             try objects.create(.compositor), try objects.create(.shm), try objects.create(.windowManager)
         )
-        let seat = try objects.create(.seat)
+        seat = try objects.create(.seat)
         manager = try objects.create(.dataDeviceManager)
-        managerVersion = 1
-        let keyboard = try objects.create(.keyboard)
+        self.managerVersion = managerVersion
+        let keyboard = managerVersion == 1 ? try objects.create(.keyboard) : nil
         device = try objects.create(.dataDevice)
-        usesFocusSurface = true
-        return [
-            .send([
-                bind(global[0], version: 1, id: factories.compositor),
-                bind(global[1], version: 1, id: factories.shm),
-                bind(global[2], version: 1, id: factories.windowManager),
-                bind(global[3], version: 1, id: seat),
-                bind(global[4], version: 1, id: manager),
-                WaylandMessage(objectID: seat, opcode: 1, arguments: [.newID(keyboard)]),  // get_keyboard
-                // get_data_device(id, seat)
-                WaylandMessage(objectID: manager, opcode: 1, arguments: [.newID(device), .object(seat)]),
-            ])
+        var messages = [
+            bind(global[0], version: 1, id: factories.compositor),
+            bind(global[1], version: 1, id: factories.shm),
+            bind(global[2], version: 1, id: factories.windowManager),
+            bind(global[3], version: 1, id: seat),
+            bind(global[4], version: managerVersion, id: manager),
         ]
+        if let keyboard { messages.append(WaylandMessage(objectID: seat, opcode: 1, arguments: [.newID(keyboard)])) }
+        // get_data_device(id, seat)
+        messages.append(WaylandMessage(objectID: manager, opcode: 1, arguments: [.newID(device), .object(seat)]))
+        return [.send(messages)]
     }
 
     /// Makes the focus surface, unless it exists: a toplevel whose one 4-byte pixel is in `bufferFD` (a file of at
@@ -259,33 +307,60 @@ struct WaylandState: Sendable {
     mutating func showFocusSurface(bufferFD: Int32) throws(ClipboardError) -> [Action] {
         try checkOpen()
         guard usesFocusSurface, focusSurface == nil else { return [.close(bufferFD)] }
+        let (focus, messages) = try makeToplevel(
+            title: Self.focusSurfaceTitle, bufferFD: bufferFD, width: 1, height: 1)
+        focusSurface = focus
+        return [.send(messages)]
+    }
+
+    /// The requests that make a toplevel titled `title` showing one `width`×`height` ARGB buffer whose pixels are in
+    /// `bufferFD` (which the request owns from here); it is shown at its first configure (``handle(_:live:)``).
+    mutating func makeToplevel(
+        title: String, bufferFD: Int32, width: Int32, height: Int32
+    ) throws(ClipboardError) -> (Toplevel, [WaylandMessage]) {
         // Ids in the order the requests below use them.
-        let pool = try objects.create(.shmPool)
-        let buffer = try objects.create(.buffer)
+        let (buffer, poolMessages) = try makeBuffer(bufferFD: bufferFD, width: width, height: height)
         let surface = try objects.create(.surface)
-        let focus = FocusSurface(
+        let toplevel = Toplevel(
             surface: surface, xdgSurface: try objects.create(.xdgSurface), toplevel: try objects.create(.toplevel),
             buffer: buffer)
-        focusSurface = focus
-        objects.destroy(pool)
-        return [
-            .send([
-                WaylandMessage(objectID: factories.shm, opcode: 0, arguments: [.newID(pool), .fd(bufferFD), .int(4)]),
-                // create_buffer(id, offset 0, width 1, height 1, stride 4, argb8888)
-                WaylandMessage(
-                    objectID: pool, opcode: 0,
-                    arguments: [.newID(focus.buffer), .int(0), .int(1), .int(1), .int(4), .uint(0)]),
-                WaylandMessage(objectID: pool, opcode: 1),  // destroy: the buffer keeps the memory
-                WaylandMessage(objectID: factories.compositor, opcode: 0, arguments: [.newID(focus.surface)]),
+        return (
+            toplevel,
+            poolMessages + [
+                WaylandMessage(objectID: factories.compositor, opcode: 0, arguments: [.newID(toplevel.surface)]),
                 // get_xdg_surface(id, surface), get_toplevel(id), set_title, then commit for the first configure
                 WaylandMessage(
                     objectID: factories.windowManager, opcode: 2,
-                    arguments: [.newID(focus.xdgSurface), .object(focus.surface)]),
-                WaylandMessage(objectID: focus.xdgSurface, opcode: 1, arguments: [.newID(focus.toplevel)]),
-                WaylandMessage(objectID: focus.toplevel, opcode: 2, arguments: [.string(Self.focusSurfaceTitle)]),
-                WaylandMessage(objectID: focus.surface, opcode: 6),
-            ])
-        ]
+                    arguments: [.newID(toplevel.xdgSurface), .object(toplevel.surface)]),
+                WaylandMessage(objectID: toplevel.xdgSurface, opcode: 1, arguments: [.newID(toplevel.toplevel)]),
+                WaylandMessage(objectID: toplevel.toplevel, opcode: 2, arguments: [.string(title)]),
+                WaylandMessage(objectID: toplevel.surface, opcode: 6),
+            ]
+        )
+    }
+
+    /// The requests that make one `width`×`height` ARGB buffer over the pixels in `bufferFD` (a pool that is
+    /// destroyed at once: the buffer keeps the memory).
+    mutating func makeBuffer(
+        bufferFD: Int32, width: Int32, height: Int32
+    ) throws(ClipboardError) -> (buffer: UInt32, [WaylandMessage]) {
+        let pool = try objects.create(.shmPool)
+        let buffer = try objects.create(.buffer)
+        objects.destroy(pool)
+        let stride = width &* 4
+        return (
+            buffer,
+            [
+                WaylandMessage(
+                    objectID: factories.shm, opcode: 0,
+                    arguments: [.newID(pool), .fd(bufferFD), .int(stride &* height)]),
+                // create_buffer(id, offset 0, width, height, stride, argb8888)
+                WaylandMessage(
+                    objectID: pool, opcode: 0,
+                    arguments: [.newID(buffer), .int(0), .int(width), .int(height), .int(stride), .uint(0)]),
+                WaylandMessage(objectID: pool, opcode: 1),  // destroy: the buffer keeps the memory
+            ]
+        )
     }
 
     /// Destroys the focus surface, if it exists; the compositor gives the focus back.
@@ -293,9 +368,7 @@ struct WaylandState: Sendable {
         guard let focus = focusSurface, failure == nil else { return [] }
         focusSurface = nil
         focusSerial = nil
-        let order = [focus.toplevel, focus.xdgSurface, focus.surface, focus.buffer]
-        for id in order { objects.destroy(id) }
-        return [.send(order.map { WaylandMessage(objectID: $0, opcode: 0) })]  // each one's destroy
+        return [.send(focus.destroy(in: &objects))]
     }
 
     private func bind(_ global: Global, version: UInt32, id: UInt32) -> WaylandMessage {
@@ -327,6 +400,12 @@ struct WaylandState: Sendable {
 
     /// Checks that `selection` exists under the bound protocol (zwlr version 1 has no primary selection).
     func checkSelection(_ selection: ClipboardSelection) throws(ClipboardError) {
+        if isBoundForDragAndDrop {
+            throw ClipboardError(
+                code: .protocolUnavailable,
+                message: "This Wayland connection was bound for drag and drop, which has no clipboard; connect with "
+                    + "the dataControl binding for the clipboard.")
+        }
         if selection == .primary && usesFocusSurface {
             throw ClipboardError(
                 code: .protocolUnavailable,
@@ -426,6 +505,7 @@ struct WaylandState: Sendable {
     /// - Throws: The failure, once the connection has ended.
     mutating func watch(_ selection: ClipboardSelection) throws(ClipboardError) -> UInt64 {
         try checkOpen()
+        if isBoundForDragAndDrop { try checkSelection(selection) }
         let id = nextWatcher
         nextWatcher += 1
         watchers[id] = selection
@@ -533,6 +613,7 @@ struct WaylandState: Sendable {
                     code: .connectionFailed,
                     message: "The Wayland compositor withdrew this client's data device (its seat went away)."))
         case .send(let source, let mimeType, let fd):
+            if let actions = dragSend(source, mimeType: mimeType, fd: fd) { return actions }
             guard sources[source] != nil else { return [.close(fd)] }
             return [.serve(source: source, mimeType: mimeType, fd: fd)]
         case .keymap(let fd):
@@ -547,19 +628,16 @@ struct WaylandState: Sendable {
         case .ping(let serial):
             return [.send([WaylandMessage(objectID: factories.windowManager, opcode: 3, arguments: [.uint(serial)])])]
         case .configure(let xdgSurface, let serial):
-            guard var focus = focusSurface, focus.xdgSurface == xdgSurface else { return [] }
-            var messages = [WaylandMessage(objectID: xdgSurface, opcode: 4, arguments: [.uint(serial)])]
-            if !focus.isShown {
-                // attach(buffer, 0, 0): the surface is mapped at the commit that follows.
-                messages.append(
-                    WaylandMessage(
-                        objectID: focus.surface, opcode: 1, arguments: [.object(focus.buffer), .int(0), .int(0)]))
-                focus.isShown = true
-                focusSurface = focus
+            guard var focus = focusSurface, focus.xdgSurface == xdgSurface else {
+                return configureWindow(xdgSurface: xdgSurface, serial: serial)
             }
-            messages.append(WaylandMessage(objectID: focus.surface, opcode: 6))  // commit
+            let messages = focus.configured(serial: serial)
+            focusSurface = focus
             return [.send(messages)]
+        case .dragAndDrop(let event):
+            return handle(event)
         case .cancelled(let source):
+            if let actions = dragCancelled(source) { return actions }
             // A live source is always one this client owns (a released one is destroyed, so not live).
             guard sources.removeValue(forKey: source) != nil else { return [] }
             objects.destroy(source)
@@ -575,7 +653,7 @@ struct WaylandState: Sendable {
         // An offer is announced just before the selection event that shows it: any other that is not shown now is
         // finished with.
         var destroyed: [WaylandMessage] = []
-        for stale in offers.keys.sorted() where !current.values.contains(stale) {
+        for stale in offers.keys.sorted() where !current.values.contains(stale) && !dragAndDrop.holds(stale) {
             offers[stale] = nil
             objects.destroy(stale)
             destroyed.append(WaylandMessage(objectID: stale, opcode: usesFocusSurface ? 2 : 1))  // destroy
