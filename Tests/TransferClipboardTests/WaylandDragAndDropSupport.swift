@@ -82,3 +82,104 @@ extension WaylandState {
 func uniqueWindowTitle(_ stem: String) -> String {
     "\(stem) \(UInt32.random(in: 0...UInt32.max))"
 }
+
+/// Waits (polling, at most `seconds`) until `condition` holds; throws naming `what` when it does not.
+func waitUntil(_ what: String, seconds: Int = 30, _ condition: () throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while try !condition() {
+        guard ContinuousClock.now < deadline else { throw XvfbError(message: "\(what) did not happen in \(seconds) s") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+extension WaylandBackend {
+    /// The drag-and-drop part of the machine now (for tests that wait for a step).
+    var dragAndDropState: WaylandDragAndDropState { storage.withLock { $0.machine.dragAndDrop } }
+}
+
+/// Two TransferKit connections to one headless sway, each with a window, and a virtual pointer to drag between them.
+final class WaylandDragRig: Sendable {
+    let compositor: WaylandCompositor
+    let pointer: WaylandVirtualPointer
+    let source: WaylandBackend
+    let target: WaylandBackend
+    let sourceWindow: any DesktopWindowHandle
+    let targetWindow: any DesktopWindowHandle
+    let sourceTitle: String
+    let targetTitle: String
+
+    /// Starts sway, makes the pointer (before the clients, so their seat has it), connects both and opens a window
+    /// on each, waiting until sway shows both.
+    init() async throws {
+        compositor = try await WaylandCompositor.start()
+        pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
+        source = try await WaylandBackend.connect(
+            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        target = try await WaylandBackend.connect(
+            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        sourceTitle = uniqueWindowTitle("transferkit source")
+        targetTitle = uniqueWindowTitle("transferkit target")
+        sourceWindow = try await source.openWindow(title: sourceTitle, lines: ["card"])
+        targetWindow = try await target.openWindow(title: targetTitle, lines: [])
+        _ = try await compositor.waitForWindow(titled: sourceTitle)
+        _ = try await compositor.waitForWindow(titled: targetTitle)
+        let (source, target) = (source, target)
+        try await waitUntil("both clients' pointers") {
+            source.dragAndDropState.pointer != 0 && target.dragAndDropState.pointer != 0
+        }
+    }
+
+    deinit {
+        source.close()
+        target.close()
+        compositor.stop()
+    }
+
+    /// The centre of the window titled `title`.
+    func centre(of title: String) async throws -> (x: Int, y: Int) {
+        let rect = try await compositor.waitForWindow(titled: title)
+        return (rect.x + rect.width / 2, rect.y + rect.height / 2)
+    }
+
+    /// Presses on the source window, moves past the threshold until the source started its drag, moves over the
+    /// target window until `isOver` holds, and (unless `release` is false) releases there.
+    func drag(release: Bool = true, isOver: @escaping @Sendable () -> Bool) async throws {
+        let from = try await centre(of: sourceTitle)
+        let to = try await centre(of: targetTitle)
+        let source = self.source
+        try pointer.move(to: from)
+        try await waitUntil("the pointer over the source window") { source.dragAndDropState.focus != nil }
+        try pointer.press()
+        var step = 0
+        try await waitUntil("the source's drag") {
+            step += 1
+            try pointer.move(to: (from.x + 4 * min(step, 10), from.y))
+            return source.dragAndDropState.drag != nil
+        }
+        try await source.roundTrip()
+        // The drag's grab follows the pointer: a few steps, so the target sees motion too.
+        for index in 1...8 {
+            let x: Int = from.x + (to.x - from.x) * index / 8
+            let y: Int = from.y + (to.y - from.y) * index / 8
+            try pointer.move(to: (x, y))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await waitUntil("the drag over the target window") {
+            try pointer.move(to: to)
+            return isOver()
+        }
+        // The target's answer reaches the compositor before the release does.
+        try await target.roundTrip()
+        if release { try pointer.release() }
+    }
+
+    /// Whether the drag over the target window has been answered (accepted or refused).
+    var targetDecided: Bool { target.dragAndDropState.visit?.isDecided == true }
+}
+
+/// The bytes of `stream`.
+func collect(_ stream: TransferByteStream) async throws -> Data {
+    var data = Data()
+    for try await chunk in stream { data.append(contentsOf: chunk) }
+    return data
+}

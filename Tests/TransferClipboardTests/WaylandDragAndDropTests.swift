@@ -135,3 +135,170 @@ struct WaylandDragAndDropSwayTests {
         #expect(error?.code == .protocolUnavailable)
     }
 }
+
+/// Drags between two TransferKit connections under headless sway, driven by a virtual pointer.
+@Suite(
+    "Wayland drag and drop between TransferKit windows", .timeLimit(.minutes(5)),
+    .enabled(if: waylandToolsPresent, "needs sway, wl-clipboard and setpriv (Debian: sway, wl-clipboard, util-linux)"))
+struct WaylandDragBetweenWindowsTests {
+    static let text = Data("a card, dragged".utf8)
+
+    /// An offer of `text/plain` (and a TransferKit type) with `actions`, serving `bytes`.
+    static func offer(_ actions: [DesktopDragAction], bytes: Data = text) -> DesktopDragOffer {
+        DesktopDragOffer(targets: ["text/plain;charset=utf-8", "com.example.card"], actions: actions) { _ in
+            TransferByteStream(data: bytes)
+        }
+    }
+
+    /// Takes the first drop on the rig's target window: its bytes of `text/plain;charset=utf-8`, finishing with
+    /// `perform` (the accepted action by default).
+    static func takeFirstDrop(
+        _ rig: WaylandDragRig, perform: DesktopDragAction? = nil,
+        decide: @escaping @Sendable ([String], [DesktopDragAction]) -> DesktopDragAction?
+    ) -> Task<(Data, any DesktopDropHandle), any Error> {
+        let drops = rig.targetWindow.drops(decide: decide)
+        return Task {
+            for try await drop in drops {
+                let bytes = try await collect(try await drop.receive("text/plain;charset=utf-8"))
+                await drop.finish(performed: perform ?? drop.action)
+                return (bytes, drop)
+            }
+            throw XvfbError(message: "the drops ended without one")
+        }
+    }
+
+    @Test("Text dragged from one window to another arrives; the source sees a performed copy")
+    func copyText() async throws {
+        let rig = try await WaylandDragRig()
+        let dropped = Self.takeFirstDrop(rig) { targets, actions in
+            targets.contains("text/plain;charset=utf-8") && actions.contains(.copy) ? .copy : nil
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy, .move])) }
+        try await rig.drag { rig.targetDecided }
+        let (bytes, drop) = try await dropped.value
+        #expect(bytes == Self.text)
+        #expect(drop.targets == ["text/plain;charset=utf-8", "com.example.card"])
+        #expect(drop.sourceActions == [.copy, .move])
+        #expect(drop.action == .copy)
+        #expect(drop.source == nil)
+        let outcome = try await dragging.value
+        #expect(outcome == .dropped(performed: .copy, target: "text/plain;charset=utf-8"))
+    }
+
+    @Test("A move is reported as performed only after the target finished with move")
+    func move() async throws {
+        let rig = try await WaylandDragRig()
+        let dropped = Self.takeFirstDrop(rig) { _, actions in actions.contains(.move) ? .move : nil }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy, .move])) }
+        try await rig.drag { rig.targetDecided }
+        let (bytes, drop) = try await dropped.value
+        #expect(bytes == Self.text && drop.action == .move)
+        #expect(try await dragging.value == .dropped(performed: .move, target: "text/plain;charset=utf-8"))
+    }
+
+    @Test("A refused drop: decide says no, nothing is delivered, the source sees refused")
+    func refused() async throws {
+        let rig = try await WaylandDragRig()
+        let asked = SanitizedMutex(0)
+        let dropped = Self.takeFirstDrop(rig) { _, _ in
+            asked.withLock { $0 += 1 }
+            return nil
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy])) }
+        try await rig.drag { rig.targetDecided }
+        let outcome = try await dragging.value
+        #expect(outcome == .refused(target: nil))
+        #expect(asked.withLock { $0 } > 0, "decide was asked")
+        dropped.cancel()
+        #expect(rig.target.dragAndDropState.dropped.isEmpty && rig.target.dragAndDropState.visit == nil)
+    }
+
+    @Test("A window that is not a drop target refuses at once, without a decide")
+    func notATarget() async throws {
+        let rig = try await WaylandDragRig()
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy])) }
+        try await rig.drag { rig.targetDecided }
+        #expect(try await dragging.value == .refused(target: nil))
+    }
+
+    @Test("64 MiB dragged between the windows arrive whole and in order")
+    func large() async throws {
+        let rig = try await WaylandDragRig()
+        let total = 64 << 20
+        let offer = DesktopDragOffer(targets: ["application/octet-stream"], actions: [.copy]) { _ in
+            TransferByteStream(length: UInt64(total), PatternChunks(total: total))
+        }
+        let drops = rig.targetWindow.drops { _, _ in .copy }
+        let received = Task { () -> (Int, Bool) in
+            for try await drop in drops {
+                var count = 0
+                var intact = true
+                for try await chunk in try await drop.receive("application/octet-stream") {
+                    intact = intact && Data(chunk) == PatternChunks.chunk(at: count, count: chunk.count)
+                    count += chunk.count
+                }
+                await drop.finish(performed: .copy)
+                return (count, intact)
+            }
+            return (0, false)
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(offer) }
+        try await rig.drag { rig.targetDecided }
+        let (count, intact) = try await received.value
+        #expect(count == total && intact)
+        #expect(try await dragging.value == .dropped(performed: .copy, target: "application/octet-stream"))
+    }
+
+    @Test("The target dies mid-transfer: the source's drag ends cancelled, not dropped")
+    func targetDies() async throws {
+        let rig = try await WaylandDragRig()
+        let offer = DesktopDragOffer(targets: ["text/plain;charset=utf-8"], actions: [.copy, .move]) { _ in
+            TransferByteStream(EndlessChunks(onStop: {}))
+        }
+        let drops = rig.targetWindow.drops { _, _ in .move }
+        let target = rig.target
+        let reading = Task {
+            for try await drop in drops {
+                var count = 0
+                for try await chunk in try await drop.receive("text/plain;charset=utf-8") {
+                    count += chunk.count
+                    // Some bytes came: the target dies without finishing.
+                    if count > 1 << 20 {
+                        target.close()
+                        return
+                    }
+                }
+            }
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(offer) }
+        try await rig.drag { rig.targetDecided }
+        let outcome = try await dragging.value
+        guard case .cancelled = outcome else {
+            Issue.record("the source saw \(outcome), not cancelled")
+            return
+        }
+        reading.cancel()
+    }
+
+    @Test("The source dies mid-drag: the drag leaves the target window and no drop is delivered")
+    func sourceDies() async throws {
+        let rig = try await WaylandDragRig()
+        let delivered = SanitizedMutex(0)
+        let drops = rig.targetWindow.drops { _, _ in .copy }
+        let watching = Task {
+            for try await _ in drops { delivered.withLock { $0 += 1 } }
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy])) }
+        try await rig.drag(release: false) { rig.targetDecided }
+        rig.source.close()
+        let error = await #expect(throws: ClipboardError.self) { _ = try await dragging.value }
+        #expect(error?.code == .cancelled)
+        let target = rig.target
+        try await waitUntil("the drag's leave") { target.dragAndDropState.visit == nil }
+        try rig.pointer.release()
+        try rig.pointer.sync()
+        try await target.roundTrip()
+        #expect(delivered.withLock { $0 } == 0)
+        watching.cancel()
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import TransferKitPlatform
+
+@testable import TransferClipboard
+
+/// A pointer for tests on a compositor whose seat has none (headless sway): a `zwlr_virtual_pointer_v1` from
+/// `zwlr_virtual_pointer_manager_v1`, spoken with the project's own Wayland wire code on a connection of its own.
+///
+/// Creating it gives the seat the pointer capability, so clients that bind the seat afterwards (or listen to its
+/// `capabilities`) get a `wl_pointer` whose events this driver causes: ``move(to:)`` (`motion_absolute` in the
+/// output's pixels), ``press()`` and ``release()`` (`button` `BTN_LEFT`), each followed by `frame`.
+final class WaylandVirtualPointer: Sendable {
+    private let socket: UnixSocket
+    /// The virtual pointer's id.
+    private let pointer: UInt32 = 6
+    /// The width and height of the output layout the absolute coordinates map to.
+    let extent: (width: UInt32, height: UInt32)
+    private let start = ContinuousClock.now
+    /// The next id for a `sync` callback (ids are not reused, so no `delete_id` is waited for).
+    private let nextCallback = SanitizedMutex<UInt32>(8)
+
+    /// `BTN_LEFT` in Linux's input event codes.
+    static let firstButton: UInt32 = 0x110
+
+    /// Connects to `compositor`, binds its seat and virtual-pointer manager, and creates the pointer; `extent` is
+    /// the output layout's size (headless sway's one output is 1280×720).
+    ///
+    /// - Throws: ``XvfbError`` when the compositor has no virtual-pointer manager or seat, or does not answer.
+    init(socketPath: String, extent: (width: UInt32, height: UInt32) = (1280, 720)) throws {
+        do {
+            socket = try UnixSocket.connect(toPath: socketPath)
+        } catch {
+            throw XvfbError(message: "cannot connect to \(socketPath): \(error.reason)")
+        }
+        self.extent = extent
+        // wl_display.get_registry(2), then sync(3): the globals come before the callback's done.
+        try send([
+            WaylandMessage(objectID: 1, opcode: 1, arguments: [.newID(2)]),
+            WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(3)]),
+        ])
+        var globals: [String: (name: UInt32, version: UInt32)] = [:]
+        try readUntilDone(callback: 3) { frame in
+            guard frame.objectID == 2, frame.opcode == 0 else { return }
+            var none: [Int32] = []
+            let arguments = try WaylandWire.decodeArguments(
+                frame.body, signature: [.uint, .string(nullable: false), .uint], fds: &none)
+            guard case .uint(let name) = arguments[0], case .string(let interface?) = arguments[1],
+                case .uint(let version) = arguments[2]
+            else { return }
+            globals[interface] = (name, version)
+        }
+        guard let seat = globals["wl_seat"], let manager = globals["zwlr_virtual_pointer_manager_v1"] else {
+            throw XvfbError(message: "the compositor lacks wl_seat or zwlr_virtual_pointer_manager_v1: \(globals.keys)")
+        }
+        try send([
+            // wl_registry.bind(name, interface, version, id): the seat as 4, the manager as 5.
+            WaylandMessage(
+                objectID: 2, opcode: 0, arguments: [.uint(seat.name), .string("wl_seat"), .uint(1), .newID(4)]),
+            WaylandMessage(
+                objectID: 2, opcode: 0,
+                arguments: [
+                    .uint(manager.name), .string("zwlr_virtual_pointer_manager_v1"), .uint(min(manager.version, 2)),
+                    .newID(5),
+                ]),
+            // create_virtual_pointer(seat, id)
+            WaylandMessage(objectID: 5, opcode: 0, arguments: [.object(4), .newID(pointer)]),
+            WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(7)]),  // sync
+        ])
+        try readUntilDone(callback: 7) { _ in }
+    }
+
+    deinit {
+        // destroy, then the connection ends.
+        try? send([WaylandMessage(objectID: pointer, opcode: 8)])
+        socket.close()
+    }
+
+    /// Moves the pointer to (`x`, `y`) in the output's pixels.
+    func move(to point: (x: Int, y: Int)) throws {
+        // motion_absolute(time, x, y, x_extent, y_extent), frame
+        try send([
+            WaylandMessage(
+                objectID: pointer, opcode: 1,
+                arguments: [
+                    .uint(time), .uint(UInt32(clamping: point.x)), .uint(UInt32(clamping: point.y)),
+                    .uint(extent.width), .uint(extent.height),
+                ]),
+            WaylandMessage(objectID: pointer, opcode: 4),
+        ])
+    }
+
+    /// Presses the first button.
+    func press() throws { try button(pressed: true) }
+
+    /// Releases the first button.
+    func release() throws { try button(pressed: false) }
+
+    private func button(pressed: Bool) throws {
+        // button(time, button, state), frame
+        try send([
+            WaylandMessage(
+                objectID: pointer, opcode: 2, arguments: [.uint(time), .uint(Self.firstButton), .uint(pressed ? 1 : 0)]),
+            WaylandMessage(objectID: pointer, opcode: 4),
+        ])
+    }
+
+    /// Waits until the compositor has handled every request sent so far (a `sync` round trip), at most 30 s.
+    func sync() throws {
+        let callback = nextCallback.withLock { next in
+            defer { next += 1 }
+            return next
+        }
+        try send([WaylandMessage(objectID: 1, opcode: 0, arguments: [.newID(callback)])])
+        try readUntilDone(callback: callback) { _ in }
+    }
+
+    /// Milliseconds since this pointer was made, the events' time stamps.
+    private var time: UInt32 {
+        let elapsed = ContinuousClock.now - start
+        return UInt32(truncatingIfNeeded: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func send(_ messages: [WaylandMessage]) throws {
+        var bytes: [UInt8] = []
+        for message in messages { bytes += try WaylandWire.encode(message).bytes }
+        do {
+            try socket.sendAll(bytes, timeout: .seconds(30))
+        } catch {
+            throw XvfbError(message: "cannot write to the compositor: \(error.reason)")
+        }
+    }
+
+    /// Reads events until `callback`'s `done`, handing every other frame to `handle`; a `wl_display.error` throws.
+    private func readUntilDone(callback: UInt32, _ handle: (WaylandFrame) throws -> Void) throws {
+        var buffer = FrameBuffer()
+        var frames = WaylandFrames()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            while let frame = try frames.nextFrame(from: &buffer) {
+                if frame.objectID == callback && frame.opcode == 0 { return }
+                if frame.objectID == 1 && frame.opcode == 0 {
+                    throw XvfbError(message: "the compositor refused the virtual pointer: \(Array(frame.body))")
+                }
+                try handle(frame)
+            }
+            guard ContinuousClock.now < deadline, try socket.waitUntilReadable(timeout: deadline - .now) else {
+                throw XvfbError(message: "the compositor did not answer within 30 s")
+            }
+            var descriptors: [Int32] = []
+            let received = chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(SystemError) in try socket.receive(into: raw, descriptors: &descriptors) }
+            }
+            let count = try received.get()
+            for fd in descriptors { Syscall.close(fd) }
+            guard count > 0 else { throw XvfbError(message: "the compositor closed the connection") }
+            buffer.append(chunk[..<count])
+        }
+    }
+}
