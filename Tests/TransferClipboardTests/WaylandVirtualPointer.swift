@@ -117,7 +117,9 @@ final class WaylandVirtualPointer: Sendable {
     /// Milliseconds since this pointer was made, the events' time stamps.
     private var time: UInt32 {
         let elapsed = ContinuousClock.now - start
-        return UInt32(truncatingIfNeeded: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return UInt32(
+            truncatingIfNeeded: elapsed.components.seconds * 1000 + elapsed.components.attoseconds
+                / 1_000_000_000_000_000)
     }
 
     private func send(_ messages: [WaylandMessage]) throws {
