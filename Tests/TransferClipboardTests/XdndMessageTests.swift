@@ -9,6 +9,8 @@ import TransferKitTestSupport
 struct XdndMessageTests {
     /// Atoms as a server might number them (any distinct non-zero values do).
     static let atoms = XdndAtoms(interned: Array(300..<310))
+    /// `XdndActionCopy` and `XdndActionMove` among ``atoms``.
+    static let (copy, move): (X11.ID, X11.ID) = (306, 307)
 
     /// The 20 data bytes of `items`, little-endian.
     static func bytes(_ items: [UInt32]) -> [UInt8] {

@@ -5,9 +5,8 @@ import Testing
 /// The XDND target's decisions, as tables of events in and actions out.
 @Suite("XDND target state machine", .timeLimit(.minutes(5)))
 struct XdndTargetMachineTests {
-    static let atoms = XdndAtoms(interned: Array(300..<310))
-    static let copy: X11.ID = 306
-    static let move: X11.ID = 307
+    static let atoms = XdndMessageTests.atoms
+    static let (copy, move) = (XdndMessageTests.copy, XdndMessageTests.move)
     static let window: X11.ID = 0x40_0001
     static let source: X11.ID = 0x20_0001
     static let rectangle = XdndRectangle(x: 100, y: 50, width: 240, height: 120)

@@ -328,10 +328,18 @@ package final class X11Backend: ClipboardBackend {
         _ selection: ClipboardSelection, targets: [String],
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
-        let selectionAtom = try await selectionAtom(selection)
+        try await own(try await selectionAtom(selection), named: "\(selection)", targets: targets, serve: serve)
+    }
+
+    /// Owns `selectionAtom` (called `name` in messages), offering `targets`, each served lazily by `serve` (the
+    /// clipboard's selections, and XDND's `XdndSelection` during a drag).
+    func own(
+        _ selectionAtom: X11.ID, named name: String, targets: [String],
+        serve: @escaping @Sendable (String) async throws -> TransferByteStream
+    ) async throws -> X11Ownership {
         let targetAtoms = try await atoms(targets)
         return try await take(
-            selectionAtom, named: "\(selection)",
+            selectionAtom, named: name,
             owned: { time, ownership in
                 Owned(
                     time: time, targets: targetAtoms,

@@ -60,19 +60,17 @@ final class XdndTargetSession: Sendable {
         var ending: ClipboardError?
         loop: while true {
             var queue: [XdndTargetMachine.Event]
-            do {
-                queue = [try await events.receive(until: deadline)]
-            } catch {
-                switch error {
-                case .timedOut:
-                    deadline = .never
-                    queue = [.silence]
-                case .closed(let failure):
-                    ending = failure
-                    break loop
-                case .cancelled, .finished:
-                    break loop
-                }
+            switch await Xdnd.next(from: events, until: deadline) {
+            case .event(let event):
+                queue = [event]
+            case .deadline:
+                deadline = .never
+                queue = [.silence]
+            case .cancelled:
+                break loop
+            case .ended(let failure):
+                ending = failure
+                break loop
             }
             while !queue.isEmpty {
                 for action in machine.handle(queue.removeFirst()) {

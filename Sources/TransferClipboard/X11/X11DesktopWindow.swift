@@ -27,6 +27,8 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         /// The target side, from the opening on.
         var target: XdndTargetSession?
         var targetLoop: Task<Void, Never>?
+        /// The events of the drag under way, if any.
+        var drag: Mailbox<XdndSourceMachine.Event, ClipboardError>?
     }
 
     /// The window's size now.
@@ -158,10 +160,16 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             case .enter, .position, .leave, .drop:
                 if let target = state.withLock({ $0.target }) { X11Wait.post(.message(message), to: target.events) }
             case .status, .finished:
-                break
+                if let drag = state.withLock({ $0.drag }) { X11Wait.post(.message(message), to: drag) }
             }
+        case .pointer(let pointer):
+            if let drag = state.withLock({ $0.drag }) { X11Wait.post(.pointer(pointer), to: drag) }
+        case .keyPress(_, Self.escapeKeycode, _):
+            if let drag = state.withLock({ $0.drag }) { X11Wait.post(.escape, to: drag) }
         case .destroyNotify(let destroyed):
-            if let target = state.withLock({ $0.target }) { X11Wait.post(.destroyed(destroyed), to: target.events) }
+            let (target, drag) = state.withLock { ($0.target, $0.drag) }
+            if let target { X11Wait.post(.destroyed(destroyed), to: target.events) }
+            if let drag { X11Wait.post(.destroyed(destroyed), to: drag) }
         default:
             break
         }
@@ -204,11 +212,6 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         _ = try await backend.connection.request(X11RequestEncoder.getInputFocus())
     }
 
-    package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
-        throw ClipboardError(
-            code: .protocolUnavailable, message: "Dragging from an X11 window is not built yet (XDND source).")
-    }
-
     /// Delivers each drop on the window, asking `decide` on every position; a later call takes the drops over (the
     /// earlier stream ends), and closing the window ends the stream (with the connection's error when it ended).
     package func drops(
@@ -225,19 +228,21 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     }
 
     package func close() {
-        let (wasClosed, loop, target) = state.withLock { state in
+        let (wasClosed, loop, target, drag) = state.withLock { state in
             defer {
                 state.isClosed = true
                 state.loop = nil
                 state.target = nil
                 state.targetLoop = nil
+                state.drag = nil
             }
-            return (state.isClosed, state.loop, state.target)
+            return (state.isClosed, state.loop, state.target, state.drag)
         }
         guard !wasClosed else { return }
         loop?.cancel()
         events.close(nil)
         target?.events.close(nil)
+        drag?.close(nil)
         backend.desktopWindows.unregister(window)
         let connection = backend.connection
         _ = try? connection.send(X11RequestEncoder.freeGC(gc))
@@ -248,7 +253,9 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     /// The connection ended: the window is gone with it.
     func connectionEnded(_ error: ClipboardError) {
         events.close(error)
-        state.withLock { $0.target }?.events.close(error)
+        let (target, drag) = state.withLock { ($0.target, $0.drag) }
+        target?.events.close(error)
+        drag?.close(error)
     }
 }
 

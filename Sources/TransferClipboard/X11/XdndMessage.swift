@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// The atoms of XDND's client messages and actions on one X server (interned once per connection).
 package struct XdndAtoms: Sendable, Hashable {
     /// `XdndEnter`.
@@ -181,8 +183,35 @@ package enum XdndMessage: Sendable, Hashable {
     }
 }
 
-/// XDND's protocol constants.
+/// XDND's protocol constants, and the one wait of its drivers.
 package enum Xdnd {
+    /// What a driver's wait for the next event of its machine gave.
+    enum Wait<Event> {
+        /// The next event.
+        case event(Event)
+        /// The armed deadline passed first.
+        case deadline
+        /// The waiting task was cancelled.
+        case cancelled
+        /// The mailbox was closed: by the window (`nil`) or by the connection's end.
+        case ended(ClipboardError?)
+    }
+
+    /// The next event of `mailbox`, waiting until `deadline`.
+    static func next<Event>(from mailbox: Mailbox<Event, ClipboardError>, until deadline: Deadline) async -> Wait<Event>
+    {
+        do {
+            return .event(try await mailbox.receive(until: deadline))
+        } catch {
+            switch error {
+            case .timedOut: return .deadline
+            case .cancelled: return .cancelled
+            case .finished: return .ended(nil)
+            case .closed(let failure): return .ended(failure)
+            }
+        }
+    }
+
     /// The version this implementation speaks (and writes as `XdndAware`).
     package static let version: UInt8 = 5
     /// The oldest version it talks to: 3 added the `XdndAware` version check and `XdndSelection` timestamps.

@@ -1,0 +1,206 @@
+import Foundation
+import TransferKit
+import TransferKitPlatform
+
+extension X11DesktopWindow {
+    /// The keycode of Escape on X servers with the evdev or PC keyboard map (Xorg, Xvfb, Xwayland).
+    static let escapeKeycode: UInt8 = 9
+
+    /// Waits for the first button to go down on the window and the pointer to move past the threshold, then drags
+    /// `offer` through XDND until the drop finishes, is refused, or is cancelled.
+    ///
+    /// ``XdndSourceMachine`` decides; this performs its actions. The pointer and the keyboard are grabbed for the
+    /// drag (Escape cancels it; a keyboard another client holds only loses that), `XdndSelection` is owned through
+    /// the clipboard's owner machinery (`TARGETS`, INCR) and given up when the drag ends. Cancelling the calling
+    /// task, or closing the window, ends the drag as `.cancelled` (a target under the pointer gets a leave).
+    ///
+    /// - Throws: ``ClipboardError``: `timedOut` when the target accepted the drop and did not finish it within the
+    ///   connection's time limit; `invalidOptions` when a drag from this window is already under way; why the
+    ///   connection ended.
+    package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
+        let backend = self.backend
+        let names = [
+            "XdndSelection", "XdndTypeList", "XdndActionList", "XdndActionDescription", "XdndAware", "XdndProxy",
+        ]
+        let named = try await backend.atoms(names)
+        let typeAtoms = try await backend.atoms(offer.targets)
+        let events = X11Wait.mailbox(of: XdndSourceMachine.Event.self)
+        let taken = state.withLock { state in
+            guard state.drag == nil, !state.isClosed else { return false }
+            state.drag = events
+            return true
+        }
+        guard taken else {
+            throw ClipboardError(
+                code: state.withLock({ $0.isClosed }) ? .cancelled : .invalidOptions,
+                message: "The window \(identifier) is closed or already dragging; one drag at a time.")
+        }
+        let driver = XdndSourceDriver(
+            window: self, offer: offer, events: events,
+            atoms: .init(
+                selection: named[0], typeList: named[1], actionList: named[2], actionDescription: named[3],
+                aware: named[4], proxy: named[5]))
+        defer {
+            state.withLock { state in
+                if state.drag === events { state.drag = nil }
+            }
+            events.close(nil)
+        }
+        var machine = XdndSourceMachine(window: window, atoms: atoms, types: typeAtoms, actions: offer.actions)
+        return try await driver.run(&machine)
+    }
+}
+
+/// Performs one drag's ``XdndSourceMachine`` actions on an ``X11DesktopWindow``.
+struct XdndSourceDriver {
+    /// The atoms of the source's properties.
+    struct Atoms {
+        var selection: X11.ID
+        var typeList: X11.ID
+        var actionList: X11.ID
+        var actionDescription: X11.ID
+        var aware: X11.ID
+        var proxy: X11.ID
+    }
+
+    let window: X11DesktopWindow
+    let offer: DesktopDragOffer
+    let events: Mailbox<XdndSourceMachine.Event, ClipboardError>
+    let atoms: Atoms
+
+    var connection: X11Connection { window.backend.connection }
+
+    /// Runs the drag to its end.
+    func run(_ machine: inout XdndSourceMachine) async throws -> DesktopDragOutcome {
+        var deadline = Deadline.never
+        var ownership: X11Ownership?
+        var grabbed = false
+        defer {
+            if grabbed {
+                _ = try? connection.send(X11RequestEncoder.ungrabPointer(time: X11.currentTime))
+                _ = try? connection.send(X11RequestEncoder.ungrabKeyboard(time: X11.currentTime))
+            }
+        }
+        while true {
+            var queue: [XdndSourceMachine.Event]
+            switch await Xdnd.next(from: events, until: deadline) {
+            case .event(let event):
+                queue = [event]
+            case .deadline:
+                deadline = .never
+                queue = [.deadline]
+            case .cancelled:
+                queue = [.cancel(reason: "the drag's task was cancelled")]
+            case .ended(nil):
+                queue = [.cancel(reason: "the window was closed")]
+            case .ended(let failure?):
+                if let ownership { await window.backend.release(ownership) }
+                throw failure
+            }
+            while !queue.isEmpty {
+                for action in machine.handle(queue.removeFirst()) {
+                    switch action {
+                    case .grab:
+                        let outcome = await grab()
+                        grabbed = outcome.grabbed
+                        ownership = outcome.ownership
+                        queue.append(.grabbed(outcome.grabbed && outcome.ownership != nil))
+                    case .findTarget(let x, let y):
+                        queue.append(.found(await findTarget(rootX: x, rootY: y)))
+                    case .send(let message, let destination, let about):
+                        _ = try? connection.send(
+                            message.request(to: destination, about: about, atoms: window.atoms))
+                    case .watch(let target):
+                        window.backend.desktopWindows.watch(target, for: window.window, on: connection)
+                    case .armDeadline:
+                        deadline = .after(connection.timeout)
+                    case .finish(let end):
+                        if let ownership { await window.backend.release(ownership) }
+                        switch end {
+                        case .outcome(let outcome):
+                            return outcome
+                        case .timedOut(let target):
+                            throw ClipboardError(
+                                code: .timedOut,
+                                message: "The drop target \(target) accepted the drop but did not finish it within "
+                                    + "\(connection.timeout); whether it took the data is unknown.")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Grabs the pointer and the keyboard and takes `XdndSelection`, writing the offer's type and action lists.
+    private func grab() async -> (grabbed: Bool, ownership: X11Ownership?) {
+        let source = window.window
+        let mask = UInt16(X11.EventMask.buttonPress | X11.EventMask.buttonRelease | X11.EventMask.pointerMotion)
+        guard
+            let reply = try? await connection.request(
+                X11RequestEncoder.grabPointer(source, eventMask: mask, time: X11.currentTime)),
+            X11Reply.grabStatus(reply) == 0
+        else { return (false, nil) }
+        // Without the keyboard (another client holds it) Escape does nothing; the drag goes on.
+        _ = try? await connection.request(X11RequestEncoder.grabKeyboard(source, time: X11.currentTime))
+        let typeAtoms = (try? await window.backend.atoms(offer.targets)) ?? []
+        let actionAtoms = offer.actions.map(window.atoms.atom(for:))
+        let descriptions = offer.actions.map { Array("\($0)".utf8) + [0] }.joined()
+        _ = try? connection.send(
+            X11RequestEncoder.changeProperty(source, property: atoms.typeList, type: X11.Atom.atom, values: typeAtoms))
+        _ = try? connection.send(
+            X11RequestEncoder.changeProperty(
+                source, property: atoms.actionList, type: X11.Atom.atom, values: actionAtoms))
+        _ = try? connection.send(
+            X11RequestEncoder.changeProperty(
+                source, property: atoms.actionDescription, type: X11.Atom.string, format: 8, data: Array(descriptions)))
+        let ownership = try? await window.backend.own(
+            atoms.selection, named: "XdndSelection", targets: offer.targets, serve: offer.serve)
+        return (true, ownership)
+    }
+
+    /// The window under the root point that takes XDND drops: walking down from the root through the children
+    /// that contain the point, the first with `XdndAware` 3 or later (through its `XdndProxy` when that proxy
+    /// names itself), or `nil`.
+    private func findTarget(rootX: Int16, rootY: Int16) async -> XdndSourceMachine.Target? {
+        let root = connection.info.rootWindow
+        var parent = root
+        // Deep enough for a window manager's frames; a loop in a hostile tree ends here.
+        for _ in 0..<16 {
+            guard
+                let reply = try? await connection.request(
+                    X11RequestEncoder.translateCoordinates(from: root, to: parent, x: rootX, y: rootY))
+            else { return nil }
+            let child = X11Reply.translated(reply).child
+            guard child != X11.none else { return nil }
+            if let target = await awareTarget(child) { return target }
+            parent = child
+        }
+        return nil
+    }
+
+    /// `window` as a target, when it (or its proxy) has `XdndAware` 3 or later.
+    private func awareTarget(_ window: X11.ID) async -> XdndSourceMachine.Target? {
+        var destination = window
+        if let proxy = await property(atoms.proxy, of: window).first, proxy != X11.none,
+            await property(atoms.proxy, of: proxy).first == proxy
+        {
+            destination = proxy
+        }
+        guard let version = await property(atoms.aware, of: destination, type: X11.Atom.atom).first,
+            version >= UInt32(Xdnd.oldestVersion)
+        else { return nil }
+        return XdndSourceMachine.Target(
+            window: window, destination: destination, version: UInt8(clamping: version))
+    }
+
+    /// The 32-bit items of `property` on `window` (of `type` when given), or none when it is missing, of
+    /// another type, or the window is gone.
+    private func property(_ property: X11.ID, of window: X11.ID, type: X11.ID? = nil) async -> [UInt32] {
+        guard
+            let reply = try? await connection.request(
+                X11RequestEncoder.getProperty(window, property: property, delete: false, length: 1)),
+            let value = try? X11Reply.property(reply), type == nil || value.type == type
+        else { return [] }
+        return value.items32
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
+
+@testable import TransferClipboard
+
+/// A real pointer on an X display, moved with xdotool as a user would drag: press, a few moves about 100 ms apart,
+/// release.
+struct XdotoolPointer {
+    let environment: [String: String]
+
+    func run(_ arguments: [String]) async throws {
+        let result = try await runTool(["/usr/bin/xdotool"] + arguments, environment: environment)
+        guard result.status == 0 else { throw XvfbError(message: "xdotool \(arguments) failed: \(result.error)") }
+    }
+
+    /// Presses the first button at `from` and moves through `path`.
+    func press(at from: (Int, Int), moving path: [(Int, Int)]) async throws {
+        try await run(["mousemove", "--sync", "\(from.0)", "\(from.1)", "mousedown", "1"])
+        for (x, y) in path {
+            try await Task.sleep(for: .milliseconds(100))
+            try await run(["mousemove", "\(x)", "\(y)"])
+        }
+    }
+
+    /// Releases the first button after a pause.
+    func release() async throws {
+        try await Task.sleep(for: .milliseconds(100))
+        try await run(["mouseup", "1"])
+    }
+
+    /// A whole drag from `from` through `path`.
+    func drag(from: (Int, Int), through path: [(Int, Int)]) async throws {
+        try await press(at: from, moving: path)
+        try await release()
+    }
+}
+
+/// Drags between TransferKit's own X11 windows on two connections (as two processes would), with a real pointer
+/// under a private Xvfb.
+@Suite(
+    "X11 drag and drop between TransferKit windows", .serialized, .timeLimit(.minutes(5)),
+    .enabled(if: xdndToolsPresent, "needs Xvfb, xauth and xdotool (Debian: xvfb, xauth, xdotool)"))
+final class X11DragAndDropTests {
+    let server: XvfbServer
+    var pointer: XdotoolPointer { XdotoolPointer(environment: server.environment) }
+
+    /// The source window's place (its size is 240 × 120) and the target's.
+    static let sourceOrigin: (Int16, Int16) = (0, 0)
+    static let targetOrigin: (Int16, Int16) = (400, 100)
+    /// From inside the source to inside the target.
+    static let start = (50, 50)
+    static let path = [(60, 55), (200, 100), (350, 130), (450, 150), (470, 160)]
+
+    init() async throws {
+        server = try await XvfbServer.start(screen: "1024x768x24")
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    /// A source window and a target window, each on a connection of its own.
+    struct Pair {
+        let sourceBackend: X11Backend
+        let targetBackend: X11Backend
+        let source: X11DesktopWindow
+        let target: X11DesktopWindow
+
+        func close() {
+            sourceBackend.close()
+            targetBackend.close()
+        }
+    }
+
+    func openPair() async throws -> Pair {
+        let sourceBackend = try await connect()
+        do {
+            let targetBackend = try await connect()
+            do {
+                return Pair(
+                    sourceBackend: sourceBackend, targetBackend: targetBackend,
+                    source: try await openSource(on: sourceBackend), target: try await openTarget(on: targetBackend))
+            } catch {
+                targetBackend.close()
+                throw error
+            }
+        } catch {
+            sourceBackend.close()
+            throw error
+        }
+    }
+
+    func connect(timeout: Duration = patience) async throws -> X11Backend {
+        try await X11Backend.connect(environment: server.environment, timeout: timeout)
+    }
+
+    func openSource(on backend: X11Backend) async throws -> X11DesktopWindow {
+        try await backend.openDesktopWindow(
+            title: "xdnd source \(UUID().uuidString.prefix(8))", lines: ["drag me"], x: Self.sourceOrigin.0,
+            y: Self.sourceOrigin.1)
+    }
+
+    func openTarget(on backend: X11Backend) async throws -> X11DesktopWindow {
+        try await backend.openDesktopWindow(
+            title: "xdnd target \(UUID().uuidString.prefix(8))", lines: ["drop here"], x: Self.targetOrigin.0,
+            y: Self.targetOrigin.1)
+    }
+
+    /// Starts `window`'s drag of `offer` and waits (at most 30 s) until it waits for the press.
+    func startDrag(
+        _ offer: DesktopDragOffer, from window: X11DesktopWindow
+    ) async throws -> Task<DesktopDragOutcome, any Error> {
+        let drag = Task { try await window.drag(offer) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while window.state.withLock({ $0.drag == nil }) {
+            guard ContinuousClock.now < deadline else { throw XvfbError(message: "the drag never started") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return drag
+    }
+
+    static func textOffer(
+        _ text: String, targets: [String] = ["text/plain;charset=utf-8", "UTF8_STRING"],
+        actions: [DesktopDragAction] = [.move, .copy], served: CallCounter? = nil
+    ) -> DesktopDragOffer {
+        DesktopDragOffer(targets: targets, actions: actions) { target in
+            served?.hit(target)
+            return TransferByteStream(data: Data("\(text) as \(target)".utf8))
+        }
+    }
+
+    static func read(_ stream: TransferByteStream) async throws -> Data {
+        var data = Data()
+        for try await chunk in stream { data.append(chunk) }
+        return data
+    }
+
+    @Test("A small text moves: the target reads it, and the source learns the performed move")
+    func smallTextMove() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let asked = SanitizedMutex<[[DesktopDragAction]]>([])
+        let drops = target.drops { _, actions in
+            asked.withLock { $0.append(actions) }
+            return actions.first
+        }
+        let served = CallCounter()
+        let drag = try await startDrag(Self.textOffer("hello", served: served), from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        #expect(drop.targets == ["text/plain;charset=utf-8", "UTF8_STRING"])
+        #expect(drop.sourceActions == [.move, .copy])
+        #expect(drop.action == .move)
+        #expect(drop.location == DesktopPoint(x: 70, y: 60))
+        #expect(drop.source == source.identifier)
+        let text = try await Self.read(try await drop.receive("text/plain;charset=utf-8"))
+        #expect(String(decoding: text, as: UTF8.self) == "hello as text/plain;charset=utf-8")
+        let missing = await #expect(throws: ClipboardError.self) { try await drop.receive("image/png") }
+        #expect(missing?.code == .typeUnavailable)
+        await drop.finish(performed: .move)
+
+        #expect(try await drag.value == .dropped(performed: .move, target: target.identifier))
+        // Only the representation read was served.
+        #expect(served.count("text/plain;charset=utf-8") == 1)
+        #expect(served.count("UTF8_STRING") == 0)
+        #expect(asked.withLock { $0.allSatisfy { $0 == [.move, .copy] } })
+    }
+
+    @Test("A target that chooses copy makes the outcome a copy, whatever the source proposed first")
+    func copyOutcome() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let drops = target.drops { _, actions in actions.contains(.copy) ? .copy : nil }
+        let drag = try await startDrag(Self.textOffer("copied"), from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        #expect(drop.action == .copy)
+        _ = try await Self.read(try await drop.receive("UTF8_STRING"))
+        await drop.finish(performed: .copy)
+        #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+    }
+
+    @Test("More than three types travel in XdndTypeList, all of them in the source's order")
+    func manyTypes() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let offered = ["com.example.card", "application/json", "text/html", "text/plain;charset=utf-8", "UTF8_STRING"]
+        let seen = SanitizedMutex<[String]>([])
+        let drops = target.drops { targets, _ in
+            seen.withLock { $0 = targets }
+            return .copy
+        }
+        let drag = try await startDrag(Self.textOffer("{}", targets: offered, actions: [.copy]), from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        #expect(drop.targets == offered)
+        #expect(seen.withLock { $0 } == offered)
+        let last = try await Self.read(try await drop.receive("UTF8_STRING"))
+        #expect(String(decoding: last, as: UTF8.self) == "{} as UTF8_STRING")
+        await drop.finish(performed: .copy)
+        #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+    }
+
+    @Test("64 MiB arrive whole through INCR")
+    func large() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let drops = target.drops { _, _ in .copy }
+        let total = 64 << 20
+        let offer = DesktopDragOffer(targets: ["application/octet-stream"], actions: [.copy]) { _ in
+            TransferByteStream(length: UInt64(total), PatternChunks(total: total))
+        }
+        let drag = try await startDrag(offer, from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        var received = 0
+        var intact = true
+        for try await chunk in try await drop.receive("application/octet-stream") {
+            intact = intact && chunk == PatternChunks.chunk(at: received, count: chunk.count)
+            received += chunk.count
+        }
+        #expect(received == total)
+        #expect(intact)
+        await drop.finish(performed: .copy)
+        #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+    }
+
+    @Test("A refused drop leaves the target, reports .refused, and delivers nothing")
+    func refused() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let asked = CallCounter()
+        let drops = target.drops { _, _ in
+            asked.hit("decide")
+            return nil
+        }
+        let served = CallCounter()
+        let drag = try await startDrag(Self.textOffer("no", served: served), from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        #expect(try await drag.value == .refused(target: target.identifier))
+        #expect(asked.count("decide") >= 1)
+        #expect(served.count("text/plain;charset=utf-8") + served.count("UTF8_STRING") == 0)
+        // Nothing was delivered: closing the window ends the stream empty.
+        target.close()
+        var iterator = drops.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("A release over no drop target is refused without a target")
+    func releasedOverNothing() async throws {
+        let sourceBackend = try await connect()
+        defer { sourceBackend.close() }
+        let source = try await openSource(on: sourceBackend)
+        let drag = try await startDrag(Self.textOffer("nowhere"), from: source)
+        try await pointer.drag(from: Self.start, through: [(60, 55), (300, 400), (700, 500)])
+        #expect(try await drag.value == .refused(target: nil))
+    }
+
+    @Test("A target that dies mid-transfer cancels the drag at once; the source's window stays usable")
+    func targetDiesMidTransfer() async throws {
+        let pair = try await openPair()
+        defer { pair.sourceBackend.close() }
+        let (source, target, targetBackend) = (pair.source, pair.target, pair.targetBackend)
+        let drops = target.drops { _, _ in .copy }
+        let offer = DesktopDragOffer(targets: ["application/octet-stream"], actions: [.copy]) { _ in
+            TransferByteStream(length: nil, EndlessChunks(onStop: {}))
+        }
+        let drag = try await startDrag(offer, from: source)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        var chunks = try await drop.receive("application/octet-stream").makeAsyncIterator()
+        _ = try await chunks.next()
+        targetBackend.close()
+        let outcome = try await drag.value
+        guard case .cancelled = outcome else {
+            Issue.record("the source's outcome was \(outcome), not cancelled")
+            return
+        }
+        // The window drags again.
+        let again = try await startDrag(Self.textOffer("again"), from: source)
+        try await pointer.drag(from: Self.start, through: [(60, 55), (300, 400), (700, 500)])
+        #expect(try await again.value == .refused(target: nil))
+    }
+
+    @Test("A source killed mid-drag leaves the target's window and stream working for the next drag")
+    func sourceDiesMidDrag() async throws {
+        let targetBackend = try await connect()
+        defer { targetBackend.close() }
+        let target = try await openTarget(on: targetBackend)
+        let asked = CallCounter()
+        let drops = target.drops { _, _ in
+            asked.hit("decide")
+            return .copy
+        }
+        var iterator = drops.makeAsyncIterator()
+
+        let doomed = try await connect()
+        let first = try await openSource(on: doomed)
+        let abandoned = try await startDrag(Self.textOffer("lost"), from: first)
+        try await pointer.press(at: Self.start, moving: Self.path)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while asked.count("decide") == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(asked.count("decide") >= 1)
+        doomed.close()
+        try await pointer.release()
+        _ = try? await abandoned.value
+
+        let survivor = try await connect()
+        defer { survivor.close() }
+        let second = try await openSource(on: survivor)
+        let drag = try await startDrag(Self.textOffer("kept"), from: second)
+        try await pointer.drag(from: Self.start, through: Self.path)
+        let drop = try #require(try await iterator.next())
+        #expect(drop.source == second.identifier)
+        let text = try await Self.read(try await drop.receive("UTF8_STRING"))
+        #expect(String(decoding: text, as: UTF8.self) == "kept as UTF8_STRING")
+        await drop.finish(performed: .copy)
+        #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+    }
+
+    @Test("Escape cancels the drag; the target gets no drop")
+    func escape() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let drops = target.drops { _, _ in .copy }
+        let drag = try await startDrag(Self.textOffer("escaped"), from: source)
+        try await pointer.press(at: Self.start, moving: Self.path)
+        try await pointer.run(["key", "Escape"])
+        #expect(try await drag.value == .cancelled(reason: "the user pressed Escape"))
+        try await pointer.release()
+        target.close()
+        var iterator = drops.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+    }
+}
