@@ -55,7 +55,30 @@ destroy = event(17, struct.pack("<II", 0x400001, 0x400001))
 refused = bytes([0, 1]) + struct.pack("<BxHHH", 0, 11, 0, 5) + pad(b"No protocol specified")[:20]
 auth = bytes([0, 1]) + struct.pack("<B5xH", 2, 4) + pad(b"need cookie")[:16]
 
+# XDND (issue 23): the atoms the harness interns for XdndEnter … XdndFinished, then XdndActionCopy … XdndActionAsk
+# (X11WireFuzzing.xdndAtoms), and ClientMessage events as a source and a target receive them (SendEvent's bit set).
+XDND = {name: 0x1E0 + i for i, name in enumerate(
+    ["enter", "position", "status", "leave", "drop", "finished", "copy", "move", "link", "ask"])}
+
+
+def client_message(window, kind, items):
+    return struct.pack("<BBHII", 33 | 0x80, 32, 1, window, XDND[kind]) + struct.pack("<5I", *items)
+
+
+source_win, target_win = 0x200001, 0x400001
+xdnd_target = (client_message(target_win, "enter", [source_win, 5 << 24 | 1, 0x1D1, 0x1D2, 0])
+               + client_message(target_win, "position", [source_win, 0, 100 << 16 | 40, 1234, XDND["copy"]])
+               + client_message(target_win, "position", [source_win, 0, 101 << 16 | 41, 1240, XDND["move"]])
+               + client_message(target_win, "drop", [source_win, 0, 1250, 0, 0])
+               + client_message(target_win, "leave", [source_win, 0, 0, 0, 0]))
+xdnd_source = (client_message(source_win, "status", [target_win, 3, 90 << 16 | 30, 20 << 16 | 10, XDND["move"]])
+               + client_message(source_win, "status", [target_win, 0, 0, 0, 0])
+               + client_message(source_win, "finished", [target_win, 1, XDND["move"], 0, 0])
+               + client_message(source_win, "finished", [target_win, 0, 0, 0, 0]))
+
 seeds = {
+    "xdnd-target": bytes([32, 87]) + setup() + intern + xdnd_target + targets,
+    "xdnd-source": bytes([7, 87]) + setup() + notify + xdnd_source + request,
     "setup-only": bytes([16, 87]) + setup(),
     "refused": refused,
     "authenticate": auth,
