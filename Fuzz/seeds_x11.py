@@ -76,8 +76,20 @@ xdnd_source = (client_message(source_win, "status", [target_win, 3, 90 << 16 | 3
                + client_message(source_win, "finished", [target_win, 1, XDND["move"], 0, 0])
                + client_message(source_win, "finished", [target_win, 0, 0, 0, 0]))
 
+# Two drops in a row, then a source whose window goes away mid-drag and one that falls silent (SelectionClear stands
+# for the deadline in the harness).
+xdnd_two_drops = xdnd_target[:-32] + xdnd_target[:-32]
+xdnd_gone = (client_message(target_win, "enter", [source_win, 5 << 24, 0x1D1, 0, 0])
+             + client_message(target_win, "position", [source_win, 0, 10 << 16 | 10, 1300, XDND["copy"]])
+             + event(17, struct.pack("<II", source_win, source_win))
+             + client_message(target_win, "enter", [source_win + 1, 4 << 24, 0x1D1, 0, 0])
+             + clear
+             + client_message(target_win, "drop", [source_win + 1, 0, 1400, 0, 0]))
+
 seeds = {
     "xdnd-target": bytes([32, 87]) + setup() + intern + xdnd_target + targets,
+    "xdnd-target-two-drops": bytes([64, 87]) + setup() + xdnd_two_drops,
+    "xdnd-target-source-gone": bytes([13, 87]) + setup() + xdnd_gone,
     "xdnd-source": bytes([7, 87]) + setup() + notify + xdnd_source + request,
     "setup-only": bytes([16, 87]) + setup(),
     "refused": refused,

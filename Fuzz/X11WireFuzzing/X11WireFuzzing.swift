@@ -12,7 +12,9 @@ import TransferKitPlatform
 /// length field of a reply or generic event), never over the decoder's limit, and add up with the bytes left in the
 /// buffer to exactly the bytes fed. Every reply is also read as each reply kind the backend reads, and every
 /// `ClientMessage` as an XDND message (``xdndAtoms``): it must decode exactly when its type is one of XDND's six
-/// messages, name its first item as its sender, and encode to items that decode to the same message. The Xauthority
+/// messages, name its first item as its sender, and encode to items that decode to the same message; the decoded
+/// messages then drive an `XdndTargetMachine` as TransferKit's window does (``XdndTargetBooks``), with `DestroyNotify`
+/// as a source's window going away and `SelectionClear` standing for the silence deadline. The Xauthority
 /// parser and the `DISPLAY` parser get the same bytes. A broken invariant is a `fatalError`: the harness's way to
 /// report a finding to libFuzzer.
 public enum X11WireFuzzing {
@@ -38,6 +40,8 @@ public enum X11WireFuzzing {
             } catch {}
             stream.removeFirst(total)
         }
+        var target = XdndTargetBooks()
+        defer { target.checkSettled() }
         var decoder = X11Frames(limit: limit, expectsSetup: false)
         var buffer = FrameBuffer()
         let xfixesFirstEvent = bytes[1]
@@ -55,7 +59,9 @@ public enum X11WireFuzzing {
                     guard size >= 32, size <= limit, size % 4 == 0 else {
                         fatalError("a message of \(size) bytes came out of the decoder")
                     }
-                    check(X11Message(decoding: bytes, xfixesFirstEvent: xfixesFirstEvent), size: size)
+                    let message = X11Message(decoding: bytes, xfixesFirstEvent: xfixesFirstEvent)
+                    check(message, size: size)
+                    target.feed(message)
                 }
             } catch {
                 return
@@ -109,7 +115,9 @@ public enum X11WireFuzzing {
             fatalError("an enter with the types \(types)")
         }
         let (encodedType, items) = message.encode(atoms: atoms)
-        guard encodedType == type, items.count == 5 else { fatalError("\(message) encodes as \(encodedType), \(items)") }
+        guard encodedType == type, items.count == 5 else {
+            fatalError("\(message) encodes as \(encodedType), \(items)")
+        }
         let bytes = items.flatMap { item in (0..<4).map { UInt8(truncatingIfNeeded: item >> ($0 * 8)) } }
         guard XdndMessage.decode(type: encodedType, data: bytes, atoms: atoms) == message else {
             fatalError("\(message) does not decode from its own encoding \(items)")
@@ -140,5 +148,158 @@ public enum X11WireFuzzing {
         _ = try? X11Reply.atomName(reply)
         _ = X11Reply.extensionInfo(reply)
         _ = X11Reply.atom(reply)
+    }
+}
+
+/// TransferKit's X11 window as an XDND target, reduced to its state machine and a driver that answers at once: every
+/// source is described with its three types and copy and move, and every third decision refuses (the others accept
+/// the first action offered); every other drop delivered is finished at once, with its action, and the rest only
+/// when the input ends.
+///
+/// It checks that the machine sends only statuses and finishes, from its own window and to the current source; that a
+/// drop is delivered only after an accepting status to its source with the drop's action, under a fresh identity
+/// that stays unfinished until finished; that each drop message of the current source ends in exactly one delivery
+/// or one unsuccessful finish; that a drop is finished exactly once, with success exactly when it performed an action;
+/// and that, since the driver answers at once, the machine never waits for a description or a decision afterwards.
+struct XdndTargetBooks {
+    static let window: X11.ID = 0x40_0001
+    static let rectangle = XdndRectangle(x: 0, y: 0, width: 240, height: 120)
+
+    var machine = XdndTargetMachine(window: window, atoms: X11WireFuzzing.xdndAtoms)
+    /// Whether the last status sent to each source accepted, and with which action atom.
+    var lastStatus: [X11.ID: (accepts: Bool, action: X11.ID)] = [:]
+    var decisions = 0
+    /// The drops delivered and not finished, and those finished.
+    var open: [UInt64: XdndTargetMachine.Drop] = [:]
+    var finished: Set<UInt64> = []
+
+    /// Feeds one message from the server: an XDND message, a destroyed window, or (a `SelectionClear`) the silence.
+    mutating func feed(_ message: X11Message) {
+        switch message {
+        case .event(.clientMessage(_, _, let type, let data)):
+            guard let xdnd = XdndMessage.decode(type: type, data: data, atoms: X11WireFuzzing.xdndAtoms) else { return }
+            run(.message(xdnd))
+        case .event(.destroyNotify(let window)):
+            run(.destroyed(window))
+        case .event(.selectionClear):
+            run(.silence)
+        default:
+            return
+        }
+    }
+
+    /// Handles `event` and everything the driver answers, then checks the books.
+    mutating func run(_ first: XdndTargetMachine.Event) {
+        var queue = [first]
+        while !queue.isEmpty {
+            let event = queue.removeFirst()
+            let source = currentSource
+            let actions = machine.handle(event)
+            if case .message(.drop(let sender, _)) = event, sender == source {
+                let endings = actions.filter { action in
+                    switch action {
+                    case .deliver: return true
+                    case .send(.finished(_, let succeeded, _), _): return !succeeded
+                    default: return false
+                    }
+                }
+                guard endings.count == 1 else { fatalError("a drop from \(sender) ended with \(actions)") }
+            }
+            for action in actions {
+                queue += answer(action, to: event, source: source)
+            }
+        }
+        switch machine.phase {
+        case .idle, .entered: break
+        case .describing, .deciding: fatalError("the machine still waits in \(machine.phase)")
+        }
+        guard machine.unfinished.count == open.count, open.keys.allSatisfy({ machine.unfinished[$0] != nil }) else {
+            fatalError("unfinished \(machine.unfinished) but delivered and open \(open.keys.sorted())")
+        }
+    }
+
+    /// The source of the current drag.
+    var currentSource: X11.ID? {
+        switch machine.phase {
+        case .idle: nil
+        case .describing(let source, _), .entered(let source, _), .deciding(let source, _): source
+        }
+    }
+
+    /// What the driver does for `action`: the events it answers with.
+    mutating func answer(
+        _ action: XdndTargetMachine.Action, to event: XdndTargetMachine.Event, source: X11.ID?
+    ) -> [XdndTargetMachine.Event] {
+        switch action {
+        case .describeSource(let described, let types, _):
+            return [
+                .described(
+                    source: described, targets: types.prefix(3).map { "type-\($0)" }, actions: [.copy, .move],
+                    window: Self.rectangle)
+            ]
+        case .decide(_, let offered):
+            decisions += 1
+            return [.decided(decisions % 3 == 0 ? nil : offered.first)]
+        case .send(let message, let destination):
+            check(sent: message, to: destination, for: event, source: source)
+            return []
+        case .deliver(let drop):
+            guard let status = lastStatus[drop.source], status.accepts,
+                status.action == X11WireFuzzing.xdndAtoms.atom(for: drop.action)
+            else {
+                fatalError("\(drop) delivered after the status \(String(describing: lastStatus[drop.source]))")
+            }
+            guard open[drop.id] == nil, !finished.contains(drop.id), machine.unfinished[drop.id] == drop.source else {
+                fatalError("\(drop) delivered twice, or not kept unfinished")
+            }
+            open[drop.id] = drop
+            guard drop.id % 2 == 0 else { return [] }
+            return [.finish(drop: drop.id, performed: drop.action)]
+        case .watch, .armSilenceDeadline, .disarmSilenceDeadline:
+            return []
+        }
+    }
+
+    /// A message the machine sends must be a status to the current source or a finish of a drop it delivered (or of
+    /// a drop it refused, to that drop's source).
+    mutating func check(
+        sent message: XdndMessage, to destination: X11.ID, for event: XdndTargetMachine.Event, source: X11.ID?
+    ) {
+        switch message {
+        case .status(let target, let accepts, _, _, let action):
+            guard target == Self.window, destination == source else {
+                fatalError(
+                    "a status from \(target) to \(destination) while the source is \(String(describing: source))")
+            }
+            guard accepts == (action != X11.none) else { fatalError("\(message): acceptance and action disagree") }
+            lastStatus[destination] = (accepts, action)
+        case .finished(let target, let succeeded, let action):
+            guard target == Self.window, succeeded == (action != X11.none) else { fatalError("\(message)") }
+            switch event {
+            case .finish(let drop, _):
+                guard let delivered = open.removeValue(forKey: drop), delivered.source == destination,
+                    finished.insert(drop).inserted
+                else { fatalError("\(message) for drop \(drop), which is not open") }
+            case .message(.drop(let sender, _)):
+                guard !succeeded, sender == destination else { fatalError("\(message) answers a drop from \(sender)") }
+            default:
+                fatalError("\(message) sent on \(event)")
+            }
+        case .enter, .position, .leave, .drop:
+            fatalError("the target sent \(message)")
+        }
+    }
+
+    /// Finishes the drops still open, as the window does when its consumer lets them go: each exactly once.
+    mutating func checkSettled() {
+        for id in open.keys.sorted() {
+            run(.finish(drop: id, performed: nil))
+        }
+        guard open.isEmpty, machine.unfinished.isEmpty else { fatalError("drops left unfinished: \(open.keys)") }
+        for id in finished.sorted().prefix(2) {
+            guard machine.handle(.finish(drop: id, performed: nil)).isEmpty else {
+                fatalError("drop \(id) finished twice")
+            }
+        }
     }
 }
