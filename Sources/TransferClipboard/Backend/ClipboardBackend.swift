@@ -104,7 +104,7 @@ extension ClipboardBackend {
 }
 
 /// `base`'s elements through `transform`, iterated on a task of its own that ends when the result's consumer stops.
-func mapStream<Element: Sendable, Result: Sendable>(
+package func mapStream<Element: Sendable, Result: Sendable>(
     _ base: AsyncThrowingStream<Element, any Error>, _ transform: @escaping @Sendable (Element) -> Result
 ) -> AsyncThrowingStream<Result, any Error> {
     AsyncThrowingStream { continuation in

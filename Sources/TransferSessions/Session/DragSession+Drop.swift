@@ -14,6 +14,18 @@ public struct DropResult<Value> {
     public var unavailableItems: [TransferItemID]
     /// Why a proposed move became ``DropOperation/cancel``, when the session's rule refused it; `nil` otherwise.
     public var refusal: DropRefusal? = nil
+
+    /// A result (a desktop drop from another program makes its own).
+    package init(
+        operation: DropOperation, value: Value?, transferredItems: [TransferItemID], unavailableItems: [TransferItemID],
+        refusal: DropRefusal? = nil
+    ) {
+        self.operation = operation
+        self.value = value
+        self.transferredItems = transferredItems
+        self.unavailableItems = unavailableItems
+        self.refusal = refusal
+    }
 }
 
 extension DropResult: Sendable where Value: Sendable {}
@@ -95,7 +107,7 @@ extension DragSession {
             operation: operation, value: value, transferredItems: dropped.map(\.id), unavailableItems: unavailable)
     }
 
-    static func commitError(_ error: any Error, sessionID: ID) -> TransferSessionError {
+    package static func commitError(_ error: any Error, sessionID: ID) -> TransferSessionError {
         if let error = error as? TransferSessionError {
             return error
         }

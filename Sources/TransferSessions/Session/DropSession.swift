@@ -17,8 +17,8 @@ public struct DropSession: Sendable {
     public let progress: TransferProgress
 
     /// A drop of `items`; `localDragSession` is the drag for a drop in its own application, and local objects are
-    /// kept only for a drop in the drag's own process.
-    init(
+    /// kept only for a drop in the drag's own process (a desktop drop from another program makes its own).
+    package init(
         localDragSession: DragSession?, items: [DragItem], operation: DropOperation, intent: DropIntent,
         isSameProcess: Bool
     ) {
