@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
         .library(name: "TransferSessions", targets: ["TransferSessions"]),
         .library(name: "TransferClipboard", targets: ["TransferClipboard"]),
+        .library(name: "TransferDesktop", targets: ["TransferDesktop"]),
         .library(name: "TransferKitCLI", targets: ["TransferKitCLI"]),
         .library(name: "TransferClipboardCLI", targets: ["TransferClipboardCLI"]),
         .executable(name: "transferkit", targets: ["transferkit"]),
@@ -64,6 +65,15 @@ let package = Package(
         .target(
             name: "TransferClipboard",
             dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit"]),
+
+        // Drag and drop with the real desktop (issue 23): TransferKit's own windows, whose drags are DragSessions and
+        // whose drops deliver DropSessions, over the clipboard's X11 and Wayland connections; between two TransferKit
+        // processes a drag also offers its session, so a move is exactly-once.
+        .target(
+            name: "TransferDesktop",
+            dependencies: [
+                "TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit", "TransferSessions", "TransferClipboard",
+            ]),
 
         // MARK: - Tools
 
@@ -199,6 +209,12 @@ let package = Package(
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
                 "TransferKitTesting", "transferkit", "transferkit-memory-probe", "transferkit-clipboard-probe",
+            ]),
+        .testTarget(
+            name: "TransferDesktopTests",
+            dependencies: [
+                "TransferDesktop", "TransferClipboard", "TransferSessions", "TransferKit", "UniformTypes",
+                "TransferKitPlatform", "TransferKitTestSupport",
             ]),
         .testTarget(
             name: "TransferKitTestingTests",

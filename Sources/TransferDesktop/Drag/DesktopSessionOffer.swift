@@ -1,0 +1,74 @@
+import CBOR
+package import Foundation
+import TransferClipboard
+import TransferKit
+package import TransferSessions
+
+/// The TransferKit session offer: the one extra representation a drag from a ``DesktopWindow`` offers, naming the
+/// `DragSessionPublication` that serves the drag, so that a TransferKit drop target moves through the session
+/// protocol (exactly once, with the decision record) instead of the display protocol's delete-after-finish rule.
+///
+/// Offered as the MIME type `application/x-transferkit-drag-session` and the uniform type
+/// `org.transferkit.drag-session`; its bytes are one CBOR map (`Schemas/transfer-session.md` section 7).
+package struct DesktopSessionOffer: Codable, Sendable, Hashable {
+    /// The MIME type it is offered as.
+    package static let mimeType = "application/x-transferkit-drag-session"
+    /// The uniform type identifier it is offered as.
+    package static let typeIdentifier = "org.transferkit.drag-session"
+    /// Both offered names, MIME type first.
+    package static let names = [mimeType, typeIdentifier]
+    /// The version of this offer's fields.
+    package static let currentVersion = 1
+    /// The most bytes a target reads of an offer: a few hundred are enough.
+    package static let maximumLength = 4096
+
+    /// The version of the offer's fields (1).
+    package var version: Int
+    /// The drag session's identity (`DragSession/ID`).
+    package var session: String
+    /// The path of the publication's Unix socket.
+    package var socket: String
+    /// The source's application identifier.
+    package var application: String
+    /// The source's process identifier.
+    package var process: Int32
+
+    /// An offer of version 1.
+    package init(session: String, socket: String, application: String, process: Int32) {
+        self.version = Self.currentVersion
+        self.session = session
+        self.socket = socket
+        self.application = application
+        self.process = process
+    }
+
+    /// Whether `name` is one of the offer's names.
+    package static func isOfferName(_ name: String) -> Bool {
+        names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// The offer's bytes: deterministic CBOR.
+    package func encoded() throws -> Data {
+        try CBOREncoder().encode(self)
+    }
+
+    /// The offer in `bytes`; `nil` for anything that is not an offer of a version this library reads.
+    package static func decode(_ bytes: Data) -> DesktopSessionOffer? {
+        guard bytes.count <= maximumLength, let offer = try? CBORDecoder().decode(Self.self, from: bytes),
+            offer.version == currentVersion, !offer.socket.isEmpty, !offer.session.isEmpty
+        else { return nil }
+        return offer
+    }
+
+    /// The socket path for publishing `session`: in `XDG_RUNTIME_DIR` when set (a folder only its user may read),
+    /// else in the temporary folder; `nil` when neither leaves room within a socket address's 107 bytes.
+    package static func socketPath(for session: DragSession.ID, environment: [String: String]) -> String? {
+        let name = "transferkit-drag-\(session.rawValue).sock"
+        let folders = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"], "/tmp"].compactMap { $0 }
+        for folder in folders where folder.hasPrefix("/") {
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            if path.utf8.count <= 107 { return path }
+        }
+        return nil
+    }
+}

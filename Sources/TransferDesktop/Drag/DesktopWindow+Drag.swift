@@ -1,0 +1,166 @@
+import Foundation
+import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+public import TransferSessions
+
+extension DesktopWindow {
+    /// Waits for the user to drag from the window, drags the session's items to wherever they are dropped, and ends
+    /// the session with the result.
+    ///
+    /// The drag offers every representation of the items as the clipboard does (uniform types, MIME types, X11 text
+    /// names: `ClipboardTypeMapping`), each loaded only when the target asks for it, and TransferKit's session
+    /// offer, which names a `DragSessionPublication` of `session` for the drag's duration. A TransferKit target
+    /// drops through that publication: the session's own two-phase move, exactly once (see
+    /// ``DesktopDragResult/exactlyOnce``). Any other program gets the bytes through the display protocol, and a move
+    /// removes the items (through the session's `DragSource`) only after it finished the drop having performed
+    /// `move`; a move is offered to other programs only when the session allows one into other applications
+    /// (`DragSession/allowsMoveToOtherApplications`: another program is always another application).
+    ///
+    /// ```swift
+    /// let session = try list.beginDrag(["3"])
+    /// let result = try await window.drag(session)
+    /// if result.operation == .move { print("moved to \(result.target ?? "another window")") }
+    /// ```
+    ///
+    /// - Parameter session: An active session; it has ended when this returns.
+    /// - Returns: What the drop did, and where.
+    /// - Throws: `TransferSessionError` with `sessionEnded` when the session is not active, `timedOut` when a
+    ///   TransferKit target began its drop and did not end it within the window's time limit, or the session's drop
+    ///   error (such as `itemsUnavailable`); `ClipboardError` (`timedOut` when the target accepted the drop but
+    ///   never finished it, `connectionFailed`/`protocolViolation` when the display server went away). Cancelling
+    ///   the task cancels the drag. In each case but a drop that went ahead, the session ended with
+    ///   `DropOperation/cancel` and the source keeps its items.
+    public func drag(_ session: DragSession) async throws -> DesktopDragResult {
+        guard session.phase == .active else {
+            throw TransferSessionError(
+                code: .sessionEnded,
+                message: "This drag session was already dropped or cancelled (\(session.phase)); start a new drag.",
+                source: session.id.rawValue)
+        }
+        let providers = session.items.map(\.provider)
+        let offers = ClipboardTypeMapping.offers(
+            for: providers, options: ClipboardWriteOptions(),
+            includeX11Names: backend.dragAndDropProtocolName.hasPrefix("X11"), catalog: options.catalog)
+        let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
+        let published = publish(session)
+        defer { published?.publication.close() }
+        LocalDragSessions.shared.insert(session)
+        defer { LocalDragSessions.shared.remove(session) }
+
+        let movesToOthers =
+            session.allowsMoveOperation && session.source != nil && session.allowsMoveToOtherApplications
+        let offerBytes = published?.bytes
+        let offer = DesktopDragOffer(
+            targets: offers.map(\.target) + (offerBytes == nil ? [] : DesktopSessionOffer.names),
+            actions: movesToOthers ? [.copy, .move] : [.copy]
+        ) { target in
+            if DesktopSessionOffer.isOfferName(target), let offerBytes {
+                return TransferByteStream(data: offerBytes)
+            }
+            guard let offer = byName[target] else {
+                throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
+            }
+            return try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+        }
+
+        let outcome: DesktopDragOutcome
+        do {
+            outcome = try await handle.drag(offer)
+        } catch {
+            if session.phase != .active, let publication = published?.publication {
+                // A TransferKit target dropped through the session before the display protocol failed: the
+                // session's outcome is the truth.
+                return try await ended(publication, target: nil)
+            }
+            await session.cancel()
+            throw error
+        }
+        if session.phase != .active, let publication = published?.publication {
+            return try await ended(publication, target: outcome.target)
+        }
+        switch outcome {
+        case .dropped(let performed, let target):
+            let moved = performed == .move && movesToOthers
+            let origin = TransferSessionOrigin(
+                applicationIdentifier: "desktop:\(target ?? "unknown")", processIdentifier: 0)
+            let operation: DropOperation
+            do {
+                operation = try await session.drop(DropProposal(operation: moved ? .move : .copy), on: origin) {
+                    _, _ in
+                }.operation
+            } catch {
+                // A TransferKit target raced the display protocol's finish through the session.
+                guard error.code == .sessionEnded, let publication = published?.publication else { throw error }
+                return try await ended(publication, target: target)
+            }
+            return DesktopDragResult(operation: operation, target: target, exactlyOnce: false)
+        case .refused(let target):
+            await session.cancel()
+            return DesktopDragResult(
+                operation: .cancel, target: target, exactlyOnce: false, reason: "The drop target refused the drop.")
+        case .cancelled(let reason):
+            await session.cancel()
+            return DesktopDragResult(operation: .cancel, target: nil, exactlyOnce: false, reason: reason)
+        }
+    }
+
+    /// The result of a session that a TransferKit target dropped through `publication`, once its destination has
+    /// heard how it ended.
+    private func ended(_ publication: DragSessionPublication, target: String?) async throws -> DesktopDragResult {
+        let operation = try await publication.ended(within: options.timeout)
+        return DesktopDragResult(
+            operation: operation, target: target, exactlyOnce: operation.transfersItems,
+            reason: operation.transfersItems ? nil : publication.session.endRefusal?.description)
+    }
+
+    /// `session` published for TransferKit targets, and the session offer's bytes; `nil` when it cannot be (no
+    /// folder for the socket, or the socket cannot be made): the drag then goes on for other programs only.
+    private func publish(_ session: DragSession) -> (publication: DragSessionPublication, bytes: Data)? {
+        guard let path = DesktopSessionOffer.socketPath(for: session.id, environment: options.environment),
+            let publication = try? DragSessionPublication(publishing: session, atPath: path, timeout: options.timeout)
+        else { return nil }
+        let offer = DesktopSessionOffer(
+            session: session.id.rawValue, socket: path, application: session.origin.applicationIdentifier,
+            process: session.origin.processIdentifier)
+        guard let bytes = try? offer.encoded() else {
+            publication.close()
+            return nil
+        }
+        return (publication, bytes)
+    }
+}
+
+extension DesktopDragOutcome {
+    /// The window the drag ended on, where the protocol names it.
+    fileprivate var target: String? {
+        switch self {
+        case .dropped(_, let target), .refused(let target): target
+        case .cancelled: nil
+        }
+    }
+}
+
+/// The drags running from this process's windows, by session identity: a drop on another window of the same process
+/// takes the session itself (with its local objects and context) rather than connecting to its publication.
+final class LocalDragSessions: Sendable {
+    /// The process's drags.
+    static let shared = LocalDragSessions()
+
+    private let sessions = SanitizedMutex([String: DragSession]())
+
+    /// Adds a running drag.
+    func insert(_ session: DragSession) {
+        sessions.withLock { $0[session.id.rawValue] = session }
+    }
+
+    /// Removes a drag that ended.
+    func remove(_ session: DragSession) {
+        _ = sessions.withLock { $0.removeValue(forKey: session.id.rawValue) }
+    }
+
+    /// The running drag with identity `id`, if it is this process's.
+    func session(_ id: String) -> DragSession? {
+        sessions.withLock { $0[id] }
+    }
+}

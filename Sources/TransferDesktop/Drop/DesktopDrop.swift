@@ -1,0 +1,179 @@
+import Foundation
+public import TransferClipboard
+import TransferKit
+import TransferKitPlatform
+public import TransferSessions
+import UniformTypes
+
+/// A drop on a ``DesktopWindow``, from any program: what it offers, where it landed, and how to take it.
+///
+/// Take it with `perform(decisions:commit:)`, the desktop counterpart of `DragSession/drop(_:on:commit:)`:
+/// `commit` gets a `DropSession` whose items load lazily from the source. Or refuse it with `decline()`. The
+/// source waits (within its own time limit) until one of the two has run; a drop released without either is
+/// declined.
+///
+/// ```swift
+/// for try await drop in window.drops({ _ in DropProposal(operation: .move) }) {
+///     let result = try await drop.perform { session, _ in
+///         let cards = try await session.loadObjects(ofClass: Card.self)
+///         try list.edit { $0.append(contentsOf: cards) }
+///     }
+///     print(result.operation)
+/// }
+/// ```
+public final class DesktopDrop: Sendable {
+    /// Where the drop landed.
+    public let location: DesktopDropLocation
+    /// What the source offers, and what the proposal said when the drop came.
+    public let context: DesktopDropContext
+    /// The window proposal's answer when the drop came: the operation `perform(decisions:commit:)` asks for, and
+    /// where the items go.
+    public let proposal: DropProposal
+    /// The source's identity where the protocol names one (X11: its window, `0x…`); `nil` on Wayland.
+    public let source: String?
+
+    let handle: any DesktopDropHandle
+    let catalog: TypeCatalog
+    let timeout: Duration
+    private let isSettled = SanitizedMutex(false)
+
+    /// A drop delivered by `handle`, with the proposal made for it.
+    init(
+        handle: any DesktopDropHandle, context: DesktopDropContext, proposal: DropProposal, catalog: TypeCatalog,
+        timeout: Duration
+    ) {
+        self.handle = handle
+        self.location = DesktopDropLocation(x: Int(handle.location.x), y: Int(handle.location.y))
+        self.context = context
+        self.proposal = proposal
+        self.source = handle.source
+        self.catalog = catalog
+        self.timeout = timeout
+    }
+
+    deinit {
+        if !isSettled.withLock({ $0 }) {
+            let handle = handle
+            Task { await handle.finish(performed: nil) }
+        }
+    }
+
+    /// Takes the drop: resolves the proposal, lets `commit` load and store the items, and finishes the display
+    /// protocol with the operation performed.
+    ///
+    /// From a TransferKit drag (``DesktopDropContext/isFromTransferKit``), the drop goes through the source's
+    /// session: in this process the `DragSession` itself (local objects and context included), in another one a
+    /// `RemoteDragSession`; a move is then exactly once, by the two-phase move (with `decisions`, even when a
+    /// process dies). From any other program, `commit` gets one item whose representations are the offered types
+    /// (the clipboard's mapping, `ClipboardTypeMapping`), each read from the source only when loaded; the
+    /// operation is the one accepted in the display protocol, and a move there means the source deletes its item
+    /// once this returns.
+    ///
+    /// - Parameters:
+    ///   - decisions: The decision record shared with a TransferKit source, for a move that survives a crash.
+    ///   - commit: The destination's part, given the drop session and the resolved operation; its last step stores
+    ///     the items.
+    /// - Returns: What happened.
+    /// - Throws: `TransferSessionError` as `DragSession/drop(_:on:commit:)` and
+    ///   `RemoteDragSession/drop(_:decisions:commit:)` throw it: `sessionEnded` when the drop was already taken
+    ///   or declined, `commitFailed` (or the commit's own `TransferSessionError`) when `commit` throws, `cancelled`,
+    ///   `itemsUnavailable`, `disconnected`, `timedOut`. The source keeps its items in each case.
+    public func perform<Value>(
+        decisions: SessionDecisionRecord? = nil, commit: (DropSession, DropOperation) async throws -> Value
+    ) async throws(TransferSessionError) -> DropResult<Value> {
+        try settle()
+        let result: DropResult<Value>
+        do {
+            if context.isFromTransferKit, let offer = await sessionOffer() {
+                if let session = LocalDragSessions.shared.session(offer.session),
+                    offer.process == TransferSessionOrigin.current.processIdentifier
+                {
+                    result = try await session.drop(proposal, on: .current, commit: commit)
+                } else if let remote = try? await RemoteDragSession.connect(toPath: offer.socket, timeout: timeout) {
+                    defer { remote.close() }
+                    result = try await remote.drop(proposal, decisions: decisions, commit: commit)
+                } else {
+                    result = try await performFromProgram(commit: commit)
+                }
+            } else {
+                result = try await performFromProgram(commit: commit)
+            }
+        } catch {
+            await handle.finish(performed: nil)
+            throw error
+        }
+        await handle.finish(performed: performedAction(result.operation))
+        return result
+    }
+
+    /// Refuses the drop: the source is told that nothing was performed and keeps its items.
+    public func decline() async {
+        guard (try? settle()) != nil else { return }
+        await handle.finish(performed: nil)
+    }
+
+    /// Marks the drop taken or declined; throws when it already was.
+    private func settle() throws(TransferSessionError) {
+        let first = isSettled.withLock { settled in
+            defer { settled = true }
+            return !settled
+        }
+        guard first else {
+            throw TransferSessionError(
+                code: .sessionEnded, message: "This desktop drop was already performed or declined.",
+                source: source)
+        }
+    }
+
+    /// The display protocol's action for a drop that did `operation`: a move only where the source offered one
+    /// (a TransferKit session may move where the protocol offered only a copy).
+    private func performedAction(_ operation: DropOperation) -> DesktopDragAction? {
+        switch operation {
+        case .move: handle.sourceActions.contains(.move) ? .move : handle.sourceActions.first ?? .copy
+        case .copy: handle.sourceActions.contains(.copy) ? .copy : handle.action
+        case .cancel, .forbidden: nil
+        }
+    }
+
+    /// The source's session offer, when it offers a valid one.
+    private func sessionOffer() async -> DesktopSessionOffer? {
+        guard let name = handle.targets.first(where: DesktopSessionOffer.isOfferName),
+            let stream = try? await handle.receive(name)
+        else { return nil }
+        var bytes = Data()
+        do {
+            for try await chunk in stream {
+                bytes += chunk
+                guard bytes.count <= DesktopSessionOffer.maximumLength else { return nil }
+            }
+        } catch {
+            return nil
+        }
+        return DesktopSessionOffer.decode(bytes)
+    }
+
+    /// The drop of another program: one item of the offered types, with the operation the protocol accepted.
+    private func performFromProgram<Value>(
+        commit: (DropSession, DropOperation) async throws -> Value
+    ) async throws(TransferSessionError) -> DropResult<Value> {
+        let operation: DropOperation = handle.action == .move ? .move : .copy
+        let handle = handle
+        let names = handle.targets.filter { !DesktopSessionOffer.isOfferName($0) }
+        let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog) { name, progress in
+            let stream = try await handle.receive(name)
+            return TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: handle))
+        }
+        let id = TransferItemID(source ?? "desktop-drop")
+        let session = DropSession(
+            localDragSession: nil, items: [DragItem(id: id, provider: provider)], operation: operation,
+            intent: proposal.intent, isSameProcess: false)
+        let value: Value
+        do {
+            try Task.checkCancellation()
+            value = try await commit(session, operation)
+        } catch {
+            throw DragSession.commitError(error, sessionID: DragSession.ID(rawValue: source ?? "desktop-drop"))
+        }
+        return DropResult(operation: operation, value: value, transferredItems: [id], unavailableItems: [])
+    }
+}
