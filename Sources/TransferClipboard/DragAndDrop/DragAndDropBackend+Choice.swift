@@ -13,11 +13,7 @@ package func makeDragAndDropBackend(
 ) async throws -> any ClipboardBackend & DragAndDropBackend {
     try await chooseDisplayBackend(
         choice: choice, environment: environment,
-        x11: {
-            let backend: any ClipboardBackend = try await X11Backend.connect(
-                environment: environment, timeout: timeout)
-            return try dragAndDrop(of: backend, protocolName: "X11 (XDND)")
-        },
+        x11: { try await X11Backend.connect(environment: environment, timeout: timeout) },
         wayland: { _ in
             // `WaylandBackend.Binding.dragAndDrop` binds `wl_data_device` and a window's globals; until the Wayland
             // drag-and-drop part lands, Wayland has no drag and drop here (and `.automatic` falls back to X11).
@@ -28,16 +24,4 @@ package func makeDragAndDropBackend(
                 source: socket)
         }
     ).backend
-}
-
-/// `backend` as a drag-and-drop backend, or `protocolUnavailable` when its type has no drag and drop in this build.
-private func dragAndDrop(
-    of backend: any ClipboardBackend, protocolName: String
-) throws -> any ClipboardBackend & DragAndDropBackend {
-    guard let dragAndDrop = backend as? any ClipboardBackend & DragAndDropBackend else {
-        backend.close()
-        throw ClipboardError(
-            code: .protocolUnavailable, message: "Drag and drop over \(protocolName) is not in this build yet.")
-    }
-    return dragAndDrop
 }
