@@ -231,6 +231,46 @@ struct DesktopWindowTests {
     }
 }
 
+@Suite("Desktop drops on TransferLists", .timeLimit(.minutes(5)))
+struct DesktopListDropTests {
+    @Test("a list takes a drag from another window of the process as its own drop: a move, exactly once")
+    func listTakesAMove() async throws {
+        let desktop = FakeDesktop()
+        let (left, leftFake) = try await openWindow("left list", on: desktop)
+        let (right, rightFake) = try await openWindow("right list", on: desktop)
+        leftFake.whenDragged { offer in await rightFake.receiveDrop(offer) }
+        let source = cards("1", "2", "3")
+        let destination = cards("8", "9")
+        let drops = right.drops { _ in DropProposal(operation: .move) }
+        let target = Task {
+            var iterator = drops.makeAsyncIterator()
+            let drop = try #require(try await iterator.next())
+            return try await destination.drop(drop, at: 1)
+        }
+        let result = try await left.drag(try source.beginDrag(["3"]))
+        if result.operation == .cancel { right.close() }
+        #expect(result.operation == .move && result.exactlyOnce)
+        #expect(try await target.value.operation == .move)
+        #expect(source.elements.map(\.id) == ["1", "2"])
+        #expect(destination.elements.map(\.id) == ["8", "3", "9"])
+    }
+
+    @Test("another program's item that the list cannot read fails the drop with commitFailed, the list unchanged")
+    func unreadableItem() async throws {
+        let (window, fake) = try await openWindow("strict list")
+        let offer = DesktopDragOffer(targets: ["image/png"], actions: [.copy]) { _ in TransferByteStream(data: Data()) }
+        let list = cards("1")
+        let drops = window.drops()
+        async let outcome = fake.receiveDrop(offer)
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        let error = await #expect(throws: TransferSessionError.self) { try await list.drop(drop, at: 0) }
+        #expect(error?.code == .commitFailed)
+        #expect(list.elements.map(\.id) == ["1"])
+        #expect(await outcome == .cancelled(reason: "The target failed the drop."))
+    }
+}
+
 /// The offer and card a scripted drag saw.
 private actor OfferRecorder {
     var value: (DesktopDragOffer, Card)?

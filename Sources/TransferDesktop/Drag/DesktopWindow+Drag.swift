@@ -118,7 +118,8 @@ extension DesktopWindow {
     /// folder for the socket, or the socket cannot be made): the drag then goes on for other programs only.
     private func publish(_ session: DragSession) -> (publication: DragSessionPublication, bytes: Data)? {
         guard let path = DesktopSessionOffer.socketPath(for: session.id, environment: options.environment),
-            let publication = try? DragSessionPublication(publishing: session, atPath: path, timeout: options.timeout)
+            let publication = try? DragSessionPublication(
+                publishing: session, atPath: path, timeout: options.timeout, observer: options.sessionObserver)
         else { return nil }
         let offer = DesktopSessionOffer(
             session: session.id.rawValue, socket: path, application: session.origin.applicationIdentifier,

@@ -35,12 +35,13 @@ public final class DesktopDrop: Sendable {
     let handle: any DesktopDropHandle
     let catalog: TypeCatalog
     let timeout: Duration
+    let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
     private let isSettled = SanitizedMutex(false)
 
     /// A drop delivered by `handle`, with the proposal made for it.
     init(
         handle: any DesktopDropHandle, context: DesktopDropContext, proposal: DropProposal, catalog: TypeCatalog,
-        timeout: Duration
+        timeout: Duration, observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) {
         self.handle = handle
         self.location = DesktopDropLocation(x: Int(handle.location.x), y: Int(handle.location.y))
@@ -49,6 +50,7 @@ public final class DesktopDrop: Sendable {
         self.source = handle.source
         self.catalog = catalog
         self.timeout = timeout
+        self.observer = observer
     }
 
     deinit {
@@ -81,6 +83,25 @@ public final class DesktopDrop: Sendable {
     public func perform<Value>(
         decisions: SessionDecisionRecord? = nil, commit: (DropSession, DropOperation) async throws -> Value
     ) async throws(TransferSessionError) -> DropResult<Value> {
+        let proposal = proposal
+        return try await perform(
+            local: { session throws(TransferSessionError) in
+                try await session.drop(proposal, on: .current, commit: commit)
+            },
+            remote: { remote throws(TransferSessionError) in
+                try await remote.drop(proposal, decisions: decisions, commit: commit)
+            },
+            program: commit)
+    }
+
+    /// Takes the drop by whichever of the three its source is: `local`, a drag of this process; `remote`, a drag
+    /// published by another TransferKit process (connected here, closed after); `program`, the commit of any other
+    /// program's drop. Then finishes the display protocol with the operation performed (none when this throws).
+    package func perform<Value>(
+        local: (DragSession) async throws(TransferSessionError) -> DropResult<Value>,
+        remote: (RemoteDragSession) async throws(TransferSessionError) -> DropResult<Value>,
+        program: (DropSession, DropOperation) async throws -> Value
+    ) async throws(TransferSessionError) -> DropResult<Value> {
         try settle()
         let result: DropResult<Value>
         do {
@@ -88,15 +109,17 @@ public final class DesktopDrop: Sendable {
                 if let session = LocalDragSessions.shared.session(offer.session),
                     offer.process == TransferSessionOrigin.current.processIdentifier
                 {
-                    result = try await session.drop(proposal, on: .current, commit: commit)
-                } else if let remote = try? await RemoteDragSession.connect(toPath: offer.socket, timeout: timeout) {
-                    defer { remote.close() }
-                    result = try await remote.drop(proposal, decisions: decisions, commit: commit)
+                    result = try await local(session)
+                } else if let connected = try? await RemoteDragSession.connect(
+                    toPath: offer.socket, timeout: timeout, observer: observer)
+                {
+                    defer { connected.close() }
+                    result = try await remote(connected)
                 } else {
-                    result = try await performFromProgram(commit: commit)
+                    result = try await performFromProgram(commit: program)
                 }
             } else {
-                result = try await performFromProgram(commit: commit)
+                result = try await performFromProgram(commit: program)
             }
         } catch {
             await handle.finish(performed: nil)

@@ -32,6 +32,7 @@ extension DesktopWindow {
     ) -> AsyncThrowingStream<DesktopDrop, any Error> {
         let catalog = options.catalog
         let timeout = options.timeout
+        let observer = options.sessionObserver
         let handles = handle.drops { targets, actions in
             let context = Self.context(targets: targets, actions: actions, catalog: catalog)
             return Self.action(for: proposal(context), in: context, actions: actions)
@@ -40,7 +41,9 @@ extension DesktopWindow {
             _ = self  // The stream keeps the window open while it is iterated.
             let context = Self.context(targets: handle.targets, actions: handle.sourceActions, catalog: catalog)
             let answer = proposal(context) ?? DropProposal(operation: .cancel)
-            return DesktopDrop(handle: handle, context: context, proposal: answer, catalog: catalog, timeout: timeout)
+            return DesktopDrop(
+                handle: handle, context: context, proposal: answer, catalog: catalog, timeout: timeout,
+                observer: observer)
         }
     }
 

@@ -1,6 +1,6 @@
 public import Foundation
 public import TransferClipboard
-import TransferSessions
+public import TransferSessions
 public import UniformTypes
 
 /// A small window of TransferKit's own on the desktop, which the user drags items from and drops items on: drag
@@ -37,6 +37,9 @@ public final class DesktopWindow: Sendable {
         public var timeout: Duration
         /// The catalogue for mapping uniform types to the names the display server carries, and back.
         public var catalog: TypeCatalog
+        /// Told of each step of a drop between TransferKit processes, for logs and tests (a step waits until it
+        /// returns): the source's steps on a drag from this window, the destination's on a drop on it.
+        public var sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)?
 
         /// Options for a window titled `title` showing `lines`.
         ///
@@ -47,10 +50,12 @@ public final class DesktopWindow: Sendable {
         ///   - environment: The variables that name the display server.
         ///   - timeout: The longest wait at each step.
         ///   - catalog: The catalogue for type mapping.
+        ///   - sessionObserver: Told of each step of a drop between TransferKit processes.
         public init(
             title: String, lines: [String] = [], backend: ClipboardBackendChoice = .automatic,
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            timeout: Duration = .seconds(30), catalog: TypeCatalog = .shared
+            timeout: Duration = .seconds(30), catalog: TypeCatalog = .shared,
+            sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
         ) {
             self.title = title
             self.lines = lines
@@ -58,6 +63,7 @@ public final class DesktopWindow: Sendable {
             self.environment = environment
             self.timeout = timeout
             self.catalog = catalog
+            self.sessionObserver = sessionObserver
         }
     }
 

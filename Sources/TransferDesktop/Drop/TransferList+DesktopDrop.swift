@@ -1,0 +1,43 @@
+public import TransferKit
+public import TransferSessions
+
+extension TransferList {
+    /// Drops a desktop drop on the list at `index`, the way the list takes a drag of this process or one published
+    /// by another: a TransferKit drag goes through the list's own ``TransferList/drop(_:at:operation:destination:)``
+    /// or `drop(_:at:operation:decisions:)` (a stored list marks, decides and settles the move itself, so it stays
+    /// exactly-once when either process dies); another program's drop inserts the item it offers, read as `Element`.
+    /// Then the display protocol is finished with the operation performed.
+    ///
+    /// ```swift
+    /// for try await drop in window.drops({ _ in DropProposal(operation: .move) }) {
+    ///     let result = try await cards.drop(drop, at: 0)
+    ///     try await window.show(lines: cards.elements.map(\.name))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - drop: The drop, from ``DesktopWindow/drops(_:)``.
+    ///   - index: UIKit's destination index: the position the first dropped element has after the drop; clamped to
+    ///     the list.
+    ///   - operation: The operation to propose for a TransferKit drag (another program's drop does what its display
+    ///     protocol accepted).
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of the list's drops (``TransferSessionError``); `commitFailed` when another program's
+    ///   item cannot be read as `Element`.
+    public func drop(
+        _ drop: DesktopDrop, at index: Int, operation: DropOperation = .move
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
+        try await drop.perform(
+            local: { session throws(TransferSessionError) in
+                try await self.drop(session, at: index, operation: operation)
+            },
+            remote: { remote throws(TransferSessionError) in
+                try await self.drop(remote, at: index, operation: operation)
+            },
+            program: { session, _ in
+                let loaded = try await session.loadObjects(ofClass: Element.self)
+                return try self.edit { $0.insert(contentsOf: loaded, at: Swift.min(Swift.max(index, 0), $0.count)) }
+            })
+    }
+}
