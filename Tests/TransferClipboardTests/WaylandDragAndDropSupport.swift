@@ -78,18 +78,26 @@ extension WaylandState {
     }
 }
 
+extension WaylandCompositor {
+    /// Makes the window titled `title` float with its top-left corner at (`x`, `y`) of the output, and waits until
+    /// sway shows it there: sway floats a window of fixed size (GTK's unresizable ones) over the middle of the
+    /// output, where it would cover a tiled one.
+    func place(titled title: String, at corner: (x: Int, y: Int)) async throws {
+        _ = try await waitForWindow(titled: title)
+        try await swaymsg([
+            "[title=\"^\(title)$\"]", "floating", "enable,", "move", "absolute", "position",
+            "\(corner.x)", "\(corner.y)",
+        ])
+        try await waitUntil("the window \(title) at \(corner)") {
+            guard let rect = try await windowRect(titled: title) else { return false }
+            return abs(rect.x - corner.x) <= 4 && abs(rect.y - corner.y) <= 40
+        }
+    }
+}
+
 /// A title no other test uses.
 func uniqueWindowTitle(_ stem: String) -> String {
     "\(stem) \(UInt32.random(in: 0...UInt32.max))"
-}
-
-/// Waits (polling, at most `seconds`) until `condition` holds; throws naming `what` when it does not.
-func waitUntil(_ what: String, seconds: Int = 30, _ condition: () throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while try !condition() {
-        guard ContinuousClock.now < deadline else { throw XvfbError(message: "\(what) did not happen in \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
 }
 
 extension WaylandBackend {
@@ -144,37 +152,84 @@ final class WaylandDragRig: Sendable {
     /// Presses on the source window, moves past the threshold until the source started its drag, moves over the
     /// target window until `isOver` holds, and (unless `release` is false) releases there.
     func drag(release: Bool = true, isOver: @escaping @Sendable () -> Bool) async throws {
-        let from = try await centre(of: sourceTitle)
-        let to = try await centre(of: targetTitle)
-        let source = self.source
-        try pointer.move(to: from)
-        try await waitUntil("the pointer over the source window") { source.dragAndDropState.focus != nil }
-        try pointer.press()
-        var step = 0
-        try await waitUntil("the source's drag") {
-            step += 1
-            try pointer.move(to: (from.x + 4 * min(step, 10), from.y))
-            return source.dragAndDropState.drag != nil
-        }
-        try await source.roundTrip()
-        // The drag's grab follows the pointer: a few steps, so the target sees motion too.
-        for index in 1...8 {
-            let x: Int = from.x + (to.x - from.x) * index / 8
-            let y: Int = from.y + (to.y - from.y) * index / 8
-            try pointer.move(to: (x, y))
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        try await waitUntil("the drag over the target window") {
-            try pointer.move(to: to)
-            return isOver()
-        }
-        // The target's answer reaches the compositor before the release does.
-        try await target.roundTrip()
-        if release { try pointer.release() }
+        let (source, target) = (self.source, self.target)
+        try await pointer.drag(
+            from: try await centre(of: sourceTitle), to: try await centre(of: targetTitle),
+            isPressable: { source.dragAndDropState.focus != nil },
+            hasStarted: {
+                guard source.dragAndDropState.drag != nil else { return false }
+                try await source.roundTrip()
+                return true
+            },
+            isOver: {
+                guard isOver() else { return false }
+                // The target's answer reaches the compositor before the release does.
+                try await target.roundTrip()
+                return true
+            }, release: release)
     }
 
     /// Whether the drag over the target window has been answered (accepted or refused).
     var targetDecided: Bool { target.dragAndDropState.visit?.isDecided == true }
+}
+
+extension WaylandVirtualPointer {
+    /// Drags from `from` to `to` (points of the output): moves to `from` and, once `isPressable` holds, presses;
+    /// moves on in 4-pixel steps until `hasStarted` holds (the source's drag began), then in eight steps to `to`,
+    /// and on over `to` until `isOver` holds; then releases unless `release` is false. Every wait has a deadline.
+    func drag(
+        from: (x: Int, y: Int), to: (x: Int, y: Int), isPressable: @escaping () async throws -> Bool,
+        hasStarted: @escaping () async throws -> Bool, isOver: @escaping () async throws -> Bool, release: Bool = true
+    ) async throws {
+        try move(to: from)
+        try await waitUntil("the pointer over the source window", isPressable)
+        try press()
+        var step = 0
+        try await waitUntil("the source's drag") {
+            step += 1
+            try self.move(to: (from.x + 4 * min(step, 10), from.y))
+            return try await hasStarted()
+        }
+        // The drag's grab follows the pointer: a few steps, so the target sees motion too.
+        for index in 1...8 {
+            let x: Int = from.x + (to.x - from.x) * index / 8
+            let y: Int = from.y + (to.y - from.y) * index / 8
+            try move(to: (x, y))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        var wiggle = 0
+        try await waitUntil("the drag over the target window") {
+            wiggle += 1
+            try self.move(to: (to.x + wiggle % 2, to.y))
+            return try await isOver()
+        }
+        if release { try self.release() }
+    }
+}
+
+/// Waits (polling, at most `seconds`) until `condition` holds; throws naming `what` when it does not.
+func waitUntil(_ what: String, seconds: Int = 30, _ condition: () async throws -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while try await !condition() {
+        guard ContinuousClock.now < deadline else { throw XvfbError(message: "\(what) did not happen in \(seconds) s") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
+
+/// Takes the first of `drops` as `application/octet-stream`, checking each chunk against ``PatternChunks``, and
+/// finishes it with copy: how many bytes came and whether all were the pattern's.
+func firstPatternDrop(_ drops: AsyncThrowingStream<any DesktopDropHandle, any Error>) async throws -> (Int, Bool) {
+    for try await drop in drops {
+        var count = 0
+        var intact = true
+        for try await chunk in try await drop.receive("application/octet-stream") {
+            intact = intact && Data(chunk) == PatternChunks.chunk(at: count, count: chunk.count)
+            count += chunk.count
+        }
+        await drop.finish(performed: .copy)
+        return (count, intact)
+    }
+    throw XvfbError(message: "the drops ended without one")
 }
 
 /// The bytes of `stream`.

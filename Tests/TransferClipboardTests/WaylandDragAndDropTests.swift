@@ -232,19 +232,7 @@ struct WaylandDragBetweenWindowsTests {
             TransferByteStream(length: UInt64(total), PatternChunks(total: total))
         }
         let drops = rig.targetWindow.drops { _, _ in .copy }
-        let received = Task { () -> (Int, Bool) in
-            for try await drop in drops {
-                var count = 0
-                var intact = true
-                for try await chunk in try await drop.receive("application/octet-stream") {
-                    intact = intact && Data(chunk) == PatternChunks.chunk(at: count, count: chunk.count)
-                    count += chunk.count
-                }
-                await drop.finish(performed: .copy)
-                return (count, intact)
-            }
-            return (0, false)
-        }
+        let received = Task { try await firstPatternDrop(drops) }
         let dragging = Task { try await rig.sourceWindow.drag(offer) }
         try await rig.drag { rig.targetDecided }
         let (count, intact) = try await received.value
