@@ -116,13 +116,13 @@ final class WaylandDragRig: Sendable {
     let sourceTitle: String
     let targetTitle: String
 
-    /// Starts sway, makes the pointer (before the clients, so their seat has it), connects both and opens a window
-    /// on each, waiting until sway shows both.
-    init() async throws {
+    /// Starts sway, makes the pointer (before the clients, so their seat has it), connects both (the source with
+    /// `sourceTimeout`) and opens a window on each, waiting until sway shows both.
+    init(sourceTimeout: Duration = waylandPatience) async throws {
         compositor = try await WaylandCompositor.start()
         pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
         source = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+            environment: compositor.environment, timeout: sourceTimeout, binding: .dragAndDrop)
         target = try await WaylandBackend.connect(
             environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
         sourceTitle = uniqueWindowTitle("transferkit source")

@@ -123,6 +123,47 @@ struct WaylandDragAndDropSwayTests {
         #expect(try await compositor.windowRect(titled: title) == nil, "the closed window is gone")
     }
 
+    @Test("makeDragAndDropBackend gives Wayland drag and drop under WAYLAND_DISPLAY, for .wayland and .automatic")
+    func madeByTheChoice() async throws {
+        let compositor = try await WaylandCompositor.start()
+        defer { compositor.stop() }
+        for choice in [ClipboardBackendChoice.wayland, .automatic] {
+            let backend = try await makeDragAndDropBackend(
+                choice: choice, environment: compositor.environment, timeout: waylandPatience)
+            defer { backend.close() }
+            #expect(backend.dragAndDropProtocolName == "Wayland (wl_data_device)")
+            let title = uniqueWindowTitle("chosen")
+            let window = try await backend.openWindow(title: title, lines: [])
+            _ = try await compositor.waitForWindow(titled: title)
+            window.close()
+        }
+    }
+
+    @Test("Cancelling a drag that waits for a press ends it with cancelled; the window can drag again")
+    func cancelWaitingDrag() async throws {
+        let compositor = try await WaylandCompositor.start()
+        defer { compositor.stop() }
+        let backend = try await WaylandBackend.connect(
+            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        defer { backend.close() }
+        let window = try await backend.openWindow(title: uniqueWindowTitle("cancelled"), lines: [])
+        let offer = DesktopDragOffer(targets: ["text/plain"], actions: [.copy]) { _ in TransferByteStream(data: Data())
+        }
+        for _ in 0..<2 {
+            let dragging = Task { try await window.drag(offer) }
+            try await waitUntil("the window armed") {
+                backend.dragAndDropState.windows.values.contains { $0.armed != nil }
+            }
+            dragging.cancel()
+            let error = await #expect(throws: ClipboardError.self) { _ = try await dragging.value }
+            #expect(error?.code == .cancelled)
+            #expect(backend.dragAndDropState.windows.values.allSatisfy { $0.armed == nil })
+        }
+        let link = DesktopDragOffer(targets: ["text/plain"], actions: [.link]) { _ in TransferByteStream(data: Data()) }
+        let refused = await #expect(throws: ClipboardError.self) { _ = try await window.drag(link) }
+        #expect(refused?.code == .protocolUnavailable, "Wayland has no link action")
+    }
+
     @Test("A clipboard-only compositor connection cannot open windows: protocolUnavailable")
     func dataControlCannotOpenWindows() async throws {
         let compositor = try await WaylandCompositor.start()
@@ -238,6 +279,26 @@ struct WaylandDragBetweenWindowsTests {
         let (count, intact) = try await received.value
         #expect(count == total && intact)
         #expect(try await dragging.value == .dropped(performed: .copy, target: "application/octet-stream"))
+    }
+
+    @Test("A target that takes the drop and never finishes: the source's drag fails with timedOut at its time limit")
+    func targetNeverFinishes() async throws {
+        // The source's time limit is short, so the test ends soon; it is the deadline under test, not a speed.
+        let rig = try await WaylandDragRig(sourceTimeout: .seconds(5))
+        let drops = rig.targetWindow.drops { _, _ in .move }
+        let held = Task { () -> (any DesktopDropHandle)? in
+            for try await drop in drops {
+                _ = try await collect(try await drop.receive("text/plain;charset=utf-8"))
+                return drop  // kept, never finished
+            }
+            return nil
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.move])) }
+        try await rig.drag { rig.targetDecided }
+        let error = await #expect(throws: ClipboardError.self) { _ = try await dragging.value }
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        let drop = try await held.value
+        await drop?.finish(performed: .move)
     }
 
     @Test("The target dies mid-transfer: the source's drag ends cancelled, not dropped")

@@ -6,8 +6,7 @@
 /// The backend is also a ``ClipboardBackend``, whose `close()` ends the connection.
 ///
 /// - Throws: ``ClipboardError``: `noDisplay`, `connectionFailed`, `timedOut`, `protocolViolation` as the clipboard's
-///   backends throw them; `protocolUnavailable` when the display server lacks what drag and drop needs, or when this
-///   build has no drag and drop for the chosen protocol yet.
+///   backends throw them; `protocolUnavailable` when the display server lacks what drag and drop needs.
 package func makeDragAndDropBackend(
     choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
 ) async throws -> any ClipboardBackend & DragAndDropBackend {
@@ -15,13 +14,8 @@ package func makeDragAndDropBackend(
         choice: choice, environment: environment,
         x11: { try await X11Backend.connect(environment: environment, timeout: timeout) },
         wayland: { _ in
-            // `WaylandBackend.Binding.dragAndDrop` binds `wl_data_device` and a window's globals; until the Wayland
-            // drag-and-drop part lands, Wayland has no drag and drop here (and `.automatic` falls back to X11).
-            let socket = try WaylandBackend.socketPath(environment: environment)
-            throw ClipboardError(
-                code: .protocolUnavailable,
-                message: "Drag and drop on Wayland is not in this build yet; use X11 (XWayland: set DISPLAY).",
-                source: socket)
+            // `wl_data_device` and a window's globals; the focus surface has no part in drag and drop.
+            try await WaylandBackend.connect(environment: environment, timeout: timeout, binding: .dragAndDrop)
         }
     ).backend
 }
