@@ -9,24 +9,14 @@ import TransferKitTestSupport
     "Toolkit drag and drop under Xvfb, driven by xdotool", .timeLimit(.minutes(5)),
     .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
 final class DragAndDropToolkitTests {
-    let server: XvfbServer
-    let pointer: PointerDriver
+    let bed: DragAndDropBed
 
     init() async throws {
-        server = try await XvfbServer.start(screen: dragAndDropScreen)
-        pointer = PointerDriver(environment: server.environment)
+        bed = try await DragAndDropBed.start()
     }
 
     deinit {
-        server.stop()
-    }
-
-    /// The peers' environment: this test's Xvfb, GDK's and Qt's X11 backends.
-    var peerEnvironment: [String: String] {
-        var environment = server.environment
-        environment["GDK_BACKEND"] = "x11"
-        environment["QT_QPA_PLATFORM"] = "xcb"
-        return environment
+        bed.stop()
     }
 
     /// Where the source window's top-left corner goes, and where the target's.
@@ -46,17 +36,17 @@ final class DragAndDropToolkitTests {
         source: DragPeer, target: DragPeer, out: URL
     ) {
         let name = UUID().uuidString.prefix(8)
-        let file = server.directory.appendingPathComponent("offer-\(name).txt")
+        let file = bed.server.directory.appendingPathComponent("offer-\(name).txt")
         try Data(text.utf8).write(to: file)
-        let out = server.directory.appendingPathComponent("dropped-\(name).bin")
+        let out = bed.server.directory.appendingPathComponent("dropped-\(name).bin")
         let source = try DragPeer.source(
             toolkit, title: "\(toolkit) source \(name)", offers: [("text/plain;charset=utf-8", file)],
-            environment: peerEnvironment, directory: server.directory)
+            environment: bed.peerEnvironment, directory: bed.server.directory)
         let target = try DragPeer.target(
             toolkit, title: "\(toolkit) target \(name)", accepting: ["text/plain;charset=utf-8"], out: out,
-            prefer: prefer, refuse: refuse, environment: peerEnvironment, directory: server.directory)
-        try await source.place(at: sourceCorner, with: pointer)
-        try await target.place(at: targetCorner, with: pointer)
+            prefer: prefer, refuse: refuse, environment: bed.peerEnvironment, directory: bed.server.directory)
+        try await source.place(at: sourceCorner, with: bed.pointer)
+        try await target.place(at: targetCorner, with: bed.pointer)
         return (source, target, out)
     }
 
@@ -68,7 +58,7 @@ final class DragAndDropToolkitTests {
             source.stop()
             target.stop()
         }
-        try await pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
+        try await bed.pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
 
         let drop = try await target.waitForEvent(["drop", "drop-failed"])
         #expect(drop.event == "drop", "\(target.transcript)")
@@ -88,7 +78,7 @@ final class DragAndDropToolkitTests {
             source.stop()
             target.stop()
         }
-        try await pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
+        try await bed.pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
 
         let end = try await source.waitForEvent(["drag-end", "drag-cancel"])
         #expect(end.event == "drag-cancel", "\(source.transcript)")

@@ -10,8 +10,35 @@ let gtk4DragPeerPresent =
         FileManager.default.fileExists(atPath: "\($0)/girepository-1.0/Gtk-4.0.typelib")
     } && PointerDriver.isAvailable
 
-/// The screen of the drag-and-drop tests' Xvfb: room for two peer windows side by side.
-let dragAndDropScreen = "640x480x24"
+/// What every drag-and-drop test under X11 starts with: a private Xvfb with room for two windows side by side, the
+/// pointer of that server, and the peers' environment.
+final class DragAndDropBed: Sendable {
+    let server: XvfbServer
+    let pointer: PointerDriver
+
+    private init(server: XvfbServer) {
+        self.server = server
+        pointer = PointerDriver(environment: server.environment)
+    }
+
+    /// Starts the server.
+    static func start() async throws -> DragAndDropBed {
+        DragAndDropBed(server: try await XvfbServer.start(screen: "640x480x24"))
+    }
+
+    /// The peers' environment: this bed's Xvfb, GDK's and Qt's X11 backends.
+    var peerEnvironment: [String: String] {
+        var environment = server.environment
+        environment["GDK_BACKEND"] = "x11"
+        environment["QT_QPA_PLATFORM"] = "xcb"
+        return environment
+    }
+
+    /// Stops the server.
+    func stop() {
+        server.stop()
+    }
+}
 
 /// Qt 5 through Python (PyQt5) and xdotool: the second toolkit of the drag-and-drop tests.
 let qt5DragPeerPresent =
