@@ -99,12 +99,21 @@ public struct PointerDriver: Sendable {
 
     /// Drags from `start` to `end`: presses at `start`, moves there in `steps` moves `interval` apart (then twice more
     /// on `end`, so the target answers a position there before the drop), and releases.
+    ///
+    /// - Parameter started: Called after the first move, which passes every toolkit's drag threshold; it waits until
+    ///   the source says its drag began (a loaded machine can otherwise see the release before the source's grab).
     public func drag(
-        from start: ScreenPoint, to end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100)
+        from start: ScreenPoint, to end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100),
+        started: (@Sendable () async throws -> Void)? = nil
     ) async throws {
         try await press(at: start)
         try await Task.sleep(for: interval)
-        try await moveAlong(from: start, to: end, steps: steps, interval: interval)
+        let count = max(steps, 2)
+        let first = ScreenPoint(x: start.x + (end.x - start.x) / count, y: start.y + (end.y - start.y) / count)
+        try await move(to: first)
+        try await Task.sleep(for: interval)
+        try await started?()
+        try await moveAlong(from: first, to: end, steps: count - 1, interval: interval)
         try await release()
     }
 

@@ -77,8 +77,10 @@ final class DesktopDropRecorder: Sendable {
     ///
     /// The deadline is for silence, not for the whole transfer: it starts again whenever more bytes arrived (a large
     /// drop on a loaded machine may take longer than `limit` and still be moving).
-    /// - Throws: when the stream ended, or `limit` passed without a new byte.
-    func waitForDrops(_ count: Int = 1, within limit: Duration = .seconds(45)) async throws -> [Drop] {
+    /// - Throws: when the stream ended, or `limit` passed without a new byte (with what `peer` printed).
+    func waitForDrops(
+        _ count: Int = 1, within limit: Duration = .seconds(45), from peer: DragPeer? = nil
+    ) async throws -> [Drop] {
         var deadline = ContinuousClock.now + limit
         var seen = bytesSoFar
         while true {
@@ -91,7 +93,9 @@ final class DesktopDropRecorder: Sendable {
                 deadline = ContinuousClock.now + limit
             }
             guard ContinuousClock.now < deadline else {
-                throw DragPeerError(message: "\(drops.count) of \(count) drops arrived (\(now) bytes of the next read)")
+                throw DragPeerError(
+                    message: "\(drops.count) of \(count) drops arrived (\(now) bytes of the next read)"
+                        + (peer.map { "; the peer printed:\n\($0.transcript)" } ?? ""))
             }
             try await Task.sleep(for: .milliseconds(50))
         }

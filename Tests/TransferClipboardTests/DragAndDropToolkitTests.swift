@@ -58,7 +58,8 @@ final class DragAndDropToolkitTests {
             source.stop()
             target.stop()
         }
-        try await bed.pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
+        try await bed.pointer.drag(
+            from: middle(of: sourceCorner), to: middle(of: targetCorner), started: source.dragBegan)
 
         let drop = try await target.waitForEvent(["drop", "drop-failed"])
         #expect(drop.event == "drop", "\(target.transcript)")
@@ -78,7 +79,8 @@ final class DragAndDropToolkitTests {
             source.stop()
             target.stop()
         }
-        try await bed.pointer.drag(from: middle(of: sourceCorner), to: middle(of: targetCorner))
+        try await bed.pointer.drag(
+            from: middle(of: sourceCorner), to: middle(of: targetCorner), started: source.dragBegan)
 
         let end = try await source.waitForEvent(["drag-end", "drag-cancel"])
         #expect(end.event == "drag-cancel", "\(source.transcript)")

@@ -116,9 +116,9 @@ final class DragAndDropX11InteropTests {
         if payload.mime.hasSuffix("+json") { offers.append(("application/json", payload.bytes)) }
         let source = try await startSource(toolkit, offers: offers)
         defer { source.stop() }
-        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow)
+        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow, started: source.dragBegan)
 
-        let drops = try await recorder.waitForDrops()
+        let drops = try await recorder.waitForDrops(from: source)
         #expect(drops[0].targets.contains(payload.mime), "offered: \(drops[0].targets)")
         #expect(drops[0].error == nil)
         #expect(drops[0].bytes == payload.bytes)
@@ -155,9 +155,9 @@ final class DragAndDropX11InteropTests {
         defer { window.close() }
         let source = try await startSource(.gtk4, offers: [(text.mime, text.bytes)])
         defer { source.stop() }
-        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow)
+        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow, started: source.dragBegan)
 
-        let drops = try await recorder.waitForDrops()
+        let drops = try await recorder.waitForDrops(from: source)
         #expect(drops[0].sourceActions.contains(.move))
         #expect(drops[0].action == action)
         #expect(drops[0].bytes == text.bytes)
@@ -180,7 +180,7 @@ final class DragAndDropX11InteropTests {
         defer { window.close() }
         let source = try await startSource(.gtk4, offers: [(text.mime, text.bytes)])
         defer { source.stop() }
-        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow)
+        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow, started: source.dragBegan)
 
         let cancel = try await source.waitForEvent(["drag-cancel", "drag-end"])
         #expect(cancel.event == "drag-cancel", "\(source.transcript)")
@@ -209,7 +209,10 @@ final class DragAndDropX11InteropTests {
         let dying = try await startSource(.gtk4, offers: [(first.mime, first.bytes)])
         defer { dying.stop() }
         try await bed.pointer.press(at: Self.onPeer)
-        try await bed.pointer.moveAlong(from: Self.onPeer, to: Self.onWindow)
+        let nearby = ScreenPoint(x: Self.onPeer.x + 30, y: Self.onPeer.y)
+        try await bed.pointer.move(to: nearby)
+        try await dying.dragBegan()
+        try await bed.pointer.moveAlong(from: nearby, to: Self.onWindow)
         // The window has been asked about the drag (an enter and a position arrived): now the source dies.
         let deadline = ContinuousClock.now + .seconds(45)
         while asked.withLock({ $0 }) == 0 {
@@ -224,8 +227,8 @@ final class DragAndDropX11InteropTests {
 
         let next = try await startSource(.gtk4, offers: [(second.mime, second.bytes)])
         defer { next.stop() }
-        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow)
-        let drops = try await recorder.waitForDrops()
+        try await bed.pointer.drag(from: Self.onPeer, to: Self.onWindow, started: next.dragBegan)
+        let drops = try await recorder.waitForDrops(from: next)
         #expect(drops[0].bytes == second.bytes)
         #expect(recorder.finished.count == 1)
     }

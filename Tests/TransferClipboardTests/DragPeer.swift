@@ -168,6 +168,11 @@ final class DragPeer: Sendable {
         }
     }
 
+    /// Waits until a source peer says its drag began (for ``PointerDriver/drag(from:to:steps:interval:started:)``).
+    @Sendable func dragBegan() async throws {
+        _ = try await waitForEvent(["drag-begin"])
+    }
+
     /// Waits for the window to be mapped, finds it and places its top-left corner at `corner`.
     func place(at corner: ScreenPoint, with pointer: PointerDriver) async throws {
         _ = try await waitForEvent(["ready"])
