@@ -99,6 +99,10 @@ let package = Package(
             name: "ModulePalette",
             dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/ModulePalette", exclude: ["README.md"]),
+        // Seed 000's two lists in two windows of two processes: the one example that links the desktop code.
+        .executableTarget(
+            name: "DesktopLists", dependencies: ["TransferDesktop", "TransferSessions", "TransferKit", "UniformTypes"],
+            path: "Examples/DesktopLists", exclude: ["README.md"]),
         .executableTarget(
             name: "BookShelf", dependencies: ["TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/BookShelf", exclude: ["README.md"]),
@@ -255,7 +259,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: [
-                "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "TransferKitTesting",
+                "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "DesktopLists",
+                "TransferKitTesting",
                 "TransferSessions",
                 "TransferKitCLI", "TransferKit", "UniformTypes", "transferkit", "TransferKitTestSupport",
             ]),
