@@ -100,21 +100,42 @@ public struct PointerDriver: Sendable {
     /// Drags from `start` to `end`: presses at `start`, moves there in `steps` moves `interval` apart (then twice more
     /// on `end`, so the target answers a position there before the drop), and releases.
     ///
-    /// - Parameter started: Called after the first move, which passes every toolkit's drag threshold; it waits until
-    ///   the source says its drag began (a loaded machine can otherwise see the release before the source's grab).
+    /// - Parameter started: Whether the source says its drag began, as in ``begin(at:towards:steps:interval:started:)``.
+    /// - Throws: ``PointerDriverError`` when the drag never began.
     public func drag(
         from start: ScreenPoint, to end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100),
-        started: (@Sendable () async throws -> Void)? = nil
+        started: (@Sendable () async throws -> Bool)? = nil
     ) async throws {
-        try await press(at: start)
-        try await Task.sleep(for: interval)
+        let first = try await begin(at: start, towards: end, steps: steps, interval: interval, started: started)
+        try await moveAlong(from: first, to: end, steps: max(steps, 2) - 1, interval: interval)
+        try await release()
+    }
+
+    /// Starts a drag: presses at `start` and makes the first of `steps` moves towards `end`, which passes every
+    /// toolkit's drag threshold; the button stays pressed.
+    ///
+    /// - Parameter started: Whether the source says its drag began (waiting a while for it). When it says no, the
+    ///   button is released and the press tried again, three times at most: on a loaded machine a toolkit that just
+    ///   mapped its window can miss the first press, or see the release before its drag's grab.
+    /// - Returns: Where the pointer is.
+    /// - Throws: ``PointerDriverError`` when the drag never began.
+    public func begin(
+        at start: ScreenPoint, towards end: ScreenPoint, steps: Int = 4, interval: Duration = .milliseconds(100),
+        started: (@Sendable () async throws -> Bool)? = nil
+    ) async throws -> ScreenPoint {
         let count = max(steps, 2)
         let first = ScreenPoint(x: start.x + (end.x - start.x) / count, y: start.y + (end.y - start.y) / count)
-        try await move(to: first)
-        try await Task.sleep(for: interval)
-        try await started?()
-        try await moveAlong(from: first, to: end, steps: count - 1, interval: interval)
-        try await release()
+        for attempt in 1...3 {
+            try await press(at: start)
+            try await Task.sleep(for: interval)
+            try await move(to: first)
+            try await Task.sleep(for: interval)
+            guard let started, !(try await started()) else { return first }
+            try await release()
+            guard attempt < 3 else { break }
+            try await Task.sleep(for: interval)
+        }
+        throw PointerDriverError(description: "the drag from \(start) did not begin after 3 presses")
     }
 
     /// Moves from `start` to `end` in `steps` moves `interval` apart, then twice more on `end` (a nudge of one

@@ -208,10 +208,7 @@ final class DragAndDropX11InteropTests {
         defer { window.close() }
         let dying = try await startSource(.gtk4, offers: [(first.mime, first.bytes)])
         defer { dying.stop() }
-        try await bed.pointer.press(at: Self.onPeer)
-        let nearby = ScreenPoint(x: Self.onPeer.x + 30, y: Self.onPeer.y)
-        try await bed.pointer.move(to: nearby)
-        try await dying.dragBegan()
+        let nearby = try await bed.pointer.begin(at: Self.onPeer, towards: Self.onWindow, started: dying.dragBegan)
         try await bed.pointer.moveAlong(from: nearby, to: Self.onWindow)
         // The window has been asked about the drag (an enter and a position arrived): now the source dies.
         let deadline = ContinuousClock.now + .seconds(45)

@@ -85,6 +85,8 @@ final class DragPeer: Sendable {
     let process: BackgroundProcess
     /// Where its standard output and error go.
     let outputFile: URL
+    /// The `drag-begin` events that ``dragBegan()`` reported.
+    private let begunDrags = SanitizedMutex(0)
 
     /// The width and height of the peer's window, in pixels.
     static let windowSize = ScreenPoint(x: 200, y: 150)
@@ -168,9 +170,21 @@ final class DragPeer: Sendable {
         }
     }
 
-    /// Waits until a source peer says its drag began (for ``PointerDriver/drag(from:to:steps:interval:started:)``).
-    @Sendable func dragBegan() async throws {
-        _ = try await waitForEvent(["drag-begin"])
+    /// Whether a source peer said that another drag began (one more `drag-begin` than at the last call that said
+    /// yes), waiting up to 15 seconds: the `started` of ``PointerDriver/drag(from:to:steps:interval:started:)``.
+    @Sendable func dragBegan() async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while true {
+            let begun = events.filter { $0.event == "drag-begin" }.count
+            if begunDrags.withLock({ counted in
+                defer { counted = max(counted, begun) }
+                return begun > counted
+            }) {
+                return true
+            }
+            guard process.isRunning, ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Waits for the window to be mapped, finds it and places its top-left corner at `corner`.
