@@ -1,5 +1,5 @@
 """Checks values against Schemas/transfer-session.cddl with a reader for the part of CDDL (RFC 8610) that file
-uses: rules, maps with quoted keys and optional (`?`) members, `[* type]` arrays, choices with `/`, text literals,
+uses: rules, maps with quoted keys and optional (`?`) members, `[* type]` arrays, choices with `/`, text and unsigned integer literals,
 the prelude types uint, int, tstr, bstr and bool, and the controls `.size N` and `.size (A..B)`.
 Standard library only; used by session_peer.py's check roles."""
 import re
@@ -61,6 +61,8 @@ def _single(tokens, i):
         return ("array", element), i + 1
     if token.startswith('"'):
         return ("literal", token.strip('"')), i + 1
+    if token.isdigit():
+        return ("literal", int(token)), i + 1
     base = ("ref", token)
     i += 1
     if i < len(tokens) and tokens[i] == ".size":
@@ -93,7 +95,8 @@ def _check(rules, kind, value, path):
             return
         return _check(rules, rules[name], value, path)
     if tag == "literal":
-        if value != kind[1]:
+        # Python's True equals 1: a bool is never an integer literal's value.
+        if value != kind[1] or isinstance(value, bool) != isinstance(kind[1], bool):
             raise ValueError(f"{path}: {value!r} is not \"{kind[1]}\"")
         return
     if tag == "choice":

@@ -301,6 +301,21 @@ def source_check(path, cddl_path):
     print(f"valid {count} frames: {' '.join(names)}", flush=True)
 
 
+def check_desktop_offer(cddl_path):
+    """Checks the CBOR bytes of a desktop session offer (section 7), read from standard input, against the CDDL."""
+    cddl, rules = _cddl(cddl_path)
+    data = sys.stdin.buffer.read()
+    try:
+        value, end = decode(data)
+        if end != len(data):
+            raise ValueError(f"{len(data) - end} bytes after the item")
+        cddl.check(rules, "desktop-session-offer", value)
+    except (ValueError, KeyError, IndexError) as error:
+        print(f"invalid: {error}", flush=True)
+        return
+    print(f"valid desktop-session-offer {sorted(value)}", flush=True)
+
+
 def codes(cddl_path):
     _, rules = _cddl(cddl_path)
     print(json.dumps({name: sorted(option[1] for option in rules[name][1]) for name in ("load-code", "session-code")}))
@@ -402,6 +417,8 @@ def main():
         source_check(path, rest[0])
     elif role == "codes":
         codes(path)
+    elif role == "check-desktop-offer":
+        check_desktop_offer(path)
     elif role == "source-mute":
         serve(path, on_load(mute))
     elif role == "source-file-without-descriptor":
