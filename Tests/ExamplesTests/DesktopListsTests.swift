@@ -46,11 +46,11 @@ private final class BackgroundChild {
         status = (try? ChildProcess.waitForExit(pid, executable: executable)) ?? -1
     }
 
-    /// Polls the output until it contains `marker`, for at most `limit`.
+    /// Polls the output until it contains `marker` (or the process ended), for at most `limit`.
     func wait(for marker: String, within limit: Duration = .seconds(45)) async throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if text.contains(marker) { return true }
+            if text.contains(marker) || !isRunning { return text.contains(marker) }
             try await Task.sleep(for: .milliseconds(50))
         }
         return text.contains(marker)
@@ -171,12 +171,17 @@ struct DesktopListsTests {
 
     /// Who is killed at which step of the desktop drop, and which list must hold the card.
     static let killTable: [(String, RemoteSessionEvent, String)] = [
-        ("target", .reservationReceived, "left"),
+        ("source", .reserved, "left"),
         ("source", .commitReceived, "right"),
+        ("source", .removed, "right"),
+        ("target", .reservationReceived, "left"),
+        ("target", .committedLocally, "left"),
+        ("target", .decided, "right"),
+        ("target", .commitSent, "right"),
     ]
 
     @Test(
-        "killing the target after the reservation, or the source after the commit, leaves the card in one list",
+        "killing either process at each step of the desktop drop leaves the card in exactly one list",
         arguments: killTable)
     func killed(process: String, event: RemoteSessionEvent, expected: String) async throws {
         let lists = try await drag(killing: process, at: event)
