@@ -366,3 +366,54 @@ struct WaylandDragAndDropTableTests {
         #expect(closed?.code == .cancelled)
     }
 }
+
+/// The picture of TransferKit's own Wayland windows: the built-in font.
+@Suite("Wayland window picture", .timeLimit(.minutes(5)))
+struct WaylandWindowPictureTests {
+    /// The pixel at (`x`, `y`) of `picture`.
+    static func pixel(_ picture: WaylandWindowPicture, x: Int32, y: Int32) -> UInt32 {
+        let offset = Int((y * picture.width + x) * 4)
+        return picture.pixels[offset..<(offset + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// Whether the glyph pixel (`column`, `row`) of the character at `index` on line `line` is inked.
+    static func inked(_ picture: WaylandWindowPicture, line: Int32, index: Int32, column: Int32, row: Int32) -> Bool {
+        let x = WaylandWindowPicture.margin + index * WaylandWindowPicture.advance + column * WaylandWindowPicture.scale
+        let y =
+            WaylandWindowPicture.margin + 4 + line * WaylandWindowPicture.lineHeight + row * WaylandWindowPicture.scale
+        return pixel(picture, x: x, y: y) == WaylandWindowPicture.ink
+    }
+
+    @Test("Lines are drawn in the font: each glyph's pixels, in place; lower case as capitals")
+    func text() {
+        let picture = WaylandWindowPicture(lines: ["A1", "ok"])
+        #expect(picture.pixels.count == Int(picture.width * picture.height * 4))
+        for (line, text) in [(Int32(0), "A1"), (1, "OK")] {
+            for (index, character) in text.enumerated() {
+                let glyph = WaylandWindowPicture.glyph(character)
+                for row in 0..<7 {
+                    for column in 0..<5 {
+                        let expected = glyph[row] & (0b10000 >> column) != 0
+                        #expect(
+                            Self.inked(picture, line: line, index: Int32(index), column: Int32(column), row: Int32(row))
+                                == expected, "\(character) at \(column),\(row)")
+                    }
+                }
+            }
+        }
+        #expect(WaylandWindowPicture.glyph("a") == WaylandWindowPicture.glyph("A"))
+        #expect(Self.pixel(picture, x: 0, y: 0) == WaylandWindowPicture.frame)
+    }
+
+    @Test("Characters outside the font are boxes; ß (two capitals) does not trap; long text is cut")
+    func outsideTheFont() {
+        #expect(WaylandWindowPicture.glyph("é") == WaylandWindowPicture.box)
+        #expect(WaylandWindowPicture.glyph("ß") == WaylandWindowPicture.box)
+        #expect(WaylandWindowPicture.glyph("🙂") == WaylandWindowPicture.box)
+        let long = WaylandWindowPicture(lines: Array(repeating: String(repeating: "x", count: 500), count: 100))
+        #expect(long.height == 2 * WaylandWindowPicture.margin + 4 + 40 * WaylandWindowPicture.lineHeight)
+        #expect(long.width == 2 * WaylandWindowPicture.margin + 78 * WaylandWindowPicture.advance)
+        let empty = WaylandWindowPicture(lines: [])
+        #expect(empty.width == 240 && empty.height > 0)
+    }
+}

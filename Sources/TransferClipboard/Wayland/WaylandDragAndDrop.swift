@@ -42,8 +42,8 @@ extension WaylandBackend: DragAndDropBackend {
     /// `Wayland (wl_data_device)`.
     package var dragAndDropProtocolName: String { "Wayland (wl_data_device)" }
 
-    /// Opens a toplevel titled `title` showing `lines` (a plain `wl_shm` picture: a frame, a title bar and a bar per
-    /// line; no text is drawn), and waits, at most the time limit, until the compositor configured it.
+    /// Opens a toplevel titled `title` showing `lines` (a plain `wl_shm` picture, the lines in a built-in bitmap
+    /// font: `WaylandWindowPicture`), and waits, at most the time limit, until the compositor configured it.
     ///
     /// - Throws: ``ClipboardError``: `protocolUnavailable` when the backend was not bound with ``Binding/dragAndDrop``,
     ///   `timedOut`, `transferFailed` when the picture's memory cannot be made, or why the connection ended.
@@ -325,41 +325,5 @@ final class WaylandDropHandle: DesktopDropHandle {
         }
         guard first else { return }
         await backend.finishDrop(drop.offer, performed: performed, accepted: drop.action)
-    }
-}
-
-/// The picture of a window of TransferKit's own: a light background in a dark frame, a title bar, and a dark bar
-/// for each line (as long as the line), in ARGB8888.
-struct WaylandWindowPicture {
-    static let width: Int32 = 320
-    static let lineHeight: Int32 = 16
-
-    let width: Int32
-    let height: Int32
-    let pixels: [UInt8]
-
-    init(lines: [String]) {
-        let width = Self.width
-        let shown = Int32(min(lines.count, 40))
-        let height = 24 + max(shown, 1) * Self.lineHeight + 8
-        var canvas = [UInt32](repeating: 0xFFF4_F4F4, count: Int(width * height))
-        func fill(_ x0: Int32, _ y0: Int32, _ x1: Int32, _ y1: Int32, _ color: UInt32) {
-            for y in max(y0, 0)..<min(y1, height) {
-                for x in max(x0, 0)..<min(x1, width) { canvas[Int(y * width + x)] = color }
-            }
-        }
-        fill(0, 0, width, 20, 0xFF30_4A6E)
-        for (index, line) in lines.prefix(Int(shown)).enumerated() {
-            let top = 24 + Int32(index) * Self.lineHeight + 4
-            let length = Int32(min(line.count, 48)) * 6
-            fill(8, top, 8 + length, top + 8, 0xFF40_4040)
-        }
-        fill(0, 0, width, 1, 0xFF00_0000)
-        fill(0, height - 1, width, height, 0xFF00_0000)
-        fill(0, 0, 1, height, 0xFF00_0000)
-        fill(width - 1, 0, width, height, 0xFF00_0000)
-        self.width = width
-        self.height = height
-        pixels = canvas.withUnsafeBytes { Array($0) }
     }
 }
