@@ -48,6 +48,33 @@ def offer(n, types, primary=False):
 
 text_types = ["text/plain;charset=utf-8", "text/plain", "UTF8_STRING", "com.example.model", "application/json"]
 send = message(SOURCE, 0, string("text/plain;charset=utf-8"))
+
+# Drag and drop (flags bit 5): wl_data_device 9, wl_pointer 10, the window's wl_surface 11 and xdg_toplevel 13, the
+# drag's wl_data_source 15 (see Fuzz/WaylandWireFuzzing).
+DND = 0x20
+DND_DEVICE, POINTER, SURFACE, TOPLEVEL, DRAG_SOURCE = 9, 10, 11, 13, 15
+
+
+def fixed(value):
+    return struct.pack("<i", int(value * 256))
+
+
+drag_over = (message(SEAT, 0, u(1))
+             + message(DND_DEVICE, 0, u(OFFER)) + message(OFFER, 0, string("text/plain;charset=utf-8"))
+             + message(OFFER, 0, string("application/json")) + message(OFFER, 1, u(3))
+             + message(DND_DEVICE, 1, u(40) + u(SURFACE) + fixed(12.5) + fixed(30) + u(OFFER))
+             + message(OFFER, 2, u(1)) + message(DND_DEVICE, 3, u(1000) + fixed(13) + fixed(31))
+             + message(OFFER, 2, u(2)) + message(DND_DEVICE, 4) + message(DND_DEVICE, 2))
+drag_from = (message(POINTER, 0, u(50) + u(SURFACE) + fixed(20) + fixed(20))
+             + message(POINTER, 3, u(51) + u(1100) + u(0x110) + u(1))
+             + message(POINTER, 2, u(1110) + fixed(40) + fixed(22))
+             + message(DRAG_SOURCE, 0, string("text/plain")) + message(DRAG_SOURCE, 5, u(2))
+             + message(DRAG_SOURCE, 0, u(0)) + message(DRAG_SOURCE, 0, string("application/json"))
+             + message(DRAG_SOURCE, 3) + message(DRAG_SOURCE, 1, string("application/json"))
+             + message(DRAG_SOURCE, 4) + message(POINTER, 1, u(52) + u(SURFACE)))
+drag_refused = (message(DRAG_SOURCE, 0, u(0)) + message(DRAG_SOURCE, 2) + message(TOPLEVEL, 0, u(240) + u(120) + u(0))
+                + message(TOPLEVEL, 1))
+bad_enter = message(DND_DEVICE, 1, u(40) + u(SURFACE) + fixed(1) + fixed(1) + u(SURFACE))
 seeds = {
     "connect": bytes([63, 0]) + globals_ + done + delete + capabilities,
     "selection": bytes([16, 0]) + offer(0, text_types) + offer(1, ["image/png"], primary=True),
@@ -62,6 +89,10 @@ seeds = {
     "missing-fd": bytes([63, 0]) + send,
     "bad-size": bytes([63, 0]) + struct.pack("<II", DEVICE, 6 << 16 | 1),
     "null-string": bytes([63, 0]) + message(DEVICE, 0, u(OFFER)) + message(OFFER, 0, u(0)),
+    "drag-over-window": bytes([20, DND]) + drag_over,
+    "drag-from-window": bytes([9, DND | 1]) + drag_from,
+    "drag-refused": bytes([63, DND]) + drag_refused,
+    "drag-enter-not-an-offer": bytes([63, DND]) + bad_enter,
 }
 for name, data in seeds.items():
     with open(os.path.join(out, name), "wb") as f:

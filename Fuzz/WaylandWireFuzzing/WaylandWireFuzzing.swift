@@ -8,11 +8,18 @@ import TransferKitPlatform
 /// objects. The first byte picks the size of the reads the stream is fed in (1–64 bytes). The second byte is a
 /// set of flags: bits 0–2 say how many file descriptors arrive with each read (0–7, as `SCM_RIGHTS` would bring
 /// them), bit 3 destroys the data source before the stream starts (so events still in flight to it must decode
-/// as events to a destroyed object), bit 4 lets the round-trip callback finish first. The rest is the
-/// compositor's bytes.
+/// as events to a destroyed object), bit 4 lets the round-trip callback finish first, bit 5 binds for drag and drop
+/// instead of data control (issue 23). The rest is the compositor's bytes.
 ///
 /// The harness keeps the objects the backend has at that point, created in the backend's order: `wl_registry` 2,
-/// `wl_callback` 3, `wl_seat` 4, the data-control manager 5, its device 6 and a data source 7. It cuts the stream
+/// `wl_callback` 3, `wl_seat` 4, the data-control manager 5, its device 6 and a data source 7. Bound for drag and drop
+/// they are `wl_registry` 2, `wl_callback` 3, `wl_seat` 4, `wl_compositor` 5, `wl_shm` 6, `xdg_wm_base` 7,
+/// `wl_data_device_manager` 8, `wl_data_device` 9, `wl_pointer` 10, a window's `wl_surface` 11, `xdg_surface` 12,
+/// `xdg_toplevel` 13 and `wl_buffer` 14, and a drag's `wl_data_source` 15: the events of the pointer, of drags over
+/// the window (`enter`, `motion`, `leave`, `drop`, the offers' `source_actions` and `action`), of the drag's source
+/// (`target`, `send`, `action`, `dnd_drop_performed`, `dnd_finished`, `cancelled`) and of the window must each carry
+/// exactly their arguments, a drag's offer must be an offer, and the books follow the offers a drag enters and
+/// leaves. It cuts the stream
 /// with the backend's frame decoder (`WaylandFrames` over the wire layer's `FrameBuffer`) and decodes each message
 /// with `WaylandObjectTable.decode`, as the backend's connection does, and keeps the backend's books: offers
 /// announced and shown, the ids the compositor deletes, the callback and source it finishes. It checks that
@@ -38,6 +45,15 @@ public enum WaylandWireFuzzing {
         static let source: UInt32 = 7
     }
 
+    /// The ids of the drag-and-drop binding's objects, created in this order by the harness (and the seeds' script).
+    enum DragID {
+        static let dataDevice: UInt32 = 9
+        static let pointer: UInt32 = 10
+        static let surface: UInt32 = 11
+        static let toplevel: UInt32 = 13
+        static let source: UInt32 = 15
+    }
+
     /// The most offers the backend keeps at once (`WaylandState.maximumOffers`).
     static let maximumOffers = 16
     /// The most descriptors the backend's connection holds unclaimed before it gives up on the compositor.
@@ -51,7 +67,9 @@ public enum WaylandWireFuzzing {
         let descriptorsPerRead = Int(bytes[1] & 0x7)
         var books = Books()
         do {
-            try books.start(destroySource: bytes[1] & 0x8 != 0, callbackDone: bytes[1] & 0x10 != 0)
+            try books.start(
+                destroySource: bytes[1] & 0x8 != 0, callbackDone: bytes[1] & 0x10 != 0,
+                dragAndDrop: bytes[1] & 0x20 != 0)
         } catch {
             fatalError("the harness could not create the backend's objects: \(error)")
         }
@@ -106,16 +124,30 @@ public enum WaylandWireFuzzing {
         var offers: Set<UInt32> = []
         var shown: [Bool: UInt32] = [:]
 
-        mutating func start(destroySource: Bool, callbackDone: Bool) throws(ClipboardError) {
-            let order: [(WaylandInterface, UInt32)] = [
-                (.registry, ID.registry), (.callback, ID.callback), (.seat, ID.seat),
-                (.dataControlManager, ID.manager), (.dataControlDevice, ID.device), (.dataControlSource, ID.source),
-            ]
+        /// The drag's offer while a drag is over the window (drag and drop).
+        var entered: UInt32?
+        /// The number of objects the binding made (the table's bound is counted from it).
+        var bound = 7
+
+        mutating func start(destroySource: Bool, callbackDone: Bool, dragAndDrop: Bool) throws(ClipboardError) {
+            let order: [(WaylandInterface, UInt32)] =
+                dragAndDrop
+                ? [
+                    (.registry, ID.registry), (.callback, ID.callback), (.seat, ID.seat), (.compositor, 5), (.shm, 6),
+                    (.windowManager, 7), (.dataDeviceManager, 8), (.dataDevice, DragID.dataDevice),
+                    (.pointer, DragID.pointer), (.surface, DragID.surface), (.xdgSurface, 12),
+                    (.toplevel, DragID.toplevel), (.buffer, 14), (.dataSource, DragID.source),
+                ]
+                : [
+                    (.registry, ID.registry), (.callback, ID.callback), (.seat, ID.seat),
+                    (.dataControlManager, ID.manager), (.dataControlDevice, ID.device), (.dataControlSource, ID.source),
+                ]
             for (interface, expected) in order {
                 let id = try objects.create(interface)
                 guard id == expected else { fatalError("\(interface) was created as \(id), not \(expected)") }
             }
-            if destroySource { objects.destroy(ID.source) }
+            bound = order.count + 1
+            if destroySource { objects.destroy(dragAndDrop ? DragID.source : ID.source) }
             if callbackDone { objects.destroy(ID.callback) }
         }
 
@@ -189,8 +221,11 @@ public enum WaylandWireFuzzing {
             case .done(let callback):
                 guard callback == frame.objectID else { fatalError("done for \(callback) from \(frame.objectID)") }
                 return
-            case .ignored, .finished, .cancelled, .keyboardEnter, .keyboardLeave, .ping, .configure, .dragAndDrop:
+            case .ignored, .finished, .cancelled, .keyboardEnter, .keyboardLeave, .ping, .configure:
                 return
+            case .dragAndDrop(let dragEvent):
+                guard let carried = Self.arguments(of: dragEvent, from: frame) else { return }
+                expected = carried
             case .keymap(let fd):
                 guard claimed == [fd] else { fatalError("\(event) from \(frame.objectID) with descriptors \(claimed)") }
                 return
@@ -230,25 +265,92 @@ public enum WaylandWireFuzzing {
                     throw ClipboardError(code: .protocolViolation, message: "more than \(maximumOffers) offers")
                 }
                 offers.insert(offer)
+            case .dragAndDrop(let dragEvent):
+                try keepBooks(dragEvent)
             case .selection(_, let offer, let primary):
-                guard offer == 0 || offers.contains(offer) else {
+                guard offer == 0 || offers.contains(offer) || offer == entered else {
                     // An offer destroyed as stale and shown again: the state ends the connection.
                     throw ClipboardError(code: .protocolViolation, message: "offer \(offer) shown after its end")
                 }
                 shown[primary] = offer == 0 ? nil : offer
-                for stale in offers where !shown.values.contains(stale) {
+                for stale in offers where !shown.values.contains(stale) && stale != entered {
                     offers.remove(stale)
                     objects.destroy(stale)
                 }
             case .cancelled(let source):
                 objects.destroy(source)
             case .error, .global, .globalRemove, .ignored, .finished, .send, .offerType, .keymap, .keyboardEnter,
-                .keyboardLeave, .ping, .configure, .dragAndDrop:
+                .keyboardLeave, .ping, .configure:
                 break
             }
-            // wl_display, six client objects, the offers the state keeps and the destroyed ones the table keeps.
-            guard objects.count <= 7 + maximumOffers + WaylandObjectTable.maximumDestroyedServerObjects else {
+            // wl_display, the client's objects, the offers the state keeps and the destroyed ones the table keeps.
+            guard objects.count <= bound + maximumOffers + WaylandObjectTable.maximumDestroyedServerObjects else {
                 fatalError("the object table holds \(objects.count) objects")
+            }
+        }
+
+        /// The arguments a drag-and-drop event carries, in its message's order; `nil` for one that carries only its
+        /// object (checked against the frame's object instead).
+        static func arguments(of event: WaylandDragAndDropEvent, from frame: WaylandFrame) -> [WaylandArgument]? {
+            let fromItself: UInt32
+            switch event {
+            case .seatCapabilities(let seat, let capabilities):
+                guard seat == frame.objectID else { fatalError("\(event) from \(frame.objectID)") }
+                return [.uint(capabilities)]
+            case .pointerEnter(let serial, let surface, let x, let y):
+                return [.uint(serial), .object(surface), .fixed(x), .fixed(y)]
+            case .pointerLeave(let serial, let surface):
+                return [.uint(serial), .object(surface)]
+            case .pointerMotion(let time, let x, let y), .dragMotion(let time, let x, let y):
+                return [.uint(time), .fixed(x), .fixed(y)]
+            case .pointerButton(let serial, let time, let button, let state):
+                return [.uint(serial), .uint(time), .uint(button), .uint(state)]
+            case .dragEnter(let serial, let surface, let x, let y, let offer):
+                return [.uint(serial), .object(surface), .fixed(x), .fixed(y), .object(offer)]
+            case .sourceActions(let offer, let mask), .offerAction(let offer, let mask):
+                guard offer == frame.objectID else { fatalError("\(event) from \(frame.objectID)") }
+                return [.uint(mask)]
+            case .dragAction(let source, let mask):
+                guard source == frame.objectID else { fatalError("\(event) from \(frame.objectID)") }
+                return [.uint(mask)]
+            case .dragTarget(let source, let mimeType):
+                guard source == frame.objectID else { fatalError("\(event) from \(frame.objectID)") }
+                return [.string(mimeType)]
+            case .dragLeave(let device), .dragDrop(let device):
+                fromItself = device
+            case .dropPerformed(let source), .dragFinished(let source):
+                fromItself = source
+            case .windowClosed(let toplevel):
+                fromItself = toplevel
+            }
+            guard fromItself == frame.objectID else { fatalError("\(event) from \(frame.objectID)") }
+            return nil
+        }
+
+        /// The offers a drag enters and leaves: the entered one is kept until the drag leaves it (or drops it and
+        /// the target is done); a drag's offer must be one the compositor announced.
+        mutating func keepBooks(_ event: WaylandDragAndDropEvent) throws(ClipboardError) {
+            switch event {
+            case .dragEnter(_, _, _, _, let offer):
+                guard offer == 0 || objects.object(offer)?.interface == .dataOffer else {
+                    fatalError("a drag entered with object \(offer), which the decoder should have refused")
+                }
+                if let old = entered, old != offer, !shown.values.contains(old) {
+                    offers.remove(old)
+                    objects.destroy(old)
+                }
+                entered = offer == 0 ? nil : offer
+            case .dragLeave:
+                if let old = entered, !shown.values.contains(old) {
+                    offers.remove(old)
+                    objects.destroy(old)
+                }
+                entered = nil
+            case .dragFinished(let source):
+                objects.destroy(source)
+            case .seatCapabilities, .pointerEnter, .pointerLeave, .pointerMotion, .pointerButton, .dragMotion,
+                .dragDrop, .sourceActions, .offerAction, .dragTarget, .dropPerformed, .dragAction, .windowClosed:
+                break
             }
         }
     }
