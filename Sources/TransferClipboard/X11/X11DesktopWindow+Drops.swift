@@ -25,6 +25,9 @@ final class XdndTargetSession: Sendable {
     }
     private let consumer = SanitizedMutex<Consumer?>(nil)
     private let generations = SanitizedMutex<UInt64>(0)
+    /// Who waits for a finish posted to the loop until its `XdndFinished` is sent, by drop: a process that exits right
+    /// after finishing its last drop (`transferkit drop`) must not close the connection before the source hears it.
+    private let finishWaiters = SanitizedMutex<[UInt64: CheckedContinuation<Void, Never>]>([:])
 
     init(window: X11DesktopWindow) {
         self.window = window.window
@@ -73,7 +76,13 @@ final class XdndTargetSession: Sendable {
                 break loop
             }
             while !queue.isEmpty {
-                for action in machine.handle(queue.removeFirst()) {
+                let event = queue.removeFirst()
+                defer {
+                    if case .finish(let drop, _) = event {
+                        finishWaiters.withLock { $0.removeValue(forKey: drop) }?.resume()
+                    }
+                }
+                for action in machine.handle(event) {
                     switch action {
                     case .describeSource(let source, let types, let readTypeList):
                         queue.append(await describe(source, types: types, readTypeList: readTypeList))
@@ -100,6 +109,11 @@ final class XdndTargetSession: Sendable {
             return continuation
         }
         continuation?.finish(throwing: ending)
+        let waiters = finishWaiters.withLock { waiters in
+            defer { waiters = [:] }
+            return waiters
+        }
+        for waiter in waiters.values { waiter.resume() }
     }
 
     /// Hands `drop` to the stream, or, when nobody takes drops, finishes it as declined.
@@ -152,11 +166,21 @@ final class XdndTargetSession: Sendable {
         }
     }
 
+    /// Ends drop `id` as ``finish(_:performed:)`` does, returning once its `XdndFinished` is sent (or the window's loop
+    /// has ended).
+    func finishSent(_ drop: XdndTargetMachine.Drop, performed: DesktopDragAction?) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            finishWaiters.withLock { $0[drop.id] = waiter }
+            finish(drop, performed: performed)
+        }
+    }
+
     /// Ends drop `id`: through the machine while the window is open, else straight to the source.
     func finish(_ drop: XdndTargetMachine.Drop, performed: DesktopDragAction?) {
         guard events.post(.finish(drop: drop.id, performed: performed), until: .after(.zero)) != .posted else {
             return
         }
+        finishWaiters.withLock { $0.removeValue(forKey: drop.id) }?.resume()
         let message = XdndMessage.finished(
             target: window, succeeded: performed != nil, action: performed.map(atoms.atom(for:)) ?? X11.none)
         _ = try? backend.connection.send(message.request(to: drop.source, atoms: atoms))
@@ -195,16 +219,21 @@ final class XdndDropHandle: DesktopDropHandle {
     }
 
     func finish(performed: DesktopDragAction?) async {
-        finishNow(performed: performed)
+        guard takeFinish() else { return }
+        await session.finishSent(drop, performed: performed)
+    }
+
+    /// Whether this call is the first to finish the drop.
+    private func takeFinish() -> Bool {
+        finished.withLock { finished in
+            defer { finished = true }
+            return !finished
+        }
     }
 
     /// Finishes once; later calls do nothing.
     func finishNow(performed: DesktopDragAction?) {
-        guard
-            finished.withLock({ finished in
-                defer { finished = true }; return !finished
-            })
-        else { return }
+        guard takeFinish() else { return }
         session.finish(drop, performed: performed)
     }
 }
