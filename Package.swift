@@ -82,11 +82,14 @@ let package = Package(
         .target(
             name: "TransferKitCLI",
             dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit"]),
-        // The clipboard commands (copy, paste, watch) on the tool framework: a product of its own, so that a tool
-        // opts into the display-server code by naming it.
+        // The clipboard and drag-and-drop commands (copy, paste, drag, drop, watch) on the tool framework: a product of
+        // its own, so that a tool opts into the display-server code by naming it.
         .target(
             name: "TransferClipboardCLI",
-            dependencies: ["TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard"]),
+            dependencies: [
+                "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard",
+                "TransferSessions", "TransferDesktop",
+            ]),
         .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)

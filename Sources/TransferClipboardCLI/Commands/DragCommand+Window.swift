@@ -1,0 +1,54 @@
+import TransferClipboard
+import TransferDesktop
+import TransferKitCLI
+import TransferSessions
+
+extension DragCommand {
+    /// Opens the window and drags `entries` from it until a drop with `andExit`, until every file has moved with
+    /// `move`, or until the window closes; prints a line after each drag.
+    /// - Returns: 0 after a drop (with `andExit`: the one drop), 1 when no drag was dropped.
+    func drag(
+        _ entries: [DraggedEntry], move: Bool, andExit: Bool, choice: ClipboardBackendChoice, context: CommandContext
+    ) async throws -> ExitCode {
+        let window = try await DesktopCommandOptions.openWindow(
+            title: "transferkit drag", lines: Self.lines(entries, move: move), choice: choice, catalog: catalog)
+        defer { window.close() }
+        var remaining = entries
+        var dropped = false
+        while !remaining.isEmpty {
+            let source = move ? MovedFiles(remaining) : nil
+            let session = DragSession(
+                items: remaining.map { DragItem(id: $0.id, provider: $0.provider) }, source: source,
+                allowsMoveOperation: move, allowsMoveToOtherApplications: move)
+            let result: DesktopDragResult
+            do {
+                result = try await window.drag(session)
+            } catch let error as ClipboardError where error.code == .cancelled && !andExit {
+                break  // The window was closed: the drags are over.
+            }
+            try context.standardOutput.writeLine(Self.report(result))
+            dropped = dropped || result.operation.transfersItems
+            if andExit { break }
+            if let source, !source.removed.isEmpty {
+                let removed = Set(source.removed)
+                remaining.removeAll { removed.contains($0.id) }
+                try await window.show(lines: Self.lines(remaining, move: move))
+            }
+        }
+        return dropped ? .success : .failure
+    }
+
+    /// The window's lines: what to do, then one line per item.
+    static func lines(_ entries: [DraggedEntry], move: Bool) -> [String] {
+        let what = entries.count == 1 ? "this item" : "these \(entries.count) items"
+        return ["Drag \(what) onto another window" + (move ? " (a move removes the files)" : "") + ":"]
+            + entries.map { "  " + $0.label }
+    }
+
+    /// The line printed after a drag: `dropped ACTION TARGET` (`-` when the protocol names no target window), or
+    /// `not dropped: REASON` (refused, cancelled, or the target failed).
+    static func report(_ result: DesktopDragResult) -> String {
+        guard result.operation.transfersItems else { return "not dropped: \(result.reason ?? "cancelled")" }
+        return "dropped \(result.operation) \(result.target ?? "-")"
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import TransferClipboard
+import TransferKit
+import TransferKitCLI
+import TransferKitPlatform
+import TransferSessions
+import UniformTypes
+
+/// `transferkit drag`: opens a small window that lists files (or an archive's items), from which the user drags them
+/// onto another application, as dragon does.
+struct DragCommand: Command {
+    /// The catalogue for type inference and mapping.
+    var catalog: TypeCatalog
+
+    /// Creates the command.
+    init(catalog: TypeCatalog = .shared) {
+        self.catalog = catalog
+    }
+
+    /// `"drag"`.
+    var name: String { "drag" }
+    /// One line of help.
+    var abstract: String { "Open a window listing files to drag onto another application." }
+    /// Rules and examples.
+    var discussion: String {
+        """
+        The window, titled 'transferkit drag', lists the items: each file (offered as its type, from its filename
+        extension, and as its URL, text/uri-list, as `copy` offers it), or every item of one archive (a .transferkit
+        file), every representation as it was saved. Press the first button on the window and drag: the drag
+        carries every item. Nothing is read until the target asks; then the bytes stream from the file.
+
+        After each drag the tool prints one line: 'dropped ACTION TARGET' (copy, move or link), 'refused' (the
+        window under the pointer did not take it) or 'cancelled REASON' (Escape, or the target failed). With
+        --and-exit it exits after the first drop: 0 when the target took it, 1 when it was refused or cancelled.
+        Without it the window stays for more drags until it is closed (or the tool is interrupted), and the
+        status is 0 when at least one drag was dropped, else 1.
+
+        --move lets the target move the files: a file is removed only after a drop that performed a move (the
+        target said it finished and moved it), never after a copy, a refusal or a cancel; a moved file leaves the
+        list, and once every file has moved the tool exits. An archive's items are no files, so --move refuses an
+        archive (exit 2).
+
+        EXAMPLES:
+          transferkit drag card.json notes.txt
+          transferkit drag --and-exit cover.png
+          transferkit drag --move --and-exit report.pdf
+          transferkit drag clip.transferkit
+        """
+    }
+
+    /// The accepted options.
+    var signature: CommandSignature {
+        CommandSignature(
+            options: [
+                .init(names: ["--move"], help: "Let the target move the files: remove each after a performed move."),
+                .init(names: ["--and-exit"], help: "Exit after the first drop (0 taken, 1 refused or cancelled)."),
+                DesktopCommandOptions.backend,
+                DeclarationsOption.option,
+            ],
+            positionals: .init(name: "FILE", help: "Files, or one archive.", minimum: 1)
+        )
+    }
+
+    /// Drags.
+    func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
+        try DeclarationsOption.load(arguments, into: catalog)
+        let paths = arguments.positionals
+        if paths.contains("-") {
+            throw UsageError("standard input (-) cannot be dragged; give files")
+        }
+        let move = arguments.flag("--move")
+        let choice = try DesktopCommandOptions.backendChoice(arguments)
+        let inputs = try paths.map { try InputFile(path: $0) }
+        let items = try CommandLineItems.make(inputs, paths: paths, type: nil, catalog: catalog)
+        if move, items.isArchive {
+            throw UsageError(
+                "--move removes the dragged files, and an archive's items are no files: drag them without --move")
+        }
+        let entries = items.providers.enumerated().map { index, provider in
+            DraggedEntry(
+                id: TransferItemID(String(index)), provider: provider,
+                path: items.isArchive ? nil : URL(fileURLWithPath: paths[index]).standardizedFileURL.path,
+                label: Self.label(provider, index: index))
+        }
+        let outcome = try await drag(
+            entries, move: move, andExit: arguments.flag("--and-exit"), choice: choice, context: context)
+        withExtendedLifetime((inputs, items.spools)) {}
+        return outcome
+    }
+
+    /// The line the window shows for an item: its name (the file's, or the one its archive suggests; `item N`
+    /// else) and its best type.
+    static func label(_ provider: TransferProvider, index: Int) -> String {
+        let name = provider.suggestedName ?? "item \(index + 1)"
+        guard let type = provider.registeredTypes.first else { return name }
+        return "\(name)  (\(type.identifier))"
+    }
+}
+
+/// One item of `drag`'s window: what it offers, and the file a performed move removes.
+struct DraggedEntry: Sendable {
+    /// The item's identity in the drag.
+    var id: TransferItemID
+    /// Its representations.
+    var provider: TransferProvider
+    /// The file it stands for, which a performed move removes; `nil` for an archive's item.
+    var path: String?
+    /// Its line in the window.
+    var label: String
+}
+
+/// The source of a `drag --move`: it removes a dragged file when the drop's target has moved it, and nothing else.
+final class MovedFiles: DragSource {
+    private let paths: [TransferItemID: String]
+    private let removedItems = SanitizedMutex<[TransferItemID]>([])
+
+    /// The source of `entries`' files.
+    init(_ entries: [DraggedEntry]) {
+        paths = Dictionary(entries.compactMap { entry in entry.path.map { (entry.id, $0) } }) { first, _ in first }
+    }
+
+    /// The items removed so far.
+    var removed: [TransferItemID] { removedItems.withLock { $0 } }
+
+    /// Every item whose file the source holds.
+    func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
+        items.filter { paths[$0] != nil }
+    }
+
+    /// Removes the files: the target performed the move.
+    func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
+        for item in items {
+            guard let path = paths[item] else { continue }
+            Syscall.unlink(path)
+            removedItems.withLock { $0.append(item) }
+        }
+    }
+
+    /// Keeps the files: the move did not happen.
+    func release(_ items: [TransferItemID], for session: DragSession.ID) async {}
+}

@@ -1,0 +1,66 @@
+import TransferClipboard
+import TransferDesktop
+import TransferKitCLI
+import TransferSessions
+
+extension DropCommand {
+    /// Opens the window and takes `count` drops into `destination`, printing a line per item.
+    /// - Throws: ``CommandFailure`` (`empty`) when the window closes before; what writing failed with.
+    func drop(
+        count: Int, into destination: Destination, choice: ClipboardBackendChoice, context: CommandContext
+    ) async throws {
+        let window = try await DesktopCommandOptions.openWindow(
+            title: "transferkit drop", lines: Self.lines(received: 0, of: count), choice: choice, catalog: catalog)
+        defer { window.close() }
+        var received = 0
+        var snapshots: [CommandLineItems] = []
+        // A TransferKit drag that allows a move (`drag --move`) is moved, exactly once through its session; any other
+        // program's drag is copied, so a file manager or an editor never deletes its data because of this window.
+        let drops = window.drops { offer in
+            DropProposal(operation: offer.isFromTransferKit && offer.allowedOperations.contains(.move) ? .move : .copy)
+        }
+        for try await drop in drops {
+            let result = try await Self.unwrappingCommitErrors {
+                try await drop.perform { session, _ -> CommandLineItems? in
+                    let providers = session.items.map(\.provider)
+                    switch destination {
+                    case .folder(let folder):
+                        try await write(providers, into: folder, context: context)
+                        return nil
+                    case .archive:
+                        let taken = snapshots.reduce(0) { $0 + $1.providers.count }
+                        return try await snapshot(providers, firstNumber: taken + 1, context: context)
+                    }
+                }
+            }
+            if let items = result.value ?? nil { snapshots.append(items) }
+            received += 1
+            if received == count { break }
+            try await window.show(lines: Self.lines(received: received, of: count))
+        }
+        guard received == count else {
+            throw CommandFailure(
+                code: .empty, message: "the window closed after \(received) of \(count) drops")
+        }
+        if case .archive(let path, let format) = destination {
+            try await PasteCommand.archive(
+                snapshots.flatMap(\.providers), budget: nil, format: format, output: path, context: context)
+            withExtendedLifetime(snapshots) {}
+        }
+    }
+
+    /// The window's lines: what to do, and how many drops came.
+    static func lines(received: Int, of count: Int) -> [String] {
+        ["Drop anything here.", count == 1 ? "" : "\(received) of \(count) drops"]
+    }
+
+    /// Runs `body`, rethrowing the tool's own error that made a drop's commit fail (a file that cannot be written,
+    /// a full disk) as itself, so the tool prints its code rather than the session's `commitFailed` around it.
+    static func unwrappingCommitErrors<R>(_ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch let error as TransferSessionError where error.code == .commitFailed && error.cause != nil {
+            throw error.cause ?? error
+        }
+    }
+}
