@@ -1,3 +1,4 @@
+package import Foundation
 package import TransferKit
 
 /// An action a desktop drag offers and a drop performs, as XDND (`XdndActionCopy`, …) and `wl_data_device_manager`
@@ -27,6 +28,25 @@ package struct DesktopPoint: Sendable, Hashable {
     }
 }
 
+/// A file that a drag promises instead of bytes (Apple's `NSFilePromiseProvider`; XDND's direct save, XDS): the
+/// source writes it only when a target asks, into the place the target chose.
+package struct DesktopFilePromise: Sendable {
+    /// The file name the source suggests (no folder); the target may put it anywhere.
+    package var suggestedName: String
+    /// Writes the file at `url` (which does not exist yet), reporting to `progress`; cancelling the calling task
+    /// cancels the write, which then removes what it wrote and throws.
+    package var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
+
+    /// A promise of a file named `suggestedName`, written by `write`.
+    package init(
+        suggestedName: String,
+        write: @escaping @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
+    ) {
+        self.suggestedName = suggestedName
+        self.write = write
+    }
+}
+
 /// What a drag offers: the same wire targets, in the same order, that a clipboard write of the same providers
 /// offers (`ClipboardTypeMapping`), the actions it allows, and how to serve one target.
 package struct DesktopDragOffer: Sendable {
@@ -37,14 +57,17 @@ package struct DesktopDragOffer: Sendable {
     /// Serves one target when the target window asks for it, on a task of its own (as ``ClipboardBackend/own(_:targets:serve:)``'s
     /// `serve`): lazily, each time it is asked.
     package var serve: @Sendable (String) async throws -> TransferByteStream
+    /// A file the drag promises besides its targets (X11: XDS, `XdndDirectSave0`), or `nil`.
+    package var filePromise: DesktopFilePromise?
 
-    /// An offer of `targets` with `actions`, served by `serve`.
+    /// An offer of `targets` with `actions`, served by `serve`, and promising `filePromise`.
     package init(
-        targets: [String], actions: [DesktopDragAction],
+        targets: [String], actions: [DesktopDragAction], filePromise: DesktopFilePromise? = nil,
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) {
         self.targets = targets
         self.actions = actions
+        self.filePromise = filePromise
         self.serve = serve
     }
 }
@@ -87,6 +110,29 @@ package protocol DesktopDropHandle: Sendable {
     /// Tells the source the drop is over: `performed` is the action done (`nil`: the drop failed or was declined,
     /// XDND v5 `XdndFinished` without success; Wayland: the offer is destroyed without `finish`).
     func finish(performed: DesktopDragAction?) async
+
+    /// The file name the source suggests for the file it promises, or `nil` when the drop promises none.
+    var promisedFileName: String? { get }
+
+    /// Asks the source to write the file it promises into `directory` (which must exist), under its suggested name,
+    /// and returns where it is. Call it before ``finish(performed:)``.
+    ///
+    /// - Throws: ``ClipboardError``: `typeUnavailable` when the drop promises no file, `invalidOptions` when the
+    ///   suggested name is not a plain file name, `transferFailed` when the source reported that it could not write
+    ///   it, `ownerGone`/`timedOut` as ``receive(_:)``.
+    func receivePromisedFile(into directory: URL) async throws -> URL
+}
+
+extension DesktopDropHandle {
+    /// `nil`: a drop of a protocol without file promises promises none.
+    package var promisedFileName: String? { nil }
+
+    /// Throws `typeUnavailable`: a drop of a protocol without file promises promises none.
+    package func receivePromisedFile(into directory: URL) async throws -> URL {
+        throw ClipboardError(
+            code: .typeUnavailable,
+            message: "The drop from \(source ?? "another program") promises no file; receive one of its types instead.")
+    }
 }
 
 /// A window that TransferKit opened for drag and drop: a small top-level window showing a few lines of text, drawn
