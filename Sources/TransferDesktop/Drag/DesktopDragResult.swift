@@ -6,8 +6,8 @@ public struct DesktopDragResult: Sendable, Hashable {
     /// `DropOperation/copy` (the source keeps them; a link or a drop that asked the user counts as a copy), or
     /// `DropOperation/cancel` when nothing was dropped (refused, cancelled, or the target failed).
     public var operation: DropOperation
-    /// The window the drag ended on, where the protocol names it (X11: its id, `0x…`); `nil` on Wayland and when it
-    /// ended on no window.
+    /// Where the drag ended, as the display protocol names it: on X11 the target window's id (`0x…`); on Wayland,
+    /// which names no window to a source, the MIME type the target last accepted; `nil` when it ended on no target.
     public var target: String?
     /// Whether the drop went through TransferKit's session protocol (the target is a TransferKit process): then a
     /// move happened exactly once, by the two-phase move, even if a process died (with a shared
