@@ -344,7 +344,7 @@ struct WaylandDragAndDropTableTests {
         #expect(
             closed.contains(
                 .dragAndDrop(
-                    .dragEnded(window: rig.window, .cancelled(reason: "The window the drag came from was closed.")))))
+                    .dragEnded(window: rig.window, .cancelled(reason: "the window was closed")))))
         #expect(closed.last == .dragAndDrop(.windowClosed(window: rig.window)))
     }
 

@@ -164,6 +164,35 @@ struct WaylandDragAndDropSwayTests {
         #expect(refused?.code == .protocolUnavailable, "Wayland has no link action")
     }
 
+    @Test("sway closing the window (xdg_toplevel.close) acts as the user closing it: the drag and the drops end")
+    func compositorCloses() async throws {
+        let compositor = try await WaylandCompositor.start()
+        defer { compositor.stop() }
+        let backend = try await WaylandBackend.connect(
+            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        defer { backend.close() }
+        let title = uniqueWindowTitle("killed")
+        let window = try await backend.openWindow(title: title, lines: [])
+        _ = try await compositor.waitForWindow(titled: title)
+        let drops = window.drops { _, _ in .copy }
+        let watching = Task { () -> Int in
+            var count = 0
+            for try await _ in drops { count += 1 }
+            return count
+        }
+        let offer = DesktopDragOffer(targets: ["text/plain"], actions: [.copy]) { _ in TransferByteStream(data: Data())
+        }
+        let dragging = Task { try await window.drag(offer) }
+        try await waitUntil("the window armed") {
+            backend.dragAndDropState.windows.values.contains { $0.armed != nil }
+        }
+        try await compositor.swaymsg(["[title=\"^\(title)$\"]", "kill"])
+        #expect(try await dragging.value == .cancelled(reason: "the window was closed"))
+        #expect(try await watching.value == 0, "the drops stream finished without an error")
+        #expect(backend.dragAndDropState.windows.isEmpty)
+        try await waitUntil("the window gone from sway") { try await compositor.windowRect(titled: title) == nil }
+    }
+
     @Test("A clipboard-only compositor connection cannot open windows: protocolUnavailable")
     func dataControlCannotOpenWindows() async throws {
         let compositor = try await WaylandCompositor.start()
@@ -235,6 +264,24 @@ struct WaylandDragBetweenWindowsTests {
         let (bytes, drop) = try await dropped.value
         #expect(bytes == Self.text && drop.action == .move)
         #expect(try await dragging.value == .dropped(performed: .move, target: "text/plain;charset=utf-8"))
+    }
+
+    @Test("A second drops() on a window takes over: the first stream ends, the second gets the next drop")
+    func secondDropsTakesOver() async throws {
+        let rig = try await WaylandDragRig()
+        let first = rig.targetWindow.drops { _, _ in nil }
+        let firstEnded = Task { () -> Int in
+            var count = 0
+            for try await _ in first { count += 1 }
+            return count
+        }
+        let dropped = Self.takeFirstDrop(rig) { _, actions in actions.contains(.copy) ? .copy : nil }
+        #expect(try await firstEnded.value == 0, "the first stream ended without a drop or an error")
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy])) }
+        try await rig.drag { rig.targetDecided }
+        let (bytes, drop) = try await dropped.value
+        #expect(bytes == Self.text && drop.action == .copy)
+        #expect(try await dragging.value == .dropped(performed: .copy, target: "text/plain;charset=utf-8"))
     }
 
     @Test("A refused drop: decide says no, nothing is delivered, the source sees refused")

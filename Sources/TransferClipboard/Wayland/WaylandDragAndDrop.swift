@@ -93,7 +93,7 @@ extension WaylandBackend: DragAndDropBackend {
             return [
                 {
                     shown?.close(ClipboardError(code: .cancelled, message: "The window was closed."))
-                    _ = drag?.post(.cancelled(reason: "The window was closed."))
+                    _ = drag?.post(.cancelled(reason: "the window was closed"))
                     drops?.finish()
                 }
             ]
@@ -207,14 +207,17 @@ extension WaylandBackend: DragAndDropBackend {
     ) -> AsyncThrowingStream<any DesktopDropHandle, any Error> {
         let (stream, continuation) = AsyncThrowingStream<any DesktopDropHandle, any Error>.makeStream()
         do {
-            let stream = try perform { storage throws(ClipboardError) in
+            // The previous stream is taken out under the lock and finished after it: finishing runs its
+            // `onTermination`, which takes the lock again.
+            let (stream, previous) = try perform { storage throws(ClipboardError) in
                 try storage.machine.setDropTarget(window, true)
-                storage.dragAndDrop.drops[window]?.continuation.finish()
+                let previous = storage.dragAndDrop.drops[window]?.continuation
                 storage.dragAndDrop.lastStream += 1
                 let stream = storage.dragAndDrop.lastStream
                 storage.dragAndDrop.drops[window] = .init(stream: stream, decide: decide, continuation: continuation)
-                return (stream, [])
+                return ((stream, previous), [])
             }
+            previous?.finish()
             continuation.onTermination = { [weak self] _ in
                 self?.perform { storage in
                     // Only this stream's end: a newer stream of the same window stays.

@@ -227,7 +227,7 @@ extension WaylandState {
         guard let state = dragAndDrop.windows.removeValue(forKey: window) else { return [] }
         var actions: [Action] = []
         if dragAndDrop.drag?.window == window {
-            actions += cancelDrag(window, outcome: .cancelled(reason: "The window the drag came from was closed."))
+            actions += cancelDrag(window, outcome: .cancelled(reason: "the window was closed"))
         }
         if dragAndDrop.visit?.window == window { actions += endVisit() }
         if dragAndDrop.press?.window == window { dragAndDrop.press = nil }
