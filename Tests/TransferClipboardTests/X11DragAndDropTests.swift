@@ -6,38 +6,6 @@ import TransferKitTestSupport
 
 @testable import TransferClipboard
 
-/// A real pointer on an X display, moved with xdotool as a user would drag: press, a few moves about 100 ms apart,
-/// release.
-struct XdotoolPointer {
-    let environment: [String: String]
-
-    func run(_ arguments: [String]) async throws {
-        let result = try await runTool(["/usr/bin/xdotool"] + arguments, environment: environment)
-        guard result.status == 0 else { throw XvfbError(message: "xdotool \(arguments) failed: \(result.error)") }
-    }
-
-    /// Presses the first button at `from` and moves through `path`.
-    func press(at from: (Int, Int), moving path: [(Int, Int)]) async throws {
-        try await run(["mousemove", "--sync", "\(from.0)", "\(from.1)", "mousedown", "1"])
-        for (x, y) in path {
-            try await Task.sleep(for: .milliseconds(100))
-            try await run(["mousemove", "\(x)", "\(y)"])
-        }
-    }
-
-    /// Releases the first button after a pause.
-    func release() async throws {
-        try await Task.sleep(for: .milliseconds(100))
-        try await run(["mouseup", "1"])
-    }
-
-    /// A whole drag from `from` through `path`.
-    func drag(from: (Int, Int), through path: [(Int, Int)]) async throws {
-        try await press(at: from, moving: path)
-        try await release()
-    }
-}
-
 /// Drags between TransferKit's own X11 windows on two connections (as two processes would), with a real pointer
 /// under a private Xvfb.
 @Suite(
@@ -45,14 +13,15 @@ struct XdotoolPointer {
     .enabled(if: xdndToolsPresent, "needs Xvfb, xauth and xdotool (Debian: xvfb, xauth, xdotool)"))
 final class X11DragAndDropTests {
     let server: XvfbServer
-    var pointer: XdotoolPointer { XdotoolPointer(environment: server.environment) }
+    var pointer: PointerDriver { PointerDriver(environment: server.environment) }
 
     /// The source window's place (its size is 240 × 120) and the target's.
     static let sourceOrigin: (Int16, Int16) = (0, 0)
     static let targetOrigin: (Int16, Int16) = (400, 100)
-    /// From inside the source to inside the target.
-    static let start = (50, 50)
-    static let path = [(60, 55), (200, 100), (350, 130), (450, 150), (470, 160)]
+    /// From inside the source to inside the target, and to where no window is.
+    static let start = ScreenPoint(x: 50, y: 50)
+    static let end = ScreenPoint(x: 470, y: 160)
+    static let nowhere = ScreenPoint(x: 700, y: 500)
 
     init() async throws {
         server = try await XvfbServer.start(screen: "1024x768x24")
@@ -150,7 +119,7 @@ final class X11DragAndDropTests {
         }
         let served = CallCounter()
         let drag = try await startDrag(Self.textOffer("hello", served: served), from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
 
         var iterator = drops.makeAsyncIterator()
         let drop = try #require(try await iterator.next())
@@ -179,7 +148,7 @@ final class X11DragAndDropTests {
         let (source, target) = (pair.source, pair.target)
         let drops = target.drops { _, actions in actions.contains(.copy) ? .copy : nil }
         let drag = try await startDrag(Self.textOffer("copied"), from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         var iterator = drops.makeAsyncIterator()
         let drop = try #require(try await iterator.next())
         #expect(drop.action == .copy)
@@ -200,7 +169,7 @@ final class X11DragAndDropTests {
             return .copy
         }
         let drag = try await startDrag(Self.textOffer("{}", targets: offered, actions: [.copy]), from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         var iterator = drops.makeAsyncIterator()
         let drop = try #require(try await iterator.next())
         #expect(drop.targets == offered)
@@ -222,7 +191,7 @@ final class X11DragAndDropTests {
             TransferByteStream(length: UInt64(total), PatternChunks(total: total))
         }
         let drag = try await startDrag(offer, from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         var iterator = drops.makeAsyncIterator()
         let drop = try #require(try await iterator.next())
         var received = 0
@@ -249,7 +218,7 @@ final class X11DragAndDropTests {
         }
         let served = CallCounter()
         let drag = try await startDrag(Self.textOffer("no", served: served), from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         #expect(try await drag.value == .refused(target: target.identifier))
         #expect(asked.count("decide") >= 1)
         #expect(served.count("text/plain;charset=utf-8") + served.count("UTF8_STRING") == 0)
@@ -265,7 +234,7 @@ final class X11DragAndDropTests {
         defer { sourceBackend.close() }
         let source = try await openSource(on: sourceBackend)
         let drag = try await startDrag(Self.textOffer("nowhere"), from: source)
-        try await pointer.drag(from: Self.start, through: [(60, 55), (300, 400), (700, 500)])
+        try await pointer.drag(from: Self.start, to: Self.nowhere)
         #expect(try await drag.value == .refused(target: nil))
     }
 
@@ -279,7 +248,7 @@ final class X11DragAndDropTests {
             TransferByteStream(length: nil, EndlessChunks(onStop: {}))
         }
         let drag = try await startDrag(offer, from: source)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         var iterator = drops.makeAsyncIterator()
         let drop = try #require(try await iterator.next())
         var chunks = try await drop.receive("application/octet-stream").makeAsyncIterator()
@@ -292,7 +261,7 @@ final class X11DragAndDropTests {
         }
         // The window drags again.
         let again = try await startDrag(Self.textOffer("again"), from: source)
-        try await pointer.drag(from: Self.start, through: [(60, 55), (300, 400), (700, 500)])
+        try await pointer.drag(from: Self.start, to: Self.nowhere)
         #expect(try await again.value == .refused(target: nil))
     }
 
@@ -311,7 +280,8 @@ final class X11DragAndDropTests {
         let doomed = try await connect()
         let first = try await openSource(on: doomed)
         let abandoned = try await startDrag(Self.textOffer("lost"), from: first)
-        try await pointer.press(at: Self.start, moving: Self.path)
+        try await pointer.press(at: Self.start)
+        try await pointer.moveAlong(from: Self.start, to: Self.end)
         let deadline = ContinuousClock.now + .seconds(30)
         while asked.count("decide") == 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
@@ -325,7 +295,7 @@ final class X11DragAndDropTests {
         defer { survivor.close() }
         let second = try await openSource(on: survivor)
         let drag = try await startDrag(Self.textOffer("kept"), from: second)
-        try await pointer.drag(from: Self.start, through: Self.path)
+        try await pointer.drag(from: Self.start, to: Self.end)
         let drop = try #require(try await iterator.next())
         #expect(drop.source == second.identifier)
         let text = try await Self.read(try await drop.receive("UTF8_STRING"))
@@ -341,8 +311,10 @@ final class X11DragAndDropTests {
         let (source, target) = (pair.source, pair.target)
         let drops = target.drops { _, _ in .copy }
         let drag = try await startDrag(Self.textOffer("escaped"), from: source)
-        try await pointer.press(at: Self.start, moving: Self.path)
-        try await pointer.run(["key", "Escape"])
+        try await pointer.press(at: Self.start)
+        try await pointer.moveAlong(from: Self.start, to: Self.end)
+        let key = try await runTool(["/usr/bin/xdotool", "key", "Escape"], environment: server.environment)
+        #expect(key.status == 0)
         #expect(try await drag.value == .cancelled(reason: "the user pressed Escape"))
         try await pointer.release()
         target.close()
