@@ -82,9 +82,15 @@ final class X11DragAndDropTests {
     func startDrag(
         _ offer: DesktopDragOffer, from window: X11DesktopWindow
     ) async throws -> Task<DesktopDragOutcome, any Error> {
-        let drag = Task { try await window.drag(offer) }
+        let ended = SanitizedMutex(false)
+        let drag = Task {
+            defer { ended.withLock { $0 = true } }
+            return try await window.drag(offer)
+        }
         let deadline = ContinuousClock.now + .seconds(30)
         while window.state.withLock({ $0.drag == nil }) {
+            // A drag that ended before it waited for the press says why.
+            if ended.withLock({ $0 }) { _ = try await drag.value }
             guard ContinuousClock.now < deadline else { throw XvfbError(message: "the drag never started") }
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -320,5 +326,81 @@ final class X11DragAndDropTests {
         target.close()
         var iterator = drops.makeAsyncIterator()
         #expect(try await iterator.next() == nil)
+    }
+
+    @Test("A target behind an XdndProxy that names itself gets the messages, about the window under the pointer")
+    func proxy() async throws {
+        let sourceBackend = try await connect()
+        defer { sourceBackend.close() }
+        let source = try await openSource(on: sourceBackend)
+        // The window under the pointer belongs to one client, the proxy to another, which records what reaches it.
+        let front = try await connect()
+        defer { front.close() }
+        let proxyClient = try await connect()
+        defer { proxyClient.close() }
+        let received = X11Wait.mailbox(of: X11Event.self)
+        proxyClient.connection.setEventHandler({ X11Wait.post($0, to: received) }, onEnd: { received.close($0) })
+        let names = ["XdndAware", "XdndProxy", "WINDOW"] + XdndAtoms.names
+        let atoms = try await proxyClient.atoms(names)
+        let xdnd = XdndAtoms(interned: Array(atoms.dropFirst(3)))
+        let frontWindow = front.connection.allocateResource()
+        let proxyWindow = proxyClient.connection.allocateResource()
+        try await front.connection.checked(
+            X11RequestEncoder.createInputOutputWindow(
+                frontWindow, parent: front.connection.info.rootWindow, x: Self.targetOrigin.0, y: Self.targetOrigin.1,
+                width: 240, height: 120, background: 0, eventMask: 0))
+        try await proxyClient.connection.checked(
+            X11RequestEncoder.createInputOutputWindow(
+                proxyWindow, parent: proxyClient.connection.info.rootWindow, x: 900, y: 700, width: 10, height: 10,
+                background: 0, eventMask: 0))
+        try await front.connection.checked(
+            X11RequestEncoder.changeProperty(frontWindow, property: atoms[1], type: atoms[2], values: [proxyWindow]))
+        try await proxyClient.connection.checked(
+            X11RequestEncoder.changeProperty(proxyWindow, property: atoms[1], type: atoms[2], values: [proxyWindow]))
+        try await proxyClient.connection.checked(
+            X11RequestEncoder.changeProperty(proxyWindow, property: atoms[0], type: X11.Atom.atom, values: [5]))
+        try await front.connection.checked(X11RequestEncoder.mapWindow(frontWindow))
+
+        let drag = try await startDrag(Self.textOffer("proxied", actions: [.copy]), from: source)
+        try await pointer.press(at: Self.start)
+        try await pointer.moveAlong(from: Self.start, to: Self.end)
+        // Every XDND message reaches the proxy's client, about the front window; the proxy answers each position.
+        var messages: [XdndMessage] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        var release: Task<Void, any Error>?
+        while ContinuousClock.now < deadline {
+            let event = try await X11Wait.next(from: received, within: .seconds(30), waitingFor: "an XDND message")
+            guard case .clientMessage(let window, 32, let type, let data) = event,
+                let message = XdndMessage.decode(type: type, data: data, atoms: xdnd)
+            else { continue }
+            #expect(window == frontWindow)
+            messages.append(message)
+            switch message {
+            case .position:
+                let status = XdndMessage.status(
+                    target: frontWindow, accepts: true, wantsPositions: true, rectangle: .empty,
+                    action: xdnd.atom(for: .copy))
+                try proxyClient.connection.send(status.request(to: source.window, atoms: xdnd))
+                if release == nil {
+                    let pointer = self.pointer
+                    release = Task { try await pointer.release() }
+                }
+            case .drop:
+                let finished = XdndMessage.finished(target: frontWindow, succeeded: true, action: xdnd.atom(for: .copy))
+                try proxyClient.connection.send(finished.request(to: source.window, atoms: xdnd))
+            default:
+                break
+            }
+            if case .drop = message { break }
+        }
+        try await release?.value
+        guard case .enter(let enterSource, let version, _, _) = messages.first else {
+            Issue.record("the first message was \(String(describing: messages.first)), not an enter")
+            return
+        }
+        #expect(enterSource == source.window)
+        #expect(version == 5)
+        #expect(messages.contains { if case .drop(source.window, _) = $0 { true } else { false } })
+        #expect(try await drag.value == .dropped(performed: .copy, target: "0x" + String(frontWindow, radix: 16)))
     }
 }
