@@ -41,6 +41,27 @@ private func bytes(of stream: TransferByteStream) async throws -> Data {
     return data
 }
 
+/// Makes `window` a drop target that proposes a move, and takes its first drop into `destination`: the drop must
+/// come from a TransferKit drag and be performed as `operation`; `check` looks at its context and session first.
+/// The window is a drop target from this call on, before any drag starts.
+private func takeFirstDrop(
+    on window: DesktopWindow, into destination: TransferList<Card>, performing operation: DropOperation,
+    check: @escaping @Sendable (DesktopDropContext, DropSession) -> Void = { _, _ in }
+) -> Task<DropResult<Void>, any Error> {
+    let drops = window.drops { _ in DropProposal(operation: .move) }
+    return Task {
+        var iterator = drops.makeAsyncIterator()
+        let drop = try #require(try await iterator.next())
+        #expect(drop.context.isFromTransferKit)
+        return try await drop.perform { session, performed in
+            #expect(performed == operation)
+            check(drop.context, session)
+            let dropped = try await session.loadObjects(ofClass: Card.self)
+            _ = try destination.edit { $0.append(contentsOf: dropped) }
+        }
+    }
+}
+
 @Suite("Desktop windows: drags as sessions, drops as drop sessions", .timeLimit(.minutes(5)))
 struct DesktopWindowTests {
     @Test("a window shows its title and lines, and show(lines:) replaces them")
@@ -206,19 +227,9 @@ struct DesktopWindowTests {
         leftFake.whenDragged { offer in await rightFake.receiveDrop(offer) }
         let source = cards("1", "2")
         let destination = cards("9")
-        // The window is a drop target from this call on, before the drag starts.
-        let drops = right.drops { _ in DropProposal(operation: .move) }
-        let target = Task {
-            var iterator = drops.makeAsyncIterator()
-            let drop = try #require(try await iterator.next())
-            #expect(drop.context.isFromTransferKit)
-            #expect(drop.context.allowedOperations == [.copy])
-            return try await drop.perform { session, operation in
-                #expect(operation == .move)
-                #expect(session.items.first?.localObject as? Card == Card(id: "2", title: "card 2"))
-                let moved = try await session.loadObjects(ofClass: Card.self)
-                _ = try destination.edit { $0.append(contentsOf: moved) }
-            }
+        let target = takeFirstDrop(on: right, into: destination, performing: .move) { context, session in
+            #expect(context.allowedOperations == [.copy])
+            #expect(session.items.first?.localObject as? Card == Card(id: "2", title: "card 2"))
         }
         let result = try await left.drag(try source.beginDrag(["2"]))
         // A refused drag never reaches the target: end its wait rather than the suite's time limit.
@@ -228,6 +239,49 @@ struct DesktopWindowTests {
         #expect(try await target.value.operation == .move)
         #expect(source.elements.map(\.id) == ["1"])
         #expect(destination.elements.map(\.id) == ["9", "2"])
+    }
+
+    @Test(
+        "a TransferKit drag whose session cannot be reached is taken as a copy: the source keeps its item",
+        arguments: ["/nonexistent-transferkit-test/transferkit-drag-gone.sock", "transferkit-drag-relative.sock"])
+    func unreachableSessionCopies(socket: String) async throws {
+        let desktop = FakeDesktop()
+        let (left, leftFake) = try await openWindow("left", on: desktop)
+        let (right, rightFake) = try await openWindow("right", on: desktop)
+        // The drag's session offer names another process's socket that cannot be reached (another runtime
+        // folder, another user, or, before decoding refused them, a relative path).
+        let forged = try DesktopSessionOffer(
+            session: "unreachable", socket: socket, application: "elsewhere", process: Int32.max
+        ).encoded()
+        leftFake.whenDragged { offer in
+            await rightFake.receiveDrop(
+                DesktopDragOffer(targets: offer.targets, actions: offer.actions) { name in
+                    DesktopSessionOffer.isOfferName(name)
+                        ? TransferByteStream(data: forged) : try await offer.serve(name)
+                })
+        }
+        let source = cards("1", "2")
+        let destination = cards("9")
+        let target = takeFirstDrop(on: right, into: destination, performing: .copy)
+        let result = try await left.drag(try source.beginDrag(["2"], allowsMoveToOtherApplications: true))
+        if result.operation == .cancel { right.close() }
+        #expect(try await target.value.operation == .copy)
+        #expect(result.operation == .copy)
+        #expect(!result.exactlyOnce)
+        #expect(source.elements.map(\.id) == ["1", "2"])
+        #expect(destination.elements.map(\.id) == ["9", "2"])
+    }
+
+    @Test(
+        "a session offer whose socket is not an absolute path is no offer",
+        arguments: ["transferkit-drag-relative.sock", "\0transferkit-drag-abstract", "", "/run/user/1000/a\0b.sock"])
+    func offerNeedsAnAbsoluteSocket(socket: String) throws {
+        let bytes = try DesktopSessionOffer(session: "s", socket: socket, application: "a", process: 1).encoded()
+        #expect(DesktopSessionOffer.decode(bytes) == nil)
+        let absolute = try DesktopSessionOffer(
+            session: "s", socket: "/run/user/1000/transferkit-drag-s.sock", application: "a", process: 1
+        ).encoded()
+        #expect(DesktopSessionOffer.decode(absolute)?.socket == "/run/user/1000/transferkit-drag-s.sock")
     }
 }
 

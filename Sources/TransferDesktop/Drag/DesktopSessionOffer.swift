@@ -26,7 +26,8 @@ package struct DesktopSessionOffer: Codable, Sendable, Hashable {
     package var version: Int
     /// The drag session's identity (`DragSession/ID`).
     package var session: String
-    /// The path of the publication's Unix socket.
+    /// The absolute path of the publication's Unix socket (``decode(_:)`` refuses a relative path and an abstract
+    /// name, or any path with a NUL byte).
     package var socket: String
     /// The source's application identifier.
     package var application: String
@@ -52,10 +53,12 @@ package struct DesktopSessionOffer: Codable, Sendable, Hashable {
         try CBOREncoder().encode(self)
     }
 
-    /// The offer in `bytes`; `nil` for anything that is not an offer of a version this library reads.
+    /// The offer in `bytes`; `nil` for anything that is not an offer of a version this library reads, or whose
+    /// socket is not an absolute path without NUL bytes (a target connects only to a file in the file system).
     package static func decode(_ bytes: Data) -> DesktopSessionOffer? {
         guard bytes.count <= maximumLength, let offer = try? CBORDecoder().decode(Self.self, from: bytes),
-            offer.version == currentVersion, !offer.socket.isEmpty, !offer.session.isEmpty
+            offer.version == currentVersion, offer.socket.hasPrefix("/"), !offer.socket.utf8.contains(0),
+            !offer.session.isEmpty
         else { return nil }
         return offer
     }

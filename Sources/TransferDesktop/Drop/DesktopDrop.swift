@@ -66,7 +66,9 @@ public final class DesktopDrop: Sendable {
     /// From a TransferKit drag (``DesktopDropContext/isFromTransferKit``), the drop goes through the source's
     /// session: in this process the `DragSession` itself (local objects and context included), in another one a
     /// `RemoteDragSession`; a move is then exactly once, by the two-phase move (with `decisions`, even when a
-    /// process dies). From any other program, `commit` gets one item whose representations are the offered types
+    /// process dies). When that session cannot be reached (its offer unreadable, its socket another user's or in
+    /// another `XDG_RUNTIME_DIR`, or silent past the timeout), the drop is taken as another program's but always as
+    /// a copy: the source keeps its items. From any other program, `commit` gets one item whose representations are the offered types
     /// (the clipboard's mapping, `ClipboardTypeMapping`), each read from the source only when loaded; the
     /// operation is the one accepted in the display protocol, and a move there means the source deletes its item
     /// once this returns.
@@ -105,21 +107,27 @@ public final class DesktopDrop: Sendable {
         try settle()
         let result: DropResult<Value>
         do {
-            if context.isFromTransferKit, let offer = await sessionOffer() {
-                if let session = LocalDragSessions.shared.session(offer.session),
+            if context.isFromTransferKit {
+                let offer = await sessionOffer()
+                if let offer, let session = LocalDragSessions.shared.session(offer.session),
                     offer.process == TransferSessionOrigin.current.processIdentifier
                 {
                     result = try await local(session)
-                } else if let connected = try? await RemoteDragSession.connect(
-                    toPath: offer.socket, timeout: timeout, observer: observer)
+                } else if let offer,
+                    let connected = try? await RemoteDragSession.connect(
+                        toPath: offer.socket, timeout: timeout, observer: observer)
                 {
                     defer { connected.close() }
                     result = try await remote(connected)
                 } else {
-                    result = try await performFromProgram(commit: program)
+                    // The session is out of reach (an unreadable offer, another user's or runtime folder's socket,
+                    // a timeout): a move through the display protocol would be delete-after-finish, not the
+                    // two-phase move the source was promised, so the drop is taken as a copy.
+                    result = try await performFromProgram(operation: .copy, commit: program)
                 }
             } else {
-                result = try await performFromProgram(commit: program)
+                result = try await performFromProgram(
+                    operation: handle.action == .move ? .move : .copy, commit: program)
             }
         } catch {
             await handle.finish(performed: nil)
@@ -175,11 +183,10 @@ public final class DesktopDrop: Sendable {
         return DesktopSessionOffer.decode(bytes)
     }
 
-    /// The drop of another program: one item of the offered types, with the operation the protocol accepted.
+    /// A drop through the display protocol alone: one item of the offered types, performed as `operation`.
     private func performFromProgram<Value>(
-        commit: (DropSession, DropOperation) async throws -> Value
+        operation: DropOperation, commit: (DropSession, DropOperation) async throws -> Value
     ) async throws(TransferSessionError) -> DropResult<Value> {
-        let operation: DropOperation = handle.action == .move ? .move : .copy
         let handle = handle
         let names = handle.targets.filter { !DesktopSessionOffer.isOfferName($0) }
         let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog) { name, progress in
