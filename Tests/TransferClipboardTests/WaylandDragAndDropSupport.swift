@@ -117,14 +117,14 @@ final class WaylandDragRig: Sendable {
     let targetTitle: String
 
     /// Starts sway, makes the pointer (before the clients, so their seat has it), connects both (the source with
-    /// `sourceTimeout`) and opens a window on each, waiting until sway shows both.
-    init(sourceTimeout: Duration = waylandPatience) async throws {
+    /// `sourceTimeout`, the target with `targetTimeout`) and opens a window on each, waiting until sway shows both.
+    init(sourceTimeout: Duration = waylandPatience, targetTimeout: Duration = waylandPatience) async throws {
         compositor = try await WaylandCompositor.start()
         pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
         source = try await WaylandBackend.connect(
             environment: compositor.environment, timeout: sourceTimeout, binding: .dragAndDrop)
         target = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+            environment: compositor.environment, timeout: targetTimeout, binding: .dragAndDrop)
         sourceTitle = uniqueWindowTitle("transferkit source")
         targetTitle = uniqueWindowTitle("transferkit target")
         sourceWindow = try await source.openWindow(title: sourceTitle, lines: ["card"])

@@ -348,6 +348,37 @@ struct WaylandDragBetweenWindowsTests {
         await drop?.finish(performed: .move)
     }
 
+    @Test("A source that never sends the data: the target's read fails with timedOut at its time limit")
+    func sourceNeverSends() async throws {
+        // The target's time limit is short, so the test ends soon; it is the deadline under test, not a speed.
+        let rig = try await WaylandDragRig(targetTimeout: .seconds(5))
+        let (silent, silence) = AsyncStream<Data>.makeStream()
+        defer { silence.finish() }
+        let offer = DesktopDragOffer(targets: ["text/plain;charset=utf-8"], actions: [.copy]) { _ in
+            TransferByteStream(silent)
+        }
+        let drops = rig.targetWindow.drops { _, _ in .copy }
+        let reading = Task { () -> ClipboardError? in
+            for try await drop in drops {
+                defer { Task { await drop.finish(performed: nil) } }
+                do {
+                    _ = try await collect(try await drop.receive("text/plain;charset=utf-8"))
+                    return nil
+                } catch let error as ClipboardError {
+                    return error
+                }
+            }
+            return nil
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(offer) }
+        try await rig.drag { rig.targetDecided }
+        let error = try await reading.value
+        #expect(error?.code == .timedOut, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("The drag's source sent no bytes") == true, "\(String(describing: error))")
+        silence.finish()
+        _ = try? await dragging.value
+    }
+
     @Test("The target dies mid-transfer: the source's drag ends cancelled, not dropped")
     func targetDies() async throws {
         let rig = try await WaylandDragRig()

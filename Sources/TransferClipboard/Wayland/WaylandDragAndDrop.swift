@@ -250,7 +250,8 @@ extension WaylandBackend: DragAndDropBackend {
             Syscall.close(pipe.write)
             throw error
         }
-        return TransferByteStream(WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, source: target))
+        return TransferByteStream(
+            WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, source: target, writer: "The drag's source"))
     }
 
     /// Finishes the dropped `offer`.

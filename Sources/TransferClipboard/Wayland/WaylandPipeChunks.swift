@@ -13,8 +13,10 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
 
     let reader: Reader
 
-    init(descriptor: Int32, timeout: Duration, source: String) {
-        reader = Reader(descriptor: descriptor, timeout: timeout, source: source)
+    /// Reads `descriptor`, the pipe carrying `source` (a MIME type) from `writer` (who is silent when the time
+    /// limit passes: the owner of the clipboard, or a drag's source).
+    init(descriptor: Int32, timeout: Duration, source: String, writer: String = "The owner of the clipboard") {
+        reader = Reader(descriptor: descriptor, timeout: timeout, source: source, writer: writer)
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(lease: Lease(reader: reader)) }
@@ -42,6 +44,8 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
 
         let timeout: Duration
         let source: String
+        /// Who writes into the pipe, named in the error of the time limit.
+        let writer: String
         /// One chunk at a time: the queue then empties at each take, so no chunk the task took stays referenced by
         /// the mailbox's storage (which keeps taken elements until it empties or compacts: with a deeper queue that
         /// a fast pipe keeps full, 64 MiB read grew the peak RSS by 43 MiB).
@@ -49,9 +53,10 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         /// Whether the pass was given up; the thread then stops and closes the read end.
         private let abandoned = Abandonment()
 
-        init(descriptor: Int32, timeout: Duration, source: String) {
+        init(descriptor: Int32, timeout: Duration, source: String, writer: String) {
             self.timeout = timeout
             self.source = source
+            self.writer = writer
             DedicatedThread.start { [chunks, abandoned] in
                 Self.readAll(descriptor, into: chunks, until: { abandoned.isMarked }, source: source)
             }
@@ -78,7 +83,7 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
                     abandon()
                     throw ClipboardError(
                         code: .timedOut,
-                        message: "The owner of the clipboard sent no bytes of \(source) for \(timeout); it may hang.",
+                        message: "\(writer) sent no bytes of \(source) for \(timeout); it may hang.",
                         source: source)
                 }
             }
