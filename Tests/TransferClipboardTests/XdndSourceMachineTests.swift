@@ -205,6 +205,19 @@ struct XdndSourceMachineTests {
         #expect(escaped.handle(.escape).isEmpty)
     }
 
+    @Test(
+        "A version 5 finish that names no action we offered is a copy, even after a status that accepted a move",
+        arguments: [(X11.ID(0), DesktopDragAction.copy), (X11.ID(399), .copy), (move, .move), (copy, .copy)])
+    func unnamedFinish(action: X11.ID, performed: DesktopDragAction) {
+        var machine = Self.over(true)
+        _ = machine.handle(Self.pointer(.release, 20, 10))
+        _ = machine.handle(.found(Self.target))
+        _ = machine.handle(Self.status(true, action: Self.move))
+        #expect(
+            machine.handle(.message(.finished(target: Self.target.window, succeeded: true, action: action)))
+                == [.finish(.outcome(.dropped(performed: performed, target: "0x400001")))])
+    }
+
     @Test("A version 4 target's finish has no success bit: it counts as done with the accepted action")
     func oldTargetFinish() {
         var machine = Self.machine()

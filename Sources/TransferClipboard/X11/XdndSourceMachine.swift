@@ -181,7 +181,11 @@ package struct XdndSourceMachine: Sendable {
             guard succeeded || current.version < 5 else {
                 return end(.outcome(.cancelled(reason: "the target \(current.name) could not complete the drop")))
             }
-            let performed = atoms.action(for: action) ?? accepted ?? actions[0]
+            // A version 5 finish names what the target did; one that names no action we offered (None,
+            // XdndActionPrivate) did not move, so it counts as a copy and the source keeps its items. Only an older
+            // target, whose finish carries no action, is taken at its last status.
+            let named = atoms.action(for: action)
+            let performed = current.version < 5 ? (named ?? accepted ?? actions[0]) : (named ?? .copy)
             return end(.outcome(.dropped(performed: performed, target: current.name)))
         case (.dropping, .deadline):
             return end(.timedOut(target: current?.name ?? "?"))
