@@ -111,8 +111,9 @@ package protocol DesktopDropHandle: Sendable {
     /// XDND v5 `XdndFinished` without success; Wayland: the offer is destroyed without `finish`).
     func finish(performed: DesktopDragAction?) async
 
-    /// The file name the source suggests for the file it promises, or `nil` when the drop promises none.
-    var promisedFileName: String? { get }
+    /// The file name the source suggests for the file it promises, or `nil` when the drop promises none (X11 reads
+    /// it from the source's window, hence `async`).
+    var promisedFileName: String? { get async }
 
     /// Asks the source to write the file it promises into `directory` (which must exist), under its suggested name,
     /// and returns where it is. Call it before ``finish(performed:)``.
@@ -125,7 +126,9 @@ package protocol DesktopDropHandle: Sendable {
 
 extension DesktopDropHandle {
     /// `nil`: a drop of a protocol without file promises promises none.
-    package var promisedFileName: String? { nil }
+    package var promisedFileName: String? {
+        get async { nil }
+    }
 
     /// Throws `typeUnavailable`: a drop of a protocol without file promises promises none.
     package func receivePromisedFile(into directory: URL) async throws -> URL {

@@ -18,6 +18,7 @@ extension X11DesktopWindow {
     ///   connection's time limit; `invalidOptions` when a drag from this window is already under way; why the
     ///   connection ended.
     package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
+        let offer = try await offeringDirectSave(offer)
         let backend = self.backend
         let names = [
             "XdndSelection", "XdndTypeList", "XdndActionList", "XdndActionDescription", "XdndAware", "XdndProxy",

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
+
+@testable import TransferClipboard
+
+/// XDS (direct save) between two of TransferKit's X11 windows on two connections, with a real xdotool drag under a
+/// private Xvfb: a file promise is written by the source where the target asks (issue 23, item 4).
+@Suite(
+    "X11 direct save (XDS) between TransferKit windows", .timeLimit(.minutes(5)),
+    .enabled(if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip, xauth, xdotool"))
+final class XdndDirectSaveTests {
+    let bed: DragAndDropBed
+
+    init() async throws {
+        bed = try await DragAndDropBed.start()
+    }
+
+    deinit {
+        bed.stop()
+    }
+
+    /// How the source's promise behaves, and what the target must get.
+    enum Case: String, Sendable, CaseIterable {
+        /// The source writes the file: the target gets its URL.
+        case saved
+        /// The source's write fails: `E`, and the target's `transferFailed`.
+        case writeFails
+        /// The source suggests a name with a folder in it: the target refuses to ask (`invalidOptions`).
+        case hostileName
+        /// The drag promises no file: `typeUnavailable`.
+        case noPromise
+    }
+
+    @Test(
+        "A promised file is written by the source where the target asks, or the target learns why not",
+        arguments: Case.allCases)
+    func directSave(_ testCase: Case) async throws {
+        let sourceBackend = try await X11Backend.connect(environment: bed.server.environment, timeout: patience)
+        defer { sourceBackend.close() }
+        let targetBackend = try await X11Backend.connect(environment: bed.server.environment, timeout: patience)
+        defer { targetBackend.close() }
+        let source = try await sourceBackend.openDesktopWindow(
+            title: "xds source \(UUID().uuidString.prefix(8))", lines: ["drag me"], x: 0, y: 0)
+        defer { source.close() }
+        let target = try await targetBackend.openDesktopWindow(
+            title: "xds target \(UUID().uuidString.prefix(8))", lines: ["drop here"], x: 300, y: 0)
+        defer { target.close() }
+        let folder = bed.server.directory.appendingPathComponent("saved-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+
+        let contents = Data("promised contents ✓".utf8)
+        let promise = DesktopFilePromise(suggestedName: testCase == .hostileName ? "../escape.txt" : "card.txt") {
+            url, _ in
+            guard testCase != .writeFails else { throw CocoaError(.fileWriteNoPermission) }
+            try contents.write(to: url, options: .withoutOverwriting)
+        }
+        let offer = DesktopDragOffer(
+            targets: ["text/plain;charset=utf-8"], actions: [.copy],
+            filePromise: testCase == .noPromise ? nil : promise
+        ) { _ in TransferByteStream(data: contents) }
+
+        let result = SanitizedMutex<Result<URL, ClipboardError>?>(nil)
+        let names = SanitizedMutex<String?>(nil)
+        let drops = target.drops { _, _ in .copy }
+        let receiver = Task {
+            for try await drop in drops {
+                names.withLock { $0 = nil }
+                let name = await drop.promisedFileName
+                names.withLock { $0 = name }
+                do {
+                    let url = try await drop.receivePromisedFile(into: folder)
+                    result.withLock { $0 = .success(url) }
+                    await drop.finish(performed: .copy)
+                } catch {
+                    result.withLock {
+                        $0 = .failure(
+                            error as? ClipboardError ?? ClipboardError(code: .transferFailed, message: "\(error)"))
+                    }
+                    await drop.finish(performed: nil)
+                }
+                return
+            }
+        }
+        defer { receiver.cancel() }
+        let drag = Task { try await source.drag(offer) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while source.state.withLock({ $0.drag == nil }) {
+            guard ContinuousClock.now < deadline else { throw DragPeerError(message: "the drag never started") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try await bed.pointer.drag(from: ScreenPoint(x: 120, y: 60), to: ScreenPoint(x: 420, y: 60))
+        let outcome = try await waylandWithin(60) { try await drag.value }
+        let ended = ContinuousClock.now + .seconds(30)
+        while result.withLock({ $0 }) == nil {
+            guard ContinuousClock.now < ended else { throw DragPeerError(message: "the drop never ended") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+
+        switch (testCase, result.withLock { $0 }) {
+        case (.saved, .success(let url)):
+            #expect(url == folder.appendingPathComponent("card.txt"))
+            #expect(FileManager.default.contents(atPath: url.path) == contents)
+            #expect(names.withLock { $0 } == "card.txt")
+            #expect(outcome == .dropped(performed: .copy, target: target.identifier))
+        case (.writeFails, .failure(let error)):
+            #expect(error.code == .transferFailed)
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("card.txt").path))
+        case (.hostileName, .failure(let error)):
+            #expect(error.code == .invalidOptions)
+            #expect(
+                !FileManager.default.fileExists(atPath: bed.server.directory.appendingPathComponent("escape.txt").path))
+        case (.noPromise, .failure(let error)):
+            #expect(error.code == .typeUnavailable)
+            #expect(names.withLock { $0 } == nil)
+        case (_, let other):
+            Issue.record("\(testCase): the drop ended with \(String(describing: other))")
+        }
+    }
+}
