@@ -312,9 +312,10 @@ final class DragAndDropX11InteropTests {
     }
 
     /// Drags `offer` from TransferKit's window onto the peer at ``peerCorner``; `whileDropping` runs once the drag
-    /// is released (to kill the target mid-transfer). Returns how the drag ended.
+    /// is released (to kill the target mid-transfer). Returns how the drag ended, waiting while `growing` (the
+    /// target's file) grows.
     func dragFromWindow(
-        _ offer: DesktopDragOffer, whileDropping: (@Sendable () async throws -> Void)? = nil
+        _ offer: DesktopDragOffer, growing: URL? = nil, whileDropping: (@Sendable () async throws -> Void)? = nil
     ) async throws -> DesktopDragOutcome {
         let window = try await backend.openDesktopWindow(
             title: "transferkit source \(UUID().uuidString.prefix(8))", lines: ["drag from here"],
@@ -330,7 +331,29 @@ final class DragAndDropX11InteropTests {
         }
         try await bed.pointer.drag(from: Self.onWindow, to: Self.onPeer)
         try await whileDropping?()
-        return try await waylandWithin(60) { try await drag.value }
+        // The wait is for silence, not for the whole drop: it starts again whenever the target's file grew (a large
+        // drop on a loaded machine may take longer and still be moving).
+        let ended = SanitizedMutex<Result<DesktopDragOutcome, any Error>?>(nil)
+        let waiter = Task {
+            let result = await drag.result
+            ended.withLock { $0 = result }
+        }
+        defer { waiter.cancel() }
+        var silence = ContinuousClock.now + .seconds(45)
+        var seen = -1
+        while true {
+            if let result = ended.withLock({ $0 }) { return try result.get() }
+            let size = (try? FileManager.default.attributesOfItem(atPath: growing?.path ?? "")[.size] as? Int) ?? -1
+            if size != seen {
+                seen = size
+                silence = ContinuousClock.now + .seconds(45)
+            }
+            guard ContinuousClock.now < silence else {
+                drag.cancel()
+                throw DragPeerError(message: "the drag did not end, and the target's file stayed at \(seen) bytes")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Drags `outgoing` from TransferKit's window onto a `toolkit` target and checks what arrived.
@@ -444,7 +467,7 @@ final class DragAndDropX11InteropTests {
         let (target, out) = try await startTarget(.gtk4, accepting: [mime])
         defer { target.stop() }
         let started = ContinuousClock.now
-        let outcome = try await dragFromWindow(Self.largeOffer(bytes, as: mime))
+        let outcome = try await dragFromWindow(Self.largeOffer(bytes, as: mime), growing: out)
         print("64 MiB XDND from TransferKit to GTK 4: \(ContinuousClock.now - started) from the press to the outcome")
 
         let drop = try await target.waitForEvent(["drop", "drop-failed"])
