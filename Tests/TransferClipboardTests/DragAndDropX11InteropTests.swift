@@ -467,7 +467,12 @@ final class DragAndDropX11InteropTests {
         let (target, out) = try await startTarget(.gtk4, accepting: [mime])
         defer { target.stop() }
         let started = ContinuousClock.now
-        let outcome = try await dragFromWindow(Self.largeOffer(bytes, as: mime), growing: out)
+        let outcome: DesktopDragOutcome
+        do {
+            outcome = try await dragFromWindow(Self.largeOffer(bytes, as: mime), growing: out)
+        } catch {
+            throw DragPeerError(message: "\(error); the target printed:\n\(target.transcript)")
+        }
         print("64 MiB XDND from TransferKit to GTK 4: \(ContinuousClock.now - started) from the press to the outcome")
 
         let drop = try await target.waitForEvent(["drop", "drop-failed"])
