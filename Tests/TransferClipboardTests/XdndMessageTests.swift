@@ -151,4 +151,17 @@ struct XdndMessageTests {
             X11Event(decoding: X11Bytes(key), xfixesFirstEvent: nil)
                 == .keyPress(window: 0x40_0001, keycode: 9, time: 0))
     }
+
+    @Test(
+        "A pointer or key event a client sent (SendEvent) is not input: no client fakes a release or an Escape",
+        arguments: [(UInt8(2), UInt8(9)), (4, 1), (5, 1), (6, 0)])
+    func sentInputIsIgnored(code: UInt8, detail: UInt8) {
+        var event = [UInt8](repeating: 0, count: 32)
+        event[0] = code | 0x80
+        event[1] = detail
+        event.replaceSubrange(12..<16, with: Self.bytes([0x40_0001]).prefix(4))
+        #expect(X11Event(decoding: X11Bytes(event), xfixesFirstEvent: nil) == .other(code: code))
+        event[0] = code
+        #expect(X11Event(decoding: X11Bytes(event), xfixesFirstEvent: nil) != .other(code: code))
+    }
 }

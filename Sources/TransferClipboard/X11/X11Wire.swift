@@ -805,9 +805,14 @@ extension X11Message {
 }
 
 extension X11Event {
-    /// Decodes a 32-byte event (the high bit, set on events a client sent, is ignored).
+    /// Decodes a 32-byte event.
+    ///
+    /// The high bit of the code marks an event a client sent (`SendEvent`). Client messages and selection events
+    /// are sent that way by nature and decode as any other; a sent pointer or key event is `.other`, so no client
+    /// can fake a button release (a drop) or an Escape (a cancel) during a drag.
     package init(decoding m: X11Bytes, xfixesFirstEvent: UInt8?) {
         let code = m.u8(0) & 0x7F
+        let sent = m.u8(0) & 0x80 != 0
         switch code {
         case X11.EventCode.propertyNotify:
             self = .propertyNotify(window: m.u32(4), atom: m.u32(8), time: m.u32(12), deleted: m.u8(16) == 1)
@@ -826,9 +831,10 @@ extension X11Event {
             self = .clientMessage(window: m.u32(4), format: m.u8(1), type: m.u32(8), data: (12..<32).map(m.u8))
         case X11.EventCode.expose:
             self = .expose(window: m.u32(4), count: m.u16(16))
-        case X11.EventCode.keyPress:
+        case X11.EventCode.keyPress where !sent:
             self = .keyPress(window: m.u32(12), keycode: m.u8(1), time: m.u32(4))
-        case X11.EventCode.buttonPress, X11.EventCode.buttonRelease, X11.EventCode.motionNotify:
+        case X11.EventCode.buttonPress where !sent, X11.EventCode.buttonRelease where !sent,
+            X11.EventCode.motionNotify where !sent:
             let kind: X11PointerEvent.Kind =
                 code == X11.EventCode.buttonPress ? .press : code == X11.EventCode.buttonRelease ? .release : .motion
             self = .pointer(
