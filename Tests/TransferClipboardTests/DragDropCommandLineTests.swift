@@ -60,6 +60,16 @@ final class DragDropUsageTests {
         #expect(run.standardOutput.isEmpty)
     }
 
+    @Test("drag --help names the lines drag prints ('dropped ACTION TARGET', 'not dropped: REASON'), no others")
+    func dragHelpNamesItsLines() async throws {
+        let run = try await transferkit(["drag", "--help"])
+        #expect(run.status == 0, "\(run.errorText)")
+        let help = run.outputText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("'dropped ACTION TARGET'"), "\(help)")
+        #expect(help.contains("'not dropped: REASON'"), "\(help)")
+        #expect(!help.contains("'refused'") && !help.contains("'cancelled REASON'"), "\(help)")
+    }
+
     @Test("a file that cannot be opened is refused with openFailed (status 2), and without a display noDisplay")
     func unreadableFileAndNoDisplay() async throws {
         let missing = try await transferkit(["drag", "no-such-file.json"])

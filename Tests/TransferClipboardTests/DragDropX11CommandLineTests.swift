@@ -208,4 +208,31 @@ final class DragDropX11CommandLineTests {
         #expect(drag.output.hasPrefix("dropped \(move ? "move" : "copy")"), "\(drag.output)")
         #expect(FileManager.default.fileExists(atPath: card.path) == !move)
     }
+
+    @Test("drag --move of a file that cannot be removed (chattr +i): named on standard error, the file stays, exit 2")
+    func moveOfAFileThatCannotBeRemoved() async throws {
+        let card = try file("card.json", Self.card)
+        // An immutable file cannot be unlinked, even by root (who ignores the folder's modes).
+        let chattr = try? await ChildProcess.run("/usr/bin/chattr", arguments: ["+i", card.path])
+        try #require(chattr?.status == 0, "chattr +i is needed (an ext2/3/4 or similar file system)")
+        let out = folder.appendingPathComponent("gtk-received.json")
+        let drag = try start(["drag", "--and-exit", "--move", card.path])
+        defer { drag.process.stop() }
+        let target = try DragPeer.target(
+            title: "gtk4 target for transferkit drag", accepting: ["application/json"], out: out, prefer: "move",
+            refuse: false, environment: gtkEnvironment, directory: folder)
+        defer { target.stop() }
+        try await place("transferkit drag", at: leftCorner)
+        try await target.place(at: rightCorner, with: pointer)
+
+        try await pointer.drag(from: insideTransferKitWindow(leftCorner), to: insideGTKWindow(rightCorner))
+        let status = try? await drag.process.exitStatus()
+        _ = try await ChildProcess.run("/usr/bin/chattr", arguments: ["-i", card.path])  // so the folder goes
+        #expect(status == 2, "\(drag.output)")
+        #expect(drag.output.contains("dropped move 0x"), "\(drag.output)")
+        #expect(
+            drag.output.contains("transferkit drag: cannot remove \(card.path) after the target moved it"),
+            "\(drag.output)")
+        #expect(FileManager.default.contents(atPath: card.path) == Self.card)
+    }
 }

@@ -1,12 +1,14 @@
 import TransferClipboard
 import TransferDesktop
 import TransferKitCLI
+import TransferKitPlatform
 import TransferSessions
 
 extension DragCommand {
     /// Opens the window and drags `entries` from it until a drop with `andExit`, until every file has moved with
     /// `move`, or until the window closes; prints a line after each drag.
-    /// - Returns: 0 after a drop (with `andExit`: the one drop), 1 when no drag was dropped.
+    /// - Returns: 0 after a drop (with `andExit`: the one drop), 1 when no drag was dropped, 2 when a moved file
+    ///   could not be removed (each such file is named on standard error as it happens).
     func drag(
         _ entries: [DraggedEntry], move: Bool, andExit: Bool, choice: ClipboardBackendChoice, context: CommandContext
     ) async throws -> ExitCode {
@@ -15,6 +17,7 @@ extension DragCommand {
         defer { window.close() }
         var remaining = entries
         var dropped = false
+        var removalFailed = false
         while !remaining.isEmpty {
             let source = move ? MovedFiles(remaining) : nil
             let session = DragSession(
@@ -28,6 +31,10 @@ extension DragCommand {
             }
             try context.standardOutput.writeLine(Self.report(result))
             dropped = dropped || result.operation.transfersItems
+            for failure in source?.takeFailures() ?? [] {
+                removalFailed = true
+                try context.standardError.writeLine(Self.removalFailureLine(failure))
+            }
             if andExit { break }
             if let source, !source.removed.isEmpty {
                 let removed = Set(source.removed)
@@ -35,7 +42,14 @@ extension DragCommand {
                 try await window.show(lines: Self.lines(remaining, move: move))
             }
         }
+        if removalFailed { return .usageError }  // 2, as the tool exits for any other failed I/O
         return dropped ? .success : .failure
+    }
+
+    /// The line printed on standard error for a file the target moved that could not be removed.
+    static func removalFailureLine(_ failure: SystemError) -> String {
+        "transferkit drag: cannot remove \(failure.path ?? "the file") after the target moved it, it is still there: "
+            + "\(failure.reason) (errno \(failure.errorNumber)) (ioFailed)"
     }
 
     /// The window's lines: what to do, then one line per item.

@@ -29,16 +29,18 @@ struct DragCommand: Command {
         file), every representation as it was saved. Press the first button on the window and drag: the drag
         carries every item. Nothing is read until the target asks; then the bytes stream from the file.
 
-        After each drag the tool prints one line: 'dropped ACTION TARGET' (copy, move or link), 'refused' (the
-        window under the pointer did not take it) or 'cancelled REASON' (Escape, or the target failed). With
-        --and-exit it exits after the first drop: 0 when the target took it, 1 when it was refused or cancelled.
-        Without it the window stays for more drags until it is closed (or the tool is interrupted), and the
-        status is 0 when at least one drag was dropped, else 1.
+        After each drag the tool prints one line: 'dropped ACTION TARGET' (ACTION is copy, move or link; TARGET
+        the window that took it, or '-'), or 'not dropped: REASON' (the window under the pointer refused it, Escape
+        cancelled it, or the target failed). With --and-exit it exits after the first drop: 0 when the target took
+        it, 1 when it was not dropped. Without it the window stays for more drags until it is closed (or the tool
+        is interrupted), and the status is 0 when at least one drag was dropped, else 1.
 
         --move lets the target move the files: a file is removed only after a drop that performed a move (the
         target said it finished and moved it), never after a copy, a refusal or a cancel; a moved file leaves the
-        list, and once every file has moved the tool exits. An archive's items are no files, so --move refuses an
-        archive (exit 2).
+        list, and once every file has moved the tool exits. A moved file that cannot be removed (a read-only file
+        system, an immutable file) stays on the list: the tool prints 'transferkit drag: cannot remove FILE ...'
+        with the system's reason on standard error, and exits 2 at the end. An archive's items are no files, so
+        --move refuses an archive (exit 2).
 
         EXAMPLES:
           transferkit drag card.json notes.txt
@@ -53,7 +55,7 @@ struct DragCommand: Command {
         CommandSignature(
             options: [
                 .init(names: ["--move"], help: "Let the target move the files: remove each after a performed move."),
-                .init(names: ["--and-exit"], help: "Exit after the first drop (0 taken, 1 refused or cancelled)."),
+                .init(names: ["--and-exit"], help: "Exit after the first drop (0 taken, 1 not dropped)."),
                 DesktopCommandOptions.backend,
                 DeclarationsOption.option,
             ],
@@ -113,6 +115,7 @@ struct DraggedEntry: Sendable {
 final class MovedFiles: DragSource {
     private let paths: [TransferItemID: String]
     private let removedItems = SanitizedMutex<[TransferItemID]>([])
+    private let failedRemovals = SanitizedMutex<[SystemError]>([])
 
     /// The source of `entries`' files.
     init(_ entries: [DraggedEntry]) {
@@ -122,17 +125,30 @@ final class MovedFiles: DragSource {
     /// The items removed so far.
     var removed: [TransferItemID] { removedItems.withLock { $0 } }
 
+    /// The files the target moved that could not be removed, taken out (each is returned once).
+    func takeFailures() -> [SystemError] {
+        failedRemovals.withLock { failures in
+            defer { failures = [] }
+            return failures
+        }
+    }
+
     /// Every item whose file the source holds.
     func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
         items.filter { paths[$0] != nil }
     }
 
-    /// Removes the files: the target performed the move.
+    /// Removes the files: the target performed the move. A file that cannot be removed is not counted as removed;
+    /// its error waits for ``takeFailures()``.
     func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
         for item in items {
             guard let path = paths[item] else { continue }
-            Syscall.unlink(path)
-            removedItems.withLock { $0.append(item) }
+            do {
+                try Syscall.removeFile(path)
+                removedItems.withLock { $0.append(item) }
+            } catch {
+                failedRemovals.withLock { $0.append(error) }
+            }
         }
     }
 

@@ -255,6 +255,12 @@ package enum Syscall {
         _ = cUnlink(path)
     }
 
+    /// Removes `path`, reporting a failure (a read-only file system, an immutable file, a folder the caller may not
+    /// write) instead of ignoring it as ``unlink(_:)`` does.
+    package static func removeFile(_ path: String) throws(SystemError) {
+        guard cUnlink(path) == 0 else { throw SystemError(call: "unlink", errorNumber: errno, path: path) }
+    }
+
     /// Renames `source` over `destination` atomically.
     package static func rename(_ source: String, to destination: String) throws(SystemError) {
         let result = cRename(source, destination)
