@@ -328,6 +328,38 @@ final class X11DragAndDropTests {
         #expect(try await iterator.next() == nil)
     }
 
+    @Test("The window manager's WM_DELETE_WINDOW closes the window: the running drag is cancelled, drops finish")
+    func windowManagerClose() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let source = pair.source
+        let drops = source.drops { _, _ in .copy }
+        let drag = try await startDrag(Self.textOffer("closed"), from: source)
+        try await pointer.press(at: Self.start)
+        try await pointer.moveAlong(from: Self.start, to: Self.end)
+        // What a window manager sends when the user closes the window, from another client.
+        let wm = pair.targetBackend
+        let atoms = try await wm.atoms(["WM_PROTOCOLS", "WM_DELETE_WINDOW"])
+        try wm.connection.send(
+            X11RequestEncoder.sendClientMessage(
+                to: source.window, window: source.window, type: atoms[0], data: [atoms[1], 0, 0, 0, 0]))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !source.state.withLock({ $0.isClosed }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let closed = source.state.withLock { $0.isClosed }
+        if !closed {
+            // Not closed: end the drag and the window so the test fails at once instead of waiting on them.
+            drag.cancel()
+            source.close()
+        }
+        #expect(closed)
+        #expect(try await drag.value == .cancelled(reason: "the window was closed"))
+        try await pointer.release()
+        var iterator = drops.makeAsyncIterator()
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test("A target behind an XdndProxy that names itself gets the messages, about the window under the pointer")
     func proxy() async throws {
         let sourceBackend = try await connect()

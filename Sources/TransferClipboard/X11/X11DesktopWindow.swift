@@ -15,6 +15,9 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     let font: X11.ID?
     /// The server's XDND atoms.
     let atoms: XdndAtoms
+    /// `WM_PROTOCOLS` and `WM_DELETE_WINDOW`: the window manager's message that the user closed the window.
+    let wmProtocols: X11.ID
+    let wmDeleteWindow: X11.ID
     /// The window's events, posted by the reader thread (through ``X11DesktopWindows``).
     let events = X11Wait.mailbox(of: X11Event.self)
     let state: SanitizedMutex<State>
@@ -43,13 +46,16 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     static let margin = 8
 
     private init(
-        backend: X11Backend, window: X11.ID, gc: X11.ID, font: X11.ID?, atoms: XdndAtoms, lines: [String]
+        backend: X11Backend, window: X11.ID, gc: X11.ID, font: X11.ID?, atoms: XdndAtoms,
+        wmDelete: (protocols: X11.ID, deleteWindow: X11.ID), lines: [String]
     ) {
         self.backend = backend
         self.window = window
         self.gc = gc
         self.font = font
         self.atoms = atoms
+        wmProtocols = wmDelete.protocols
+        wmDeleteWindow = wmDelete.deleteWindow
         state = SanitizedMutex(State(lines: lines, size: Self.size(for: lines)))
     }
 
@@ -71,9 +77,11 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     ) async throws -> X11DesktopWindow {
         let connection = backend.connection
         let info = connection.info
-        let atoms = try await backend.atoms(["_NET_WM_NAME", "UTF8_STRING", "XdndAware"] + XdndAtoms.names)
+        let atoms = try await backend.atoms(
+            ["_NET_WM_NAME", "UTF8_STRING", "XdndAware", "WM_PROTOCOLS", "WM_DELETE_WINDOW"] + XdndAtoms.names)
         let (netName, utf8String, xdndAware) = (atoms[0], atoms[1], atoms[2])
-        let xdnd = XdndAtoms(interned: Array(atoms.dropFirst(3)))
+        let wmDelete = (protocols: atoms[3], deleteWindow: atoms[4])
+        let xdnd = XdndAtoms(interned: Array(atoms.dropFirst(5)))
         let window = connection.allocateResource()
         let size = size(for: lines)
         let mask =
@@ -92,7 +100,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         }
         let gc = connection.allocateResource()
         let handle = X11DesktopWindow(
-            backend: backend, window: window, gc: gc, font: font, atoms: xdnd, lines: lines)
+            backend: backend, window: window, gc: gc, font: font, atoms: xdnd, wmDelete: wmDelete, lines: lines)
         do {
             try connection.send(
                 X11RequestEncoder.createGC(
@@ -111,6 +119,10 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             try connection.send(
                 X11RequestEncoder.changeProperty(
                     window, property: xdndAware, type: X11.Atom.atom, values: [UInt32(Xdnd.version)]))
+            // The window manager asks before it closes the window, instead of killing the whole connection.
+            try connection.send(
+                X11RequestEncoder.changeProperty(
+                    window, property: wmDelete.protocols, type: X11.Atom.atom, values: [wmDelete.deleteWindow]))
             backend.desktopWindows.register(handle)
             try connection.send(X11RequestEncoder.mapWindow(window))
             // The window exists and is mapped once the server answered a request sent after these.
@@ -154,6 +166,10 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         switch event {
         case .expose(_, let count) where count == 0:
             draw()
+        case .clientMessage(_, 32, wmProtocols, let data):
+            // The user closed the window through the window manager: as ``close()``, a running drag is cancelled
+            // ("the window was closed") and the drops stream finishes.
+            if X11Bytes(data).u32(0) == wmDeleteWindow { close() }
         case .clientMessage(_, 32, let type, let data):
             guard let message = XdndMessage.decode(type: type, data: data, atoms: atoms) else { return }
             switch message {
