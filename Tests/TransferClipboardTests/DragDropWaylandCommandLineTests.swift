@@ -70,4 +70,29 @@ final class DragDropWaylandCommandLineTests {
         #expect(status == 0, "\(printed)")
         #expect(printed.hasPrefix("dropped copy"), "\(printed)")
     }
+
+    @Test(
+        "the compositor closes the window (swaymsg kill): drag, nothing dropped, exits 1; drop reports 0 of 1 drops",
+        arguments: ["drag", "drop"])
+    func windowClosed(command: String) async throws {
+        let card = folder.appendingPathComponent("card.json")
+        try Data(#"{"name":"Luke"}"#.utf8).write(to: card)
+        let output = folder.appendingPathComponent("\(command).out").path
+        let arguments = command == "drag" ? ["drag", card.path] : ["drop", "-o", folder.path]
+        let tool = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath] + arguments + ["--backend", "wayland"],
+            environment: compositor.environment, outputFile: output)
+        defer { tool.stop() }
+        _ = try await compositor.waitForWindow(titled: "transferkit \(command)")
+        _ = try await compositor.swaymsg(["[title=\"^transferkit \(command)$\"]", "kill"])
+        let status = try await tool.exitStatus()
+        let printed = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(status == 1, "\(printed)")
+        #expect(!printed.contains("connectionFailed"), "\(printed)")
+        if command == "drop" {
+            #expect(printed == "transferkit drop: the window closed after 0 of 1 drops (empty)\n", "\(printed)")
+        } else {
+            #expect(printed == "not dropped: the window was closed\n", "\(printed)")
+        }
+    }
 }
