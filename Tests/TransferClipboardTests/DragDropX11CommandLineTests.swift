@@ -4,6 +4,8 @@ import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
 
+@testable import TransferClipboard
+
 /// `transferkit drag` and `drop` under a private Xvfb, against GTK 4 peers (`Tests/Interop/gtk4_dnd_peer.py`) and
 /// against each other, with xdotool pressing, moving and releasing the pointer as a user does.
 @Suite(
@@ -234,5 +236,29 @@ final class DragDropX11CommandLineTests {
             drag.output.contains("transferkit drag: cannot remove \(card.path) after the target moved it"),
             "\(drag.output)")
         #expect(FileManager.default.contents(atPath: card.path) == Self.card)
+    }
+
+    @Test(
+        "the window manager closes the window (WM_DELETE_WINDOW): drag, nothing dropped, exits 1; drop reports 0 of 1",
+        arguments: ["drag", "drop"])
+    func windowClosed(command: String) async throws {
+        let card = try file("card.json", Self.card)
+        let tool = try start(command == "drag" ? ["drag", card.path] : ["drop", "-o", folder.path])
+        defer { tool.process.stop() }
+        let window = try #require(X11.ID(try await pointer.window(titled: "transferkit \(command)")))
+        // What a window manager sends when the user closes the window, from another client.
+        let wm = try await X11Backend.connect(environment: server.environment, timeout: .seconds(30))
+        defer { wm.close() }
+        let atoms = try await wm.atoms(["WM_PROTOCOLS", "WM_DELETE_WINDOW"])
+        try wm.connection.send(
+            X11RequestEncoder.sendClientMessage(
+                to: window, window: window, type: atoms[0], data: [atoms[1], 0, 0, 0, 0]))
+        let status = try await tool.process.exitStatus()
+        #expect(status == 1, "\(tool.output)")
+        if command == "drop" {
+            #expect(tool.output == "transferkit drop: the window closed after 0 of 1 drops (empty)\n")
+        } else {
+            #expect(tool.output == "not dropped: the window was closed\n")
+        }
     }
 }
