@@ -360,6 +360,38 @@ final class X11DragAndDropTests {
         #expect(try await iterator.next() == nil)
     }
 
+    @Test("A flood of client messages from another client never wedges the window: it works or its drops end")
+    func clientMessageFlood() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        var iterator = target.drops { _, _ in .copy }.makeAsyncIterator()
+        let flooder = try await connect()
+        defer { flooder.close() }
+        let names = try await flooder.atoms(XdndAtoms.names)
+        let xdnd = XdndAtoms(interned: names)
+        let position = XdndMessage.position(
+            source: 0x12_3456, rootX: 1, rootY: 1, time: 0, action: xdnd.atom(for: .copy)
+        )
+        .request(to: target.window, atoms: xdnd)
+        for _ in 0..<20_000 { try flooder.connection.send(position) }
+        _ = try await flooder.connection.request(X11RequestEncoder.getInputFocus())
+        let drag = try await startDrag(Self.textOffer("after the flood"), from: source)
+        try await pointer.drag(from: Self.start, to: Self.end)
+        do {
+            let drop = try #require(try await iterator.next())
+            let text = try await Self.read(try await drop.receive("UTF8_STRING"))
+            #expect(String(decoding: text, as: UTF8.self) == "after the flood as UTF8_STRING")
+            await drop.finish(performed: .copy)
+            #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+        } catch let error as ClipboardError {
+            // The window gave up: its stream ends with the flood's error, and the window is closed.
+            #expect(error.code == .protocolViolation)
+            #expect(target.state.withLock { $0.isClosed })
+            _ = try? await drag.value
+        }
+    }
+
     @Test("A target behind an XdndProxy that names itself gets the messages, about the window under the pointer")
     func proxy() async throws {
         let sourceBackend = try await connect()

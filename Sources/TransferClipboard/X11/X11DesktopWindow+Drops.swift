@@ -56,8 +56,9 @@ final class XdndTargetSession: Sendable {
     }
 
     /// Performs the machine's actions until the window closes (the stream then ends, with the connection's error if
-    /// that is why).
-    func run() async {
+    /// that is why) or its events end with an error, which it returns.
+    @discardableResult
+    func run() async -> ClipboardError? {
         var machine = XdndTargetMachine(window: window, atoms: atoms)
         var deadline = Deadline.never
         var ending: ClipboardError?
@@ -114,6 +115,7 @@ final class XdndTargetSession: Sendable {
             return waiters
         }
         for waiter in waiters.values { waiter.resume() }
+        return ending
     }
 
     /// Hands `drop` to the stream, or, when nobody takes drops, finishes it as declined.

@@ -138,13 +138,18 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     /// Starts the task that handles the window's events, and the target's, until it closes.
     private func startLoop() {
         let target = XdndTargetSession(window: self)
-        let targetLoop = Task { await target.run() }
+        // Either loop ending with an error (a flood of events over a mailbox's capacity, the connection's end)
+        // ends the window with it, so that no drag or drops stream waits on a loop that is gone.
+        let targetLoop = Task {
+            if let error = await target.run() { self.close(with: error) }
+        }
         let task = Task { [events] in
-            while true {
-                guard
-                    let event = try? await X11Wait.next(from: events, within: nil, waitingFor: "the window's events")
-                else { return }
-                self.handle(event)
+            do throws(ClipboardError) {
+                while true {
+                    self.handle(try await X11Wait.next(from: events, within: nil, waitingFor: "the window's events"))
+                }
+            } catch {
+                self.close(with: error)
             }
         }
         let closed = state.withLock { state in
@@ -244,6 +249,11 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     }
 
     package func close() {
+        close(with: nil)
+    }
+
+    /// Closes the window; its drag and drops stream end with `error` (`nil`: as the user closed it).
+    func close(with error: ClipboardError?) {
         let (wasClosed, loop, target, drag) = state.withLock { state in
             defer {
                 state.isClosed = true
@@ -256,9 +266,9 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         }
         guard !wasClosed else { return }
         loop?.cancel()
-        events.close(nil)
-        target?.events.close(nil)
-        drag?.close(nil)
+        events.close(error)
+        target?.events.close(error)
+        drag?.close(error)
         backend.desktopWindows.unregister(window)
         let connection = backend.connection
         _ = try? connection.send(X11RequestEncoder.freeGC(gc))
