@@ -1,5 +1,5 @@
-package import Foundation
-package import TransferKit
+public import Foundation
+public import TransferKit
 
 /// An action a desktop drag offers and a drop performs, as XDND (`XdndActionCopy`, …) and `wl_data_device_manager`
 /// (`dnd_action`) name them.
@@ -28,17 +28,31 @@ package struct DesktopPoint: Sendable, Hashable {
     }
 }
 
-/// A file that a drag promises instead of bytes (Apple's `NSFilePromiseProvider`; XDND's direct save, XDS): the
-/// source writes it only when a target asks, into the place the target chose.
-package struct DesktopFilePromise: Sendable {
-    /// The file name the source suggests (no folder); the target may put it anywhere.
-    package var suggestedName: String
-    /// Writes the file at `url` (which does not exist yet), reporting to `progress`; cancelling the calling task
-    /// cancels the write, which then removes what it wrote and throws.
-    package var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
+/// A file that a drag promises instead of bytes, written only when and where a target asks: Apple's
+/// `NSFilePromiseProvider`, X11's direct save (XDS, `XdndDirectSave0`).
+///
+/// Give one to `DesktopWindow.drag(_:filePromise:)` (TransferDesktop); a target takes it with
+/// `DesktopDrop.receivePromisedFile(into:)`.
+///
+/// ```swift
+/// let promise = DesktopFilePromise(suggestedName: "report.pdf") { url, progress in
+///     try await renderReport(to: url, progress: progress)
+/// }
+/// ```
+public struct DesktopFilePromise: Sendable {
+    /// The file name the source suggests (a plain name, no folder); the target chooses the folder.
+    public var suggestedName: String
+    /// Writes the file at `url`, which does not exist yet, reporting to `progress`. It runs only when a target asks;
+    /// when it throws, the target learns that the file could not be written. Cancelling the drag cancels the task
+    /// it runs on: it should then remove what it wrote and throw.
+    public var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
 
-    /// A promise of a file named `suggestedName`, written by `write`.
-    package init(
+    /// A promise of a file named `suggestedName`, written by `write` when a target asks.
+    ///
+    /// - Parameters:
+    ///   - suggestedName: The file name to suggest, without a folder.
+    ///   - write: Writes the file at the URL it is given.
+    public init(
         suggestedName: String,
         write: @escaping @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
     ) {

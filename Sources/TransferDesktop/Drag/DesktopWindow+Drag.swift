@@ -1,5 +1,5 @@
 import Foundation
-import TransferClipboard
+public import TransferClipboard
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions
@@ -32,6 +32,29 @@ extension DesktopWindow {
     ///   the task cancels the drag. In each case but a drop that went ahead, the session ended with
     ///   `DropOperation/cancel` and the source keeps its items.
     public func drag(_ session: DragSession) async throws -> DesktopDragResult {
+        try await drag(session, filePromise: nil)
+    }
+
+    /// Drags the session's items as ``drag(_:)`` does and also promises a file: a target that asks for it (X11's
+    /// direct save, XDS) gets it written by `filePromise` into the folder it chose, only then.
+    ///
+    /// Other programs that do not speak XDS take the items' representations as with ``drag(_:)``. On Wayland no
+    /// protocol carries a file promise, so `filePromise` is not offered there (see
+    /// <doc:DragAndDropWithOtherApps>).
+    ///
+    /// ```swift
+    /// let promise = DesktopFilePromise(suggestedName: "cards.json") { url, _ in
+    ///     try await exportCards(to: url)
+    /// }
+    /// let result = try await window.drag(session, filePromise: promise)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: An active session; it has ended when this returns.
+    ///   - filePromise: The file to promise, or `nil` for none.
+    /// - Returns: What the drop did, and where.
+    /// - Throws: As ``drag(_:)``. A failed write is not thrown here: the target is told and learns it.
+    public func drag(_ session: DragSession, filePromise: DesktopFilePromise?) async throws -> DesktopDragResult {
         guard session.phase == .active else {
             throw TransferSessionError(
                 code: .sessionEnded,
@@ -53,7 +76,8 @@ extension DesktopWindow {
         let offerBytes = published?.bytes
         let offer = DesktopDragOffer(
             targets: offers.map(\.target) + (offerBytes == nil ? [] : DesktopSessionOffer.names),
-            actions: movesToOthers ? [.copy, .move] : [.copy]
+            actions: movesToOthers ? [.copy, .move] : [.copy],
+            filePromise: filePromise
         ) { target in
             if DesktopSessionOffer.isOfferName(target), let offerBytes {
                 return TransferByteStream(data: offerBytes)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import TransferClipboard
 import TransferKit
 import TransferKitPlatform
@@ -135,6 +135,30 @@ public final class DesktopDrop: Sendable {
         }
         await handle.finish(performed: performedAction(result.operation))
         return result
+    }
+
+    /// The file name the source suggests for the file it promises (see `DesktopFilePromise`), or `nil` when the
+    /// drop promises none (always `nil` on Wayland, which has no file promises).
+    public var promisedFileName: String? {
+        get async { await handle.promisedFileName }
+    }
+
+    /// Asks the source to write the file it promises into `directory`, under its suggested name, and returns where
+    /// it is: Apple's `NSFilePromiseReceiver`. The source writes it only now; call this inside the `commit` of
+    /// ``perform(decisions:commit:)`` (before the drop finishes), and the drop is reported as performed once
+    /// `commit` returns.
+    ///
+    /// ```swift
+    /// let result = try await drop.perform { _, _ in try await drop.receivePromisedFile(into: downloads) }
+    /// ```
+    ///
+    /// - Parameter directory: An existing folder; the file must not exist in it yet.
+    /// - Returns: The written file.
+    /// - Throws: `ClipboardError`: `typeUnavailable` when the drop promises no file (always on Wayland),
+    ///   `invalidOptions` when the suggested name is not a plain file name, `transferFailed` when the source could
+    ///   not write it, `ownerGone` or `timedOut` when the source died or stayed silent.
+    public func receivePromisedFile(into directory: URL) async throws -> URL {
+        try await handle.receivePromisedFile(into: directory)
     }
 
     /// Refuses the drop: the source is told that nothing was performed and keeps its items.
