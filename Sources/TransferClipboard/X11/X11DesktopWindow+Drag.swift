@@ -15,7 +15,7 @@ extension X11DesktopWindow {
     /// task, or closing the window, ends the drag as `.cancelled` (a target under the pointer gets a leave).
     ///
     /// - Throws: ``ClipboardError``: `timedOut` when the target accepted the drop and did not finish it within the
-    ///   connection's time limit; `invalidOptions` when a drag from this window is already under way; why the
+    ///   connection's time limit of the drop or of its last read of the data; `invalidOptions` when a drag from this window is already under way; why the
     ///   connection ended.
     package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
         let offer = try await offeringDirectSave(offer)
@@ -68,6 +68,10 @@ struct XdndSourceDriver {
     let offer: DesktopDragOffer
     let events: Mailbox<XdndSourceMachine.Event, ClipboardError>
     let atoms: Atoms
+    /// When the target last pulled a chunk of what the drag serves: the wait for its finish counts from its last
+    /// read, not from the drop, so a large drop that a busy target reads slowly (INCR, chunk by chunk) is not taken
+    /// for a target that never finishes.
+    let lastRead = ReadClock()
 
     var connection: X11Connection { window.backend.connection }
 
@@ -88,6 +92,10 @@ struct XdndSourceDriver {
             case .event(let event):
                 queue = [event]
             case .deadline:
+                if let read = lastRead.last, read + connection.timeout > .now {
+                    deadline = .after(connection.timeout - (ContinuousClock.now - read))
+                    continue
+                }
                 deadline = .never
                 queue = [.deadline]
             case .cancelled:
@@ -124,7 +132,8 @@ struct XdndSourceDriver {
                             throw ClipboardError(
                                 code: .timedOut,
                                 message: "The drop target \(target) accepted the drop but did not finish it within "
-                                    + "\(connection.timeout); whether it took the data is unknown.")
+                                    + "\(connection.timeout) of the drop or its last read; whether it took the data is unknown."
+                            )
                         }
                     }
                 }
@@ -154,8 +163,14 @@ struct XdndSourceDriver {
         _ = try? connection.send(
             X11RequestEncoder.changeProperty(
                 source, property: atoms.actionDescription, type: X11.Atom.string, format: 8, data: Array(descriptions)))
+        let serve = offer.serve
+        let lastRead = lastRead
         let ownership = try? await window.backend.own(
-            atoms.selection, named: "XdndSelection", targets: offer.targets, serve: offer.serve)
+            atoms.selection, named: "XdndSelection", targets: offer.targets,
+            serve: { name in
+                lastRead.note()
+                return TransferByteStream(length: nil, ReadClockChunks(base: try await serve(name), lastRead: lastRead))
+            })
         return (true, ownership)
     }
 
@@ -204,4 +219,35 @@ struct XdndSourceDriver {
         else { return [] }
         return value.items32
     }
+}
+
+/// A served stream's chunks, noting when the target pulled each (``XdndSourceDriver/lastRead``).
+private struct ReadClockChunks: AsyncSequence, Sendable {
+    typealias Element = Data
+    let base: TransferByteStream
+    let lastRead: ReadClock
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), lastRead: lastRead) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: TransferByteStream.AsyncIterator
+        let lastRead: ReadClock
+
+        mutating func next() async throws -> Data? {
+            let chunk = try await base.next()
+            lastRead.note()
+            return chunk
+        }
+    }
+}
+
+/// When a drag's target last read from it.
+final class ReadClock: Sendable {
+    private let instant = SanitizedMutex<ContinuousClock.Instant?>(nil)
+
+    /// The last read, or `nil` before the first.
+    var last: ContinuousClock.Instant? { instant.withLock { $0 } }
+
+    /// Notes a read now.
+    func note() { instant.withLock { $0 = .now } }
 }
