@@ -188,7 +188,19 @@ def run_target(arguments):
             received["file"].write(chunk)
             if arguments.chunk_delay:
                 time.sleep(arguments.chunk_delay / 1000)
+            # The next read starts from an idle, never from inside this callback. GTK 4's X11 selection input
+            # stream (4.8 here) completes a pending read from its PropertyNotify handler and only then forgets it,
+            # and GTask runs this callback synchronously when the read was started in an earlier main-loop
+            # iteration: a read started here is then forgotten with the old one and never completes. It bites when
+            # an INCR chunk (TransferKit sends 262 108 bytes) is used up by one read, which the last, short chunk
+            # of a transfer is; the target then holds every byte and waits for ever for the end (reproduced with
+            # six busy loops beside the 64 MiB drag test). GTK's own readers (g_output_stream_splice) start each
+            # read from a write's callback and never hit it.
+            GLib.idle_add(read_next)
+
+        def read_next():
             stream.read_bytes_async(CHUNK, GLib.PRIORITY_DEFAULT, None, chunk_read)
+            return GLib.SOURCE_REMOVE
 
         stream.read_bytes_async(CHUNK, GLib.PRIORITY_DEFAULT, None, chunk_read)
 

@@ -467,19 +467,12 @@ final class DragAndDropX11InteropTests {
         let (target, out) = try await startTarget(.gtk4, accepting: [mime])
         defer { target.stop() }
         let started = ContinuousClock.now
-        var ended: DesktopDragOutcome?
-        // A known defect, not yet understood: on a loaded machine (a whole-suite run, or this test beside six busy
-        // loops) the transfer stalls at its end — the GTK target holds every byte but never reads the end of the
-        // INCR transfer, and both sides sit idle — while it passes on a quiet one. Recorded as a known issue so the
-        // run shows it; when the drag does end, everything below is checked.
-        await withKnownIssue("X11 INCR to a GTK 4 drop target stalls at its end under load", isIntermittent: true) {
-            do {
-                ended = try await dragFromWindow(Self.largeOffer(bytes, as: mime), growing: out)
-            } catch {
-                throw DragPeerError(message: "\(error); the target printed:\n\(target.transcript)")
-            }
+        let outcome: DesktopDragOutcome
+        do {
+            outcome = try await dragFromWindow(Self.largeOffer(bytes, as: mime), growing: out)
+        } catch {
+            throw DragPeerError(message: "\(error); the target printed:\n\(target.transcript)")
         }
-        guard let outcome = ended else { return }
         print("64 MiB XDND from TransferKit to GTK 4: \(ContinuousClock.now - started) from the press to the outcome")
 
         let drop = try await target.waitForEvent(["drop", "drop-failed"])

@@ -163,6 +163,73 @@ final class X11DragAndDropTests {
         #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
     }
 
+    /// Waits (at most a minute) until `window` remembers a press made while no drag waited, or no longer does.
+    func waitUntil(_ window: X11DesktopWindow, remembersAPress: Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while window.state.withLock({ ($0.pressWithoutDrag != nil) != remembersAPress }) {
+            guard ContinuousClock.now < deadline else {
+                throw XvfbError(
+                    message: remembersAPress ? "the press never reached the window" : "the release never did")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test("A press on the window before drag() is called begins the drag while its button is still down")
+    func pressBeforeDrag() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let (source, target) = (pair.source, pair.target)
+        let drops = target.drops { _, actions in actions.contains(.copy) ? .copy : nil }
+        try await pointer.press(at: Self.start)
+        // The window has seen the press before the drag exists.
+        try await waitUntil(source, remembersAPress: true)
+        let drag = try await startDrag(Self.textOffer("pressed first"), from: source)
+        for step in 1...4 {
+            try await pointer.move(
+                to: ScreenPoint(
+                    x: Self.start.x + (Self.end.x - Self.start.x) * step / 4,
+                    y: Self.start.y + (Self.end.y - Self.start.y) * step / 4))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await pointer.move(to: Self.end)
+        try await Task.sleep(for: .milliseconds(100))
+        try await pointer.release()
+        // A drag that missed the press still waits for one: closing the source after a minute ends it (cancelled),
+        // and the target's stream with the pair.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            source.close()
+            target.close()
+        }
+        defer { watchdog.cancel() }
+        var iterator = drops.makeAsyncIterator()
+        if let drop = try await iterator.next() {
+            let text = try await Self.read(try await drop.receive("UTF8_STRING"))
+            #expect(String(decoding: text, as: UTF8.self) == "pressed first as UTF8_STRING")
+            await drop.finish(performed: .copy)
+        }
+        #expect(try await drag.value == .dropped(performed: .copy, target: target.identifier))
+        #expect(source.state.withLock { $0.pressWithoutDrag == nil })
+    }
+
+    @Test("A release ends what a press before drag() began: a drag started after it waits for a new press")
+    func releaseForgetsThePress() async throws {
+        let pair = try await openPair()
+        defer { pair.close() }
+        let source = pair.source
+        try await pointer.press(at: Self.start)
+        try await waitUntil(source, remembersAPress: true)
+        try await pointer.release()
+        try await waitUntil(source, remembersAPress: false)
+        let drag = try await startDrag(Self.textOffer("never"), from: source)
+        // Motion alone, with no button down, starts nothing: closing the window cancels the waiting drag.
+        try await pointer.move(to: Self.end)
+        try await Task.sleep(for: .milliseconds(300))
+        source.close()
+        #expect(try await drag.value == .cancelled(reason: "the window was closed"))
+    }
+
     @Test("More than three types travel in XdndTypeList, all of them in the source's order")
     func manyTypes() async throws {
         let pair = try await openPair()

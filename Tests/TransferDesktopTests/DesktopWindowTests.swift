@@ -30,7 +30,7 @@ private func openWindow(
     DesktopWindow, FakeWindow
 ) {
     let window = try await DesktopWindow.open(
-        DesktopWindow.Options(title: title, lines: ["a"], timeout: .seconds(20)), on: desktop, closeConnection: {})
+        DesktopWindow.Options(title: title, lines: ["a"], timeout: .seconds(120)), on: desktop, closeConnection: {})
     return (window, try #require(desktop.windows.last))
 }
 

@@ -93,7 +93,9 @@ final class FakeWindow: DesktopWindowHandle {
         drops.yield(handle)
         let finish: DesktopDragAction?
         do {
-            finish = try await finished.receive(until: .after(.seconds(30)))
+            // As long as a test may run: a whole-suite run under the thread sanitizer keeps every task of the pool busy
+            // for a minute at times, and a shorter wait took a drop that was on its way for one that never finished.
+            finish = try await finished.receive(until: .after(.seconds(300)))
         } catch {
             return .cancelled(reason: "The target never finished.")
         }

@@ -29,7 +29,7 @@ struct SessionOfferSchemaTests {
     func servedOfferMatches() async throws {
         let desktop = FakeDesktop()
         let window = try await DesktopWindow.open(
-            DesktopWindow.Options(title: "schema", timeout: .seconds(20)), on: desktop, closeConnection: {})
+            DesktopWindow.Options(title: "schema", timeout: .seconds(120)), on: desktop, closeConnection: {})
         let fake = try #require(desktop.windows.last)
         let served = SanitizedMutex([String: Data]())
         fake.whenDragged { offer in

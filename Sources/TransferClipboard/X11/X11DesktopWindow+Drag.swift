@@ -7,7 +7,8 @@ extension X11DesktopWindow {
     static let escapeKeycode: UInt8 = 9
 
     /// Waits for the first button to go down on the window and the pointer to move past the threshold, then drags
-    /// `offer` through XDND until the drop finishes, is refused, or is cancelled.
+    /// `offer` through XDND until the drop finishes, is refused, or is cancelled. A press that came before this call
+    /// counts while its button is still down.
     ///
     /// ``XdndSourceMachine`` decides; this performs its actions. The pointer and the keyboard are grabbed for the
     /// drag (Escape cancels it; a keyboard another client holds only loses that), `XdndSelection` is owned through
@@ -29,6 +30,12 @@ extension X11DesktopWindow {
         let taken = state.withLock { state in
             guard state.drag == nil, !state.isClosed else { return false }
             state.drag = events
+            // A press that came first, its button still down, begins the drag; posted under the lock so that no
+            // later pointer event of the window's loop goes before it.
+            if let press = state.pressWithoutDrag {
+                state.pressWithoutDrag = nil
+                X11Wait.post(.pointer(press), to: events)
+            }
             return true
         }
         guard taken else {

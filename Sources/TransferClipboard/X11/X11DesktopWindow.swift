@@ -32,6 +32,10 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         var targetLoop: Task<Void, Never>?
         /// The events of the drag under way, if any.
         var drag: Mailbox<XdndSourceMachine.Event, ClipboardError>?
+        /// The first button's press on the window while no drag was waiting for it, until its release: a drag
+        /// that starts while the button is still down begins with it (a user who presses before the app calls
+        /// `drag`, a busy machine where the press arrives first).
+        var pressWithoutDrag: X11PointerEvent?
     }
 
     /// The window's size now.
@@ -184,7 +188,15 @@ package final class X11DesktopWindow: DesktopWindowHandle {
                 if let drag = state.withLock({ $0.drag }) { X11Wait.post(.message(message), to: drag) }
             }
         case .pointer(let pointer):
-            if let drag = state.withLock({ $0.drag }) { X11Wait.post(.pointer(pointer), to: drag) }
+            let drag = state.withLock { state in
+                if pointer.button == 1 && pointer.kind == .release {
+                    state.pressWithoutDrag = nil
+                } else if pointer.button == 1 && pointer.kind == .press && state.drag == nil {
+                    state.pressWithoutDrag = pointer
+                }
+                return state.drag
+            }
+            if let drag { X11Wait.post(.pointer(pointer), to: drag) }
         case .keyPress(_, Self.escapeKeycode, _):
             if let drag = state.withLock({ $0.drag }) { X11Wait.post(.escape, to: drag) }
         case .destroyNotify(let destroyed):

@@ -6,7 +6,8 @@ public import TransferSessions
 
 extension DesktopWindow {
     /// Waits for the user to drag from the window, drags the session's items to wherever they are dropped, and ends
-    /// the session with the result.
+    /// the session with the result. A press on the window that came before this call, its button still down, begins
+    /// the drag too.
     ///
     /// The drag offers every representation of the items as the clipboard does (uniform types, MIME types, X11 text
     /// names: `ClipboardTypeMapping`), each loaded only when the target asks for it, and TransferKit's session
