@@ -32,6 +32,8 @@ final class XdndDirectSaveTests {
         case hostileName
         /// The drag promises no file: `typeUnavailable`.
         case noPromise
+        /// A source that cannot save answers `F`: the target writes the first other type's bytes itself.
+        case fallback
     }
 
     @Test(
@@ -57,10 +59,18 @@ final class XdndDirectSaveTests {
             guard testCase != .writeFails else { throw CocoaError(.fileWriteNoPermission) }
             try contents.write(to: url, options: .withoutOverwriting)
         }
-        let offer = DesktopDragOffer(
+        var offer = DesktopDragOffer(
             targets: ["text/plain;charset=utf-8"], actions: [.copy],
             filePromise: testCase == .noPromise ? nil : promise
         ) { _ in TransferByteStream(data: contents) }
+        if testCase == .fallback {
+            // Another program's XDS source, which names its file itself and answers F.
+            offer = DesktopDragOffer(targets: ["text/plain;charset=utf-8", XdndDirectSave.name], actions: [.copy]) {
+                TransferByteStream(data: $0 == XdndDirectSave.name ? Data("F".utf8) : contents)
+            }
+            try await XdndDirectSave.writeText(
+                "card.txt", to: try await sourceBackend.atom(XdndDirectSave.name), of: source.window, on: sourceBackend)
+        }
 
         let result = SanitizedMutex<Result<URL, ClipboardError>?>(nil)
         let names = SanitizedMutex<String?>(nil)
@@ -105,6 +115,13 @@ final class XdndDirectSaveTests {
             #expect(FileManager.default.contents(atPath: url.path) == contents)
             #expect(names.withLock { $0 } == "card.txt")
             #expect(outcome == .dropped(performed: .copy, target: target.identifier))
+            // The drag took its promise's name away when it ended (read on the source's own connection, which
+            // sent the deletion first).
+            let property = try await sourceBackend.atom(XdndDirectSave.name)
+            #expect(try await XdndDirectSave.readText(property, of: source.window, on: sourceBackend) == "")
+        case (.fallback, .success(let url)):
+            #expect(url == folder.appendingPathComponent("card.txt"))
+            #expect(FileManager.default.contents(atPath: url.path) == contents)
         case (.writeFails, .failure(let error)):
             #expect(error.code == .transferFailed)
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("card.txt").path))

@@ -18,14 +18,12 @@ extension X11DesktopWindow {
     /// - Throws: ``ClipboardError``: `timedOut` when the target accepted the drop and did not finish it within the
     ///   connection's time limit of the drop or of its last read of the data; `invalidOptions` when a drag from this window is already under way; why the
     ///   connection ended.
-    package func drag(_ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
-        let offer = try await offeringDirectSave(offer)
+    package func drag(_ original: DesktopDragOffer) async throws -> DesktopDragOutcome {
         let backend = self.backend
         let names = [
             "XdndSelection", "XdndTypeList", "XdndActionList", "XdndActionDescription", "XdndAware", "XdndProxy",
         ]
         let named = try await backend.atoms(names)
-        let typeAtoms = try await backend.atoms(offer.targets)
         let events = X11Wait.mailbox(of: XdndSourceMachine.Event.self)
         let taken = state.withLock { state in
             guard state.drag == nil, !state.isClosed else { return false }
@@ -43,17 +41,25 @@ extension X11DesktopWindow {
                 code: state.withLock({ $0.isClosed }) ? .cancelled : .invalidOptions,
                 message: "The window \(identifier) is closed or already dragging; one drag at a time.")
         }
-        let driver = XdndSourceDriver(
-            window: self, offer: offer, events: events,
-            atoms: .init(
-                selection: named[0], typeList: named[1], actionList: named[2], actionDescription: named[3],
-                aware: named[4], proxy: named[5]))
         defer {
             state.withLock { state in
                 if state.drag === events { state.drag = nil }
             }
             events.close(nil)
         }
+        // Only the drag that holds the window writes its promise's name, and takes it away when it ends.
+        let (offer, promiseProperty) = try await offeringDirectSave(original)
+        defer {
+            if let promiseProperty {
+                _ = try? backend.connection.send(X11RequestEncoder.deleteProperty(window, property: promiseProperty))
+            }
+        }
+        let typeAtoms = try await backend.atoms(offer.targets)
+        let driver = XdndSourceDriver(
+            window: self, offer: offer, events: events,
+            atoms: .init(
+                selection: named[0], typeList: named[1], actionList: named[2], actionDescription: named[3],
+                aware: named[4], proxy: named[5]))
         var machine = XdndSourceMachine(window: window, atoms: atoms, types: typeAtoms, actions: offer.actions)
         return try await driver.run(&machine)
     }

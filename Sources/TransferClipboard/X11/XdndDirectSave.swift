@@ -65,8 +65,10 @@ extension X11DesktopWindow {
     /// `offer` as XDS adds to it when it promises a file: `XdndDirectSave0` among its targets, the suggested name
     /// in the window's property, and the conversion to `XdndDirectSave0` served by writing the promised file where
     /// the target's URI says and answering `S`, or `E` when the URI is not a local file or the write failed.
-    func offeringDirectSave(_ offer: DesktopDragOffer) async throws -> DesktopDragOffer {
-        guard let promise = offer.filePromise, !offer.targets.contains(XdndDirectSave.name) else { return offer }
+    /// - Returns: The offer, and the property written (`nil`: the offer promises nothing, or serves
+    ///   `XdndDirectSave0` itself), which the drag deletes when it ends.
+    func offeringDirectSave(_ offer: DesktopDragOffer) async throws -> (DesktopDragOffer, X11.ID?) {
+        guard let promise = offer.filePromise, !offer.targets.contains(XdndDirectSave.name) else { return (offer, nil) }
         let backend = self.backend
         let window = self.window
         let property = try await backend.atom(XdndDirectSave.name)
@@ -86,7 +88,7 @@ extension X11DesktopWindow {
                 return TransferByteStream(data: Data("E".utf8))
             }
         }
-        return promising
+        return (promising, property)
     }
 }
 
