@@ -9,6 +9,9 @@ enum BenchmarkProgram {
         if arguments.first == StreamProviderBenchmark.childFlag {
             Syscall.exitProcess(await StreamProviderBenchmark.child(Array(arguments.dropFirst())))
         }
+        if arguments.first == SpliceCopy.childFlag {
+            Syscall.exitProcess(SpliceCopy.child(Array(arguments.dropFirst())))
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -57,6 +60,7 @@ enum BenchmarkProgram {
             ("cli", CLIStartBenchmark.run),
             ("scale", CatalogScaleBenchmark.run),
             ("coder", CoderBenchmark.run),
+            ("clipboard", ClipboardBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

@@ -197,4 +197,38 @@ struct PipeTests {
             #expect(try Syscall.splice(from: input, offset: &offset, toPipe: writeEnd, count: 5) == nil)
         #endif
     }
+
+    @Test(
+        "splice without offsets moves a pipe's bytes to a file and a file's to a pipe at their positions; nil between files"
+    )
+    func spliceAtPositions() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputPath = directory.appendingPathComponent("in.bin").path
+        let outputPath = directory.appendingPathComponent("out.bin").path
+        try Data("0123456789".utf8).write(to: URL(fileURLWithPath: inputPath))
+        let input = try Syscall.openForReading(inputPath)
+        defer { Syscall.close(input) }
+        let output = try Syscall.openForWriting(outputPath)
+        defer { Syscall.close(output) }
+        let (readEnd, writeEnd) = try Syscall.makePipe()
+        defer {
+            Syscall.close(readEnd)
+            Syscall.close(writeEnd)
+        }
+        #if os(Linux)
+            // File to pipe at the file's position, twice: the position advances.
+            #expect(try Syscall.splice(from: input, to: writeEnd, count: 4) == 4)
+            #expect(try Syscall.splice(from: input, to: writeEnd, count: 100) == 6)
+            #expect(try Syscall.splice(from: input, to: writeEnd, count: 100) == 0)
+            // Pipe to file, in two calls.
+            #expect(try Syscall.splice(from: readEnd, to: output, count: 3) == 3)
+            #expect(try Syscall.splice(from: readEnd, to: output, count: 100) == 7)
+            #expect(try String(contentsOfFile: outputPath, encoding: .utf8) == "0123456789")
+            // Neither end a pipe: splice cannot, and says so.
+            #expect(try Syscall.splice(from: input, to: output, count: 1) == nil)
+        #else
+            #expect(try Syscall.splice(from: input, to: writeEnd, count: 4) == nil)
+        #endif
+    }
 }

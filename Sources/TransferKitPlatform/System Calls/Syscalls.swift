@@ -134,16 +134,35 @@ package enum Syscall {
     package static func splice(
         from input: Int32, offset: inout Int64, toPipe output: Int32, count: Int
     ) throws(SystemError) -> Int? {
+        var position = offset
+        let moved = try withUnsafeMutablePointer(to: &position) { (pointer) throws(SystemError) -> Int? in
+            try splice(input, inputOffset: pointer, output, count: count)
+        }
+        offset = position
+        return moved
+    }
+
+    /// Moves up to `count` bytes from `input` to `output`, one of which is a pipe, at the descriptors' own positions
+    /// (`splice(2)` without offsets), retrying on `EINTR`: a pipe to a pipe, a file or `/dev/null`, or a file or socket
+    /// into a pipe, without copying the bytes through this process's memory.
+    /// - Returns: The number of bytes moved (0 at the end of the input), or `nil` when this system or this pair of
+    ///   descriptors cannot splice (then copy the bytes instead; nothing was moved).
+    /// - Throws: ``SystemError`` for any other failure, such as `EPIPE`.
+    package static func splice(from input: Int32, to output: Int32, count: Int) throws(SystemError) -> Int? {
+        try splice(input, inputOffset: nil, output, count: count)
+    }
+
+    /// `splice(2)` from `input` (at `inputOffset`, which it advances, or at the descriptor's position when `nil`) to
+    /// `output` at its position, retrying on `EINTR`; `nil` when the pair cannot splice.
+    private static func splice(
+        _ input: Int32, inputOffset: UnsafeMutablePointer<Int64>?, _ output: Int32, count: Int
+    ) throws(SystemError) -> Int? {
         #if os(Linux)
             guard let splice = LinuxCalls.splice else { return nil }
-            var position = offset
             while true {
                 // SPLICE_F_MOVE (1) | SPLICE_F_MORE (4): hints only, never an error.
-                let moved = splice(input, &position, output, nil, count, 1 | 4)
-                if moved >= 0 {
-                    offset = position
-                    return moved
-                }
+                let moved = splice(input, inputOffset, output, nil, count, 1 | 4)
+                if moved >= 0 { return moved }
                 let code = errno
                 switch code {
                 case EINTR: continue
