@@ -576,11 +576,18 @@ package final class WaylandBackend: ClipboardBackend {
         }
     }
 
+    /// The size the transfer pipes are enlarged to, on both sides (`F_SETPIPE_SZ`; no more than the system allows):
+    /// one chunk of ``WaylandPipeChunks``.
+    static let transferPipeCapacity = WaylandPipeChunks.Reader.chunkSize
+
     /// Writes the stream `serve` gives for `mimeType` to `fd`, then closes it; failures end this transfer only.
     ///
     /// Each chunk is written by a ``DedicatedThread``, waiting at most `timeout` for the reader to make room.
     static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
         defer { Syscall.close(fd) }
+        // The reader's pipe (wl-paste's, a toolkit's) is usually 64 KiB: 256 MiB took 4 096 turns of writer and
+        // reader, each a wake-up that a busy machine delays; 1 MiB needs 16 times fewer.
+        Syscall.enlargePipe(fd, toAtMost: transferPipeCapacity)
         do {
             for try await chunk in try await serve(mimeType) {
                 try Task.checkCancellation()

@@ -146,11 +146,13 @@ extension WaylandBackend: DragAndDropBackend {
                     + "the action is unknown."))
     }
 
-    /// A new pipe for a transfer.
+    /// A new pipe for a transfer, enlarged to ``transferPipeCapacity`` where the system allows.
     /// - Throws: ``ClipboardError`` with `transferFailed` when the system has no descriptors left.
     static func makeTransferPipe() throws(ClipboardError) -> (read: Int32, write: Int32) {
         do throws(SystemError) {
-            return try Syscall.makePipe()
+            let pipe = try Syscall.makePipe()
+            Syscall.enlargePipe(pipe.read, toAtMost: transferPipeCapacity)
+            return pipe
         } catch {
             throw ClipboardError(
                 code: .transferFailed, message: "Cannot make a pipe for the transfer: \(error.reason).", cause: error)
