@@ -31,12 +31,12 @@ enum CLIStartBenchmark {
                 ResultRow(
                     name, unit: "ms", project: Summary(lowerIsBetter: samples.project), baselineName: "hello world",
                     baseline: Summary(lowerIsBetter: samples.baseline), ratio: samples.medianCostRatio,
-                    ratioMeaning: "time", target: .ratioAtMost(3),
+                    ratioMeaning: "time", target: .ratioAtMost(2),
                     note: "posix_spawn to waitpid, output to /dev/null; the baseline is Benchmarks/HelloWorld "
                         + "(print only, no Foundation), built with the same release flags.")
             ]
         } catch {
-            return [ResultRow(name, status: .error, target: "≤ 3.00×", note: "\(error)")]
+            return [ResultRow(name, status: .error, target: "≤ 2.00×", note: "\(error)")]
         }
     }
 

@@ -53,7 +53,7 @@ enum CatalogScaleBenchmark {
                     name, unit: "ms", project: Summary(lowerIsBetter: samples.project),
                     baselineName: "types public.png", baseline: Summary(lowerIsBetter: samples.baseline),
                     ratio: samples.medianCostRatio, ratioMeaning: "time",
-                    target: configuration.quick ? nil : .bestAtMost(2000), note: note)
+                    target: configuration.quick ? nil : .bestAtMost(500), note: note)
             ]
             if measuresMemory {
                 rows.append(
@@ -69,7 +69,7 @@ enum CatalogScaleBenchmark {
             }
             return rows
         } catch {
-            return [ResultRow(name, status: .error, target: "best ≤ 2000 ms", note: "\(error)")]
+            return [ResultRow(name, status: .error, target: "best ≤ 500 ms", note: "\(error)")]
         }
     }
 
