@@ -148,7 +148,9 @@ final class KeeperX11Tests {
         let writer = try await Clipboard(backend: .x11, environment: server.environment, timeout: patience)
         let item = TransferProvider(data: Data("soon gone".utf8), type: .utf8PlainText)
         _ = try await writer.write(
-            [item], options: ClipboardWriteOptions(isTransient: false, lifetime: .expiring(after: .seconds(3))))
+            // Long enough for a busy machine's keeper to snapshot and restore it first (3 s flaked in whole-suite
+            // runs: the item expired before the keeper kept it).
+            [item], options: ClipboardWriteOptions(isTransient: false, lifetime: .expiring(after: .seconds(20))))
         try await keeper.waitForLines(startingWith: "kept clipboard")
         // The writer's connection ends: its window goes, as when its process exits.
         writer.close()
