@@ -29,7 +29,8 @@ struct TypeDescription: Encodable {
         isDynamic = type.isDynamic
         conformsTo = (declaration?.conformsTo ?? []).map(\.identifier)
         supertypes = catalog.supertypes(of: type).map(\.identifier).sorted()
-        let tags = declaration?.tags ?? type.tags
+        // The catalogue's tags, not the declaration's: they include the MIME types a database merged into the type.
+        let tags = catalog.tags(of: type)
         filenameExtensions = tags[.filenameExtension] ?? []
         mimeTypes = tags[.mimeType] ?? []
         referenceURL = declaration?.referenceURL?.absoluteString

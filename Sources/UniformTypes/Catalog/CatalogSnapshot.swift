@@ -264,14 +264,22 @@ final class CatalogSnapshot: Sendable {
 
     /// The declared tags of `type` (with the MIME types of the database merged into it, after its own), or the tag a
     /// dynamic identifier encodes.
+    /// Whether an import may merge MIME types into `type`: a declared type that claims a filename extension and
+    /// declares no MIME type (see ``TypeCatalog/tags(of:)``).
+    func mayGainMergedMIMETypes(_ type: UniformType) -> Bool {
+        guard let entry = entry(for: type), entry.origin != .mimeDatabase else { return false }
+        let tags = entry.declaration.tags
+        return !(tags[.filenameExtension] ?? []).isEmpty && (tags[.mimeType] ?? []).isEmpty
+    }
+
     func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         if let entry = entry(for: type) {
             var tags = entry.declaration.tags
             // MIME types of the database merged into this declared type (MIMEImporter's extension rule).
             if let merged = mimeIndex?.mergedMIMETypes[type.canonical] {
-                let declared = Set((tags[.mimeType] ?? []).map(\.asciiLowercased))
+                var seen = Set((tags[.mimeType] ?? []).map(\.asciiLowercased))
                 tags[.mimeType, default: []].append(
-                    contentsOf: merged.filter { !declared.contains($0.asciiLowercased) })
+                    contentsOf: merged.filter { seen.insert($0.asciiLowercased).inserted })
             }
             return tags
         }

@@ -220,11 +220,17 @@ public final class TypeCatalog: Sendable {
     }
 
     /// The tags of `type` by class, the preferred tag first: the declared ones (then the MIME types
-    /// an imported database merged into the type because both claim an extension, see
+    /// an imported database merged into the type because both claim an extension, with their aliases, see
     /// ``importMIMEDatabase(directories:)``), or for a dynamic type the tag its identifier encodes.
+    ///
+    /// ``shared`` imports the system database first for a declared type that claims a filename extension but
+    /// declares no MIME type (`public.c-source` gets `text/x-csrc` there); the list of a type with a MIME type of
+    /// its own gains merged ones after it once the database is in, so its preferred MIME type never waits for it.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
-        if mayNeedMIMEDatabase(type) {
+        let snapshot = snapshot
+        if mayNeedMIMEDatabase(type) || (isMIMEImportPending && snapshot.mayGainMergedMIMETypes(type)) {
             importSystemMIMEDatabaseIfNeeded()
+            return self.snapshot.tags(of: type)
         }
         return snapshot.tags(of: type)
     }

@@ -3,7 +3,8 @@
 ///
 /// Mapping rules (documented in the DocC catalog):
 /// - A MIME type that a declared type (any origin but `mimeDatabase`) claims, directly or through
-///   one of the database's aliases, maps to that declared type; nothing is added for it.
+///   one of the database's aliases, maps to that declared type; no type is added for it, but the declared type
+///   carries the MIME type and its aliases as tags (after its own).
 /// - So does a MIME type whose extension a declared type claims, by the rule of
 ///   ``declaredType(sharingExtensionWith:database:in:)``: `text/x-csrc` and `public.c-source` are one type.
 /// - Every other MIME type becomes a type named by ``identifier(forMIMEType:)``, with the
@@ -72,15 +73,14 @@ enum MIMEImporter {
                 result.alreadyImportedCount += 1
                 continue
             }
-            if let declared = declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot) {
+            // Either way the declared type carries the database's name and aliases as tags, after its own (one that
+            // claims only an alias, `application/java-archive`, also gets the canonical `application/x-java-archive`).
+            let names = ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) }
+            if let declared = declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot)
+                ?? declaredType(sharingExtensionWith: mimeType, database: database, in: snapshot)
+            {
                 typeForMIME[key] = declared
-                result.mappedToDeclaredTypeCount += 1
-                continue
-            }
-            if let declared = declaredType(sharingExtensionWith: mimeType, database: database, in: snapshot) {
-                typeForMIME[key] = declared
-                mergedMIMETypes[declared.canonical, default: []].append(
-                    contentsOf: ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) })
+                mergedMIMETypes[declared.canonical, default: []].append(contentsOf: names)
                 result.mappedToDeclaredTypeCount += 1
                 continue
             }

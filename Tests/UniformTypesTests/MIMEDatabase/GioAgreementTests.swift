@@ -6,11 +6,11 @@ import TransferKitTestSupport
 @testable import UniformTypes
 
 /// The `gio` executable on `PATH`, if GLib's tools (Debian's `libglib2.0-bin`) are installed.
-private let gioPath: String? = (Syscall.environmentValue("PATH") ?? "/usr/bin:/bin").split(separator: ":")
+let gioPath: String? = (Syscall.environmentValue("PATH") ?? "/usr/bin:/bin").split(separator: ":")
     .map { "\($0)/gio" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
 /// The installed shared-mime-info database that `gio` reads too.
-private let systemMIMEDirectory = "/usr/share/mime"
+let systemMIMEDirectory = "/usr/share/mime"
 
 /// What `gio` and the catalog say about one `*.ext` glob.
 struct GioVerdict: Sendable {
@@ -20,8 +20,12 @@ struct GioVerdict: Sendable {
     var byExtension: UniformType?
     /// The catalog's type for gio's MIME type.
     var byGioMIMEType: UniformType?
+    /// The MIME tags of the extension's type (those of its declaration and those a database merged into it).
+    var mimeTags: [String] = []
 
     var agrees: Bool { byExtension != nil && byExtension == byGioMIMEType }
+    /// The stricter measure: the types agree and the type carries gio's MIME type as a tag.
+    var agreesWithTag: Bool { agrees && mimeTags.contains { $0.asciiLowercased == gioMIMEType.asciiLowercased } }
 }
 
 /// Runs `gio info -a standard::content-type` over one file per `*.ext` glob of the installed database (each holding
@@ -67,10 +71,11 @@ func gioVerdicts() async throws -> [GioVerdict] {
     catalog.importMIMEDatabase(directories: [URL(fileURLWithPath: systemMIMEDirectory)])
     return extensions.enumerated().compactMap { index, filenameExtension in
         guard let gioType = gioTypes[index] else { return nil }
+        let byExtension = catalog.type(filenameExtension: filenameExtension, conformingTo: .item)
         return GioVerdict(
-            filenameExtension: filenameExtension, gioMIMEType: gioType,
-            byExtension: catalog.type(filenameExtension: filenameExtension, conformingTo: .item),
-            byGioMIMEType: catalog.type(mimeType: gioType, conformingTo: .item))
+            filenameExtension: filenameExtension, gioMIMEType: gioType, byExtension: byExtension,
+            byGioMIMEType: catalog.type(mimeType: gioType, conformingTo: .item),
+            mimeTags: byExtension.map { catalog.tags(of: $0)[.mimeType] ?? [] } ?? [])
     }
 }
 
@@ -92,5 +97,24 @@ struct GioAgreementTests {
         for line in disagreements { print("  " + line) }
         #expect(verdicts.count > 500)
         #expect(share >= 0.99, "\(disagreements.joined(separator: "\n"))")
+    }
+
+    @Test(
+        "the type of each *.ext glob's extension also carries gio's MIME type as a tag, in at least 99 % of globs",
+        .enabled(if: gioPath != nil, "needs gio (Debian: libglib2.0-bin)"),
+        .enabled(if: FileManager.default.fileExists(atPath: systemMIMEDirectory + "/globs2"), "needs shared-mime-info"))
+    func tagAgreement() async throws {
+        let verdicts = try await gioVerdicts()
+        let agreeing = verdicts.filter(\.agreesWithTag).count
+        let share = Double(agreeing) / Double(max(1, verdicts.count))
+        let misses = verdicts.filter { $0.agrees && !$0.agreesWithTag }.map {
+            "*.\($0.filenameExtension): \($0.byExtension?.identifier ?? "nil") lacks \($0.gioMIMEType) "
+                + "(has \($0.mimeTags.joined(separator: " ")))"
+        }
+        print(
+            "gio tag agreement: \(agreeing) of \(verdicts.count) *.ext globs (\(String(format: "%.2f", share * 100)) %)"
+        )
+        for line in misses { print("  " + line) }
+        #expect(share >= 0.99, "\(misses.joined(separator: "\n"))")
     }
 }

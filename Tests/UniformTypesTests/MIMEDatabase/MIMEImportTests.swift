@@ -63,8 +63,10 @@ struct MIMEImportTests {
         #expect(catalog.type(mimeType: "text/x-fixture-md; charset=utf-8") == .markdown)
         #expect(catalog.type(filenameExtension: "fmd") == .markdown)
         #expect(!catalog.isDeclared(try type(prefix + "text.markdown")))
-        // The declared type's own tags are unchanged.
-        #expect(catalog.tags(of: .markdown) == UniformType.markdown.tags)
+        // The declared type's own tags come first, then the database's aliases of its MIME type.
+        let declared = try #require(catalog.declaration(for: .markdown)?.tags)
+        #expect(catalog.tags(of: .markdown)[.mimeType] == (declared[.mimeType] ?? []) + ["text/x-fixture-md"])
+        #expect(catalog.tags(of: .markdown)[.filenameExtension] == declared[.filenameExtension])
     }
 
     @Test("conformance follows sub-class-of and the implicit rules, mapped to declared types")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferKitTestSupport
 
 @testable import UniformTypes
 
@@ -56,5 +57,22 @@ struct MIMEMergeTests {
         let cxx = try #require(catalog.type(mimeType: "text/x-fixture-cxx"))
         #expect(cxx != UniformType.cSource)
         #expect(catalog.origin(of: cxx) == .mimeDatabase)
+    }
+}
+
+@Suite("Merged MIME tags in a catalog that imports its database lazily", .timeLimit(.minutes(5)))
+struct LazyMergedTagTests {
+    @Test("a declared type without a MIME type of its own gets the merged one without an explicit import")
+    func lazyMerge() throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("text/x-fixture-csrc\n".utf8).write(to: directory.appendingPathComponent("types"))
+        try Data("50:text/x-fixture-csrc:*.c\n".utf8).write(to: directory.appendingPathComponent("globs2"))
+        try Data("text/x-fixture-c text/x-fixture-csrc\n".utf8).write(to: directory.appendingPathComponent("aliases"))
+        let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        #expect(catalog.tags(of: .png)[.mimeType] == ["image/png"])
+        #expect(catalog.isMIMEImportPending)
+        #expect(catalog.tags(of: UniformType.cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
+        #expect(!catalog.isMIMEImportPending)
     }
 }
