@@ -65,6 +65,36 @@ struct TypesCommandTests {
         #expect(run.output == output)
     }
 
+    @Test(
+        "a built-in type carries the MIME type the Linux database merged into it",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/globs2"), "needs shared-mime-info"))
+    func mergedMIMETypesAreTags() async throws {
+        let run = try await runBinary(["types", "--extension", "c", "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["identifier"] as? String == "public.c-source")
+        #expect((object["mimeTypes"] as? [String])?.first == "text/x-csrc")
+        let text = try await runBinary(["types", "public.c-source"])
+        #expect(text.output.contains("MIME types:   text/x-csrc"))
+    }
+
+    @Test(
+        "--file gives a file's type from its name and content",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/magic"), "needs shared-mime-info"))
+    func fileType() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let png = directory.appendingPathComponent("picture")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]).write(to: png)
+        let run = try await runBinary(["types", "--file", png.path, "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["identifier"] as? String == "public.png")
+        let missing = try await runBinary(["types", "--file", directory.appendingPathComponent("none").path])
+        #expect(missing.status != 0)
+        #expect(missing.error.contains("(unreadableFile)"))
+    }
+
     @Test func unknownExtensionsGiveADynamicTypeWhenAskedFor() async throws {
         let refused = try await runBinary(["types", "--extension", "zzq"])
         #expect(refused.status == 1)
@@ -84,7 +114,7 @@ struct TypesCommandTests {
         arguments: [
             (
                 ["types"],
-                "transferkit types: give a TYPE, --extension, --mime or --conforms (usage: see 'transferkit types --help')\n"
+                "transferkit types: give a TYPE, --extension, --mime, --file or --conforms (usage: see 'transferkit types --help')\n"
             ),
             (
                 ["types", "not a type"],

@@ -1,3 +1,4 @@
+import Foundation
 package import UniformTypes
 
 /// `transferkit types`: looks up uniform types by identifier, filename extension or MIME type,
@@ -22,6 +23,7 @@ package struct TypesCommand: Command {
           transferkit types public.utf8-plain-text
           transferkit types --extension py
           transferkit types --mime image/png --json
+          transferkit types --file Examples/ExampleTypes.json   (from the name and content, as gio info reports it)
           transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
           transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
           transferkit types --extension zzq --dynamic
@@ -37,6 +39,9 @@ package struct TypesCommand: Command {
             options: [
                 .init(names: ["--extension"], valueName: "EXT", help: "Find the type for a filename extension."),
                 .init(names: ["--mime"], valueName: "MIME", help: "Find the type for a MIME type."),
+                .init(
+                    names: ["--file"], valueName: "PATH",
+                    help: "Find the type of a file from its name and content (its first bytes), as gio info does."),
                 .init(
                     names: ["--conforms"], valueName: "TYPE PARENT", arity: 2,
                     help: "Exit 0 if the first type conforms to the second, 1 if not."),
@@ -74,13 +79,15 @@ package struct TypesCommand: Command {
                 throw UsageError("'\(filenameExtension)' is not a valid filename extension")
             }
             type = found
+        } else if let path = arguments.value("--file") {
+            type = try catalog.type(forFileAt: URL(fileURLWithPath: path))
         } else if let mimeType = arguments.value("--mime") {
             guard let found = catalog.type(mimeType: mimeType) else {
                 throw UsageError("'\(mimeType)' is not a valid MIME type (expected type/subtype)")
             }
             type = found
         } else {
-            throw UsageError("give a TYPE, --extension, --mime or --conforms")
+            throw UsageError("give a TYPE, --extension, --mime, --file or --conforms")
         }
         if catalog.declaration(for: type) == nil {
             let hint = "--declarations FILE declares it"

@@ -45,4 +45,9 @@ extension ErrorCode where Domain == UniformTypeErrorDomain {
 
     /// A declaration file does not exist, is not a regular file, is too large or cannot be read.
     public static var unreadableFile: Self { Self("unreadableFile") }
+
+    /// A shared-mime-info `magic` file is malformed: no `MIME-Magic` header, a value or mask cut off, a number
+    /// past its limit, a line nested without a parent, or an unknown word size. `source` names the file and
+    /// `offset` the byte.
+    public static var invalidMagic: Self { Self("invalidMagic") }
 }

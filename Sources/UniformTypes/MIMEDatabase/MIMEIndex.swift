@@ -16,6 +16,8 @@ final class MIMEIndex: Sendable {
     let mimeForIdentifier: [String: String]
     /// Descriptions read so far, by canonical identifier; `nil` values record misses.
     private let descriptions = SanitizedMutex<[String: String?]>([:])
+    /// The databases' `magic` files, parsed the first time something sniffs (see ``magic()``).
+    let parsedMagic = SanitizedMutex<Result<MIMEMagic, UniformTypeError>?>(nil)
 
     /// Declared type's identifier → the database MIME types (and their aliases) merged into it because both claim
     /// the same extension; ``TypeCatalog/tags(of:)`` lists them after the type's declared MIME tags.
@@ -54,11 +56,23 @@ final class MIMEIndex: Sendable {
     func types(forFileName fileName: String) -> [UniformType] {
         var seen: Set<UniformType> = []
         var result: [UniformType] = []
+        for mimeType in mimeTypes(forFileName: fileName) {
+            if let type = type(forMIMEType: mimeType), seen.insert(type).inserted {
+                result.append(type)
+            }
+        }
+        return result
+    }
+
+    /// The MIME types that the databases' glob rules give a file name, best first: the first database's
+    /// answers, then the next one's, each once.
+    func mimeTypes(forFileName fileName: String) -> [String] {
+        var seen: Set<String> = []
+        var result: [String] = []
         for database in databases {
-            for mimeType in database.mimeTypes(forFileName: fileName) {
-                if let type = type(forMIMEType: mimeType), seen.insert(type).inserted {
-                    result.append(type)
-                }
+            for mimeType in database.mimeTypes(forFileName: fileName)
+            where seen.insert(mimeType.asciiLowercased).inserted {
+                result.append(mimeType)
             }
         }
         return result
