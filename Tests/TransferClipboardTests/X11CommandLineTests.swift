@@ -299,6 +299,24 @@ final class X11CommandLineTests {
         try await waitUntilNoServingCopy(containing: "--concealed")
     }
 
+    @Test(
+        "copy of a PNG without an extension offers image/png: the file is typed by its content",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/magic"), "needs shared-mime-info"))
+    func copySniffsTheContent() async throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52]
+        let path = try file("picture-without-extension", Data(png))
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let targets = try await xclipText("TARGETS").split(separator: "\n")
+        #expect(targets.contains("image/png"), "\(targets)")
+        #expect(try await xclipBytes("image/png") == Data(png))
+        // Taken back, so no serving copy outlives the test.
+        let other = try file("after-png.txt", Data("x".utf8))
+        let xclip = try server.startXclipServing(["-selection", "clipboard"], file: other)
+        defer { xclip.stop() }
+        try await waitUntilNoServingCopy(containing: path)
+    }
+
     @Test("a concealed copy survives a snapshot: paste --archive keeps the hint, copy of the archive offers it again")
     func concealedSnapshot() async throws {
         let copy = try await transferkit(

@@ -42,6 +42,23 @@ struct PipelineTests {
             ])
     }
 
+    @Test(
+        "pack - and pack of a file without an extension type their input by its content",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/magic"), "needs shared-mime-info"))
+    func contentTypes() async throws {
+        let space = try Workspace()
+        _ = try space.write("picture", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48])
+        _ = try space.write("notes", Array("plain words\n".utf8))
+        let output = try await shell(
+            """
+            cat picture | "$tool" pack - -o piped.transferkit || exit 1
+            "$tool" pack picture notes -o files.transferkit || exit 2
+            # Each representation's line: "  0  TYPE  SIZE  crc32 …".
+            for archive in piped files; do "$tool" inspect "$archive.transferkit" | awk '$1 == "0" { print $2 }'; done
+            """, in: space)
+        #expect(output.split(separator: "\n") == ["public.png", "public.png", "public.utf8-plain-text"])
+    }
+
     @Test("A damaged archive from a pipe still fails extract after the payload was written")
     func damagedThroughPipe() async throws {
         let space = try Workspace()

@@ -26,10 +26,10 @@ struct CommandLineItems {
             }
             return items
         }
-        let providers = zip(inputs, paths).map { input, path in
+        let providers = try zip(inputs, paths).map { input, path in
             let provider = TransferProvider(catalog: catalog)
-            let itemType =
-                type ?? (path == "-" ? .data : input.refinedTextType(catalog.declaredType(forFileName: path)))
+            let fileName = path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent
+            let itemType = try type ?? input.inferredType(fileName: fileName, in: catalog)
             // The descriptor's own path, so standard input redirected from a file (or spooled) serves too.
             let url = URL(fileURLWithPath: "/proc/self/fd/\(input.fileDescriptor)")
             provider.registerFileRepresentation(for: itemType, openInPlace: true) { _ in url }

@@ -111,6 +111,21 @@ package final class InputFile {
         return data
     }
 
+    /// The type of the input from its name and its first bytes, by the rule `gio` follows
+    /// (`TypeCatalog.type(forFileNamed:contents:)`): a name whose globs give one type decides, otherwise the
+    /// shared-mime-info magic does (`pack -` of a PNG is `public.png`), else text or binary; text of unknown encoding
+    /// then becomes UTF-8 text where the bytes are (``refinedTextType(_:)``). A pipe that was not spooled to a file
+    /// cannot be peeked at and is typed by its name alone.
+    /// - Parameter fileName: The input's name, or `nil` for standard input.
+    /// - Throws: `UniformTypeError` with code `invalidMagic` when a magic file of the MIME database is malformed.
+    package func inferredType(fileName: String?, in catalog: TypeCatalog) throws(UniformTypeError) -> UniformType {
+        guard let size else {
+            return fileName.map { catalog.declaredType(forFileName: $0) } ?? .data
+        }
+        let bytes = size == 0 ? [] : (peek(max(1, try catalog.contentSniffingLength)) ?? [])
+        return refinedTextType(try catalog.type(forFileNamed: fileName, contents: Data(bytes)))
+    }
+
     /// The most bytes read to tell whether a `.txt` file is UTF-8.
     static let sniffLimit: UInt64 = 16 << 20
 

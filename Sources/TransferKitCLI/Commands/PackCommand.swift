@@ -70,9 +70,7 @@ package struct PackCommand: Command {
         let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: output)
         var inputs: [PackInput] = []
         for path in paths {
-            var input = try PackInput(path: path, type: type ?? inferredType(path), name: arguments.value("--name"))
-            if type == nil { input.refineTextEncoding() }
-            inputs.append(input)
+            inputs.append(try PackInput(path: path, type: type, name: arguments.value("--name"), catalog: catalog))
         }
         let total = inputs.reduce(UInt64(0)) { $0 + $1.size }
         let progress = TransferProgress(totalUnitCount: Int64(clamping: total))
@@ -111,32 +109,26 @@ package struct PackCommand: Command {
         }
     }
 
-    private func inferredType(_ path: String) -> UniformType {
-        path == "-" ? .data : catalog.declaredType(forFileName: path)
-    }
 }
 
 /// One input of `pack`, opened, with its type, name and size.
 private struct PackInput {
     let file: InputFile
-    var type: UniformType
+    let type: UniformType
     let name: String?
     let size: UInt64
 
-    init(path: String, type: UniformType, name: String?) throws {
+    /// Opens (and spools a pipe of) `path`; without a `type`, the input's name and first bytes give it.
+    init(path: String, type: UniformType?, name: String?, catalog: TypeCatalog) throws {
         var file = try InputFile(path: path)
         if file.size == nil {
             file = try Spool.toTemporaryFile(file)
         }
-        self.type = type
-        self.name = name ?? (path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent)
+        let fileName = path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent
+        self.type = try type ?? file.inferredType(fileName: fileName, in: catalog)
+        self.name = name ?? fileName
         self.size = file.size ?? 0
         self.file = file
-    }
-
-    /// Text of unknown encoding becomes UTF-8 text when the bytes are valid UTF-8.
-    mutating func refineTextEncoding() {
-        type = file.refinedTextType(type)
     }
 
     func item(data: Data) -> TransferArchive.Item {
