@@ -98,7 +98,7 @@ extension TypeCatalog {
     }
 
     /// How many leading bytes of a file sniffing looks at: the largest extent of the imported databases' magic
-    /// rules (the system database's is a few kilobytes), at most 1 MiB. 0 when there is no database.
+    /// rules (18 729 bytes for Debian 12's system database), at most 1 MiB. 0 when there is no database.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a database's magic file is malformed.
     public var contentSniffingLength: Int {
         get throws(UniformTypeError) { try prefixLength(in: snapshotWithMIMEDatabase()) }
