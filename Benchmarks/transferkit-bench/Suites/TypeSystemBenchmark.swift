@@ -14,7 +14,72 @@ enum TypeSystemBenchmark {
         let summary = TypeCatalog.shared.importMIMEDatabase()
         rows.append(await conformance(configuration, hasMIMETypes: summary.importedTypeCount > 0))
         rows += await tagLookups(configuration)
+        rows.append(await sniffing(configuration))
         return rows
+    }
+
+    /// Sniffing real files by content (`type(forContentsOf:)` of a file URL: open, read the magic's reach, match)
+    /// against opening each file and reading the same prefix. Report only.
+    private static func sniffing(_ configuration: RunConfiguration) async -> ResultRow {
+        let name = "types: sniffing cost per file"
+        do {
+            let catalog = TypeCatalog.shared
+            let length = try catalog.contentSniffingLength
+            guard length > 0 else {
+                return ResultRow(
+                    name, status: .unavailable,
+                    note: "No magic file in the MIME database; install it: apt-get install -y shared-mime-info")
+            }
+            let files = sampleFiles(limit: 200)
+            guard !files.isEmpty else { throw BenchmarkError("no readable files under /usr/share or /usr/lib") }
+            let samples = try await PairedRunner.compare(
+                configuration,
+                project: { iterations in
+                    for index in 0..<iterations {
+                        blackHole(try catalog.type(forContentsOf: files[index % files.count]))
+                    }
+                },
+                baseline: { iterations in
+                    for index in 0..<iterations {
+                        let handle = try FileHandle(forReadingFrom: files[index % files.count])
+                        blackHole(try handle.read(upToCount: length))
+                        try handle.close()
+                    }
+                })
+            return ResultRow(
+                name, unit: "µs/file", project: Summary(lowerIsBetter: samples.project.map { $0 / 1000 }),
+                baselineName: "open + read the same \(length)-byte prefix",
+                baseline: Summary(lowerIsBetter: samples.baseline.map { $0 / 1000 }), ratio: samples.medianCostRatio,
+                ratioMeaning: "time",
+                note:
+                    "\(files.count) files from /usr/share and /usr/lib (one per filename extension), warm page cache; "
+                    + "the magic file was parsed before the run (it is parsed once, the first time anything sniffs).")
+        } catch {
+            return ResultRow(name, status: .error, note: "\(error)")
+        }
+    }
+
+    /// Up to `limit` regular files, one per filename extension, in a fixed order.
+    private static func sampleFiles(limit: Int) -> [URL] {
+        var seen: Set<String> = []
+        var result: [URL] = []
+        for root in ["/usr/share", "/usr/lib"] {
+            guard let enumerator = FileManager.default.enumerator(atPath: root) else { continue }
+            var visited = 0
+            while let relative = enumerator.nextObject() as? String, visited < 50_000, result.count < limit {
+                visited += 1
+                let kind =
+                    relative.split(separator: "/").last?.split(separator: ".").dropFirst().last.map(String.init) ?? ""
+                let path = root + "/" + relative
+                guard !seen.contains(kind), FileManager.default.isReadableFile(atPath: path),
+                    (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType)
+                        == .typeRegular
+                else { continue }
+                seen.insert(kind)
+                result.append(URL(fileURLWithPath: path))
+            }
+        }
+        return result
     }
 
     /// Imports the database into fresh catalogues, one import per sample, after one import to warm up.
