@@ -141,6 +141,9 @@ let package = Package(
         .executableTarget(
             name: "MIMEDatabaseFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/MIMEDatabaseFuzzer",
             exclude: ["corpus"]),
+        .executableTarget(
+            name: "MIMEMagicFuzzer", dependencies: ["TypesFuzzing", "FuzzSupport"], path: "Fuzz/MIMEMagicFuzzer",
+            exclude: ["corpus"]),
 
         // The Codable CBOR coder (CBOREncoder, CBORDecoder): what decodes must round-trip to the same bytes.
         .target(name: "CoderFuzzing", dependencies: ["CBOR"], path: "Fuzz/CoderFuzzing"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of DeclarationsFuzzer and MIMEDatabaseFuzzer (see Fuzz/README.md).
+"""Writes the seed corpora of DeclarationsFuzzer, MIMEDatabaseFuzzer and MIMEMagicFuzzer (see Fuzz/README.md).
 
 Declarations: every fixture of Tests/UniformTypesTests/Resources (valid and invalid) plus a few hand-written
 shapes. MIME database: each fixture directory of Tests/UniformTypesTests/Resources/mime, the pairs of directories
@@ -63,3 +63,48 @@ if (system / "globs2").is_file():
     for lines in (40, 200):
         flags, parts = mime_parts(system, lines)
         write(mime, bytes([flags]) + separator.join(parts))
+
+
+# MIMEMagicFuzzer: a flags byte (bit 0: prepend the MIME-Magic header), a sample length byte, the sample, then the
+# magic file; hand-written rules for every construct (masks, word sizes, ranges, nesting, unknown fields) and
+# slices of the system's magic file when it is installed, each with a few samples.
+magic = root / "Fuzz/MIMEMagicFuzzer/corpus"
+header = b"MIME-Magic\0\n"
+
+
+def line(offset, value, indent=0, mask=None, word=None, rng=None, extra=b""):
+    out = (str(indent).encode() if indent else b"") + b">" + str(offset).encode() + b"="
+    out += len(value).to_bytes(2, "big") + value
+    if mask is not None:
+        out += b"&" + mask
+    if word is not None:
+        out += b"~" + str(word).encode()
+    if rng is not None:
+        out += b"+" + str(rng).encode()
+    return out + extra + b"\n"
+
+
+samples = [b"", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", b"%PDF-1.7\n", b"\x7fELF\x02\x01\x01\0", b"PK\x03\x04mimetype",
+           b"#!/bin/sh\necho hi\n", bytes(64), b"<?xml version=\"1.0\"?><svg", b"\x1f\x8b\x08\0"]
+hand = [
+    b"[50:image/png]\n" + line(0, b"\x89PNG"),
+    b"[80:application/x-high]\n" + line(0, b"PK\x03\x04") + line(30, b"mimetype", indent=1)
+    + line(38, b"application/", indent=2, rng=100),
+    b"[40:application/x-masked]\n" + line(1, b"\x40\x01", mask=b"\xf0\xff"),
+    b"[60:application/x-words]\n" + line(0, b"\x12\x34", word=2) + line(0, b"\xca\xfe\xba\xbe", word=4),
+    b"[50:text/x-ranged]\n" + line(0, b"echo", rng=64) + line(0, b"#!", extra=b"^future"),
+    b"[90:a/b]\n" + line(0, b"A") + line(1, b"B", indent=1) + line(2, b"C", indent=2) + line(3, b"D", indent=1),
+]
+for body in hand:
+    for sample in samples[:5]:
+        write(magic, bytes([1, len(sample)]) + sample + body)
+system_magic = pathlib.Path("/usr/share/mime/magic")
+if system_magic.is_file():
+    data = system_magic.read_bytes()[len(header):]
+    sections = [b"[" + part for part in data.split(b"\n[") if part]
+    sections[0] = sections[0][1:]
+    for start in range(0, min(len(sections), 120), 12):
+        body = b"\n".join(section.rstrip(b"\n") for section in sections[start:start + 12]) + b"\n"
+        for sample in samples:
+            write(magic, bytes([1, len(sample)]) + sample + body)
+

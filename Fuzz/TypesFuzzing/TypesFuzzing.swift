@@ -122,6 +122,44 @@ public enum TypesFuzzing {
         }
     }
 
+    /// Parses `input` as a shared-mime-info `magic` file and matches a sample against it.
+    ///
+    /// The input: one flags byte (bit 0: put the `MIME-Magic\0\n` header in front, so that the fuzzer need not
+    /// find it), one byte `n`, `n` bytes of sample data (fewer if the input ends), then the magic file.
+    ///
+    /// Invariants: the parser returns or throws `invalidMagic`, nothing else; a parsed file's reach
+    /// (``MIMEMagic/maximumExtent``) is at most ``MIMEMagic/maximumPrefix``, and what the sample matches depends only
+    /// on its first `maximumExtent` bytes (cutting the rest off changes nothing); a match's priority
+    /// is within 0...100.
+    /// - Parameter input: Any bytes.
+    public static func checkMIMEMagic(_ input: Data) {
+        let bytes = [UInt8](input)
+        guard bytes.count >= 2 else { return }
+        let sampleEnd = min(bytes.count, 2 + Int(bytes[1]))
+        let sample = Array(bytes[2..<sampleEnd])
+        let file = (bytes[0] & 1 == 1 ? Array("MIME-Magic\0\n".utf8) : []) + Array(bytes[sampleEnd...])
+        let magic: MIMEMagic
+        do {
+            magic = try MIMEMagic(files: [("fuzz/magic", file)])
+        } catch {
+            guard error.code == .invalidMagic, error.offset.map({ $0 >= 0 && $0 <= file.count }) ?? false else {
+                violation("the parser threw \(error), not invalidMagic with an offset in the file", bytes)
+            }
+            return
+        }
+        guard magic.maximumExtent >= 0, magic.maximumExtent <= MIMEMagic.maximumPrefix else {
+            violation("the magic's extent \(magic.maximumExtent) is out of bounds", bytes)
+        }
+        let match = magic.match(sample)
+        if let match, !(0...100).contains(match.priority) {
+            violation("a match has priority \(match.priority)", bytes)
+        }
+        let cut = Array(sample.prefix(magic.maximumExtent))
+        if magic.match(cut)?.mimeType != match?.mimeType {
+            violation("the match depends on bytes past the magic's extent", bytes)
+        }
+    }
+
     /// `bytes` split at every ``fileSeparator``.
     private static func split(_ bytes: ArraySlice<UInt8>) -> [[UInt8]] {
         var parts: [[UInt8]] = []
