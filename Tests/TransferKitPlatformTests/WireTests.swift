@@ -125,10 +125,16 @@ struct WireTests {
     func timer() async throws {
         let fired = SanitizedMutex([Int]())
         let done = Mailbox<Void, Never>(capacity: 1)
-        WireTimer.shared.schedule(at: .after(.milliseconds(60))) { fired.withLock { $0.append(2) } }
-        let cancelled = WireTimer.shared.schedule(at: .after(.milliseconds(40))) { fired.withLock { $0.append(9) } }
-        WireTimer.shared.schedule(at: .after(.milliseconds(20))) { fired.withLock { $0.append(1) } }
-        WireTimer.shared.schedule(at: .after(.milliseconds(80))) { done.post(()) }
+        // The deadlines are taken in their own order, before any is scheduled, so that a thread preempted between
+        // two lines (a loaded machine) cannot swap them; the cancelled one is due long after its cancel.
+        let first = Deadline.after(.milliseconds(20))
+        let second = Deadline.after(.milliseconds(60))
+        let never = Deadline.after(.seconds(1))
+        let end = Deadline.after(.milliseconds(1500))
+        WireTimer.shared.schedule(at: second) { fired.withLock { $0.append(2) } }
+        let cancelled = WireTimer.shared.schedule(at: never) { fired.withLock { $0.append(9) } }
+        WireTimer.shared.schedule(at: first) { fired.withLock { $0.append(1) } }
+        WireTimer.shared.schedule(at: end) { done.post(()) }
         #expect(WireTimer.shared.cancel(cancelled))
         try await done.receive(until: .after(.seconds(10)))
         #expect(fired.withLock { $0 } == [1, 2])
