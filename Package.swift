@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "UniformTypes", targets: ["UniformTypes"]),
         .library(name: "CBOR", targets: ["CBOR"]),
         .library(name: "TransferArchive", targets: ["TransferArchive"]),
+        .library(name: "TransferImaging", targets: ["TransferImaging"]),
         .library(name: "TransferKit", targets: ["TransferKit"]),
         .library(name: "TransferKitTesting", targets: ["TransferKitTesting"]),
         .library(name: "TransferKitCompatibility", targets: ["TransferKitCompatibility"]),
@@ -42,6 +43,9 @@ let package = Package(
                 "TransferKitErrors", "TransferKitPlatform", "TransferKitJSON", "UniformTypes", "CBOR",
                 "CTransferKitCRC32",
             ]),
+        // Image codecs (issue 25): PNG (with zlib inflate and deflate written in Swift), BMP, PPM and PAM, to and from
+        // RGBAImage. Over TransferArchive for its CRC-32 (PNG's chunk checksum) and nothing else.
+        .target(name: "TransferImaging", dependencies: ["TransferKitErrors", "TransferArchive"]),
         // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
         .target(
             name: "TransferKit",
@@ -151,6 +155,12 @@ let package = Package(
             name: "CBORCodableFuzzer", dependencies: ["CoderFuzzing", "FuzzSupport"], path: "Fuzz/CBORCodableFuzzer",
             exclude: ["corpus"]),
 
+        // The PNG decoder and its zlib inflater (TransferImaging): what a hostile PNG or zlib stream can do.
+        .target(name: "ImagingFuzzing", dependencies: ["TransferImaging"], path: "Fuzz/ImagingFuzzing"),
+        .executableTarget(
+            name: "PNGFuzzer", dependencies: ["ImagingFuzzing", "FuzzSupport"], path: "Fuzz/PNGFuzzer",
+            exclude: ["corpus"]),
+
         // The drag session protocol's frames (the wire layer's LengthPrefixedFrames, the messages of TransferSessions).
         .target(name: "SessionFuzzing", dependencies: ["TransferSessions"], path: "Fuzz/SessionFuzzing"),
         .executableTarget(
@@ -209,6 +219,10 @@ let package = Package(
             dependencies: ["TransferArchive", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
         .testTarget(
+            name: "TransferImagingTests",
+            dependencies: ["TransferImaging", "TransferArchive", "TransferKitPlatform", "TransferKitTestSupport"],
+            exclude: ["make_fixtures.py"], resources: [.copy("Resources")]),
+        .testTarget(
             name: "TransferKitTests",
             dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
@@ -243,7 +257,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
-                "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
+                "TransferImaging", "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
                 "TransferClipboard",
             ]),
         .testTarget(

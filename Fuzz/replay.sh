@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds every fuzzer (both archive forms, type declarations, the MIME database and its magic, the Codable coder, session frames,
-# the X11 and Wayland wire decoders) with libFuzzer and ASan (the recipe in Fuzz/README.md) into .build-fuzz and replays
+# the X11 and Wayland wire decoders, the PNG decoder and its zlib inflater) with libFuzzer and ASan (the recipe in Fuzz/README.md) into .build-fuzz and replays
 # each committed corpus once (-runs=0): no fuzzing, so it is cheap enough for CI. Exits non-zero if the build fails
 # or any input crashes, hangs (-timeout), leaks memory past -rss_limit_mb or trips ASan or a harness invariant.
 #
@@ -14,7 +14,7 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=0}
 flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
     -Xswiftc -DTRANSFERKIT_FUZZING --build-path .build-fuzz)
-fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer MIMEMagicFuzzer CBORCodableFuzzer X11WireFuzzer WaylandWireFuzzer SessionFrameFuzzer)
+fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer MIMEMagicFuzzer CBORCodableFuzzer X11WireFuzzer WaylandWireFuzzer SessionFrameFuzzer PNGFuzzer)
 
 artifacts=.build-fuzz/artifacts
 mkdir -p "$artifacts"

@@ -15,18 +15,18 @@ internal import CTransferKitCRC32
 /// crc.update(UnsafeRawBufferPointer(...))
 /// crc.value  // "123456789" gives 0xCBF43926
 /// ```
-struct CRC32: Sendable, Hashable {
+package struct CRC32: Sendable, Hashable {
     /// The inverted running remainder.
     private var state: UInt32 = 0xffff_ffff
 
     /// A checksum of nothing yet (0).
-    init() {}
+    package init() {}
 
     /// The checksum of the bytes fed so far.
-    var value: UInt32 { ~state }
+    package var value: UInt32 { ~state }
 
     /// The checksum of `bytes`.
-    static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
+    package static func checksum(_ bytes: some Sequence<UInt8>) -> UInt32 {
         var crc = CRC32()
         let done: Void? = bytes.withContiguousStorageIfAvailable { crc.update(UnsafeRawBufferPointer($0)) }
         if done == nil {
@@ -37,7 +37,7 @@ struct CRC32: Sendable, Hashable {
     }
 
     /// Feeds the next bytes.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         updateReportingPath(bytes)
     }
 

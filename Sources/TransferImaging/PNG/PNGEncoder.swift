@@ -1,0 +1,58 @@
+internal import TransferArchive
+
+/// Writes ``RGBAImage``s as PNG: 8-bit RGB when every pixel is opaque, else 8-bit RGBA; each row with the filter
+/// that gives the smallest sum of absolute differences (the heuristic libpng uses), then zlib.
+enum PNGEncoder {
+    static func encode(_ image: RGBAImage) -> [UInt8] {
+        let opaque = image.isOpaque
+        let channels = opaque ? 3 : 4
+        let rowBytes = image.width * channels
+        var raw: [UInt8] = []
+        raw.reserveCapacity((rowBytes + 1) * image.height)
+        var previous = [UInt8](repeating: 0, count: rowBytes)
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        for y in 0..<image.height {
+            let start = y * image.width * 4
+            if opaque {
+                for x in 0..<image.width {
+                    row[x * 3] = image.pixels[start + x * 4]
+                    row[x * 3 + 1] = image.pixels[start + x * 4 + 1]
+                    row[x * 3 + 2] = image.pixels[start + x * 4 + 2]
+                }
+            } else {
+                for index in 0..<rowBytes { row[index] = image.pixels[start + index] }
+            }
+            var best: (type: UInt8, bytes: [UInt8], cost: Int)?
+            for type: UInt8 in 0...4 {
+                let filtered = PNGFilter.filter(row[...], previous: previous[...], type: type, stride: channels)
+                let cost = filtered.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
+                if best == nil || cost < best?.cost ?? 0 { best = (type, filtered, cost) }
+            }
+            raw.append(best?.type ?? 0)
+            raw.append(contentsOf: best?.bytes ?? row)
+            swap(&row, &previous)
+        }
+        var file = PNGDecoder.signature
+        var header: [UInt8] = []
+        appendWord(UInt32(image.width), to: &header)
+        appendWord(UInt32(image.height), to: &header)
+        header.append(contentsOf: [8, opaque ? 2 : 6, 0, 0, 0])
+        appendChunk("IHDR", header, to: &file)
+        appendChunk("IDAT", Deflate.zlib(raw), to: &file)
+        appendChunk("IEND", [], to: &file)
+        return file
+    }
+
+    private static func appendWord(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: [
+            UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff),
+        ])
+    }
+
+    private static func appendChunk(_ type: String, _ data: [UInt8], to file: inout [UInt8]) {
+        appendWord(UInt32(data.count), to: &file)
+        let typed = Array(type.utf8) + data
+        file.append(contentsOf: typed)
+        appendWord(CRC32.checksum(typed), to: &file)
+    }
+}
