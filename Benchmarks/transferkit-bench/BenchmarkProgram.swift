@@ -61,6 +61,7 @@ enum BenchmarkProgram {
             ("scale", CatalogScaleBenchmark.run),
             ("coder", CoderBenchmark.run),
             ("clipboard", ClipboardBenchmark.run),
+            ("imaging", ImagingBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

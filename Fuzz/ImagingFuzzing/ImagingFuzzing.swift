@@ -20,7 +20,7 @@ public enum ImagingFuzzing {
     /// Runs `input` through the zlib inflater and through the decoder of the image format its first bytes name.
     ///
     /// What inflates must deflate (with the package's own deflater) to a stream that inflates to the same bytes.
-    /// What decodes as an image must encode as PNG, BMP and PAM to files that decode to the same pixels, and as PPM
+    /// What decodes as an image must encode as PNG, BMP, PAM and the pixel buffer to files that decode to the same pixels, and as PPM
     /// to the same pixels made opaque.
     /// - Parameter input: Any bytes.
     public static func check(_ input: Data) {
@@ -34,14 +34,15 @@ public enum ImagingFuzzing {
             }
             guard again == inflated else { violation("deflate then inflate changed the bytes", bytes) }
         }
-        guard let format = ImageFormat(sniffing: bytes) else { return }
+        // The pixel buffer has no signature: inputs that name no format are read as one.
+        let format = ImageFormat(sniffing: bytes) ?? .rgbaPixels
         let image: RGBAImage
         do {
             image = try RGBAImage(decoding: input, as: format, limits: limits)
         } catch {
             return
         }
-        for other in [ImageFormat.png, .bmp, .pam] {
+        for other in [ImageFormat.png, .bmp, .pam, .rgbaPixels] {
             let decoded: RGBAImage
             do {
                 decoded = try RGBAImage(decoding: image.encoded(as: other), as: other, limits: limits)

@@ -77,6 +77,9 @@ struct BMPAndNetpbmTests {
         let alpha = [UInt8](translucent.encoded(as: .bmp))
         #expect(alpha[28] == 32)
         #expect(try RGBAImage(decoding: Data(alpha), as: .bmp) == translucent)
+        // Every pixel fully transparent: the alpha mask is trusted, not taken for an unused byte (PNGFuzzer's finding).
+        let clear = try RGBAImage(width: 2, height: 1, pixels: [0, 0, 0, 0, 9, 9, 9, 0])
+        #expect(try RGBAImage(decoding: clear.encoded(as: .bmp), as: .bmp) == clear)
     }
 
     static func bmpError(_ file: Data, limits: ImageLimits = .default) -> ImagingError? {

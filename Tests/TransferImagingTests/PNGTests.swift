@@ -28,9 +28,9 @@ struct PNGTests {
         arguments: goldenPNGNames())
     func roundTrips(name: String) throws {
         let image = try RGBAImage(decoding: Data(contentsOf: imagingResource("valid/\(name).png")), as: .png)
-        for format in [ImageFormat.png, .bmp, .pam] {
+        for format in [ImageFormat.png, .bmp, .pam, .rgbaPixels] {
             let encoded = image.encoded(as: format)
-            #expect(ImageFormat(sniffing: encoded) == format)
+            #expect(ImageFormat(sniffing: encoded) == (format == .rgbaPixels ? nil : format))
             #expect(try RGBAImage(decoding: encoded, as: format) == image, "\(format)")
         }
         let opaque = try RGBAImage(decoding: image.encoded(as: .ppm), as: .ppm)
@@ -45,6 +45,22 @@ struct PNGTests {
         #expect(image.pixel(x: 1, y: 0).map { [$0.red, $0.green, $0.blue, $0.alpha] } == [5, 6, 7, 8])
         #expect(image.pixel(x: 2, y: 0) == nil)
         #expect(!image.isOpaque)
+    }
+
+    @Test("the pixel buffer: its exact bytes, and each malformed one with its code")
+    func pixelBuffer() throws {
+        let image = try RGBAImage(width: 2, height: 1, pixels: [1, 2, 3, 4, 5, 6, 7, 8])
+        let bytes: [UInt8] = [2, 0, 0, 0, 1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]
+        #expect(image.encoded(as: .rgbaPixels) == Data(bytes))
+        func decode(_ bytes: [UInt8], limits: ImageLimits = .default) -> ImagingError? {
+            imagingError { _ = try RGBAImage(decoding: Data(bytes), as: .rgbaPixels, limits: limits) }
+        }
+        #expect(decode(Array(bytes.prefix(7)))?.code == .truncated)
+        #expect(decode(Array(bytes.prefix(15)))?.code == .truncated)
+        #expect(decode(bytes + [0])?.code == .invalidHeader)
+        #expect(decode([0, 0, 0, 0, 1, 0, 0, 0])?.code == .invalidHeader)
+        #expect(decode(bytes, limits: ImageLimits(maximumPixelCount: 1))?.code == .limitExceeded)
+        #expect(decode([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])?.code == .limitExceeded)
     }
 
     @Test("an RGBAImage of the wrong byte count or no pixels is invalidHeader")

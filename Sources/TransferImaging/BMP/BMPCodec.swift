@@ -88,7 +88,6 @@ enum BMPCodec {
         }
         var output = [UInt8](repeating: 0, count: width * height * 4)
         let fields = masks.map(MaskField.init)
-        var sawAlpha = false
         for row in 0..<height {
             let source = pixelOffset + (topDown ? row : height - 1 - row) * rowBytes
             var target = row * width * 4
@@ -113,19 +112,10 @@ enum BMPCodec {
                     let size = bitCount / 8
                     let value = readLE(bytes, source + x * size, size)
                     for channel in 0..<3 { output[target + channel] = fields[channel].value(value) }
-                    let alpha = fields[3].mask == 0 ? 255 : fields[3].value(value)
-                    output[target + 3] = alpha
-                    if alpha != 0 { sawAlpha = true }
+                    // Without an alpha mask (BI_RGB, or bit fields of three colours) the fourth byte is unused.
+                    output[target + 3] = fields[3].mask == 0 ? 255 : fields[3].value(value)
                 }
                 target += 4
-            }
-        }
-        // A 32-bit BMP whose alpha channel is all zero was written without one (the old BI_RGB convention).
-        if bitCount == 32, fields[3].mask != 0, !sawAlpha {
-            var index = 3
-            while index < output.count {
-                output[index] = 255
-                index += 4
             }
         }
         return RGBAImage(checkedWidth: width, height: height, pixels: output)

@@ -9,6 +9,10 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     case ppm
     /// Netpbm's PAM (`P7`): tuple types `RGB_ALPHA`, `RGB`, `GRAYSCALE` and `GRAYSCALE_ALPHA`.
     case pam
+    /// The pixel buffer itself, for programs that want pixels: the width and the height as 32-bit little-endian
+    /// integers, then ``RGBAImage/pixels`` (4 bytes per pixel, rows from the top, no padding). It has no signature,
+    /// so ``init(sniffing:)`` never returns it.
+    case rgbaPixels
 
     /// The format whose signature `bytes` start with, or nil.
     public init?(sniffing bytes: some Collection<UInt8>) {

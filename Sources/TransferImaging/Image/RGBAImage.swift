@@ -23,7 +23,7 @@ public struct RGBAImage: Sendable, Hashable {
 
     /// An image from its RGBA bytes.
     ///
-    /// - Throws: ``ImagingError`` ``ErrorCode/invalidHeader`` when a dimension is below 1 or `pixels` does not hold
+    /// - Throws: ``ImagingError`` `invalidHeader` when a dimension is below 1 or `pixels` does not hold
     ///   exactly `width × height × 4` bytes.
     public init(width: Int, height: Int, pixels: [UInt8]) throws(ImagingError) {
         guard width >= 1, height >= 1 else {
@@ -77,18 +77,57 @@ public struct RGBAImage: Sendable, Hashable {
         case .png: self = try PNGDecoder.decode(bytes, limits: limits)
         case .bmp: self = try BMPCodec.decode(bytes, limits: limits)
         case .ppm, .pam: self = try PNMCodec.decode(bytes, as: format, limits: limits)
+        case .rgbaPixels: self = try Self.decodePixelBuffer(bytes, limits: limits)
         }
     }
 
     /// The image as a file of `format`.
     ///
-    /// PNG, BMP and PAM keep every pixel exactly (PNG as 8-bit RGB or RGBA, BMP as 24-bit, or 32-bit with an alpha
+    /// PNG, BMP, PAM and the pixel buffer keep every pixel exactly (PNG as 8-bit RGB or RGBA, BMP as 24-bit, or 32-bit with an alpha
     /// mask when a pixel is not opaque, PAM as `RGB_ALPHA`); PPM has no alpha and drops it.
     public func encoded(as format: ImageFormat) -> Data {
         switch format {
         case .png: Data(PNGEncoder.encode(self))
         case .bmp: Data(BMPCodec.encode(self))
         case .ppm, .pam: Data(PNMCodec.encode(self, as: format))
+        case .rgbaPixels: Data(pixelBuffer())
         }
+    }
+
+    /// ``ImageFormat/rgbaPixels``: the dimensions as 32-bit little-endian integers, then the pixels.
+    private func pixelBuffer() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8 + pixels.count)
+        for value in [width, height] {
+            for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+        bytes.append(contentsOf: pixels)
+        return bytes
+    }
+
+    private static func decodePixelBuffer(_ bytes: [UInt8], limits: ImageLimits) throws(ImagingError) -> RGBAImage {
+        guard bytes.count >= 8 else {
+            throw ImagingError(
+                code: .truncated, message: "a pixel buffer of \(bytes.count) bytes ends inside its 8-byte header",
+                offset: bytes.count)
+        }
+        func word(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(bytes[at + $1]) << ($1 * 8) } }
+        let width = word(0)
+        let height = word(4)
+        let area = try limits.check(width: width, height: height, format: "pixel buffer")
+        guard bytes.count - 8 >= area * 4 else {
+            throw ImagingError(
+                code: .truncated,
+                message: "a pixel buffer of \(width)×\(height) needs \(area * 4) bytes of pixels, "
+                    + "\(bytes.count - 8) follow its header",
+                offset: bytes.count)
+        }
+        guard bytes.count - 8 == area * 4 else {
+            throw ImagingError(
+                code: .invalidHeader,
+                message: "\(bytes.count - 8 - area * 4) bytes follow the pixels of a \(width)×\(height) pixel buffer",
+                offset: 8 + area * 4)
+        }
+        return RGBAImage(checkedWidth: width, height: height, pixels: Array(bytes[8...]))
     }
 }

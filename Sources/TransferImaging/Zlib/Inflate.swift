@@ -1,7 +1,7 @@
 /// zlib (RFC 1950) and deflate (RFC 1951) decompression in Swift, bounded and strict.
 ///
 /// Every malformed stream throws an ``ImagingError`` with a specific code and the byte offset in the stream; the
-/// output never grows past `maximumOutputCount` (``ErrorCode/limitExceeded``), so a decompression bomb costs at most
+/// output never grows past `maximumOutputCount` (`limitExceeded`), so a decompression bomb costs at most
 /// that much memory.
 package enum Inflate {
     /// The bytes a zlib stream inflates to.
@@ -9,7 +9,7 @@ package enum Inflate {
     /// - Parameters:
     ///   - stream: a whole zlib stream (2-byte header, deflate blocks, Adler-32).
     ///   - maximumOutputCount: the most bytes the output may hold.
-    ///   - allowTrailingData: whether bytes after the Adler-32 are ignored (else ``ErrorCode/trailingData``).
+    ///   - allowTrailingData: whether bytes after the Adler-32 are ignored (else `trailingData`).
     package static func zlib(
         _ stream: [UInt8], maximumOutputCount: Int, allowTrailingData: Bool = false
     ) throws(ImagingError) -> [UInt8] {
