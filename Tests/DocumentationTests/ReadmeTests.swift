@@ -93,7 +93,7 @@ struct InstallAndDocsTests {
     @Test("Scripts/docs.sh builds one archive per public module; .ci/run calls it; .spi.yml names the same modules")
     func docsCommand() throws {
         let modules = try libraryModules()
-        #expect(modules.count == 11)
+        #expect(modules.count == 12)
         for module in modules {
             #expect(
                 FileManager.default.fileExists(atPath: repositoryFile("Sources/\(module)/Documentation.docc").path),
