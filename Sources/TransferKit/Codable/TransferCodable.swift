@@ -111,6 +111,17 @@ extension TransferCodable {
         return try transferEncodedData()
     }
 
+    /// The value encoded as ``contentType`` when `type` is the content type itself, so that provider loads without a
+    /// caller progress skip the asynchronous path; `nil` for any other type.
+    ///
+    /// A type that overrides ``loadData(for:progress:)`` to write its content type differently overrides this too.
+    ///
+    /// - Throws: `TransferError.Code.encodingFailed` when encoding fails.
+    public func immediateData(for type: UniformType) throws -> Data? {
+        guard TransferTypeFacts.contentType(of: Self.self) == type else { return nil }
+        return try transferEncodedData()
+    }
+
     /// Decodes with ``init(transferEncodedData:)`` whatever the type (every readable type shares one coding).
     ///
     /// - Throws: ``TransferError`` with `TransferError.Code.decodingFailed`.

@@ -63,14 +63,14 @@ extension TransferCoding where Value: Codable & SendableMetatype {
     /// - Parameter outputFormatting: Extra formatting such as `.prettyPrinted`.
     /// - Returns: The coding.
     public static func json(outputFormatting: JSONEncoder.OutputFormatting) -> Self {
-        let formatting = outputFormatting.union(.sortedKeys)
+        // One coder of each kind for every value: Foundation's coders are thread-safe, and making them is a good
+        // part of a small value's round trip.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = outputFormatting.union(.sortedKeys)
+        let decoder = JSONDecoder()
         return Self(
-            encode: { value in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = formatting
-                return try encoder.encode(value)
-            },
-            decode: { data in try JSONDecoder().decode(Value.self, from: data) })
+            encode: { value in try encoder.encode(value) },
+            decode: { data in try decoder.decode(Value.self, from: data) })
     }
 
     /// A binary property list.
@@ -83,13 +83,12 @@ extension TransferCoding where Value: Codable & SendableMetatype {
     /// - Parameter format: The property list format to write; reading accepts every format.
     /// - Returns: The coding.
     public static func propertyList(format: PropertyListSerialization.PropertyListFormat) -> Self {
-        Self(
-            encode: { value in
-                let encoder = PropertyListEncoder()
-                encoder.outputFormat = format
-                return try encoder.encode(value)
-            },
-            decode: { data in try PropertyListDecoder().decode(Value.self, from: data) })
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = format
+        let decoder = PropertyListDecoder()
+        return Self(
+            encode: { value in try encoder.encode(value) },
+            decode: { data in try decoder.decode(Value.self, from: data) })
     }
 }
 

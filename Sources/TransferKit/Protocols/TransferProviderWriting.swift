@@ -48,6 +48,20 @@ public protocol TransferProviderWriting: Sendable {
     /// - Throws: Any error; a provider reports it as `TransferError.Code.loaderFailed` unless it is a
     ///   ``TransferError`` already.
     func loadData(for type: UniformType, progress: TransferProgress) async throws -> Data
+
+    /// The value encoded as `type` at once, without suspending or reporting progress, if it can be; `nil` to have
+    /// the provider call ``loadData(for:progress:)``. By default `nil`.
+    ///
+    /// A load that passes no caller progress asks this first, so that loading an in-memory value costs no more than
+    /// encoding it (no progress object, no task hops). When it returns bytes, they must be the bytes
+    /// ``loadData(for:progress:)`` would return for `type`. ``TransferCodable`` answers for its content type with
+    /// ``TransferCodable/transferEncodedData()``; a `TransferCodable` type that overrides
+    /// ``loadData(for:progress:)`` for its content type overrides this as well (returning `nil` is enough).
+    ///
+    /// - Parameter type: One of ``writableTypes-swift.property``.
+    /// - Returns: The encoded bytes, or `nil` when the value must be loaded asynchronously.
+    /// - Throws: What ``loadData(for:progress:)`` would throw for this value and type.
+    func immediateData(for type: UniformType) throws -> Data?
 }
 
 extension TransferProviderWriting {
@@ -59,4 +73,7 @@ extension TransferProviderWriting {
 
     /// `nil` for every type.
     public func suggestedFileName(for type: UniformType) -> String? { nil }
+
+    /// `nil`: loads go through ``loadData(for:progress:)``.
+    public func immediateData(for type: UniformType) throws -> Data? { nil }
 }

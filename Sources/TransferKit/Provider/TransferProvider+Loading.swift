@@ -85,15 +85,25 @@ extension TransferProvider {
         ofClass objectClass: T.Type,
         progress: TransferProgress? = nil
     ) async throws -> T {
-        if loadOptions.allowsInProcessFastPath, let (type, source) = fastPathSource(for: objectClass) {
-            let entry = Entry(type: type, visibility: .ownProcess, source: .object(source))
-            let object = try await run(entry, progress: progress) { child in try await source.load(child) }
-            if let object = object as? T {
-                return object
+        let entry: Entry
+        let data: Data
+        switch progress == nil ? try immediateLoad(ofClass: objectClass) : nil {
+        case .object(let object):
+            return object
+        case .data(let immediateEntry, let bytes):
+            entry = immediateEntry
+            data = bytes
+        case nil:
+            if loadOptions.allowsInProcessFastPath, let (type, source) = fastPathSource(for: objectClass) {
+                let entry = Entry(type: type, visibility: .ownProcess, source: .object(source))
+                let object = try await run(entry, progress: progress) { child in try await source.load(child) }
+                if let object = object as? T {
+                    return object
+                }
             }
+            entry = try representation(for: objectClass.readableTypes, reader: objectClass)
+            data = try await loadData(from: entry, progress: progress)
         }
-        let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
-        let data = try await loadData(from: entry, progress: progress)
         do {
             if TransferTypeFacts.importsAsynchronously(objectClass),
                 let representable = objectClass as? any TransferRepresentable.Type,
@@ -111,6 +121,47 @@ extension TransferProvider {
         } catch {
             throw TransferError.decodingFailed(error, reader: objectClass, type: entry.type, byteCount: data.count)
         }
+    }
+
+    /// What an immediate load found: the registered object itself, or the bytes of the chosen representation.
+    enum ImmediateLoad<T> {
+        case object(T)
+        case data(Entry, Data)
+    }
+
+    /// The load of `objectClass` done at once, without a progress object or a suspension, when the provider holds
+    /// the object as a value and it encodes without suspending (``TransferProviderWriting/immediateData(for:)``);
+    /// `nil` when the load must take the asynchronous path (which then also reports every error of choosing).
+    ///
+    /// A load without a caller progress can only be cancelled through its task, and this one never suspends, so it
+    /// behaves as the asynchronous path does: a task cancelled before it starts takes that path (and gets
+    /// `TransferError.Code.cancelled`), and one cancelled while the object encodes gets the same error after.
+    func immediateLoad<T: TransferProviderReading>(ofClass objectClass: T.Type) throws -> ImmediateLoad<T>? {
+        guard !Task.isCancelled else { return nil }
+        let (options, entries) = state.withLock { ($0.loadOptions, $0.entries) }
+        if options.allowsInProcessFastPath {
+            for entry in entries {
+                guard case .object(let source) = entry.source,
+                    ObjectIdentifier(source.objectType) == ObjectIdentifier(T.self)
+                else { continue }
+                guard let object = source.stored as? T else { return nil }
+                return .object(object)
+            }
+        }
+        guard
+            let index = catalog.chooseRepresentation(
+                offered: entries.lazy.map { $0.type }, requested: objectClass.readableTypes),
+            case .object(let source) = entries[index].source, let object = source.stored
+        else { return nil }
+        let entry = entries[index]
+        let bytes: Data?
+        do {
+            bytes = try object.immediateData(for: entry.type)
+            try Task.checkCancellation()
+        } catch {
+            throw Self.loaderFailed(error, entry)
+        }
+        return bytes.map { .data(entry, $0) }
     }
 
     /// The asynchronous importer of the representation of `representable` that reads `type`, if it has one (a
@@ -229,7 +280,7 @@ extension TransferProvider {
     }
 
     /// A load handler's error as the ``TransferError`` the caller gets.
-    private static func loaderFailed(_ error: any Error, _ entry: Entry) -> TransferError {
+    static func loaderFailed(_ error: any Error, _ entry: Entry) -> TransferError {
         TransferError.wrapping(
             error, as: .loaderFailed,
             message: "The load handler for \(entry.type) failed: \(error). "

@@ -59,17 +59,33 @@ extension TransferProvider {
     /// - Returns: The number of types that were registered.
     @discardableResult
     public func registerObject(_ object: some TransferProviderWriting, visibility: TransferVisibility = .all) -> Int {
-        let source = ObjectSource(objectType: type(of: object), load: { _ in object })
+        registerObjectEntries(object, visibility: visibility).count
+    }
+
+    /// ``registerObject(_:visibility:)``, also returning the suggested file name of the first representation
+    /// registered with one.
+    func registerObjectEntries(
+        _ object: some TransferProviderWriting, visibility: TransferVisibility
+    ) -> (count: Int, firstSuggestedName: String?) {
+        let source = ObjectSource(storing: object)
         let types = object.writableTypes
         if types.isEmpty {
             recordFailure(of: type(of: object))
         }
-        return types.reduce(0) { count, type in
+        var count = 0
+        var firstSuggestedName: String?
+        for type in types {
             let entry = Entry(
                 type: type, visibility: visibility.narrowed(by: object.visibility(for: type)), source: .object(source),
                 suggestedName: object.suggestedFileName(for: type))
-            return count + (register(entry) ? 1 : 0)
+            if register(entry) {
+                count += 1
+                if firstSuggestedName == nil {
+                    firstSuggestedName = entry.suggestedName
+                }
+            }
         }
+        return (count, firstSuggestedName)
     }
 
     /// Registers the static writable types of `objectClass`, whose object `loadHandler` creates on demand.
@@ -87,7 +103,7 @@ extension TransferProvider {
         visibility: TransferVisibility = .all,
         loadHandler: @escaping @Sendable (TransferProgress) async throws -> T
     ) -> Int {
-        let source = ObjectSource(objectType: objectClass, load: { progress in try await loadHandler(progress) })
+        let source = ObjectSource(objectType: objectClass, handler: { progress in try await loadHandler(progress) })
         let types = objectClass.writableTypes
         if types.isEmpty {
             recordFailure(of: objectClass)

@@ -64,8 +64,10 @@ public final class TransferProvider: Sendable {
     /// - Parameter object: The object to provide.
     public convenience init(object: some TransferProviderWriting) {
         self.init()
-        registerObject(object)
-        state.withLock { state in state.suggestedName = state.entries.lazy.compactMap { $0.suggestedName }.first }
+        // The first registered representation's own name, if any, without copying the entries again.
+        if let name = registerObjectEntries(object, visibility: .all).firstSuggestedName {
+            state.withLock { $0.suggestedName = name }
+        }
     }
 
     /// A provider for a file: one file representation whose type comes from the file name's extension through
@@ -249,7 +251,45 @@ extension TransferProvider {
 
     /// An object that writes a representation, loaded eagerly (a stored object) or lazily.
     struct ObjectSource: Sendable {
+        enum Object: Sendable {
+            /// Registered as a value: no closure to allocate, and immediate loads can use it.
+            case stored(any TransferProviderWriting)
+            /// Made by a handler on each load.
+            case made(@Sendable (TransferProgress) async throws -> any TransferProviderWriting)
+        }
+
         let objectType: any TransferProviderWriting.Type
-        let load: @Sendable (TransferProgress) async throws -> any TransferProviderWriting
+        let object: Object
+
+        /// A source of an object held as a value.
+        init(storing object: some TransferProviderWriting) {
+            objectType = type(of: object)
+            self.object = .stored(object)
+        }
+
+        /// A source whose handler makes the object on each load.
+        init(
+            objectType: any TransferProviderWriting.Type,
+            handler: @escaping @Sendable (TransferProgress) async throws -> any TransferProviderWriting
+        ) {
+            self.objectType = objectType
+            object = .made(handler)
+        }
+
+        /// The object when it is held as a value.
+        var stored: (any TransferProviderWriting)? {
+            if case .stored(let object) = object {
+                return object
+            }
+            return nil
+        }
+
+        /// The object: the stored one, or a new one from the handler.
+        func load(_ progress: TransferProgress) async throws -> any TransferProviderWriting {
+            switch object {
+            case .stored(let object): object
+            case .made(let handler): try await handler(progress)
+            }
+        }
     }
 }
