@@ -52,23 +52,26 @@ extension CBORDecodingState {
         }
     }
 
+    /// The item count of the array at `start` and where its first item starts; a failure names `type`.
+    private func arrayHead(at start: Int, as type: Any.Type) throws -> (count: Int, first: Int) {
+        do throws(CBORDecodingFailure) {
+            let head = try head(at: start)
+            guard head.majorType == 4 else { throw mismatch("an array", at: start) }
+            return (try collectionCount(head, at: start), head.next)
+        } catch {
+            throw self.error(error, type, path: codingPath)
+        }
+    }
+
     /// Reads an array whose elements `read` reads, as `[E]`, which `T` is.
     @inline(__always)
     private func readArray<E, T>(
         at start: Int, as type: T.Type, end: inout Int, _ read: (inout Int) throws(CBORDecodingFailure) -> E
     ) throws -> T {
+        let (count, first) = try arrayHead(at: start, as: T.self)
+        var offset = first
         var elements: [E] = []
-        var offset = start
-        var count = 0
-        do throws(CBORDecodingFailure) {
-            let head = try head(at: start)
-            guard head.majorType == 4 else { throw mismatch("an array", at: start) }
-            count = try collectionCount(head, at: start)
-            elements.reserveCapacity(count)
-            offset = head.next
-        } catch {
-            throw self.error(error, T.self, path: codingPath)
-        }
+        elements.reserveCapacity(count)
         for index in 0..<count {
             do {
                 elements.append(try read(&offset))
@@ -78,6 +81,79 @@ extension CBORDecodingState {
         }
         end = offset
         return unsafeBitCast(elements, to: T.self)
+    }
+}
+
+/// An array whose elements decode through their own `init(from:)` (or are primitives the list above leaves out),
+/// read in one loop by ``CBORDecodingState/decodeArray(of:at:end:)`` instead of `Array`'s `init(from:)`, which
+/// goes through an unkeyed container, an existential `decode` call and a generic `append` per element.
+protocol CBORArrayDecodable {
+    /// Reads the array at `start`; sets `end` to where it ends.
+    static func decodeCBORArray(_ state: CBORDecodingState, at start: Int, end: inout Int) throws -> Self
+}
+
+extension Array: CBORArrayDecodable where Element: Decodable {
+    static func decodeCBORArray(_ state: CBORDecodingState, at start: Int, end: inout Int) throws -> [Element] {
+        try state.decodeArray(of: Element.self, at: start, end: &end)
+    }
+}
+
+extension CBORDecodingState {
+    /// `type` as an array the loop below reads, or `nil`.
+    ///
+    /// The answer is a dynamic cast; the last type that is not such an array is remembered, so that the elements of
+    /// an array of records (each a nested decode of the same type) do not pay for it again.
+    @inline(__always)
+    func arrayDecoding<T>(of type: T.Type) -> (any CBORArrayDecodable.Type)? {
+        let identity = ObjectIdentifier(type)
+        if identity == lastPlainType {
+            return nil
+        }
+        guard let arrayType = type as? any CBORArrayDecodable.Type else {
+            lastPlainType = identity
+            return nil
+        }
+        return arrayType
+    }
+
+    /// Reads a `T`, the array type `arrayType`, at `start`; sets `end` to where it ends.
+    func decodeArray<T>(
+        _ arrayType: any CBORArrayDecodable.Type, as type: T.Type, at start: Int, end: inout Int
+    )
+        throws -> T
+    {
+        func read<A: CBORArrayDecodable>(_ array: A.Type) throws -> T {
+            // `A` is `T`, as the caller found by casting `T`'s metatype.
+            unsafeBitCast(try A.decodeCBORArray(self, at: start, end: &end), to: T.self)
+        }
+        return try read(arrayType)
+    }
+
+    /// Reads an array of `E` at `start`, each element through `decodeNested` (or as a primitive), in one loop.
+    func decodeArray<E: Decodable>(of element: E.Type, at start: Int, end: inout Int) throws -> [E] {
+        let (count, first) = try arrayHead(at: start, as: [E].self)
+        var offset = first
+        var elements: [E] = []
+        elements.reserveCapacity(count)  // collectionCount bounds it by the bytes left
+        if let primitive = CBORPrimitive.of(E.self) {
+            for index in 0..<count {
+                do {
+                    elements.append(try readPrimitive(primitive, as: E.self, at: &offset))
+                } catch {
+                    throw self.error(error, E.self, path: codingPath + [CBORCodingKey(intValue: index)])
+                }
+            }
+        } else {
+            for index in 0..<count {
+                var next = 0
+                elements.append(
+                    try decodeNested(
+                        E.self, at: offset, key: CBORCodingKey(intValue: index), in: codingPath, end: &next))
+                offset = next
+            }
+        }
+        end = offset
+        return elements
     }
 }
 

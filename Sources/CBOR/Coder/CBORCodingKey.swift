@@ -1,18 +1,25 @@
 /// The coding key of an array index or a `super` entry, and of keys a strategy converts.
 ///
 /// An index key makes its string only when asked: the decoder makes one per array item it decodes.
+///
+/// It takes three words (a name or an index, not an optional of each), so that it fits an `any CodingKey`'s inline
+/// buffer: the key pushed for each decoded array item costs no heap box.
 struct CBORCodingKey: CodingKey {
     private let name: String?
-    let intValue: Int?
+    private let index: Int
 
     init(stringValue: String) {
         name = stringValue
-        intValue = nil
+        index = 0
     }
 
     init(intValue: Int) {
         name = nil
-        self.intValue = intValue
+        index = intValue
+    }
+
+    var intValue: Int? {
+        name == nil ? index : nil
     }
 
     var stringValue: String {

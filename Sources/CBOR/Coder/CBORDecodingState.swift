@@ -45,6 +45,8 @@ final class CBORDecodingState: Decoder {
     /// The end of that value once a container has walked it, or -1.
     @exclusivity(unchecked) var valueEnd = -1
     @exclusivity(unchecked) var depth = 0
+    /// The last type `arrayDecoding(of:)` found not to be an array it reads.
+    @exclusivity(unchecked) var lastPlainType: ObjectIdentifier?
     /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
     @exclusivity(unchecked) private var spawned: [CBORDecodingState] = []
 
@@ -178,6 +180,12 @@ final class CBORDecodingState: Decoder {
         if let element = CBORPrimitive.elementOf(type) {
             var arrayEnd = 0
             let array = try decodePrimitiveArray(element, as: type, at: start, end: &arrayEnd)
+            end?.pointee = arrayEnd
+            return array
+        }
+        if let arrayType = arrayDecoding(of: type) {
+            var arrayEnd = 0
+            let array = try decodeArray(arrayType, as: type, at: start, end: &arrayEnd)
             end?.pointee = arrayEnd
             return array
         }

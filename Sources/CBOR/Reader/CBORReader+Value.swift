@@ -107,12 +107,23 @@ extension CBORReader {
             offset: itemOffset)
     }
 
+    /// How many items to reserve room for in a collection that declares `count`: all of them, unless the input
+    /// that is left could not hold them (at `bytesPerItem` bytes each at least), so that a forged count cannot
+    /// make a large allocation; 64 when the input's length is not known.
+    private func reservation(for count: UInt64, bytesPerItem: Int) -> Int {
+        let bound = knownRemainingByteCount.map { $0 / bytesPerItem } ?? 64
+        return Int(min(count, UInt64(max(0, bound))))
+    }
+
     private mutating func readArray(
         after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
     ) throws(CBORError) -> CBORValue {
         var items: [CBORValue] = []
         if !head.isIndefiniteLength {
             let count = try checkedCount(head, at: itemOffset, building: building)
+            if building {
+                items.reserveCapacity(reservation(for: count, bytesPerItem: 1))
+            }
             for _ in 0..<count {
                 let item = try readItem(depth: depth, building: building)
                 if building { items.append(item) }
@@ -142,7 +153,13 @@ extension CBORReader {
         var count: UInt64 = 0
         var declared: UInt64?
         if !head.isIndefiniteLength {
-            declared = try checkedCount(head, at: itemOffset, building: building)
+            let count = try checkedCount(head, at: itemOffset, building: building)
+            declared = count
+            if buildingKeys {
+                let reserved = reservation(for: count, bytesPerItem: 2)
+                entries.reserveCapacity(reserved)
+                keyOffsets.reserveCapacity(reserved)
+            }
         }
         while count < declared ?? .max {
             let keyOffset = offset

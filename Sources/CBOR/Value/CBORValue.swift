@@ -14,7 +14,10 @@
 /// UTF-8 bytes (Swift's `String` would call "é" and "e\u{301}" equal), floats compare by bit
 /// pattern (so `0.0 != -0.0`), all NaNs are equal to each other, and maps are equal when they
 /// hold the same pairs in any order (their deterministic encodings are the same).
-public indirect enum CBORValue: Sendable {
+///
+/// Only ``tagged(_:_:)`` holds its content in a box of its own: the other cases sit inline (24 bytes each in an
+/// array), so a decoded tree takes a few times its encoded size rather than a heap box per item.
+public enum CBORValue: Sendable {
     /// An unsigned integer (major type 0).
     case unsigned(UInt64)
     /// A negative integer (major type 1) holding the RFC's argument `n` of the value −1−n, so
@@ -31,7 +34,7 @@ public indirect enum CBORValue: Sendable {
     /// The writer sorts keys for deterministic output; the reader rejects duplicate keys.
     case map([MapEntry])
     /// A tag number and its content (major type 6).
-    case tagged(UInt64, CBORValue)
+    indirect case tagged(UInt64, CBORValue)
     /// A simple value other than false, true, null and undefined: 0...19 or 32...255.
     case simple(UInt8)
     /// The simple values false and true.
