@@ -77,6 +77,9 @@ public struct TransferArchiveReader: ~Copyable {
     private var representationsLeft = 0
     private var nextRepresentationIndex = 0
     private var itemTypes: Set<UniformType> = []
+    /// The last type identifier read and its type: the items of an archive usually share their types, and making a
+    /// type from its identifier is a good part of a small item's cost.
+    private var lastType: (utf8: [UInt8], type: UniformType)?
 
     private var representation: RepresentationHeader?
     private var representationKeys = MapCursor(count: 0)
@@ -269,7 +272,7 @@ extension TransferArchiveReader {
                 header.representationCount = Int(count)
                 representationsLeft = Int(count)
                 nextRepresentationIndex = 0
-                itemTypes = []
+                if !itemTypes.isEmpty { itemTypes.removeAll(keepingCapacity: true) }
                 item = header
                 return header
             default:
@@ -303,8 +306,15 @@ extension TransferArchiveReader {
                 let offset = cbor.offset
                 // The format's own bound comes first (invalidIdentifier); ArchiveRules then applies the reader's limit.
                 let bytes = try readText(maxLength: 255, what: "a type identifier", tooLong: .invalidIdentifier)
-                let read = try ArchiveRules.type(fromUTF8: bytes, limits: limits, itemIndex: item.index, offset: offset)
-                guard itemTypes.insert(read).inserted else {
+                let read: UniformType
+                if let lastType, lastType.utf8 == bytes {
+                    read = lastType.type
+                } else {
+                    read = try ArchiveRules.type(fromUTF8: bytes, limits: limits, itemIndex: item.index, offset: offset)
+                    lastType = (bytes, read)
+                }
+                // An item of one representation cannot repeat a type: no set to fill.
+                guard item.representationCount == 1 || itemTypes.insert(read).inserted else {
                     throw TransferArchiveError(
                         code: .duplicateType, message: "Item \(item.index) has two representations of \(read).",
                         offset: offset, details: .init(itemIndex: item.index, type: read))

@@ -49,6 +49,8 @@ public struct TransferArchiveWriter: ~Copyable {
     private var representationsPromised = 0
     private var representationsWritten = 0
     private var itemTypes: Set<UniformType> = []
+    /// The last type checked for the archive's identifier grammar (items usually share their types).
+    private var lastCheckedType: UniformType?
     /// Whether the output descriptor is a pipe, once asked.
     private var outputPipe: Bool?
     /// The representation being written in pieces, between ``beginRepresentation(type:length:progress:)`` and
@@ -152,7 +154,7 @@ public struct TransferArchiveWriter: ~Copyable {
         itemsBegun += 1
         representationsPromised = representationCount
         representationsWritten = 0
-        itemTypes = []
+        if !itemTypes.isEmpty { itemTypes.removeAll(keepingCapacity: true) }
         try flushIfFull()
     }
 
@@ -354,13 +356,17 @@ extension TransferArchiveWriter {
                     + "\(type) would be one more.",
                 type: type)
         }
-        do {
-            try ArchiveRules.checkIdentifier(type, itemIndex: itemsBegun - 1)
-        } catch {
-            stage = .failed
-            throw error
+        if lastCheckedType?.identifier != type.identifier {
+            do {
+                try ArchiveRules.checkIdentifier(type, itemIndex: itemsBegun - 1)
+            } catch {
+                stage = .failed
+                throw error
+            }
+            lastCheckedType = type
         }
-        guard itemTypes.insert(type).inserted else {
+        // An item of one representation cannot repeat a type: no set to fill.
+        guard representationsPromised == 1 || itemTypes.insert(type).inserted else {
             throw fail(
                 .duplicateType, "Item \(itemsBegun - 1) already has a representation of \(type); write each type once.",
                 type: type)
