@@ -12,6 +12,9 @@ enum BenchmarkProgram {
         if arguments.first == SpliceCopy.childFlag {
             Syscall.exitProcess(SpliceCopy.child(Array(arguments.dropFirst())))
         }
+        if arguments.first == CBORValueMemoryBenchmark.childFlag {
+            Syscall.exitProcess(CBORValueMemoryBenchmark.child(Array(arguments.dropFirst())))
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -2,18 +2,23 @@ import CBOR
 import Foundation
 
 /// Benchmark 7: the Codable CBOR coder against Foundation's JSON coders, encode and decode separately, on the
-/// seeds' `Model`, on a record of every common field type, and on an array of 100 000 models.
+/// seeds' `Model`, on a record of every common field type, on the peer benchmark's `Book`, and on arrays of 100 000
+/// models and of 100 000 books; then the peak memory of `CBORValue(decoding:)`.
 enum CoderBenchmark {
     static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
         var rows: [ResultRow] = []
         let count = configuration.quick ? 10_000 : 100_000
         rows += await workload(configuration, "Model", unit: "ns/op", scale: 1, Model.sample)
         rows += await workload(configuration, "Record", unit: "ns/op", scale: 1, Record.sample)
+        rows += await workload(configuration, "Book", unit: "ns/op", scale: 1, Book.sample)
         // Each operation takes tens of milliseconds: fewer pairs.
         var large = configuration
         large.microPairs = min(configuration.microPairs, 11)
         rows += await workload(
             large, "\(count / 1000) k-model array", unit: "ms/op", scale: 1e-6, (0..<count).map(Model.numbered))
+        rows += await workload(
+            large, "\(count / 1000) k-book array", unit: "ms/op", scale: 1e-6, (0..<count).map(Book.numbered))
+        rows += await CBORValueMemoryBenchmark.run(configuration)
         return rows
     }
 
@@ -98,4 +103,32 @@ struct Record: Codable, Equatable {
         rating: 4.5, title: "Tour Eiffel at dusk", author: "Panther", tags: ["travel", "paris", "night"],
         samples: [12, 512, 70_000, -3, 0], thumbnail: Data((0..<64).map { UInt8($0 * 7 % 256) }), caption: nil,
         kind: .photo)
+}
+
+/// The peer benchmark's book (as it compares SwiftCBOR and Foundation): strings, an integer, a double, an array of
+/// strings, optional data and a `String` enum.
+struct Book: Codable, Equatable {
+    enum Kind: String, Codable {
+        case novel, essay, poetry
+    }
+
+    var title: String
+    var author: String
+    var category: String
+    var order: Int
+    var rating: Double
+    var tags: [String]
+    var cover: Data?
+    var kind: Kind
+
+    static let sample = numbered(7)
+
+    /// A book that differs from its neighbours; every other one has a 32-byte cover.
+    static func numbered(_ index: Int) -> Book {
+        Book(
+            title: "The book no. \(index)", author: index % 3 == 0 ? "Le Guin" : "Calvino", category: "fiction",
+            order: index, rating: Double(index % 50) / 10 + 0.25, tags: ["shelf \(index % 7)", "read"],
+            cover: index % 2 == 1 ? Data((0..<32).map { UInt8(truncatingIfNeeded: $0 &* index) }) : nil,
+            kind: [Kind.novel, .essay, .poetry][index % 3])
+    }
 }
