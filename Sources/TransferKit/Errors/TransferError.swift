@@ -42,6 +42,10 @@ extension ErrorCode where Domain == TransferErrorDomain {
 
     /// A ``TransferByteStream`` yielded more or fewer bytes than the length it declared.
     public static var lengthMismatch: Self { Self("lengthMismatch") }
+
+    /// A ``TransferConverter`` could not convert a representation (its input was not valid for the conversion, such
+    /// as text that is not UTF-8 for a converter that reads UTF-8); the cause is what the conversion threw.
+    public static var conversionFailed: Self { Self("conversionFailed") }
 }
 
 extension TransferError {

@@ -179,11 +179,21 @@ extension TransferProvider {
 extension TransferProvider {
     /// The registered entry that the package's one choice rule,
     /// `TypeCatalog.chooseRepresentation(offered:requested:)`, picks for `requested`, if any.
+    ///
+    /// The offered types are the registered ones, then the derived ones (see ``offeredTypes``). Derived types are
+    /// looked up only when no registered type answers the reader's first preference, so a load of a registered
+    /// type costs nothing more for them.
     func choose(for requested: [UniformType]) -> Entry? {
         let entries = state.withLock { $0.entries }
-        return catalog.chooseRepresentation(offered: entries.lazy.map { $0.type }, requested: requested).map {
-            entries[$0]
+        guard let index = catalog.chooseRepresentation(offered: entries.lazy.map { $0.type }, requested: requested)
+        else {
+            return chooseDerived(for: requested, entries: entries)
         }
+        let entry = entries[index]
+        if requested.count <= 1 || entry.type == requested[0] || catalog.conforms(entry.type, to: requested[0]) {
+            return entry
+        }
+        return chooseDerived(for: requested, entries: entries) ?? entry
     }
 
     /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).

@@ -205,13 +205,13 @@ extension TransferProvider {
         representations.filter { $0.isOpenableInPlace == openableInPlace }.map(\.type)
     }
 
-    /// Whether a registered type conforms to `type` (so loading `type` would succeed in choosing one).
+    /// Whether an offered type (registered or derived, see ``offeredTypes``) conforms to `type` (so loading `type`
+    /// would succeed in choosing one).
     ///
     /// - Parameter type: The requested type.
-    /// - Returns: `true` if some registered type conforms to it.
+    /// - Returns: `true` if some offered type conforms to it.
     public func hasRepresentation(conformingTo type: UniformType) -> Bool {
-        let types = registeredTypes
-        return types.contains { catalog.conforms($0, to: type) }
+        choose(for: [type]) != nil
     }
 
     /// Whether ``loadObject(ofClass:progress:)`` can find a representation (or, with the fast path, an object)

@@ -221,6 +221,8 @@ extension TransferProvider {
         /// `nil` until first needed when the caller left it to the system.
         var temporaryDirectory: URL?
         var loadOptions = LoadOptions()
+        /// Where derived representations come from (``TransferProvider/converters``).
+        var converters = TransferConverterRegistry.shared
 
         /// The temporary directory, looking up (once) the system's if none was given.
         mutating func resolvedTemporaryDirectory() -> URL {

@@ -67,6 +67,10 @@ extension SystemTypeEntry {
         type("public.utf8-plain-text", ["public.plain-text"], "UTF-8 plain text", mime: ["text/plain;charset=utf-8"]),
         type("public.utf16-external-plain-text", ["public.plain-text"], "UTF-16 plain text with byte-order mark"),
         type("public.utf16-plain-text", ["public.plain-text"], "UTF-16 plain text", mime: ["text/plain;charset=utf-16"]),
+        // Not declared by Apple: the text a Latin-1 (ISO 8859-1) application offers, which TransferKit's
+        // converters read and write.
+        type("org.transferkit.latin1-plain-text", ["public.plain-text"], "Latin-1 (ISO 8859-1) plain text",
+             mime: ["text/plain;charset=iso-8859-1"]),
         type("public.delimited-values-text", ["public.text"], "delimited values"),
         type("public.comma-separated-values-text", ["public.plain-text", "public.delimited-values-text"], "comma-separated values",
              ext: ["csv"], mime: ["text/csv", "text/comma-separated-values"]),

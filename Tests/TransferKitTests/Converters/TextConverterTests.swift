@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TransferKit
+import UniformTypes
+
+@Suite("The built-in text converters", .timeLimit(.minutes(5)))
+struct TextConverterTests {
+    static func converter(_ source: UniformType, _ destination: UniformType) throws -> TransferConverter {
+        try #require(
+            TransferConverter.builtIn.first { $0.source == source && $0.destination == destination },
+            "no built-in converter \(source) → \(destination)")
+    }
+
+    /// Converts `input` streamed in chunks of `chunkSize` bytes, so characters split across chunks.
+    static func convert(_ input: Data, with converter: TransferConverter, chunkSize: Int) async throws -> Data {
+        let chunks = stride(from: 0, to: input.count, by: chunkSize).map {
+            input.subdata(in: $0..<min(input.count, $0 + chunkSize))
+        }
+        var output = Data()
+        for try await chunk in converter.convert(TransferByteStream(ChunkList(chunks: chunks))) {
+            output.append(chunk)
+        }
+        return output
+    }
+
+    struct ChunkList: AsyncSequence, Sendable {
+        typealias Element = Data
+        let chunks: [Data]
+        func makeAsyncIterator() -> Iterator { Iterator(chunks: chunks[...]) }
+        struct Iterator: AsyncIteratorProtocol {
+            var chunks: ArraySlice<Data>
+            mutating func next() async -> Data? { chunks.popFirst() }
+        }
+    }
+
+    static let texts = ["", "plain ASCII", "héllo wörld", "日本語のテキスト", "emoji 😀👍🏽 and 𝄞", "a\r\nb\nc\0d"]
+
+    @Test("UTF-8 ⇄ UTF-16 with and without a mark round-trip, in any chunking", arguments: texts, [1, 2, 3, 4096])
+    func utf16RoundTrip(text: String, chunkSize: Int) async throws {
+        let utf8 = Data(text.utf8)
+        for utf16Type in [UniformType.utf16ExternalPlainText, .utf16PlainText] {
+            let there = try await Self.convert(
+                utf8, with: try Self.converter(.utf8PlainText, utf16Type), chunkSize: chunkSize)
+            let expected = Array(text.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            #expect(Array(there) == (utf16Type == .utf16ExternalPlainText ? [0xFF, 0xFE] : []) + expected)
+            let back = try await Self.convert(
+                there, with: try Self.converter(utf16Type, .utf8PlainText), chunkSize: chunkSize)
+            #expect(back == utf8)
+        }
+    }
+
+    @Test("UTF-16 is read in its mark's byte order; external text without a mark is big-endian")
+    func utf16ByteOrder() throws {
+        let toUTF8 = try Self.converter(.utf16ExternalPlainText, .utf8PlainText)
+        #expect(try toUTF8.convert(Data([0xFE, 0xFF, 0x00, 0xE9, 0xD8, 0x3D, 0xDE, 0x00])) == Data("é😀".utf8))
+        #expect(try toUTF8.convert(Data([0xFF, 0xFE, 0xE9, 0x00, 0x3D, 0xD8, 0x00, 0xDE])) == Data("é😀".utf8))
+        #expect(try toUTF8.convert(Data([0x00, 0xE9, 0x00, 0x41])) == Data("éA".utf8))
+        let plain = try Self.converter(.utf16PlainText, .utf8PlainText)
+        #expect(try plain.convert(Data([0xE9, 0x00, 0x41, 0x00])) == Data("éA".utf8))
+        #expect(try plain.convert(Data([0xFE, 0xFF, 0x00, 0xE9])) == Data("é".utf8))
+    }
+
+    @Test("Latin-1 ⇄ UTF-8: every Latin-1 byte round-trips; other characters become ?")
+    func latin1() async throws {
+        let all = Data((0...255).map { UInt8($0) })
+        let utf8 = try Self.converter(.latin1PlainText, .utf8PlainText).convert(all)
+        #expect(String(decoding: utf8, as: UTF8.self).unicodeScalars.map(\.value) == (0...255).map { UInt32($0) })
+        let back = try await Self.convert(
+            utf8, with: try Self.converter(.utf8PlainText, .latin1PlainText), chunkSize: 1)
+        #expect(back == all)
+        #expect(
+            try Self.converter(.utf8PlainText, .latin1PlainText).convert(Data("é€😀".utf8)) == Data([0xE9, 0x3F, 0x3F]))
+    }
+
+    static let invalidUTF8Cases: [[UInt8]] = [
+        [0xC0, 0x80],  // overlong
+        [0xE0, 0x80, 0x80],  // overlong
+        [0xED, 0xA0, 0x80],  // a surrogate
+        [0xF4, 0x90, 0x80, 0x80],  // beyond U+10FFFF
+        [0x41, 0xE2, 0x82],  // ends inside a character
+        [0x80],  // a lone continuation byte
+        [0xFF],
+    ]
+
+    @Test("Invalid UTF-8 fails with conversionFailed", arguments: invalidUTF8Cases)
+    func invalidUTF8(bytes: [UInt8]) async throws {
+        let converter = try Self.converter(.utf8PlainText, .utf16ExternalPlainText)
+        let error = #expect(throws: TransferError.self) { try converter.convert(Data(bytes)) }
+        #expect(error?.code == .conversionFailed)
+        let streamed = await #expect(throws: TransferError.self) {
+            try await Self.convert(Data(bytes), with: converter, chunkSize: 1)
+        }
+        #expect(streamed?.code == .conversionFailed)
+    }
+
+    static let invalidUTF16Cases: [[UInt8]] = [
+        [0xFF, 0xFE, 0x41],  // odd length
+        [0xFF, 0xFE, 0x00, 0xDC],  // a lone low surrogate
+        [0xFF, 0xFE, 0x3D, 0xD8, 0x41, 0x00],  // a high surrogate before a plain unit
+        [0xFF, 0xFE, 0x3D, 0xD8],  // ends after a high surrogate
+    ]
+
+    @Test("Invalid UTF-16 fails with conversionFailed", arguments: invalidUTF16Cases)
+    func invalidUTF16(bytes: [UInt8]) async throws {
+        let converter = try Self.converter(.utf16ExternalPlainText, .utf8PlainText)
+        let error = #expect(throws: TransferError.self) { try converter.convert(Data(bytes)) }
+        #expect(error?.code == .conversionFailed)
+    }
+}
