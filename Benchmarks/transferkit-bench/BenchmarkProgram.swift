@@ -65,6 +65,7 @@ enum BenchmarkProgram {
             ("coder", CoderBenchmark.run),
             ("clipboard", ClipboardBenchmark.run),
             ("imaging", ImagingBenchmark.run),
+            ("convert", ConverterBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

@@ -199,6 +199,39 @@ final class X11CommandLineTests {
         #expect(text.errorText.contains("offers nothing of type public.utf8-plain-text; it offers public.png"))
     }
 
+    @Test("paste --type of a type converters derive from what xclip offers; copy of HTML offers its text to xclip")
+    func derivedTypes() async throws {
+        let html = try file("derived.html", Data("<p>Caf&eacute; &amp; bar</p>".utf8))
+        let xclip = try server.startXclipServing(["-selection", "clipboard", "-t", "text/html"], file: html)
+        try await waitUntilListed("text/html")
+        let text = try await transferkit(["paste", "--type", "public.plain-text"])
+        #expect(text.status == 0, "\(text.errorText)")
+        #expect(text.outputText == "Café & bar")
+        let utf16 = try await transferkit(["paste", "--type", "public.utf16-external-plain-text", "-o", "-"])
+        #expect(utf16.status == 0, "\(utf16.errorText)")
+        #expect(
+            Array(utf16.standardOutput) == [0xFF, 0xFE]
+                + Array("Café & bar".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        xclip.stop()
+
+        // copy of an HTML file: xclip finds its plain text too, converted when xclip asks for it.
+        let copy = try await transferkit(["copy", html])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        var targets: [Substring] = []
+        for _ in 0..<500 where !targets.contains("text/html") {
+            targets = try await xclipText("TARGETS").split(separator: "\n")
+            if !targets.contains("text/html") { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(targets.contains("text/html") && targets.contains("text/plain") && targets.contains("UTF8_STRING"))
+        #expect(try await xclipText("text/html") == "<p>Caf&eacute; &amp; bar</p>")
+        #expect(try await xclipText("text/plain") == "Café & bar")
+        #expect(try await xclipText("UTF8_STRING") == "Café & bar")
+        // xclip takes the clipboard: the serving copy exits.
+        let other = try server.startXclipServing(["-selection", "clipboard"], file: try file("o.txt", Data("o".utf8)))
+        defer { other.stop() }
+        try await waitUntilNoServingCopy(containing: html)
+    }
+
     /// Waits until `paste --list` shows `name` (xclip has taken the clipboard).
     func waitUntilListed(_ name: String) async throws {
         for _ in 0..<500 {

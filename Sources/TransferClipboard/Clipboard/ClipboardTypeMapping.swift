@@ -80,7 +80,7 @@ public enum ClipboardTypeMapping {
             offers.append(Offer(target: target, providerIndex: index, type: type, conversion: conversion))
         }
         for (index, provider) in providers.enumerated() {
-            for type in provider.registeredTypes(visibleTo: .otherProcesses) {
+            for type in provider.offeredTypes(visibleTo: .otherProcesses) {
                 add(type.identifier, index, type, .identity)
                 // A URL list (a `[URL]`'s representation) conforms to public.file-url but is offered as it is.
                 if type.conforms(to: .fileURL), !catalog.conforms(type, to: .uriList) {
@@ -88,7 +88,9 @@ public enum ClipboardTypeMapping {
                     add("x-special/gnome-copied-files", index, type, .gnomeCopiedFiles(cut: options.isCut))
                     continue
                 }
-                if type.conforms(to: .plainText) {
+                // Only UTF-8 text (or text of no stated encoding) under the UTF-8 names: a provider of UTF-16 or
+                // Latin-1 text offers them through its derived UTF-8 representation.
+                if type == .plainText || catalog.conforms(type, to: .utf8PlainText) {
                     for (target, conversion) in textTargets
                     where includeX11Names || target.contains("/") {
                         add(target, index, type, conversion)

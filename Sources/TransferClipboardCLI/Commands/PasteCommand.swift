@@ -138,13 +138,15 @@ struct PasteCommand: Command {
             return .success
         }
         let type = requested ?? first
-        guard let chosen = catalog.chooseRepresentation(offered: provider.registeredTypes, requested: [type]) else {
+        // The registered types, then the ones converters derive from them (`paste --type` of a derived type works).
+        let offeredTypes = provider.offeredTypes
+        guard let chosen = catalog.chooseRepresentation(offered: offeredTypes, requested: [type]) else {
             throw CommandFailure(
                 code: .typeNotOffered,
                 message: "\(source) offers nothing of type \(type.identifier); it offers "
                     + (try await offered()).joined(separator: ", "))
         }
-        let chosenType = provider.registeredTypes[chosen]
+        let chosenType = offeredTypes[chosen]
         let isText = catalog.conforms(chosenType, to: .text)
         try await Self.write(chosenType, of: provider, context: context) { body in
             try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: !isText, context: context) {

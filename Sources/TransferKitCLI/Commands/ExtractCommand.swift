@@ -1,5 +1,5 @@
 import Foundation
-import TransferKit
+package import TransferKit
 package import UniformTypes
 
 /// `transferkit extract`: writes one representation of one item.
@@ -8,7 +8,10 @@ package import UniformTypes
 /// the first representation, in the item's fidelity order, that conforms to the requested type
 /// (as `TransferProvider` loads). `--exact` takes the first whose type is the requested one itself, and `--index`
 /// the representation at that position whatever its type, so that every representation can be reached (a
-/// `public.data` listed after a text one). The archive is read once, front to back, and the chosen
+/// `public.data` listed after a text one). When no representation conforms to `--type` (without `--exact`), the
+/// item's representations are converted as a provider derives them (`TransferConverterRegistry.shared`), so
+/// `--type public.plain-text` of an HTML-only item gives its text; the representation converted from is held in
+/// memory. The archive is read once, front to back, and the chosen
 /// representation streams straight to the output. What is not there (the item, the index, the type) exits 1.
 ///
 /// The walk goes on to the archive's end after the copy, checking everything `inspect` checks (every
@@ -19,10 +22,13 @@ package import UniformTypes
 package struct ExtractCommand: Command {
     /// The catalogue used for conformance.
     package var catalog: TypeCatalog
+    /// The converters that derive a type no representation has.
+    package var converters: TransferConverterRegistry
 
     /// Creates the command.
-    package init(catalog: TypeCatalog = .shared) {
+    package init(catalog: TypeCatalog = .shared, converters: TransferConverterRegistry = .shared) {
         self.catalog = catalog
+        self.converters = converters
     }
 
     /// `"extract"`.
@@ -134,6 +140,9 @@ package struct ExtractCommand: Command {
             var itemSeen = false
             var typesSeen: [UniformType] = []
             var extracted = false
+            // The payloads a derivation could start from, by their index in the item, kept in case no
+            // representation conforms to the type.
+            let derivable = DerivableSources()
             /// Copies a chosen payload to `destination`, advancing a progress bar for large ones.
             func copying(_ length: UInt64, to destination: any OutputSink) -> (UnsafeRawBufferPointer) throws -> Void {
                 let progress = TransferProgress(totalUnitCount: Int64(clamping: length))
@@ -155,9 +164,24 @@ package struct ExtractCommand: Command {
                         extracted = true
                         return .read(copying(representation.length, to: sink))
                     }
+                    if !extracted, case .type(let type, exact: false) = wanted,
+                        converters.derivation(from: representation.type, to: type, catalog: catalog) != nil
+                    {
+                        let index = typesSeen.count - 1
+                        return .read { chunk in derivable.append(chunk, at: index) }
+                    }
                     return .skip
                 })
             if extracted { return .success }
+            if case .type(let type, exact: false) = wanted, itemSeen,
+                let derived = derivable.derivedStream(
+                    of: type, from: typesSeen, converters: converters, catalog: catalog)
+            {
+                for try await chunk in derived {
+                    try sink.write(contentsOf: chunk)
+                }
+                return .success
+            }
             guard itemSeen else {
                 throw CommandFailure(code: .notFound, message: "the archive has no item \(itemIndex)")
             }
@@ -174,5 +198,28 @@ package struct ExtractCommand: Command {
                     message: "item \(itemIndex) has no representation \(relation) \(type.identifier) (\(has))")
             }
         }
+    }
+}
+
+/// The payloads of one item that converters could turn into the requested type, collected during the walk.
+private final class DerivableSources {
+    var payloads: [Int: Data] = [:]
+
+    func append(_ chunk: UnsafeRawBufferPointer, at index: Int) {
+        payloads[index, default: Data()].append(contentsOf: chunk)
+    }
+
+    /// The stream that the one choice rule picks among the item's types followed by the types derived from them,
+    /// when that is a derived one whose source was kept.
+    func derivedStream(
+        of type: UniformType, from types: [UniformType], converters: TransferConverterRegistry, catalog: TypeCatalog
+    ) -> TransferByteStream? {
+        let derived = converters.derivations(from: types, catalog: catalog)
+        guard let index = catalog.chooseRepresentation(offered: types + derived.map(\.type), requested: [type]),
+            index >= types.count
+        else { return nil }
+        let derivation = derived[index - types.count]
+        guard let payload = payloads[derivation.sourceIndex] else { return nil }
+        return derivation.convert(TransferByteStream(data: payload))
     }
 }

@@ -3,7 +3,7 @@ public import UniformTypes
 
 extension TransferKitTool {
     /// The commands that work anywhere, in the order `--help` lists them: `types`, `pack`, `inspect`, `extract`,
-    /// `convert`, `check` and `reencode`. (The `transferkit` executable adds the clipboard commands of
+    /// `convert`, `convert-type`, `check` and `reencode`. (The `transferkit` executable adds the clipboard commands of
     /// `TransferClipboardCLI` after them.)
     ///
     /// An adopter builds a tool that knows their model types by passing a registry with their
@@ -26,6 +26,7 @@ extension TransferKitTool {
             InspectCommand(catalog: catalog),
             ExtractCommand(catalog: catalog),
             ConvertCommand(),
+            ConvertTypeCommand(catalog: catalog),
             CheckCommand(registry: registry, catalog: catalog),
             ReencodeCommand(registry: registry, catalog: catalog),
         ]
