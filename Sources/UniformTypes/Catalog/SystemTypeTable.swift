@@ -150,6 +150,11 @@ extension SystemTypeEntry {
         type("public.heif", ["public.heif-standard"], "HEIF image", ext: ["heif", "hif"], mime: ["image/heif"]),
         type("org.webmproject.webp", ["public.image"], "WebP image", ext: ["webp"], mime: ["image/webp"]),
         type("com.microsoft.bmp", ["public.image"], "BMP image", ext: ["bmp", "dib"], mime: ["image/bmp"]),
+        // Not declared by Apple: Netpbm's PPM (P6) and PAM (P7), and decoded RGBA pixels, which TransferKit's image
+        // converters read and write. PPM has shared-mime-info's name; the database has none for PAM.
+        type("org.transferkit.ppm", ["public.image"], "PPM image", ext: ["ppm"], mime: ["image/x-portable-pixmap"]),
+        type("org.transferkit.pam", ["public.image"], "PAM image", ext: ["pam"], mime: ["image/x-transferkit-pam"]),
+        type("org.transferkit.rgba-pixels", ["public.image"], "RGBA pixel buffer"),
         type("com.microsoft.ico", ["public.image"], "Windows icon", ext: ["ico"], mime: ["image/vnd.microsoft.icon"]),
         type("com.apple.icns", ["public.image"], "Apple icon image", ext: ["icns"]),
         type("public.camera-raw-image", ["public.image"], "camera raw image"),
