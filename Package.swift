@@ -46,10 +46,14 @@ let package = Package(
         // Image codecs (issue 25): PNG (with zlib inflate and deflate written in Swift), BMP, PPM and PAM, to and from
         // RGBAImage. Over TransferArchive for its CRC-32 (PNG's chunk checksum) and nothing else.
         .target(name: "TransferImaging", dependencies: ["TransferKitErrors", "TransferArchive"]),
-        // Providers, protocols, progress, the registry and the provider ⇄ archive bridge; re-exports TransferArchive.
+        // Providers, protocols, progress, the registry, the converters (images through TransferImaging) and the provider ⇄
+        // archive bridge; re-exports TransferArchive.
         .target(
             name: "TransferKit",
-            dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive"]),
+            dependencies: [
+                "TransferKitErrors", "TransferKitPlatform", "UniformTypes", "CBOR", "TransferArchive",
+                "TransferImaging",
+            ]),
         // Round-trip assertions for adopters' tests; the cross-process ones run the built `transferkit`.
         .target(
             name: "TransferKitTesting",
@@ -225,7 +229,10 @@ let package = Package(
             exclude: ["make_fixtures.py"], resources: [.copy("Resources")]),
         .testTarget(
             name: "TransferKitTests",
-            dependencies: ["TransferKit", "CBOR", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"]),
+            dependencies: [
+                "TransferKit", "TransferImaging", "CBOR", "UniformTypes", "TransferKitPlatform",
+                "TransferKitTestSupport",
+            ]),
         .testTarget(
             name: "TransferSessionsTests",
             dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),
@@ -250,8 +257,8 @@ let package = Package(
         .testTarget(
             name: "TransferKitCLITests",
             dependencies: [
-                "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferKitTesting", "transferkit",
-                "transferkit-memory-probe", "TransferKitTestSupport",
+                "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferImaging", "TransferKitTesting",
+                "transferkit", "transferkit-memory-probe", "TransferKitTestSupport",
             ]),
         // Compiles every Swift snippet of the README and the DocC catalogs against the built modules.
         .testTarget(

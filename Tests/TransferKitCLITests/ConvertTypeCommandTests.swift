@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferImaging
 import TransferKit
 import TransferKitCLI
 import TransferKitTestSupport
@@ -66,5 +67,21 @@ struct ConvertTypeCommandTests {
 
         let list = await runInProcess(tool, ["convert-type", "--list"])
         #expect(list.output.contains("public.html -> public.utf8-plain-text\n"))
+    }
+
+    @Test("convert-type converts a PNG to BMP, and a file that is not a PNG fails with conversionFailed")
+    func convertImage() async throws {
+        let space = try Workspace()
+        let image = try RGBAImage(width: 2, height: 1, pixels: [255, 0, 0, 255, 0, 0, 255, 64])
+        let png = try space.write("x.png", [UInt8](image.encoded(as: .png)))
+        let run = await runInProcess(
+            tool, ["convert-type", png, "--to", "com.microsoft.bmp", "-o", space.path("x.bmp")])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(try RGBAImage(decoding: space.read("x.bmp"), as: .bmp) == image)
+
+        let fake = try space.write("fake.png", Array("not a png".utf8))
+        let failed = await runInProcess(tool, ["convert-type", fake, "--to", "com.microsoft.bmp", "-o", "-"])
+        #expect(failed.status == 2)
+        #expect(failed.error.hasSuffix(" (conversionFailed)\n"))
     }
 }

@@ -9,8 +9,8 @@ extension UniformType {
 
 extension TransferConverter {
     /// TransferKit's built-in converters, which ``TransferConverterRegistry/shared`` starts with: the text
-    /// converters (``textConverters``).
-    public static var builtIn: [TransferConverter] { textConverters }
+    /// converters (``textConverters``), then the image converters (``imageConverters``).
+    public static var builtIn: [TransferConverter] { textConverters + imageConverters }
 
     /// The built-in text converters, each reading and writing the types named:
     /// - `public.utf8-plain-text` ⇄ `public.utf16-external-plain-text` (UTF-16 with a byte-order mark: written
