@@ -240,7 +240,8 @@ let package = Package(
             name: "TransferClipboardTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
-                "TransferKitTesting", "transferkit", "transferkit-memory-probe", "transferkit-clipboard-probe",
+                "TransferKitTesting", "TransferImaging", "transferkit", "transferkit-memory-probe",
+                "transferkit-clipboard-probe",
             ]),
         .testTarget(
             name: "TransferDesktopTests",

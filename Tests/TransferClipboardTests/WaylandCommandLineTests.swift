@@ -129,6 +129,12 @@ final class WaylandCommandLineTests {
         }
     }
 
+    @Test(
+        "images: wl-copy's PNG pastes as BMP; copy of a PNG serves wl-paste its BMP; the snapshot keeps the PNG alone")
+    func derivedImages() async throws {
+        try await compositor.expectDerivedImages()
+    }
+
     @Test("64 MiB both ways through the pipes, with bounded memory")
     func largeTransfers() async throws {
         let growth = try await compositor.largeTransferGrowth()

@@ -232,6 +232,12 @@ final class X11CommandLineTests {
         try await waitUntilNoServingCopy(containing: html)
     }
 
+    @Test(
+        "images: xclip's PNG pastes as BMP; copy of a PNG serves xclip its BMP; the snapshot keeps the PNG alone")
+    func derivedImages() async throws {
+        try await server.expectDerivedImages()
+    }
+
     /// Waits until `paste --list` shows `name` (xclip has taken the clipboard).
     func waitUntilListed(_ name: String) async throws {
         for _ in 0..<500 {

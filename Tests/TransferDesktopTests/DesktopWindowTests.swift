@@ -273,6 +273,45 @@ struct DesktopWindowTests {
     }
 
     @Test(
+        "a drop read through the display protocol converts a TransferKit source's derived types itself: only HTML crosses"
+    )
+    func dropDerivesWhatTheSourceDerives() async throws {
+        let desktop = FakeDesktop()
+        let (left, leftFake) = try await openWindow("left", on: desktop)
+        let (right, rightFake) = try await openWindow("right", on: desktop)
+        let asked = SanitizedMutex<[String]>([])
+        leftFake.whenDragged { offer in
+            // Without the session offer, as from a TransferKit drag whose session cannot be published.
+            await rightFake.receiveDrop(
+                DesktopDragOffer(
+                    targets: offer.targets.filter { !DesktopSessionOffer.isOfferName($0) }, actions: offer.actions
+                ) { name in
+                    asked.withLock { $0.append(name) }
+                    return try await offer.serve(name)
+                })
+        }
+        let drops = right.drops { _ in DropProposal(operation: .copy) }
+        let target = Task {
+            var iterator = drops.makeAsyncIterator()
+            let drop = try #require(try await iterator.next())
+            return try await drop.perform { session, _ in
+                let item = try #require(session.items.first).provider
+                return (item.registeredTypes, try await item.loadObject(ofClass: String.self))
+            }
+        }
+        let html = TransferProvider(data: Data("<p>Caf&eacute; &amp; bar</p>".utf8), type: .html)
+        let result = try await left.drag(DragSession(items: [DragItem(id: "1", provider: html)], source: nil))
+        if result.operation == .cancel { right.close() }
+        let (registered, text) = try #require(try await target.value.value)
+        #expect(result.operation == .copy)
+        #expect(registered == [.html])
+        #expect(text == "Café & bar")
+        let names = asked.withLock { $0 }
+        #expect(names.contains(ClipboardTypeMapping.derivedName) && names.contains("public.html"), "\(names)")
+        #expect(!names.contains("public.utf8-plain-text") && !names.contains("text/plain"), "\(names)")
+    }
+
+    @Test(
         "a session offer whose socket is not an absolute path is no offer",
         arguments: ["transferkit-drag-relative.sock", "\0transferkit-drag-abstract", "", "/run/user/1000/a\0b.sock"])
     func offerNeedsAnAbsoluteSocket(socket: String) throws {

@@ -72,6 +72,32 @@ struct RemoteSessionTests {
         remote.close()
     }
 
+    @Test("only registered types cross; the destination derives the others (HTML's plain text) from what it loads")
+    func derivedTypesAtTheDestination() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let calls = CallCounter()
+        let provider = TransferProvider()
+        provider.registerDataRepresentation(for: .html) { _ in
+            calls.count("html")
+            return Data("<p>Caf&eacute; &amp; bar</p>".utf8)
+        }
+        #expect(provider.offeredTypes.contains(.utf8PlainText))
+        let session = DragSession(items: [DragItem(id: "1", provider: provider)], source: nil)
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        defer { publication.close() }
+        let remote = try await RemoteDragSession.connect(
+            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let item = remote.items[0].provider
+        #expect(item.registeredTypes == [.html])
+        #expect(item.offeredTypes.prefix(2) == [.html, .utf8PlainText])
+        #expect(calls["html"] == 0)
+        let text = try await item.loadObject(ofClass: String.self)
+        #expect(text == "Café & bar")
+        #expect(calls["html"] == 1)
+        remote.close()
+    }
+
     @Test("a move reaches the destination once; the source removes the item only after the commit")
     func moveAcrossProcesses() async throws {
         let (path, directory) = try socketPath()

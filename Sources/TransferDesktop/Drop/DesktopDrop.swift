@@ -192,18 +192,11 @@ public final class DesktopDrop: Sendable {
 
     /// The source's session offer, when it offers a valid one.
     private func sessionOffer() async -> DesktopSessionOffer? {
+        let handle = handle
         guard let name = handle.targets.first(where: DesktopSessionOffer.isOfferName),
-            let stream = try? await handle.receive(name)
+            let bytes = try? await ClipboardTypeMapping.hintBytes(
+                limit: DesktopSessionOffer.maximumLength, { try await handle.receive(name) })
         else { return nil }
-        var bytes = Data()
-        do {
-            for try await chunk in stream {
-                bytes += chunk
-                guard bytes.count <= DesktopSessionOffer.maximumLength else { return nil }
-            }
-        } catch {
-            return nil
-        }
         return DesktopSessionOffer.decode(bytes)
     }
 
@@ -213,7 +206,11 @@ public final class DesktopDrop: Sendable {
     ) async throws(TransferSessionError) -> DropResult<Value> {
         let handle = handle
         let names = handle.targets.filter { !DesktopSessionOffer.isOfferName($0) }
-        let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog) { name, progress in
+        // A TransferKit source's converted copies are converted here instead, as a clipboard read does.
+        let derived =
+            (try? await ClipboardTypeMapping.derivedNames(offered: names) { try await handle.receive($0) }) ?? []
+        let provider = ClipboardTypeMapping.provider(offering: names, derived: derived, catalog: catalog) {
+            name, progress in
             let stream = try await handle.receive(name)
             return TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: handle))
         }

@@ -24,8 +24,8 @@ extension TransferConverter {
         (.png, .png), (.bmp, .bmp), (.pam, .pam), (.ppm, .ppm), (.rgbaPixels, .rgbaPixels),
     ]
 
-    /// The built-in image converters: one from each of PNG, BMP, PAM (``UniformType/pam``), PPM
-    /// (``UniformType/ppm``) and the pixel buffer (``UniformType/rgbaPixels``) to each of the others, so no
+    /// The built-in image converters: one from each of PNG, BMP, PAM (`UniformType.pam`), PPM
+    /// (`UniformType.ppm`) and the pixel buffer (`UniformType.rgbaPixels`) to each of the others, so no
     /// image conversion needs a chain.
     ///
     /// Each decodes its whole input into pixels (at most 2²⁶ of them) and encodes them again, pure Swift (PNG's zlib
