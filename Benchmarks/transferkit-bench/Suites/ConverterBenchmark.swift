@@ -1,10 +1,12 @@
 import Foundation
+import TransferImaging
 import TransferKit
 import TransferKitPlatform
 import UniformTypes
 
-/// The built-in text converters' throughput, each over the same input in 1 MiB chunks (as a provider streams a
-/// derived representation), against `iconv` on the same bytes where iconv does the same conversion. Reported only:
+/// The built-in converters' throughput, each over the same input in 1 MiB chunks (as a provider streams a derived
+/// representation), against `iconv` on the same bytes where iconv does the same conversion; the image rows convert
+/// the imaging benchmark's image and count its input bytes (the PNG's, or the BMP's). Reported only:
 /// iconv is a separate process that reads a file and writes to /dev/null, so its figure includes its start
 /// (about a millisecond against tens of milliseconds of work).
 enum ConverterBenchmark {
@@ -38,6 +40,8 @@ enum ConverterBenchmark {
         Case(name: "HTML → text", source: .html, destination: .utf8PlainText),
         Case(name: "RTF → text", source: .rtf, destination: .utf8PlainText),
         Case(name: "text/uri-list → newline list", source: .uriList, destination: .utf8PlainText),
+        Case(name: "PNG → BMP", source: .png, destination: .bmp),
+        Case(name: "BMP → PNG", source: .bmp, destination: .png),
     ]
 
     static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
@@ -82,6 +86,9 @@ enum ConverterBenchmark {
         case .rtf:
             return Data(
                 ("{\\rtf1\\ansi " + repeated("The \\b quick\\b0  brown fox caf\\'e9 \\u8364? \\par\n") + "}").utf8)
+        case .png, .bmp:
+            let image = try ImagingBenchmark.testImage(quick: byteCount < 32 << 20)
+            return image.encoded(as: type == .png ? .png : .bmp)
         default:
             return Data(repeated("file:///home/user/Documents/report%20final.pdf\r\n").utf8)
         }
@@ -107,6 +114,8 @@ enum ConverterBenchmark {
             : try input(for: testCase.source, byteCount: byteCount)
         let chunks = stride(from: 0, to: data.count, by: 1 << 20).map { data[$0..<min(data.count, $0 + (1 << 20))] }
         let megabytes = Double(data.count) / 1e6
+        // Each side returns its time in seconds (a cost, as PairedSamples wants); the rows show the rates.
+        let rate = { (seconds: Double) in megabytes / seconds }
         func project() async throws -> Double {
             let started = MonotonicClock.now()
             var total = 0
@@ -115,14 +124,14 @@ enum ConverterBenchmark {
                 total += chunk.count
             }
             guard total > 0 || data.isEmpty else { throw BenchmarkError("\(name) produced nothing") }
-            return megabytes / (MonotonicClock.elapsed(since: started) / 1e9)
+            return MonotonicClock.elapsed(since: started) / 1e9
         }
         let pairs = configuration.quick ? 3 : 9
         guard let iconv, let (from, to) = testCase.iconv else {
             var samples: [Double] = []
             for _ in 0..<pairs { samples.append(try await project()) }
             return ResultRow(
-                name, unit: "MB/s", project: Summary(higherIsBetter: samples),
+                name, unit: "MB/s", project: Summary(lowerIsBetter: samples).mapped(rate),
                 note: "\(Format.number(megabytes)) MB in 1 MiB chunks; no reference tool on the machine does this.")
         }
         let directory = try TemporaryDirectory()
@@ -134,13 +143,13 @@ enum ConverterBenchmark {
         func baseline() throws -> Double {
             let (nanoseconds, exit) = try Spawn.run(iconv, ["-f", from, "-t", to, path], output: devNull)
             guard exit == 0 else { throw BenchmarkError("iconv -f \(from) -t \(to) exited with \(exit)") }
-            return megabytes / (nanoseconds / 1e9)
+            return nanoseconds / 1e9
         }
         let samples = try await PairedRunner.alternate(pairs: pairs, project: project, baseline: baseline)
         return ResultRow(
-            name, unit: "MB/s", project: Summary(higherIsBetter: samples.project),
-            baselineName: "iconv -f \(from) -t \(to)", baseline: Summary(higherIsBetter: samples.baseline),
-            ratio: samples.medianRateRatio, ratioMeaning: "throughput ×",
+            name, unit: "MB/s", project: Summary(lowerIsBetter: samples.project).mapped(rate),
+            baselineName: "iconv -f \(from) -t \(to)", baseline: Summary(lowerIsBetter: samples.baseline).mapped(rate),
+            ratio: samples.medianRateRatio, ratioMeaning: "throughput",
             note:
                 "\(Format.number(megabytes)) MB in 1 MiB chunks in process; iconv reads the file, output to /dev/null.")
     }

@@ -7,9 +7,16 @@ import TransferKitPlatform
 enum ImagingBenchmark {
     static let python = "/usr/bin/python3"
 
-    static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
+    /// The benchmark's image: 1024 × 768 RGBA (1024 × 192 with `--quick`), a gradient with noise in its low bits and
+    /// half of it translucent.
+    static func testImage(quick: Bool) throws -> RGBAImage {
+        let (width, height, pixels) = testPixels(quick: quick)
+        return try RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    private static func testPixels(quick: Bool) -> (width: Int, height: Int, pixels: [UInt8]) {
         let width = 1024
-        let height = configuration.quick ? 192 : 768
+        let height = quick ? 192 : 768
         var generator = SplitMix(seed: 25)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for y in 0..<height {
@@ -22,6 +29,11 @@ enum ImagingBenchmark {
                 pixels[at + 3] = x < width / 2 ? 255 : UInt8(y & 255)
             }
         }
+        return (width, height, pixels)
+    }
+
+    static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
+        let (width, height, pixels) = testPixels(quick: configuration.quick)
         guard FileManager.default.isExecutableFile(atPath: python) else {
             return [ResultRow("imaging", status: .unavailable, note: "no \(python) for the zlib baseline")]
         }
