@@ -98,7 +98,19 @@ let package = Package(
                 "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard",
                 "TransferSessions", "TransferDesktop",
             ]),
-        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"]),
+        // Release builds link the Swift runtime and Foundation statically: a dynamic start spends about half of a
+        // short command's time in the dynamic loader (Benchmarks/README.md, the cli row).
+        .executableTarget(
+            name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+                        "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
+                        "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-Xlinker",
+                        "--end-group", "-use-ld=lld",
+                    ], .when(configuration: .release))
+            ]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 
