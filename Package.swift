@@ -136,8 +136,8 @@ let package = Package(
         .executableTarget(
             name: "transferkit-bench",
             dependencies: [
-                "TransferKitPlatform", "CBOR", "TransferKit", "TransferImaging", "UniformTypes", "transferkit",
-                "transferkit-bench-hello",
+                "TransferKitPlatform", "CBOR", "TransferKit", "TransferImaging", "TransferSessions", "UniformTypes",
+                "transferkit", "transferkit-bench-hello",
             ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),

@@ -12,6 +12,9 @@ enum BenchmarkProgram {
         if arguments.first == SpliceCopy.childFlag {
             Syscall.exitProcess(SpliceCopy.child(Array(arguments.dropFirst())))
         }
+        if arguments.first == SessionMoveBenchmark.childFlag {
+            Syscall.exitProcess(await SessionMoveBenchmark.child(Array(arguments.dropFirst())))
+        }
         if arguments.first == CBORValueMemoryBenchmark.childFlag {
             Syscall.exitProcess(CBORValueMemoryBenchmark.child(Array(arguments.dropFirst())))
         }
@@ -66,6 +69,7 @@ enum BenchmarkProgram {
             ("clipboard", ClipboardBenchmark.run),
             ("imaging", ImagingBenchmark.run),
             ("convert", ConverterBenchmark.run),
+            ("sessions", SessionMoveBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {
