@@ -23,7 +23,7 @@ extension TestDesktop {
 
     /// Images through the converters on this desktop's clipboard (issue 25):
     /// - the stock tool's `image/png` pastes as `--type image/bmp`, converted in the reader;
-    /// - `copy` of a PNG offers its BMP (converted by the owner when asked, listed in the derived hint), and the
+    /// - `copy` of a PNG offers its BMP (converted by the owner when asked, offered after the derived marker), and the
     ///   stock tool reads it;
     /// - `paste --archive` of that copy keeps the PNG alone (the converted copies are the reader's to make), and a
     ///   paste of the BMP from it still works;
@@ -48,6 +48,9 @@ extension TestDesktop {
         try await waitUntilOffered(ClipboardTypeMapping.derivedName)
         let offered = try await offeredNames()
         #expect(offered.contains("image/png") && offered.contains("image/bmp"), "\(offered)")
+        // The converted copies follow the marker.
+        let marker = offered.firstIndex(of: ClipboardTypeMapping.derivedName) ?? offered.endIndex
+        #expect(offered[..<marker].contains("image/png") && offered[marker...].contains("image/bmp"), "\(offered)")
         #expect(try RGBAImage(decoding: try await stockBytes("image/bmp"), as: .bmp) == pixels)
         let hint = String(decoding: try await stockBytes(ClipboardTypeMapping.derivedName), as: UTF8.self)
         let derived = hint.split(separator: "\n").map(String.init)

@@ -280,9 +280,11 @@ struct DesktopWindowTests {
         let (left, leftFake) = try await openWindow("left", on: desktop)
         let (right, rightFake) = try await openWindow("right", on: desktop)
         let asked = SanitizedMutex<[String]>([])
+        let offered = SanitizedMutex<[String]>([])
         leftFake.whenDragged { offer in
+            offered.withLock { $0 = offer.targets }
             // Without the session offer, as from a TransferKit drag whose session cannot be published.
-            await rightFake.receiveDrop(
+            return await rightFake.receiveDrop(
                 DesktopDragOffer(
                     targets: offer.targets.filter { !DesktopSessionOffer.isOfferName($0) }, actions: offer.actions
                 ) { name in
@@ -307,7 +309,8 @@ struct DesktopWindowTests {
         #expect(registered == [.html])
         #expect(text == "Café & bar")
         let names = asked.withLock { $0 }
-        #expect(names.contains(ClipboardTypeMapping.derivedName) && names.contains("public.html"), "\(names)")
+        #expect(names.contains("public.html"), "\(names)")
+        #expect(offered.withLock { $0 }.contains(ClipboardTypeMapping.derivedName))
         #expect(!names.contains("public.utf8-plain-text") && !names.contains("text/plain"), "\(names)")
     }
 

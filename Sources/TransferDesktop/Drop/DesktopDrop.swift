@@ -207,9 +207,7 @@ public final class DesktopDrop: Sendable {
         let handle = handle
         let names = handle.targets.filter { !DesktopSessionOffer.isOfferName($0) }
         // A TransferKit source's converted copies are converted here instead, as a clipboard read does.
-        let derived =
-            (try? await ClipboardTypeMapping.derivedNames(offered: names) { try await handle.receive($0) }) ?? []
-        let provider = ClipboardTypeMapping.provider(offering: names, derived: derived, catalog: catalog) {
+        let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog) {
             name, progress in
             let stream = try await handle.receive(name)
             return TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: handle))
