@@ -40,12 +40,8 @@ extension MIMEDatabase {
             if !result.contains(directory) { result.append(directory) }
         }
 
-        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            append(Substring(dataHome))
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            var trimmed = Substring(home)
-            while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-            append(trimmed + "/.local/share")
+        if let user = SharedMIMEInfoPackage.userMIMEDirectory(environment: environment) {
+            result.append(user)
         }
 
         let dataDirectories = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
