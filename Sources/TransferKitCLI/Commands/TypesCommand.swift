@@ -27,6 +27,12 @@ package struct TypesCommand: Command {
           transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
           transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
           transferkit types --extension zzq --dynamic
+          transferkit types --export-mime --declarations Examples/ExampleTypes.json
+
+        --export-mime prints a freedesktop shared-mime-info package for the exported types of the --declarations files
+        (each with a MIME type of its own: its globs, comment, sub-class-of and aliases); -o FILE writes it, and
+        --install writes it to $XDG_DATA_HOME/mime/packages/transferkit-<file name>.xml (by default under
+        ~/.local/share) and runs update-mime-database, so gio, xdg-mime and file managers know the types.
 
         A type the catalogue does not declare is not there: exit 1. A lookup by extension or MIME type that finds
         no declared type makes a dynamic type (dyn.…), which --dynamic describes instead (exit 0).
@@ -48,6 +54,13 @@ package struct TypesCommand: Command {
                 DeclarationsOption.option,
                 .init(names: ["--dynamic"], help: "Describe a dynamic type (dyn.…) rather than exit 1 for it."),
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
+                .init(
+                    names: ["--export-mime"],
+                    help: "Print a shared-mime-info package (XML) for the exported types of the declarations."),
+                .init(
+                    names: ["--install"],
+                    help: "With --export-mime: install it for this user and run update-mime-database."),
+                .init(names: ["-o", "--output"], valueName: "FILE", help: "With --export-mime: write it to FILE."),
             ],
             positionals: .init(name: "TYPE", help: "A uniform type identifier to describe.", maximum: 1)
         )
@@ -56,6 +69,12 @@ package struct TypesCommand: Command {
     /// Runs the lookup.
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
+        if arguments.flag("--export-mime") {
+            return try await exportMIME(arguments, in: context)
+        }
+        if arguments.flag("--install") || arguments.value("--output") != nil {
+            throw UsageError("--install and -o go with --export-mime")
+        }
         let json = arguments.flag("--json")
         let pair = arguments.allValues("--conforms")
         if pair.count == 2 {

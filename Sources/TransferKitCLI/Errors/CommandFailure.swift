@@ -27,4 +27,14 @@ extension ErrorCode where Domain == CommandFailureDomain {
 
     /// Something is offered, but under names that no uniform type stands for, so nothing can be read.
     public static var nothingReadable: Self { Self("nothingReadable") }
+
+    /// No declared type can be exported to the desktop's MIME database (`types --export-mime`): none is declared, or
+    /// none has a valid MIME type of its own.
+    public static var nothingToExport: Self { Self("nothingToExport") }
+
+    /// A program the command runs (such as `update-mime-database`) is not on the `PATH`.
+    public static var programMissing: Self { Self("programMissing") }
+
+    /// A program the command runs (such as `update-mime-database`) failed: it exited with a status other than 0.
+    public static var programFailed: Self { Self("programFailed") }
 }

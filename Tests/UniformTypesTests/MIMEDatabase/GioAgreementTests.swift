@@ -6,8 +6,7 @@ import TransferKitTestSupport
 @testable import UniformTypes
 
 /// The `gio` executable on `PATH`, if GLib's tools (Debian's `libglib2.0-bin`) are installed.
-let gioPath: String? = (Syscall.environmentValue("PATH") ?? "/usr/bin:/bin").split(separator: ":")
-    .map { "\($0)/gio" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+let gioPath: String? = executableOnPath(named: "gio")
 
 /// The installed shared-mime-info database that `gio` reads too.
 let systemMIMEDirectory = "/usr/share/mime"
