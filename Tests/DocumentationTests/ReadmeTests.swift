@@ -49,6 +49,9 @@ struct ReadmeTests {
             at: folder.appendingPathComponent("Examples"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: repositoryFile("Examples/Files"), to: folder.appendingPathComponent("Examples/Files"))
+        try FileManager.default.copyItem(
+            at: repositoryFile("Examples/ExampleTypes.json"),
+            to: folder.appendingPathComponent("Examples/ExampleTypes.json"))
         let tool = TransferKitExecutable.product(named: "transferkit")
         for line in lines {
             // `swift run transferkit` is the built binary; the comment after '#' is not part of the command.

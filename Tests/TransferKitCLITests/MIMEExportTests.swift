@@ -226,5 +226,12 @@ struct MIMEExportDesktopTests {
         // The declared supertype is the database's too: gio answers from the installed sub-class-of.
         let subclasses = try String(contentsOfFile: data + "/mime/subclasses", encoding: .utf8)
         #expect(subclasses.contains("\(declared) application/json"))
+        // TransferKit reads the user's database too: without the declarations, .charcard is a database type now.
+        let lookup = try await runBinary(["types", "--extension", "charcard", "--json"], environment: environment)
+        #expect(lookup.status == 0, "\(lookup.error)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lookup.output.utf8)) as? [String: Any])
+        #expect(object["mimeTypes"] as? [String] == [declared])
+        #expect((object["supertypes"] as? [String])?.contains("public.json") == true)
+        print("desktop export: gio, xdg-mime (generic) and xdg-mime (GNOME) report \(after.joined(separator: ", "))")
     }
 }
