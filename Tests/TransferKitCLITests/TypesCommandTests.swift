@@ -114,7 +114,7 @@ struct TypesCommandTests {
         arguments: [
             (
                 ["types"],
-                "transferkit types: give a TYPE, --extension, --mime, --file or --conforms (usage: see 'transferkit types --help')\n"
+                "transferkit types: give a TYPE, --extension, --mime, --file, --conforms or --export-mime (usage: see 'transferkit types --help')\n"
             ),
             (
                 ["types", "not a type"],

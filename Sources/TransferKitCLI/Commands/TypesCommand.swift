@@ -106,7 +106,7 @@ package struct TypesCommand: Command {
             }
             type = found
         } else {
-            throw UsageError("give a TYPE, --extension, --mime, --file or --conforms")
+            throw UsageError("give a TYPE, --extension, --mime, --file, --conforms or --export-mime")
         }
         if catalog.declaration(for: type) == nil {
             let hint = "--declarations FILE declares it"
