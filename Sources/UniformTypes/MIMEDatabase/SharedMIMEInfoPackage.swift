@@ -21,7 +21,8 @@
 /// exported under a name that no other program uses), when its MIME type is not one that `update-mime-database`
 /// accepts (`media/subtype` with a media type from ``mediaTypes`` and RFC 6838 characters), or when an earlier
 /// declaration (by identifier) already exports the same MIME type. An extension with a glob metacharacter
-/// (`*`, `?`, `[`, `]`) is left out too. The output is deterministic: elements sorted by MIME type, omissions by
+/// (`*`, `?`, `[`, `]`) is left out too, and so is an alias that another element has as its type or (earlier by
+/// identifier) as an alias. The output is deterministic: elements sorted by MIME type, omissions by
 /// identifier, everything escaped for XML.
 ///
 /// ```swift
@@ -89,6 +90,7 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
         var entries: [Entry] = []
         var omissions: [Omission] = []
         var exported: [String: UniformType] = [:]
+        var aliased: [String: UniformType] = [:]
         let sorted = declarations.sorted {
             $0.identifier.identifier.lowercased() < $1.identifier.identifier.lowercased()
         }
@@ -134,7 +136,15 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
                 if let problem = Self.problem(withMIMEType: alias) {
                     omissions.append(
                         Omission(uniformType: type, reason: "its MIME type '\(alias)' \(problem); no alias is made"))
+                } else if let owner = aliased[alias] {
+                    omissions.append(
+                        Omission(
+                            uniformType: type,
+                            reason:
+                                "its MIME type \(alias) is an alias of \(owner.identifier) already; no alias is made"
+                        ))
                 } else {
+                    aliased[alias] = type
                     aliases.append(alias)
                 }
             }

@@ -28,7 +28,7 @@ struct SharedMIMEInfoPackageTests {
             // Conforms to a type of the package and to plain text: both MIME types, sorted.
             try declaration(
                 "com.example.signed-note", [try type("com.example.note"), .plainText], extensions: ["snote"],
-                mimeTypes: ["application/vnd.example.signed-note+json; charset=utf-8"],
+                mimeTypes: ["application/vnd.example.signed-note+json; charset=utf-8", "application/x-example-note"],
                 description: "Signed <note> & \"quote\" 'apostrophe'\u{7}"),
             // public.text has no MIME type: the line goes on to public.data (application/octet-stream) and
             // public.content (none, and no parents).
@@ -52,6 +52,7 @@ struct SharedMIMEInfoPackageTests {
           <!-- left out: com.example.globby: its extension 'a*b' has a glob metacharacter (*, ?, [ or ]) and is left out -->
           <!-- left out: com.example.note-copy: its MIME type application/vnd.example.note+json is exported for com.example.note already -->
           <!-- left out: com.example.plain: it declares no MIME type; add a public.mime-type tag such as application/vnd.<owner>.<name> to export it -->
+          <!-- left out: com.example.signed-note: its MIME type application/x-example-note is an alias of com.example.note already; no alias is made -->
           <mime-type type="application/vnd.example.note+json">
             <comment>Example note</comment>
             <glob pattern="*.note"/>
@@ -97,7 +98,7 @@ struct SharedMIMEInfoPackageTests {
         #expect(
             package.omissions.map(\.uniformType.identifier) == [
                 "com.example.bad-media", "com.example.bad-subtype", "com.example.globby", "com.example.note-copy",
-                "com.example.plain",
+                "com.example.plain", "com.example.signed-note",
             ])
     }
 
