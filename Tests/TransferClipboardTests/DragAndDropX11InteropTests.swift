@@ -233,8 +233,10 @@ final class DragAndDropX11InteropTests {
 
     // MARK: - From TransferKit's window to a toolkit
 
+    // Its own identifier: X11XclipTests declares `com.example.card` without `public.json`, and the first declaration
+    // of an identifier in a process wins, so in a whole-suite run this card could lose its `application/json`.
     /// An app's own type conforming to `public.json`, offered as its identifier and as `application/json`.
-    static let card = UniformType(exportedAs: "com.example.card", conformingTo: .json)
+    static let card = UniformType(exportedAs: "com.example.interop-card", conformingTo: .json)
 
     /// What TransferKit's window drags to a toolkit's target: the providers, the MIME type the target accepts, and
     /// the bytes it must receive.
