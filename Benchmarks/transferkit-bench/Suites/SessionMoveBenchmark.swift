@@ -60,7 +60,7 @@ enum SessionMoveBenchmark {
                     },
                     baseline: {
                         defer { rawIndex += 1 }
-                        return try exchange(at: "\(directory.path)/r\(rawIndex)")
+                        return try await exchange(at: "\(directory.path)/r\(rawIndex)")
                     })
             } catch {
                 kill(sessionChild, SIGKILL)
@@ -121,12 +121,8 @@ enum SessionMoveBenchmark {
     }
 
     /// The raw baseline's exchanges on the socket at `path`, in nanoseconds.
-    private static func exchange(at path: String) throws -> Double {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !FileManager.default.fileExists(atPath: path) {
-            guard ContinuousClock.now < deadline else { throw BenchmarkError("nothing listens at \(path)") }
-            usleep(1000)
-        }
+    private static func exchange(at path: String) async throws -> Double {
+        try await waitForListener(path)
         let started = MonotonicClock.now()
         let socket = try UnixSocket.connect(toPath: path)
         defer { socket.close() }

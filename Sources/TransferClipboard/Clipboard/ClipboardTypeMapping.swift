@@ -171,9 +171,6 @@ public enum ClipboardTypeMapping {
     /// types" above). Its bytes list them too, one a line.
     public static let derivedName = "application/x-transferkit-derived"
 
-    /// The most bytes a reader takes of a hint; a longer hint is no hint of TransferKit's and is ignored.
-    package static let hintByteLimit = 64 * 1024
-
     /// The names that follow the derived marker among `names` (an owner's offered names), other than hints: the
     /// names of the types its converters derive. Empty when the marker is not offered.
     package static func derivedNames(offered names: [String]) -> Set<String> {
@@ -186,7 +183,7 @@ public enum ClipboardTypeMapping {
     ///
     /// - Throws: Any other error of `open` or the stream, such as `CancellationError`.
     package static func hintBytes(
-        limit: Int = hintByteLimit, _ open: () async throws -> TransferByteStream
+        limit: Int, _ open: () async throws -> TransferByteStream
     ) async throws -> Data? {
         var bytes = Data()
         do {
@@ -333,7 +330,7 @@ public enum ClipboardTypeMapping {
             provider.registerStreamRepresentation(for: type) { progress in try await load(name, progress) }
         }
         let derivable = Set(provider.offeredTypes)
-        for name in names where derived.contains(name) && !isHint(name) {
+        for name in names where derived.contains(name) {
             guard let type = type(forOffered: name, catalog: catalog),
                 !derivable.contains(where: { catalog.conforms($0, to: type) })
             else { continue }

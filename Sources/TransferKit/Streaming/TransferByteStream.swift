@@ -66,7 +66,19 @@ public struct TransferByteStream: AsyncSequence, Sendable {
     ///
     /// - Parameter data: The bytes.
     public init(data: Data) {
-        self.init(length: UInt64(data.count), OneChunk(data: data))
+        self.init(chunks: [data])
+    }
+
+    /// A stream of chunks already in memory, in order: a representation kept in pieces, or bytes given to a
+    /// converter in the chunking of a real stream.
+    ///
+    /// ```swift
+    /// let stream = TransferByteStream(chunks: [Data("Caf".utf8), Data([0xC3]), Data([0xA9])])
+    /// ```
+    ///
+    /// - Parameter chunks: The chunks; the stream's ``length`` is their total.
+    public init(chunks: [Data]) {
+        self.init(length: UInt64(chunks.reduce(0) { $0 + $1.count }), ChunkList(chunks: chunks))
     }
 
     /// A stream of a file's bytes, read in chunks when iterated (each iteration opens the file anew).
@@ -213,18 +225,15 @@ extension TransferByteStream {
 }
 
 /// A sequence of one chunk.
-private struct OneChunk: AsyncSequence, Sendable {
+private struct ChunkList: AsyncSequence, Sendable {
     typealias Element = Data
-    let data: Data
+    let chunks: [Data]
 
-    func makeAsyncIterator() -> Iterator { Iterator(data: data) }
+    func makeAsyncIterator() -> Iterator { Iterator(chunks: chunks[...]) }
 
     struct Iterator: AsyncIteratorProtocol {
-        var data: Data?
-        mutating func next() async -> Data? {
-            defer { data = nil }
-            return data
-        }
+        var chunks: ArraySlice<Data>
+        mutating func next() async -> Data? { chunks.popFirst() }
     }
 }
 

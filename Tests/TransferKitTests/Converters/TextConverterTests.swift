@@ -17,20 +17,10 @@ struct TextConverterTests {
             input.subdata(in: $0..<min(input.count, $0 + chunkSize))
         }
         var output = Data()
-        for try await chunk in converter.convert(TransferByteStream(ChunkList(chunks: chunks))) {
+        for try await chunk in converter.convert(TransferByteStream(chunks: chunks)) {
             output.append(chunk)
         }
         return output
-    }
-
-    struct ChunkList: AsyncSequence, Sendable {
-        typealias Element = Data
-        let chunks: [Data]
-        func makeAsyncIterator() -> Iterator { Iterator(chunks: chunks[...]) }
-        struct Iterator: AsyncIteratorProtocol {
-            var chunks: ArraySlice<Data>
-            mutating func next() async -> Data? { chunks.popFirst() }
-        }
     }
 
     static let texts = ["", "plain ASCII", "héllo wörld", "日本語のテキスト", "emoji 😀👍🏽 and 𝄞", "a\r\nb\nc\0d"]
@@ -91,6 +81,21 @@ struct TextConverterTests {
             try await Self.convert(Data(bytes), with: converter, chunkSize: 1)
         }
         #expect(streamed?.code == .conversionFailed)
+    }
+
+    @Test(
+        "A streamed conversion names the input's byte where it failed, however the input is chunked",
+        arguments: [1, 2, 3, 5, 4096])
+    func failureOffset(chunkSize: Int) async throws {
+        // h é l l o: the invalid byte is the input's seventh, at offset 6.
+        let input = Data("héllo".utf8) + Data([0xFF, 0x41])
+        let converter = try Self.converter(.utf8PlainText, .utf16ExternalPlainText)
+        let error = await #expect(throws: TransferError.self) {
+            try await Self.convert(input, with: converter, chunkSize: chunkSize)
+        }
+        #expect(error?.code == .conversionFailed)
+        let text = "\(error?.message ?? "") \(error?.cause.map { "\($0)" } ?? "")"
+        #expect(text.contains("at byte 6"), "\(text)")
     }
 
     static let invalidUTF16Cases: [[UInt8]] = [

@@ -109,6 +109,19 @@ final class ArchiveOutput: Sendable {
 struct StreamRepresentationTests {
     static let chunkSize = 64 * 1024
 
+    @Test("A stream of chunks in memory yields them in order, on every pass, and its length is their total")
+    func chunksInMemory() async throws {
+        let chunks = [Data("Caf".utf8), Data(), Data([0xC3]), Data([0xA9])]
+        let stream = TransferByteStream(chunks: chunks)
+        #expect(stream.length == 5)
+        for _ in 0..<2 {
+            var seen: [Data] = []
+            for try await chunk in stream { seen.append(chunk) }
+            #expect(seen.reduce(Data(), +) == Data("Café".utf8))
+        }
+        #expect(TransferByteStream(chunks: []).length == 0)
+    }
+
     @Test("A stream much larger than the configured limit goes through the archive writer one chunk at a time")
     func streamsWithoutCollecting() async throws {
         // The limit on what the writer may hold: 4 chunks. The stream is 64 chunks (16× the limit).

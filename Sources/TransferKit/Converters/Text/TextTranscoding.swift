@@ -44,16 +44,29 @@ struct TextTranscoding: TransferChunkConversion {
     }
 
     mutating func convert(_ chunk: Data) throws -> Data {
-        var bytes = carry
-        bytes.append(contentsOf: chunk)
         var out: [UInt8] = []
-        out.reserveCapacity(outputCapacity(forInputBytes: bytes.count))
+        out.reserveCapacity(outputCapacity(forInputBytes: carry.count + chunk.count))
         appendMarkOnce(to: &out)
-        let consumed = try bytes.withUnsafeBufferPointer { buffer in
-            try decode(buffer, final: false, into: &out)
+        var rest = chunk[...]
+        if !carry.isEmpty {
+            // The carried character completes within the chunk's first four bytes (no character is longer): decode
+            // those together, so the chunk itself is read in place rather than copied behind the carry.
+            let head = carry + chunk.prefix(4)
+            let consumed = try head.withUnsafeBufferPointer { buffer in try decode(buffer, final: false, into: &out) }
+            offset += consumed
+            guard consumed >= carry.count else {
+                // The chunk was too short to complete it: all of it waits for the next one.
+                carry = Array(head[consumed...])
+                return Data(out)
+            }
+            rest = chunk.dropFirst(consumed - carry.count)
+            carry = []
         }
-        carry = Array(bytes[consumed...])
+        let consumed = try rest.withUnsafeBytes { raw in
+            try decode(raw.assumingMemoryBound(to: UInt8.self), final: false, into: &out)
+        }
         offset += consumed
+        carry = Array(rest.dropFirst(consumed))
         return Data(out)
     }
 
