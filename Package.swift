@@ -212,10 +212,15 @@ let package = Package(
             dependencies: ["TransferClipboard", "TransferKit", "UniformTypes", "TransferKitTestSupport"],
             path: "Tests/ClipboardProbe"),
         // The seeds' classes, copied verbatim with only their import lines changed, in Swift 5 mode as such apps
-        // are; shared by the compatibility tests and the probe they run as a child process.
+        // are; shared by the compatibility tests and the probe they run as a child process. The seeds' classes are
+        // internal, as the seeds wrote them, so the probe imports the module `@testable`; a release build enables
+        // testing for this module too, or `swift build -c release` of the whole package fails at the probe.
         .target(
             name: "TransferKitCompatibilitySeeds", dependencies: ["TransferKitCompatibility"],
-            path: "Tests/CompatibilitySeeds", swiftSettings: [.swiftLanguageMode(.v5)]),
+            path: "Tests/CompatibilitySeeds",
+            swiftSettings: [
+                .swiftLanguageMode(.v5), .unsafeFlags(["-enable-testing"], .when(configuration: .release)),
+            ]),
         // A tool that knows the seeds' classes (TRANSFERKIT_SEED picks one), and the destination of a cross-process
         // drag of seed 000's Model: the child of the cross-process tests.
         .executableTarget(

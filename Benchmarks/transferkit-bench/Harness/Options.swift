@@ -25,7 +25,7 @@ struct Options: Sendable {
                        After the table, print each row's change against OLD.json, the
                        --json report of an earlier run.
           --only NAME  Run only this suite (repeatable): provider, stream, items, types,
-                       progress, cli, scale, coder, clipboard, imaging.
+                       progress, cli, scale, coder, clipboard, imaging, convert, sessions.
           -h, --help   Show this help.
 
         The exit code is 0 when the benchmarks ran, even if targets were missed; 1 when one could not run;

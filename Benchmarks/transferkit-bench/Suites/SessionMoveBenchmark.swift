@@ -96,11 +96,24 @@ enum SessionMoveBenchmark {
     }
 
     /// Waits (untimed, up to 30 s) until a child listens at `path`.
+    ///
+    /// The socket's file appears at `bind(2)`, before the child's `listen(2)`; a connect in between is refused. So
+    /// this waits for the kernel's table of Unix sockets (`/proc/net/unix`) to show a listening socket at `path`.
     private static func waitForListener(_ path: String) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
-        while !FileManager.default.fileExists(atPath: path) {
+        while !isListening(path) {
             guard ContinuousClock.now < deadline else { throw BenchmarkError("nothing listens at \(path)") }
             try await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    /// Whether `/proc/net/unix` lists a socket bound to `path` with the listening flag (`__SO_ACCEPTCON`, 0x10000).
+    private static func isListening(_ path: String) -> Bool {
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return false }
+        return table.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[7] == path, let flags = UInt32(fields[3], radix: 16) else { return false }
+            return flags & 0x10000 != 0
         }
     }
 
