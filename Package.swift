@@ -1,6 +1,20 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// How release builds link the `transferkit` tool (and the hello world its start is measured against): the Swift
+/// runtime and Foundation statically, by lld, into a position-dependent executable. Debug builds, which the tests
+/// spawn, stay dynamic. The flags are the executables' own: packages that depend on the library products never see
+/// them.
+let staticReleaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
+            "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
+            "-l_FoundationCollections", "-lswiftSynchronization", "-Xlinker", "--end-group", "-use-ld=lld",
+            "-Xclang-linker", "-no-pie",
+        ], .when(configuration: .release))
+]
+
 let package = Package(
     name: "TransferKit",
     products: [
@@ -98,19 +112,12 @@ let package = Package(
                 "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard",
                 "TransferSessions", "TransferDesktop",
             ]),
-        // Release builds link the Swift runtime and Foundation statically: a dynamic start spends about half of a
-        // short command's time in the dynamic loader (Benchmarks/README.md, the cli row).
+        // Release builds link the Swift runtime and Foundation statically, into a position-dependent executable: a
+        // dynamic start spends about half of a short command's time in the dynamic loader, and a static PIE still
+        // applies some 80 000 relocations at each start (Benchmarks/README.md, the cli row).
         .executableTarget(
             name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"],
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
-                        "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU",
-                        "-l_FoundationCShims", "-l_FoundationCollections", "-lswiftSynchronization", "-Xlinker",
-                        "--end-group", "-use-ld=lld",
-                    ], .when(configuration: .release))
-            ]),
+            linkerSettings: staticReleaseLinking),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 
@@ -140,7 +147,8 @@ let package = Package(
                 "transferkit", "transferkit-bench-hello",
             ],
             path: "Benchmarks/transferkit-bench"),
-        .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
+        .executableTarget(
+            name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld", linkerSettings: staticReleaseLinking),
 
         // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
         // in an ordinary build)

@@ -120,7 +120,12 @@ struct ClipboardChoiceTests {
             String(decoding: bytes, as: UTF8.self) == "copy\nfile:///tmp/a.txt\nfile:///tmp/b.txt\nfile:///tmp/c.txt")
     }
 
-    @Test("Names without data map to nothing", arguments: ["TARGETS", "MULTIPLE", "SAVE_TARGETS"])
+    @Test(
+        "Names without data map to nothing",
+        arguments: [
+            "TARGETS", "MULTIPLE", "SAVE_TARGETS", ClipboardTypeMapping.derivedName, ClipboardTypeMapping.expiresName,
+            "application/x-nspasteboard-concealed-type", "x-kde-passwordManagerHint", "org.nspasteboard.TransientType",
+        ])
     func metaTargets(name: String) {
         #expect(ClipboardTypeMapping.type(forOffered: name) == nil)
     }

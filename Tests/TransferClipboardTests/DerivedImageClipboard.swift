@@ -56,6 +56,9 @@ extension TestDesktop {
         let derived = hint.split(separator: "\n").map(String.init)
         #expect(derived.contains("image/bmp") && derived.contains("com.microsoft.bmp"), "\(derived)")
         #expect(!derived.contains("image/png") && !derived.contains("public.png"), "\(derived)")
+        // `paste --list` names the marker as such, not as a (dynamic) type.
+        let list = try await transferkit(["paste", "--list"])
+        #expect(list.outputText.contains("\(ClipboardTypeMapping.derivedName)\thint: derived\n"), "\(list.outputText)")
 
         // Its snapshot holds the PNG, not the BMP, PAM, PPM and pixels derived from it.
         let archive = directory.appendingPathComponent("derived-\(UUID().uuidString).transferkit").path

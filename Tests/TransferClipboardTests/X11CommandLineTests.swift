@@ -366,8 +366,8 @@ final class X11CommandLineTests {
         #expect(snapshot.status == 0, "\(snapshot.errorText)")
         let inspect = try await transferkit(["inspect", archive, "--json"])
         #expect(inspect.outputText.contains(#""org.transferkit.concealed":true"#), "\(inspect.outputText)")
-        // The hints are no representations: not even the one that maps to a (dynamic) uniform type.
-        let hintType = try #require(ClipboardTypeMapping.type(forOffered: "application/x-nspasteboard-concealed-type"))
+        // The hints are no representations: not even the one whose name, as a MIME type, is a (dynamic) uniform type.
+        let hintType = try #require(TypeCatalog.shared.type(mimeType: "application/x-nspasteboard-concealed-type"))
         #expect(!inspect.outputText.contains(hintType.identifier), "\(inspect.outputText)")
         #expect(inspect.outputText.contains("public.utf8-plain-text"))
         // Another owner, then the archive restored.

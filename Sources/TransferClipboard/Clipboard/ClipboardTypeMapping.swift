@@ -255,10 +255,12 @@ public enum ClipboardTypeMapping {
     }
 
     /// The uniform type that an offered name stands for on reading; `nil` for names that carry no data of
-    /// their own (`TARGETS`, `MULTIPLE`, …) or that no type can hold.
+    /// their own (`TARGETS`, `MULTIPLE`, …, and the hints: see ``isHint(_:)``) or that no type can hold.
     ///
     /// A name with a `/` is a MIME type (through the catalogue); one with a `.` and no `/` is a uniform type
-    /// identifier; the X11 text names are UTF-8 or Latin-1 text.
+    /// identifier; the X11 text names are UTF-8 or Latin-1 text. A hint never becomes a type, not even a dynamic
+    /// one: mapping `application/x-transferkit-derived` would make ``TypeCatalog/shared`` import the MIME database,
+    /// which took more than half of the time of a `transferkit paste` from a TransferKit owner.
     ///
     /// - Parameters:
     ///   - target: The offered name.
@@ -270,6 +272,7 @@ public enum ClipboardTypeMapping {
         case "STRING": return .plainText
         default: break
         }
+        if isHint(target) { return nil }
         if target.contains("/") {
             return catalog.type(mimeType: target)
         }
