@@ -5,7 +5,11 @@ import CBOR
 struct MapCursor {
     /// Entries not yet read.
     private(set) var left: UInt64
-    private var previous: [UInt8]?
+    /// The previous key's bytes (valid when `hasPrevious`), and the buffer the next key is read into: the two swap
+    /// after each key, so walking a map allocates its key buffers once rather than once per key.
+    private var previous: [UInt8] = []
+    private var current: [UInt8] = []
+    private var hasPrevious = false
 
     /// The longest key outside metadata a reader accepts (spec section 7); every key this version knows is far
     /// shorter.
@@ -20,21 +24,22 @@ struct MapCursor {
         guard left > 0 else { return nil }
         left -= 1
         let offset = cbor.offset
-        let key = try Self.readKey(&cbor)
-        if let previous, !ArchiveCBOR.keyPrecedes(previous, key) {
+        try Self.readKey(&cbor, into: &current)
+        if hasPrevious, !ArchiveCBOR.keyPrecedes(previous, current) {
             throw TransferArchiveError(
                 code: .malformed,
                 message:
                     "The archive is malformed: map keys must be unique and in deterministic order (RFC 8949 §4.2.1), "
-                    + "but \(String(reflecting: String(decoding: key, as: UTF8.self))) follows "
+                    + "but \(String(reflecting: String(decoding: current, as: UTF8.self))) follows "
                     + "\(String(reflecting: String(decoding: previous, as: UTF8.self))).", offset: offset)
         }
-        previous = key
-        return String(decoding: key, as: UTF8.self)
+        swap(&previous, &current)
+        hasPrevious = true
+        return String(decoding: previous, as: UTF8.self)
     }
 
-    /// Reads a text key of at most ``maxKeyLength`` valid UTF-8 bytes.
-    static func readKey(_ cbor: inout CBORReader) throws(TransferArchiveError) -> [UInt8] {
+    /// Reads a text key of at most ``maxKeyLength`` valid UTF-8 bytes into `bytes`, replacing what it held.
+    static func readKey(_ cbor: inout CBORReader, into bytes: inout [UInt8]) throws(TransferArchiveError) {
         let offset = cbor.offset
         let head: CBORHead
         do {
@@ -51,16 +56,15 @@ struct MapCursor {
                 code: .limitExceeded, message: "A map key of \(length) bytes is longer than \(maxKeyLength).",
                 offset: offset)
         }
-        var bytes: [UInt8] = []
         do {
             try cbor.readBytes(count: Int(length), into: &bytes)
         } catch {
             throw TransferArchiveReader.convert(error)
         }
-        guard String(validating: bytes, as: UTF8.self) != nil else {
+        // Every key the format defines is ASCII; anything else is checked in full.
+        guard bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil else {
             throw TransferArchiveError(code: .invalidUTF8, message: "A map key is not valid UTF-8.", offset: offset)
         }
-        return bytes
     }
 }
 
