@@ -1,9 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// How release builds link the `transferkit` tool (and the hello world its start is measured against): the Swift
-/// runtime and Foundation statically, by lld, into a position-dependent executable. Debug builds, which the tests
-/// spawn, stay dynamic. The flags are the executables' own: packages that depend on the library products never see
+/// How release builds link the `transferkit` tool (and the static hello world its start is also measured against):
+/// the Swift runtime and Foundation statically, by lld, into a position-dependent executable. Debug builds, which the
+/// tests spawn, stay dynamic. The flags are the executables' own: packages that depend on the library products never see
 /// them.
 let staticReleaseLinking: [LinkerSetting] = [
     .unsafeFlags(
@@ -144,11 +144,13 @@ let package = Package(
             name: "transferkit-bench",
             dependencies: [
                 "TransferKitPlatform", "CBOR", "TransferKit", "TransferImaging", "TransferSessions", "UniformTypes",
-                "transferkit", "transferkit-bench-hello",
+                "transferkit", "transferkit-bench-hello", "transferkit-bench-hello-static",
             ],
             path: "Benchmarks/transferkit-bench"),
+        .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
         .executableTarget(
-            name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld", linkerSettings: staticReleaseLinking),
+            name: "transferkit-bench-hello-static", path: "Benchmarks/HelloWorldStatic",
+            linkerSettings: staticReleaseLinking),
 
         // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
         // in an ordinary build)

@@ -1,3 +1,3 @@
-// The baseline for the CLI start benchmark: the smallest Swift program, built by SwiftPM with the same release
-// flags as `transferkit`.
+// The baseline for the CLI start benchmark: the smallest Swift program, built by SwiftPM's default release build
+// (dynamically linked, as a Swift program is unless told otherwise).
 print("Hello, world!")
