@@ -259,7 +259,7 @@ public enum ClipboardTypeMapping {
     ///
     /// A name with a `/` is a MIME type (through the catalogue); one with a `.` and no `/` is a uniform type
     /// identifier; the X11 text names are UTF-8 or Latin-1 text. A hint never becomes a type, not even a dynamic
-    /// one: mapping `application/x-transferkit-derived` would make ``TypeCatalog/shared`` import the MIME database,
+    /// one: mapping `application/x-transferkit-derived` would make `TypeCatalog.shared` import the MIME database,
     /// which took more than half of the time of a `transferkit paste` from a TransferKit owner.
     ///
     /// - Parameters:
