@@ -3,7 +3,7 @@ import TransferKitPlatform
 
 /// Benchmark 6: the wall time of `transferkit types public.png`, against a hello-world Swift binary built by the
 /// same `swift build -c release`: once as SwiftPM links a program by default (dynamically; the target), once
-/// linked as a release `transferkit` is (statically, position-dependent; a report).
+/// linked as a release `transferkit` is (statically; a report).
 enum CLIStartBenchmark {
     static let helloWorld = "transferkit-bench-hello"
     static let staticHelloWorld = "transferkit-bench-hello-static"
@@ -47,7 +47,7 @@ enum CLIStartBenchmark {
                     baselineName: "static hello world", baseline: Summary(lowerIsBetter: staticSamples.baseline),
                     ratio: staticSamples.medianCostRatio, ratioMeaning: "time",
                     note: "As above, against Benchmarks/HelloWorldStatic: the same program linked as transferkit is "
-                        + "(the Swift runtime statically, position-dependent), which starts about 1 ms sooner. A "
+                        + "(the Swift runtime statically), which starts about 1.4 ms sooner. A "
                         + "report: what is left is transferkit's own start (its catalogue, type metadata, page faults)."
                 ),
             ]
