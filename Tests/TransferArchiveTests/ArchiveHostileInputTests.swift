@@ -136,6 +136,43 @@ struct ArchiveHostileInputTests {
         #expect((ArchiveFixtures.decodeError(bytes, limits: document)?.code == .limitExceeded) == (format == .json))
     }
 
+    @Test("A map key must be valid UTF-8 and in deterministic order; a valid key the reader does not know is skipped")
+    func mapKeys() {
+        // A representation whose map starts with `keys` (each with the value 0), then its type, payload and checksum.
+        func archive(keys: [[UInt8]], typeFirst: Bool = true) -> [UInt8] {
+            var builder = CBORBuilder()
+            builder.header(itemCount: 1)
+            builder.head(5, 1)
+            builder.text("representations")
+            builder.head(4, 1)
+            builder.head(5, UInt64(3 + keys.count))
+            for key in keys {
+                builder.textBytes(key)
+                builder.head(0, 0)
+            }
+            let type = { (builder: inout CBORBuilder) in
+                builder.text("type")
+                builder.text("public.data")
+            }
+            if typeFirst { type(&builder) }
+            builder.text("payload")
+            builder.data([])
+            if !typeFirst { type(&builder) }
+            builder.text("checksum")
+            builder.head(0, 0)
+            return builder.bytes
+        }
+        #expect(ArchiveFixtures.decodeError(archive(keys: [])) == nil)
+        // "é": not ASCII but valid, and no key of the format's: skipped.
+        #expect(ArchiveFixtures.decodeError(archive(keys: [[0xC3, 0xA9]])) == nil)
+        #expect(ArchiveFixtures.decodeError(archive(keys: [[0xC3, 0x28]]))?.code == .invalidUTF8)
+        #expect(ArchiveFixtures.decodeError(archive(keys: [[0x61, 0xFF]]))?.code == .invalidUTF8)
+        // "type" (4 bytes) after "payload" (7): out of the deterministic order.
+        #expect(ArchiveFixtures.decodeError(archive(keys: [], typeFirst: false))?.code == .malformed)
+        // The same key twice.
+        #expect(ArchiveFixtures.decodeError(archive(keys: [Array("ab".utf8), Array("ab".utf8)]))?.code == .malformed)
+    }
+
     @Test("Invalid UTF-8 in an identifier, and invalid identifiers, are refused")
     func identifiers() {
         func archive(type: [UInt8]) -> [UInt8] {
