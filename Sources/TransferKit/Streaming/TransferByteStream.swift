@@ -224,7 +224,7 @@ extension TransferByteStream {
     }
 }
 
-/// A sequence of one chunk.
+/// The chunks of ``TransferByteStream/init(chunks:)``, in order, from the start on every pass.
 private struct ChunkList: AsyncSequence, Sendable {
     typealias Element = Data
     let chunks: [Data]

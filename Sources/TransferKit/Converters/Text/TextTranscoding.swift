@@ -55,8 +55,9 @@ struct TextTranscoding: TransferChunkConversion {
             let consumed = try head.withUnsafeBufferPointer { buffer in try decode(buffer, final: false, into: &out) }
             offset += consumed
             guard consumed >= carry.count else {
-                // The chunk was too short to complete it: all of it waits for the next one.
-                carry = Array(head[consumed...])
+                // The chunk was too short to complete it: what is left of the carry and all of the chunk wait for the
+                // next one (the bytes past the four as well, so none is lost whatever the decoder left).
+                carry = Array(head[consumed...]) + chunk.dropFirst(4)
                 return Data(out)
             }
             rest = chunk.dropFirst(consumed - carry.count)
