@@ -37,9 +37,16 @@ public final class DesktopWindow: Sendable {
         public var timeout: Duration
         /// The catalogue for mapping uniform types to the names the display server carries, and back.
         public var catalog: TypeCatalog
+        /// The most bytes one drop from another program may carry, all its representations together (and the file
+        /// a promise's fallback writes): a load past it fails with `ClipboardError` `limitExceeded`, that drop alone,
+        /// so a source that never ends cannot fill the disk. ``defaultMaximumDropSize`` (1 GiB) by default.
+        public var maximumDropSize: Int64
         /// Told of each step of a drop between TransferKit processes, for logs and tests (a step waits until it
         /// returns): the source's steps on a drag from this window, the destination's on a drop on it.
         public var sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)?
+
+        /// The default ``maximumDropSize``: 1 GiB.
+        public static let defaultMaximumDropSize: Int64 = 1 << 30
 
         /// Options for a window titled `title` showing `lines`.
         ///
@@ -50,11 +57,13 @@ public final class DesktopWindow: Sendable {
         ///   - environment: The variables that name the display server.
         ///   - timeout: The longest wait at each step.
         ///   - catalog: The catalogue for type mapping.
+        ///   - maximumDropSize: The most bytes one drop may carry.
         ///   - sessionObserver: Told of each step of a drop between TransferKit processes.
         public init(
             title: String, lines: [String] = [], backend: ClipboardBackendChoice = .automatic,
             environment: [String: String] = ProcessInfo.processInfo.environment,
             timeout: Duration = .seconds(30), catalog: TypeCatalog = .shared,
+            maximumDropSize: Int64 = Options.defaultMaximumDropSize,
             sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
         ) {
             self.title = title
@@ -63,6 +72,7 @@ public final class DesktopWindow: Sendable {
             self.environment = environment
             self.timeout = timeout
             self.catalog = catalog
+            self.maximumDropSize = maximumDropSize
             self.sessionObserver = sessionObserver
         }
     }
