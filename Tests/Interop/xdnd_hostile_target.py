@@ -5,10 +5,12 @@ with the action it is given, and on the drop misbehaves by MODE:
   no-read            answers XdndFinished (success, the action) without reading a byte
   incr-never-delete  converts XdndSelection to TYPE, and when the answer is INCR never deletes the property but
                      keeps changing it (each change a PropertyNotify), and never finishes
+  read-forever       converts XdndSelection to TYPE again every second (reading each answer), and never finishes
 
 It prints one JSON line per event: {"event": "ready"|"drop"|"finished"|"incr"|"touching", ...}.
 
 usage: xdnd_hostile_target.py --title TITLE --mode MODE [--action move|copy] [--type TYPE] [--seconds N]
+(it exits after N seconds, 120 by default)
 """
 import argparse
 import json
@@ -27,7 +29,7 @@ def say(**fields):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--title", required=True)
-    parser.add_argument("--mode", required=True, choices=["no-read", "incr-never-delete"])
+    parser.add_argument("--mode", required=True, choices=["no-read", "incr-never-delete", "read-forever"])
     parser.add_argument("--action", default="move")
     parser.add_argument("--type", default="text/plain;charset=utf-8")
     parser.add_argument("--seconds", type=float, default=120)
@@ -58,8 +60,14 @@ def main():
         dpy.flush()
 
     touching_until = None
+    reading = None  # (the drop's time, when to ask again) in read-forever mode
     deadline = time.time() + options.seconds
     while time.time() < deadline:
+        if reading is not None and time.time() >= reading[1]:
+            window.convert_selection(selection, atom(options.type), data_property, reading[0])
+            dpy.flush()
+            reading = (reading[0], time.time() + 1.0)
+            say(event="asked")
         if touching_until is not None and time.time() < touching_until:
             # Never delete the INCR property: write it again, which the owner sees as PropertyNotify (new value).
             window.change_property(data_property, Xatom.STRING, 8, b"x")
@@ -76,9 +84,14 @@ def main():
                     if options.mode == "no-read":
                         send(source, finished, [window.id, 1, action])
                         say(event="finished")
+                    elif options.mode == "read-forever":
+                        reading = (ev.data[1][2], time.time())
                     else:
                         window.convert_selection(selection, atom(options.type), data_property, ev.data[1][2])
                         dpy.flush()
+            elif ev.type == X.SelectionNotify and options.mode == "read-forever":
+                window.get_property(data_property, X.AnyPropertyType, 0, 1 << 16, True)
+                dpy.flush()
             elif ev.type == X.SelectionNotify and options.mode == "incr-never-delete":
                 value = window.get_property(data_property, X.AnyPropertyType, 0, 4, False)
                 is_incr = value is not None and value.property_type == incr

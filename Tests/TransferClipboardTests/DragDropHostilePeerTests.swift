@@ -63,11 +63,13 @@ final class DragDropHostilePeerTests {
         return Running(process: process, outputFile: outputFile)
     }
 
-    /// Starts the hostile XDND target titled `title` in `mode`, placed at the right corner.
-    func hostileTarget(_ mode: String, title: String, action: String = "move") async throws -> Running {
+    /// Starts the hostile XDND target titled `title` in `mode` for `seconds`, placed at the right corner.
+    func hostileTarget(
+        _ mode: String, title: String, action: String = "move", seconds: Int = 120
+    ) async throws -> Running {
         let target = try start([
             "/usr/bin/python3", repositoryFile("Tests/Interop/xdnd_hostile_target.py").path, "--title", title,
-            "--mode", mode, "--action", action,
+            "--mode", mode, "--action", action, "--seconds", "\(seconds)",
         ])
         try await target.waitFor("\"ready\"")
         try await bed.pointer.place(try await bed.pointer.window(titled: title), at: rightCorner)
@@ -130,6 +132,35 @@ final class DragDropHostilePeerTests {
         }
         #expect(stopped.withLock { $0 } != nil, "the served stream was still held 40 s after the INCR began")
         #expect(target.process.isRunning, "the target must still be touching the property: \(target.output)")
+    }
+
+    @Test(
+        "A target that reads the drop again and again and never finishes is given up at the time limit",
+        .enabled(if: pythonXlibPresent, "needs python-xlib (Debian: python3-xlib)"))
+    func targetThatReadsForeverIsGivenUp() async throws {
+        let title = "hostile reader \(UUID().uuidString.prefix(8))"
+        // It asks every second for 40 seconds: far past the source's time limit of 3 seconds.
+        let target = try await hostileTarget("read-forever", title: title, action: "copy", seconds: 40)
+        defer { target.process.stop() }
+        let backend = try await X11Backend.connect(environment: bed.server.environment, timeout: .seconds(3))
+        defer { backend.close() }
+        let source = try await backend.openDesktopWindow(title: "read source", lines: ["drag me"], x: 0, y: 0)
+        defer { source.close() }
+        let offer = DesktopDragOffer(targets: ["text/plain;charset=utf-8"], actions: [.copy]) { _ in
+            TransferByteStream(data: Data("card".utf8))
+        }
+        let drag = try await source.startDragging(offer)
+        defer { drag.cancel() }
+        try await bed.pointer.drag(from: inside(leftCorner), to: inside(rightCorner))
+        do {
+            let outcome = try await waylandWithin(60) { try await drag.value }
+            Issue.record("the drag ended \(outcome), not timedOut")
+        } catch let error as ClipboardError {
+            #expect(error.code == .timedOut && error.message != "test guard", "\(error)")
+        }
+        // Given up while the target still asks: its asking did not keep the drag waiting.
+        #expect(target.process.isRunning, "\(target.output)")
+        #expect(target.output.contains("\"asked\""), "\(target.output)")
     }
 
     @Test("drop: an offer of only a file promise and a source past --max-size fail alone; the next drop is taken")

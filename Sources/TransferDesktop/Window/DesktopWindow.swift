@@ -32,8 +32,11 @@ public final class DesktopWindow: Sendable {
         public var backend: ClipboardBackendChoice
         /// The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`).
         public var environment: [String: String]
-        /// The longest wait for the display server, for a drop target that accepted a drag to finish it, and for a
-        /// TransferKit peer at each step of the session protocol.
+        /// The deadline of each wait (30 seconds by default; `transferkit drag` and `drop` give 60): for the display
+        /// server's reply; for a drop target that accepted a drag to finish it, counted from the drop or from its
+        /// last read of the data; on X11 for the target to take each chunk of an INCR transfer (deleting the
+        /// property: changing it does not restart the wait); for a TransferKit peer at each step of the session
+        /// protocol.
         public var timeout: Duration
         /// The catalogue for mapping uniform types to the names the display server carries, and back.
         public var catalog: TypeCatalog
