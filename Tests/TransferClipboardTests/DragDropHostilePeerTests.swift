@@ -163,7 +163,9 @@ final class DragDropHostilePeerTests {
         #expect(target.output.contains("\"asked\""), "\(target.output)")
     }
 
-    @Test("drop: an offer of only a file promise and a source past --max-size fail alone; the next drop is taken")
+    @Test(
+        "drop: a source that dies, one that offers only a file promise, one past --max-size fail alone; the next is taken"
+    )
     func dropFailuresStayAlone() async throws {
         let out = folder.appendingPathComponent("dropped", isDirectory: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
@@ -178,6 +180,19 @@ final class DragDropHostilePeerTests {
         let source = try await backend.openDesktopWindow(title: "drop source", lines: ["drag me"], x: 0, y: 0)
         defer { source.close() }
         let text = "text/plain;charset=utf-8"
+        // A source that dies when asked: its window, on top of the other, goes with its connection.
+        let dying = try await X11Backend.connect(environment: bed.server.environment, timeout: patience)
+        defer { dying.close() }
+        let dyingWindow = try await dying.openDesktopWindow(title: "dying source", lines: ["drag me"], x: 0, y: 0)
+        let dyingDrag = try await dyingWindow.startDragging(
+            DesktopDragOffer(targets: [text], actions: [.copy]) { _ in
+                dying.close()
+                throw ClipboardError(code: .cancelled, message: "the source died")
+            })
+        defer { dyingDrag.cancel() }
+        try await bed.pointer.drag(from: inside(leftCorner), to: inside(rightCorner))
+        _ = try? await waylandWithin(60) { try await dyingDrag.value }
+        try await drop.waitFor("failed, not counted")
         let offers = [
             // Another program's file promise alone: nothing `drop` can write.
             DesktopDragOffer(targets: [XdndDirectSave.name], actions: [.copy]) { _ in
