@@ -34,6 +34,9 @@ final class XdndDirectSaveTests {
         case noPromise
         /// A source that cannot save answers `F`: the target writes the first other type's bytes itself.
         case fallback
+        /// `F`, and the other type carries 4 MiB, past the target's limit of 1 MiB: it stops there
+        /// (`limitExceeded`) and removes the file (issue 35, item 6).
+        case oversizedFallback
     }
 
     @Test(
@@ -63,10 +66,14 @@ final class XdndDirectSaveTests {
             targets: ["text/plain;charset=utf-8"], actions: [.copy],
             filePromise: testCase == .noPromise ? nil : promise
         ) { _ in TransferByteStream(data: contents) }
-        if testCase == .fallback {
+        if testCase == .fallback || testCase == .oversizedFallback {
             // Another program's XDS source, which names its file itself and answers F.
+            let oversized = testCase == .oversizedFallback
             offer = DesktopDragOffer(targets: ["text/plain;charset=utf-8", XdndDirectSave.name], actions: [.copy]) {
-                TransferByteStream(data: $0 == XdndDirectSave.name ? Data("F".utf8) : contents)
+                if $0 == XdndDirectSave.name { return TransferByteStream(data: Data("F".utf8)) }
+                return oversized
+                    ? TransferByteStream(chunks: Array(repeating: Data(count: 1 << 16), count: 64))
+                    : TransferByteStream(data: contents)
             }
             try await XdndDirectSave.writeText(
                 "card.txt", to: try await sourceBackend.atom(XdndDirectSave.name), of: source.window, on: sourceBackend)
@@ -81,7 +88,7 @@ final class XdndDirectSaveTests {
                 let name = await drop.promisedFileName
                 names.withLock { $0 = name }
                 do {
-                    let url = try await drop.receivePromisedFile(into: folder)
+                    let url = try await drop.receivePromisedFile(into: folder, limit: 1 << 20)
                     result.withLock { $0 = .success(url) }
                     await drop.finish(performed: .copy)
                 } catch {
@@ -95,12 +102,7 @@ final class XdndDirectSaveTests {
             }
         }
         defer { receiver.cancel() }
-        let drag = Task { try await source.drag(offer) }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while source.state.withLock({ $0.drag == nil }) {
-            guard ContinuousClock.now < deadline else { throw DragPeerError(message: "the drag never started") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        let drag = try await source.startDragging(offer)
         try await bed.pointer.drag(from: ScreenPoint(x: 120, y: 60), to: ScreenPoint(x: 420, y: 60))
         let outcome = try await waylandWithin(60) { try await drag.value }
         let ended = ContinuousClock.now + .seconds(30)
@@ -122,6 +124,9 @@ final class XdndDirectSaveTests {
         case (.fallback, .success(let url)):
             #expect(url == folder.appendingPathComponent("card.txt"))
             #expect(FileManager.default.contents(atPath: url.path) == contents)
+        case (.oversizedFallback, .failure(let error)):
+            #expect(error.code == .limitExceeded, "\(error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         case (.writeFails, .failure(let error)):
             #expect(error.code == .transferFailed)
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("card.txt").path))

@@ -102,6 +102,7 @@ struct DesktopWindowTests {
         let (window, fake) = try await openWindow("move")
         fake.whenDragged { offer in
             #expect(offer.actions == [.copy, .move])
+            _ = try await bytes(of: try await offer.serve("application/json"))
             return .dropped(performed: .move, target: "0x9")
         }
         let list = cards("1", "2", "3")
@@ -110,6 +111,30 @@ struct DesktopWindowTests {
         #expect(result == DesktopDragResult(operation: .move, target: "0x9", exactlyOnce: false))
         #expect(list.elements.map(\.id) == ["1", "3"])
         #expect(session.phase == .ended(.move))
+    }
+
+    @Test(
+        "a move another program claims without reading an item's data (or reading only part of it) is a copy",
+        arguments: [0, 1, 2])
+    func moveWithoutReadingIsACopy(readAll: Int) async throws {
+        let (window, fake) = try await openWindow("move unread \(readAll)")
+        fake.whenDragged { offer in
+            // Nothing; the first chunk only of an item's data; a whole representation of the first item only.
+            if readAll == 1 {
+                var iterator = try await offer.serve("application/json").makeAsyncIterator()
+                _ = try await iterator.next()
+            } else if readAll == 2 {
+                _ = try await bytes(of: try await offer.serve("application/json"))
+            }
+            return .dropped(performed: .move, target: "0x9")
+        }
+        let list = cards("1", "2", "3")
+        let session = try list.beginDrag(readAll == 2 ? ["1", "2"] : ["2"], allowsMoveToOtherApplications: true)
+        let result = try await window.drag(session)
+        #expect(result.operation == .copy)
+        #expect(result.reason?.contains("read none of the data of item(s) \(readAll == 2 ? "2" : "1")") == true)
+        #expect(list.elements.map(\.id) == ["1", "2", "3"])
+        #expect(session.phase == .ended(.copy))
     }
 
     @Test("a move another program claims without being offered one is a copy: the source keeps its items")

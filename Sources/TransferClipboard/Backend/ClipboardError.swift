@@ -34,5 +34,8 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     public static var spoolUnavailable: Self { Self("spoolUnavailable") }
     /// The options of a write cannot be honoured: a paste limit below 1.
     public static var invalidOptions: Self { Self("invalidOptions") }
+    /// A transfer carried more than its limit allows (a drop over `DesktopWindow.Options.maximumDropSize`); what it
+    /// wrote was removed.
+    public static var limitExceeded: Self { Self("limitExceeded") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

@@ -42,9 +42,12 @@ package struct DesktopPoint: Sendable, Hashable {
 public struct DesktopFilePromise: Sendable {
     /// The file name the source suggests (a plain name, no folder); the target chooses the folder.
     public var suggestedName: String
-    /// Writes the file at `url`, which does not exist yet, reporting to `progress`. It runs only when a target asks;
-    /// when it throws, the target learns that the file could not be written. Cancelling the drag cancels the task
-    /// it runs on: it should then remove what it wrote and throw.
+    /// Writes the file at `url`, which does not exist yet, reporting to `progress`. It runs only when a target asks
+    /// for a new file in a plain folder (never for a path with `..`, a link, a hidden name or an existing file);
+    /// `url` is in a private folder inside the target's, and the file is moved to the name the target asked for once
+    /// this returns (it must write one regular file there). When it throws, the target learns that the file could
+    /// not be written. Cancelling the drag cancels the task it runs on: it should then remove what it wrote and
+    /// throw.
     public var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
 
     /// A promise of a file named `suggestedName`, written by `write` when a target asks.
@@ -130,12 +133,14 @@ package protocol DesktopDropHandle: Sendable {
     var promisedFileName: String? { get async }
 
     /// Asks the source to write the file it promises into `directory` (which must exist), under its suggested name,
-    /// and returns where it is. Call it before ``finish(performed:)``.
+    /// and returns where it is. Call it before ``finish(performed:)``. When the source cannot save it (XDS `F`), the
+    /// target streams another offered type into the file itself, at most `limit` bytes.
     ///
     /// - Throws: ``ClipboardError``: `typeUnavailable` when the drop promises no file, `invalidOptions` when the
     ///   suggested name is not a plain file name, `transferFailed` when the source reported that it could not write
-    ///   it, `ownerGone`/`timedOut` as ``receive(_:)``.
-    func receivePromisedFile(into directory: URL) async throws -> URL
+    ///   it, `limitExceeded` when the fallback passed `limit` (the file is removed), `ownerGone`/`timedOut` as
+    ///   ``receive(_:)``.
+    func receivePromisedFile(into directory: URL, limit: Int64) async throws -> URL
 }
 
 extension DesktopDropHandle {
@@ -145,7 +150,7 @@ extension DesktopDropHandle {
     }
 
     /// Throws `typeUnavailable`: a drop of a protocol without file promises promises none.
-    package func receivePromisedFile(into directory: URL) async throws -> URL {
+    package func receivePromisedFile(into directory: URL, limit: Int64) async throws -> URL {
         throw ClipboardError(
             code: .typeUnavailable,
             message: "The drop from \(source ?? "another program") promises no file; receive one of its types instead.")

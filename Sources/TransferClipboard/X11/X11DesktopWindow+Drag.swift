@@ -83,10 +83,22 @@ struct XdndSourceDriver {
     let atoms: Atoms
     /// When the target last pulled a chunk of what the drag serves: the wait for its finish counts from its last
     /// read, not from the drop, so a large drop that a busy target reads slowly (INCR, chunk by chunk) is not taken
-    /// for a target that never finishes.
-    let lastRead = ReadClock()
+    /// for a target that never finishes. Only reads of conversions that began before the drop, or within the time
+    /// limit after it, count: a target that keeps asking again, and never finishes, cannot hold the source forever.
+    let lastRead: ReadClock
 
     var connection: X11Connection { window.backend.connection }
+
+    init(
+        window: X11DesktopWindow, offer: DesktopDragOffer, events: Mailbox<XdndSourceMachine.Event, ClipboardError>,
+        atoms: Atoms
+    ) {
+        self.window = window
+        self.offer = offer
+        self.events = events
+        self.atoms = atoms
+        lastRead = ReadClock(window: window.backend.connection.timeout)
+    }
 
     /// Runs the drag to its end.
     func run(_ machine: inout XdndSourceMachine) async throws -> DesktopDragOutcome {
@@ -130,6 +142,7 @@ struct XdndSourceDriver {
                     case .findTarget(let x, let y):
                         queue.append(.found(await findTarget(rootX: x, rootY: y)))
                     case .send(let message, let destination, let about):
+                        if case .drop = message { lastRead.dropped() }
                         _ = try? connection.send(
                             message.request(to: destination, about: about, atoms: window.atoms))
                     case .watch(let target):
@@ -181,8 +194,10 @@ struct XdndSourceDriver {
         let ownership = try? await window.backend.own(
             atoms.selection, named: "XdndSelection", targets: offer.targets,
             serve: { name in
-                lastRead.note()
-                return TransferByteStream(length: nil, ReadClockChunks(base: try await serve(name), lastRead: lastRead))
+                let opened = ContinuousClock.now
+                lastRead.note(openedAt: opened)
+                return TransferByteStream(
+                    length: nil, ReadClockChunks(base: try await serve(name), lastRead: lastRead, opened: opened))
             })
         return (true, ownership)
     }
@@ -239,28 +254,53 @@ private struct ReadClockChunks: AsyncSequence, Sendable {
     typealias Element = Data
     let base: TransferByteStream
     let lastRead: ReadClock
+    /// When the conversion began.
+    let opened: ContinuousClock.Instant
 
-    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), lastRead: lastRead) }
+    func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), lastRead: lastRead, opened: opened)
+    }
 
     struct Iterator: AsyncIteratorProtocol {
         var base: TransferByteStream.AsyncIterator
         let lastRead: ReadClock
+        let opened: ContinuousClock.Instant
 
         mutating func next() async throws -> Data? {
             let chunk = try await base.next()
-            lastRead.note()
+            lastRead.note(openedAt: opened)
             return chunk
         }
     }
 }
 
-/// When a drag's target last read from it.
+/// When a drag's target last read from it, counting only conversions that began before the drop or within
+/// `window` after it.
 final class ReadClock: Sendable {
-    private let instant = SanitizedMutex<ContinuousClock.Instant?>(nil)
+    private struct Instants {
+        var lastRead: ContinuousClock.Instant?
+        var drop: ContinuousClock.Instant?
+    }
+    private let instants = SanitizedMutex(Instants())
+    /// How long after the drop a conversion may begin and still count.
+    let window: Duration
 
-    /// The last read, or `nil` before the first.
-    var last: ContinuousClock.Instant? { instant.withLock { $0 } }
+    /// A clock whose reads count when their conversion began at most `window` after the drop.
+    init(window: Duration) {
+        self.window = window
+    }
 
-    /// Notes a read now.
-    func note() { instant.withLock { $0 = .now } }
+    /// The last read that counts, or `nil` before the first.
+    var last: ContinuousClock.Instant? { instants.withLock { $0.lastRead } }
+
+    /// Notes the drop, now.
+    func dropped() { instants.withLock { $0.drop = .now } }
+
+    /// Notes a read now, of a conversion that began at `opened`.
+    func note(openedAt opened: ContinuousClock.Instant) {
+        instants.withLock { instants in
+            if let drop = instants.drop, opened > drop + window { return }
+            instants.lastRead = .now
+        }
+    }
 }

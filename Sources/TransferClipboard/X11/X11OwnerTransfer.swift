@@ -72,16 +72,24 @@ struct X11OwnerTransfer {
             }
         case .waitForDeletion:
             guard let properties else { return .requestorDestroyed }
-            do {
-                switch try await X11Wait.next(
-                    from: properties, within: backend.connection.timeout,
-                    waitingFor: "the requestor to take a chunk of an INCR transfer")
-                {
-                case .propertyNotify(_, _, _, let deleted): return .propertyNotify(deleted: deleted)
-                default: return .requestorDestroyed
+            // One deadline per chunk: a requestor that keeps changing the property instead of deleting it (each
+            // change a PropertyNotify) must not restart the wait, or it would hold the source forever.
+            let deadline = ContinuousClock.now + backend.connection.timeout
+            while true {
+                let remaining = deadline - ContinuousClock.now
+                guard remaining > .zero else { return .timedOut }
+                do {
+                    switch try await X11Wait.next(
+                        from: properties, within: remaining,
+                        waitingFor: "the requestor to take a chunk of an INCR transfer")
+                    {
+                    case .propertyNotify(_, _, _, true): return .propertyNotify(deleted: true)
+                    case .propertyNotify: continue
+                    default: return .requestorDestroyed
+                    }
+                } catch {
+                    return error.code == .timedOut ? .timedOut : .requestorDestroyed
                 }
-            } catch {
-                return error.code == .timedOut ? .timedOut : .requestorDestroyed
             }
         case .readPairs:
             let pairs = try? X11Reply.property(

@@ -1,5 +1,6 @@
 import Foundation
 import TransferKit
+import TransferKitPlatform
 
 /// XDS, the X Direct Save protocol (version 0), TransferKit's file promises on X11: the source lists
 /// `XdndDirectSave0` among its types and puts the file name it suggests in its window's `XdndDirectSave0` property
@@ -27,9 +28,10 @@ enum XdndDirectSave {
         return "file://\(host)\(path)"
     }
 
-    /// The local file a target's URI names, or `nil` when it is not a `file:` URI of this machine (its host empty,
-    /// `localhost`, or this host's name) with an absolute path.
-    static func localFile(fromURI text: String) -> URL? {
+    /// The decoded path of the local file a target's URI names (percent escapes such as `%2e%2e` decoded, nothing
+    /// resolved), or `nil` when it is not a `file:` URI of this machine (its host empty, `localhost`, or this host's
+    /// name) with an absolute path.
+    static func localPath(fromURI text: String) -> String? {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
             components.scheme?.lowercased() == "file"
         else { return nil }
@@ -39,7 +41,7 @@ enum XdndDirectSave {
         }
         let path = components.path
         guard path.hasPrefix("/"), !path.contains("\0") else { return nil }
-        return URL(fileURLWithPath: path)
+        return path
     }
 
     /// Reads `property` of `window` on `backend`'s connection as text (empty when unset).
@@ -64,7 +66,8 @@ enum XdndDirectSave {
 extension X11DesktopWindow {
     /// `offer` as XDS adds to it when it promises a file: `XdndDirectSave0` among its targets, the suggested name
     /// in the window's property, and the conversion to `XdndDirectSave0` served by writing the promised file where
-    /// the target's URI says and answering `S`, or `E` when the URI is not a local file or the write failed.
+    /// the target's URI says and answering `S`, or `E` when the URI is not a local file, breaks
+    /// ``XdndDirectSaveDestination``'s rule (then the promise never runs), or the write failed.
     /// - Returns: The offer, and the property written (`nil`: the offer promises nothing, or serves
     ///   `XdndDirectSave0` itself), which the drag deletes when it ends.
     func offeringDirectSave(_ offer: DesktopDragOffer) async throws -> (DesktopDragOffer, X11.ID?) {
@@ -78,11 +81,15 @@ extension X11DesktopWindow {
         promising.serve = { target in
             guard target == XdndDirectSave.name else { return try await offer.serve(target) }
             let uri = try await XdndDirectSave.readText(property, of: window, on: backend)
-            guard let url = XdndDirectSave.localFile(fromURI: uri) else {
+            // Only a new file, in a folder reached without a link, ever runs the promise (see
+            // ``XdndDirectSaveDestination``); anything else is the spec's `E`.
+            guard let path = XdndDirectSave.localPath(fromURI: uri),
+                let destination = try? XdndDirectSaveDestination(path: path, suggestedName: promise.suggestedName)
+            else {
                 return TransferByteStream(data: Data("E".utf8))
             }
             do {
-                try await promise.write(url, TransferProgress())
+                try await destination.create { url in try await promise.write(url, TransferProgress()) }
                 return TransferByteStream(data: Data("S".utf8))
             } catch {
                 return TransferByteStream(data: Data("E".utf8))
@@ -107,8 +114,8 @@ extension XdndDropHandle {
 
     /// XDS's target side: reads the suggested name, puts the file's URI in the source window's property, converts
     /// `XdndSelection` to `XdndDirectSave0` and reads the source's answer; on `F` it takes the first other offered
-    /// type's bytes and writes the file itself.
-    func receivePromisedFile(into directory: URL) async throws -> URL {
+    /// type's bytes and streams them into a new file itself, at most `limit` bytes.
+    func receivePromisedFile(into directory: URL, limit: Int64) async throws -> URL {
         guard drop.targets.contains(XdndDirectSave.name) else {
             throw ClipboardError(
                 code: .typeUnavailable,
@@ -139,9 +146,7 @@ extension XdndDropHandle {
                 throw ClipboardError(
                     code: .transferFailed, message: "The drop's source could not save \(name) and offers nothing else.")
             }
-            var bytes = Data()
-            for try await chunk in try await receive(fallback) { bytes.append(chunk) }
-            try bytes.write(to: url, options: .withoutOverwriting)
+            try await XdndDirectSave.stream(try await receive(fallback), toNewFile: url, limit: limit)
             return url
         default:
             throw ClipboardError(
@@ -149,5 +154,50 @@ extension XdndDropHandle {
                 message: "The drop's source reported an error saving \(name) to \(directory.path) (XDS answer "
                     + "\(String(decoding: answer.prefix(8), as: UTF8.self).debugDescription)).", source: name)
         }
+    }
+}
+
+extension XdndDirectSave {
+    /// Writes `stream` into `url` as a new file (never replacing one, not following a link there), chunk by chunk;
+    /// removes it when the stream fails or passes `limit` bytes.
+    ///
+    /// - Throws: ``ClipboardError``: `limitExceeded` past `limit`, `transferFailed` when the file cannot be created
+    ///   or written, or the stream's own error.
+    static func stream(_ stream: TransferByteStream, toNewFile url: URL, limit: Int64) async throws {
+        let path = url.path
+        let descriptor: Int32
+        do {
+            descriptor = try Syscall.createNewFile(atPath: path)
+        } catch {
+            throw ClipboardError(
+                code: .transferFailed, message: "Cannot create \(path) for the dropped file: \(error.reason).",
+                cause: error, source: path)
+        }
+        var complete = false
+        defer {
+            Syscall.close(descriptor)
+            if !complete { Syscall.unlink(path) }
+        }
+        var written: Int64 = 0
+        for try await chunk in stream {
+            written += Int64(chunk.count)
+            guard written <= limit else {
+                throw ClipboardError(
+                    code: .limitExceeded,
+                    message: "The dropped file passed the limit of \(limit) bytes (DesktopWindow.Options."
+                        + "maximumDropSize); it was removed.", source: path)
+            }
+            let written = chunk.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in try Syscall.write(descriptor, bytes) }
+            }
+            do throws(SystemError) {
+                try written.get()
+            } catch {
+                throw ClipboardError(
+                    code: .transferFailed, message: "Cannot write \(path): \(error.reason).", cause: error, source: path
+                )
+            }
+        }
+        complete = true
     }
 }

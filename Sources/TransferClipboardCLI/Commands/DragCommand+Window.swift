@@ -30,6 +30,10 @@ extension DragCommand {
                 break  // The window was closed: the drags are over.
             }
             try context.standardOutput.writeLine(Self.report(result))
+            if move, result.operation == .copy, let reason = result.reason {
+                // A target that answered `move` without reading the files: they stay.
+                try context.standardError.writeLine("transferkit drag: \(reason)")
+            }
             dropped = dropped || result.operation.transfersItems
             for failure in source?.takeFailures() ?? [] {
                 removalFailed = true

@@ -36,7 +36,9 @@ struct DragCommand: Command {
         is interrupted), and the status is 0 when at least one drag was dropped, else 1.
 
         --move lets the target move the files: a file is removed only after a drop that performed a move (the
-        target said it finished and moved it), never after a copy, a refusal or a cancel; a moved file leaves the
+        target said it finished and moved it) and read the data of every dragged file (one of its types, or its
+        URL, to the end), never after a copy, a refusal or a cancel; a target that answers 'move' without reading
+        a file gets a copy instead (the tool prints 'dropped copy', and why on standard error). A moved file leaves the
         list, and once every file has moved the tool exits. A moved file that cannot be removed (a read-only file
         system, an immutable file) stays on the list: the tool prints 'transferkit drag: cannot remove FILE ...'
         with the system's reason on standard error, and exits 2 at the end. An archive's items are no files, so

@@ -1,5 +1,6 @@
 import TransferClipboard
 import TransferDesktop
+import TransferKit
 import TransferKitCLI
 import TransferSessions
 
@@ -7,10 +8,12 @@ extension DropCommand {
     /// Opens the window and takes `count` drops into `destination`, printing a line per item.
     /// - Throws: ``CommandFailure`` (`empty`) when the window closes before; what writing failed with.
     func drop(
-        count: Int, into destination: Destination, choice: ClipboardBackendChoice, context: CommandContext
+        count: Int, into destination: Destination, maximumSize: Int64, choice: ClipboardBackendChoice,
+        context: CommandContext
     ) async throws {
         let window = try await DesktopCommandOptions.openWindow(
-            title: "transferkit drop", lines: Self.lines(received: 0, of: count), choice: choice, catalog: catalog)
+            title: "transferkit drop", lines: Self.lines(received: 0, of: count), choice: choice, catalog: catalog,
+            maximumDropSize: maximumSize)
         defer { window.close() }
         var received = 0
         var snapshots: [CommandLineItems] = []
@@ -20,18 +23,31 @@ extension DropCommand {
             DropProposal(operation: offer.isFromTransferKit && offer.allowedOperations.contains(.move) ? .move : .copy)
         }
         for try await drop in drops {
-            let result = try await Self.unwrappingCommitErrors {
-                try await drop.perform { session, _ -> CommandLineItems? in
-                    let providers = session.items.map(\.provider)
-                    switch destination {
-                    case .folder(let folder):
-                        try await write(providers, into: folder, context: context)
-                        return nil
-                    case .archive:
-                        let taken = snapshots.reduce(0) { $0 + $1.providers.count }
-                        return try await snapshot(providers, firstNumber: taken + 1, context: context)
+            let result: DropResult<CommandLineItems?>
+            do {
+                result = try await Self.unwrappingCommitErrors {
+                    try await drop.perform { session, _ -> CommandLineItems? in
+                        let providers = session.items.map(\.provider)
+                        // An offer of nothing this can take (another program's file promise alone, XdndDirectSave0)
+                        // is no drop: declined, not counted.
+                        guard providers.contains(where: { !$0.registeredTypes.isEmpty }) else {
+                            throw NothingToTake()
+                        }
+                        switch destination {
+                        case .folder(let folder):
+                            try await write(providers, into: folder, context: context)
+                            return nil
+                        case .archive:
+                            let taken = snapshots.reduce(0) { $0 + $1.providers.count }
+                            return try await snapshot(providers, firstNumber: taken + 1, context: context)
+                        }
                     }
                 }
+            } catch let failure where Self.failsThisDropAlone(failure) {
+                // The source's fault (it died, stayed silent, sent too much, offered nothing to take): that drop
+                // alone fails; the window waits for the next.
+                try context.standardError.writeLine(Self.failureLine(failure, source: drop.source))
+                continue
             }
             if let items = result.value ?? nil { snapshots.append(items) }
             received += 1
@@ -46,6 +62,35 @@ extension DropCommand {
             try await PasteCommand.archive(
                 snapshots.flatMap(\.providers), budget: nil, format: format, output: path, context: context)
             withExtendedLifetime(snapshots) {}
+        }
+    }
+
+    /// A drop that offers nothing `drop` can write.
+    struct NothingToTake: Error {}
+
+    /// Whether `failure` is a drop's own (its source's fault: it died, stayed silent, passed the size limit, broke
+    /// the protocol, offered nothing to take), which fails that drop alone; anything else (this side cannot write)
+    /// ends the command.
+    static func failsThisDropAlone(_ failure: any Error) -> Bool {
+        switch failure {
+        case is NothingToTake, is ClipboardError: true
+        case let error as TransferSessionError: error.code != .commitFailed
+        default: false
+        }
+    }
+
+    /// The line printed on standard error for a drop that failed alone.
+    static func failureLine(_ failure: any Error, source: String?) -> String {
+        let from = source.map { "the drop from \($0)" } ?? "a drop"
+        switch failure {
+        case is NothingToTake:
+            return "transferkit drop: \(from) offers nothing to write (only a file promise?); ignored, not counted"
+        case let error as ClipboardError:
+            return "transferkit drop: \(from) failed, not counted: \(Self.printable(error.message)) (\(error.code))"
+        case let error as TransferSessionError:
+            return "transferkit drop: \(from) failed, not counted: \(Self.printable(error.message)) (\(error.code))"
+        default:
+            return "transferkit drop: \(from) failed, not counted: \(Self.printable("\(failure)"))"
         }
     }
 

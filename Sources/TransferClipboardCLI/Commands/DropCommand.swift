@@ -1,5 +1,6 @@
 import Foundation
 import TransferClipboard
+import TransferDesktop
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
@@ -34,9 +35,18 @@ struct DropCommand: Command {
         exactly once; a drag from any other program is copied, so its source never deletes anything because of a
         drop here.
 
+        A dropped file's name is the one its source suggests, made safe by one rule: control characters (newlines,
+        tabs) and '/' become '_', leading dots and spaces go (no hidden files such as .profile), an empty name is
+        'item', and a name over 250 bytes is shortened before its extension.
+
         For each item it prints one line: the file written (or the item's name in the archive), its type and its
         size in bytes, separated by tabs. It exits 0 after --count drops (1 by default), and 1 when the window is
         closed before.
+
+        A drop whose source fails (it dies, stays silent past 60 seconds, or carries more than --max-size, 1G by
+        default, all its types together), or that offers nothing to write (only another program's file promise),
+        fails alone: the tool prints why on standard error, removes the file it was writing, does not count it, and
+        waits for the next drop.
 
         EXAMPLES:
           transferkit drop
@@ -53,6 +63,9 @@ struct DropCommand: Command {
                 .init(names: ["-o", "--output"], valueName: "DIR", help: "The folder to write into (default: .)."),
                 .init(names: ["--archive"], valueName: "FILE", help: "Save every offered type into one archive."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form (with --archive)."),
+                .init(
+                    names: ["--max-size"], valueName: "SIZE",
+                    help: "The most one drop may carry, all its types together (default 1G; K, M, G suffixes)."),
                 DesktopCommandOptions.backend,
                 DeclarationsOption.option,
             ]
@@ -64,8 +77,19 @@ struct DropCommand: Command {
         try DeclarationsOption.load(arguments, into: catalog)
         let (destination, count) = try destination(arguments)
         let choice = try DesktopCommandOptions.backendChoice(arguments)
-        try await drop(count: count, into: destination, choice: choice, context: context)
+        let maximumSize = try arguments.value("--max-size").map(Self.maximumSize)
+        try await drop(
+            count: count, into: destination, maximumSize: maximumSize ?? DesktopWindow.Options.defaultMaximumDropSize,
+            choice: choice, context: context)
         return .success
+    }
+
+    /// The bytes a `--max-size` value names: a positive number, optionally followed by K, M or G (powers of 1024).
+    static func maximumSize(_ value: String) throws(UsageError) -> Int64 {
+        guard let bytes = try? KeepCommand.byteCount(value), bytes > 0 else {
+            throw UsageError("--max-size needs a positive size such as 512M, 2G or 1048576")
+        }
+        return Int64(bytes)
     }
 
     /// Where the drops go.
@@ -117,7 +141,7 @@ struct DropCommand: Command {
             guard let type = provider.registeredTypes.first else { continue }
             var suggested = provider.suggestedName
             if suggested == nil { suggested = await fileName(inURLOf: provider, besides: type) }
-            let names = Self.candidateNames(TransferProvider.fileName(suggested: suggested, for: type))
+            let names = Self.candidateNames(Self.fileName(suggested: suggested, for: type))
             var path = ""
             let size = try await PasteCommand.write(type, of: provider, context: context) { body in
                 path = try await ArchiveOutput.writeNew(inDirectory: folder, firstFreeOf: names, body).path
@@ -138,6 +162,40 @@ struct DropCommand: Command {
         else { return nil }
         let name = url.lastPathComponent
         return name.isEmpty || name == "/" ? nil : name
+    }
+
+    /// The longest name of a dropped file, in UTF-8 bytes: a file system's 255 less room for ` 1000`
+    /// (``candidateNames(_:)``).
+    static let longestFileName = 250
+
+    /// The name a dropped file gets from the name its source suggests, by one rule: every control character (a
+    /// newline, a tab, …) and `/` becomes `_`; leading dots and spaces go (no hidden file such as `.profile`); an
+    /// empty name becomes `item`; the type's extension is added when the name has none; a name longer than
+    /// ``longestFileName`` bytes is shortened before its extension.
+    static func fileName(suggested: String?, for type: UniformType) -> String {
+        let printable = suggested.map(Self.printable) ?? ""
+        let visible = String(printable.drop { $0 == "." || $0.isWhitespace })
+        let name = TransferProvider.fileName(suggested: visible.isEmpty ? nil : visible, for: type)
+        guard name.utf8.count > longestFileName else { return name }
+        var pathExtension = (name as NSString).pathExtension
+        if pathExtension.utf8.count > 16 { pathExtension = "" }
+        let suffix = pathExtension.isEmpty ? "" : "." + pathExtension
+        var stem = Substring(pathExtension.isEmpty ? name : (name as NSString).deletingPathExtension)
+        while stem.utf8.count + suffix.utf8.count > longestFileName { stem = stem.dropLast() }
+        return String(stem) + suffix
+    }
+
+    /// `text` with every control character (C0, DEL, C1, and the Unicode line and paragraph separators) and `/` as
+    /// `_`: a name that can neither forge a line of the tab-separated output nor name a folder.
+    static func printable(_ text: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    switch scalar.value {
+                    case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x2F: "_"
+                    default: scalar
+                    }
+                }))
     }
 
     /// `name`, then `name` with ` 2`, ` 3`, … before its extension: the names a dropped file may take, in order.
@@ -176,7 +234,9 @@ struct DropCommand: Command {
         for (index, (provider, size)) in zip(items.providers, sizes).enumerated() {
             guard let type = provider.registeredTypes.first else { continue }
             try context.standardOutput.writeLine(
-                Self.line(name: provider.suggestedName ?? "item \(firstNumber + index)", type: type, size: size))
+                Self.line(
+                    name: provider.suggestedName.map(Self.printable) ?? "item \(firstNumber + index)", type: type,
+                    size: size))
         }
         return items
     }

@@ -14,8 +14,9 @@ public struct DesktopDragResult: Sendable, Hashable {
     /// `SessionDecisionRecord`). `false` for other programs, where a move follows the display protocol's rule: the
     /// source removes the items only after a finished drop that performed `move`.
     public var exactlyOnce: Bool
-    /// Why the drag ended without a drop, for messages (`nil` after a drop): the target refused it, the user
-    /// cancelled, the target failed or went away.
+    /// Why the drag ended without a drop, for messages: the target refused it, the user cancelled, the target failed
+    /// or went away. After a drop it is `nil`, except for a move that became a copy because the target read none of
+    /// some item's data (a target that answers `move` without reading must not make the source delete anything).
     public var reason: String?
 
     /// A result.

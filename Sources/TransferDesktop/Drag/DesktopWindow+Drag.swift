@@ -3,6 +3,7 @@ public import TransferClipboard
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions
+import UniformTypes
 
 extension DesktopWindow {
     /// Waits for the user to drag from the window, drags the session's items to wherever they are dropped, and ends
@@ -75,6 +76,7 @@ extension DesktopWindow {
         let movesToOthers =
             session.allowsMoveOperation && session.source != nil && session.allowsMoveToOtherApplications
         let offerBytes = published?.bytes
+        let delivered = DeliveredItems()
         let offer = DesktopDragOffer(
             targets: offers.map(\.target) + (offerBytes == nil ? [] : DesktopSessionOffer.names),
             actions: movesToOthers ? [.copy, .move] : [.copy],
@@ -86,7 +88,11 @@ extension DesktopWindow {
             guard let offer = byName[target] else {
                 throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
             }
-            return try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            return TransferByteStream(
+                length: stream.length,
+                DeliveredItems.Noting(base: stream, items: Self.items(servedBy: offer, providers), delivered: delivered)
+            )
         }
 
         let outcome: DesktopDragOutcome
@@ -106,7 +112,14 @@ extension DesktopWindow {
         }
         switch outcome {
         case .dropped(let performed, let target):
-            let moved = performed == .move && movesToOthers
+            // A target that says it moved the items but read none of some item's representations (to its end) took
+            // nothing of it: deleting would lose it, so the drop counts as a copy and the source keeps every item.
+            let unread = delivered.missing(from: providers.count)
+            let moved = performed == .move && movesToOthers && unread.isEmpty
+            let keptReason =
+                performed == .move && movesToOthers && !unread.isEmpty
+                ? "The target \(target ?? "") reported a move but read none of the data of item(s) "
+                    + "\(unread.map { String($0 + 1) }.joined(separator: ", ")); nothing was removed." : nil
             let origin = TransferSessionOrigin(
                 applicationIdentifier: "desktop:\(target ?? "unknown")", processIdentifier: 0)
             let operation: DropOperation
@@ -119,7 +132,9 @@ extension DesktopWindow {
                 guard error.code == .sessionEnded, let publication = published?.publication else { throw error }
                 return try await ended(publication, target: target)
             }
-            return DesktopDragResult(operation: operation, target: target, exactlyOnce: false)
+            return DesktopDragResult(
+                operation: operation, target: target, exactlyOnce: false,
+                reason: operation == .copy ? keptReason : nil)
         case .refused(let target):
             await session.cancel()
             return DesktopDragResult(
@@ -154,6 +169,61 @@ extension DesktopWindow {
             return nil
         }
         return (publication, bytes)
+    }
+}
+
+extension DesktopWindow {
+    /// The items (indices into `providers`) whose data `offer` carries: its provider's, or every file URL's for a
+    /// URL list; none for a constant (the hints).
+    static func items(servedBy offer: ClipboardTypeMapping.Offer, _ providers: [TransferProvider]) -> [Int] {
+        switch offer.conversion {
+        case .identity, .latin1: [offer.providerIndex]
+        case .uriList, .gnomeCopiedFiles:
+            providers.indices.filter { providers[$0].hasRepresentation(conformingTo: .fileURL) }
+        case .constant: []
+        }
+    }
+}
+
+/// Which items of a drag a target read a representation of, to its end: a move removes only items it took.
+final class DeliveredItems: Sendable {
+    private let items = SanitizedMutex(Set<Int>())
+
+    /// The items of `0..<count` whose data no target read to its end, in order.
+    func missing(from count: Int) -> [Int] {
+        let delivered = items.withLock { $0 }
+        return (0..<count).filter { !delivered.contains($0) }
+    }
+
+    /// Notes that `read` items were read to their end.
+    func note(_ read: [Int]) {
+        items.withLock { $0.formUnion(read) }
+    }
+
+    /// A served stream's chunks; reaching its end notes its items as delivered.
+    struct Noting: AsyncSequence, Sendable {
+        typealias Element = Data
+        let base: TransferByteStream
+        let items: [Int]
+        let delivered: DeliveredItems
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(base: base.makeAsyncIterator(), items: items, delivered: delivered)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            var base: TransferByteStream.AsyncIterator
+            let items: [Int]
+            let delivered: DeliveredItems
+
+            mutating func next() async throws -> Data? {
+                guard let chunk = try await base.next() else {
+                    delivered.note(items)
+                    return nil
+                }
+                return chunk
+            }
+        }
     }
 }
 

@@ -35,13 +35,16 @@ public final class DesktopDrop: Sendable {
     let handle: any DesktopDropHandle
     let catalog: TypeCatalog
     let timeout: Duration
+    /// The most bytes the drop may carry (`DesktopWindow.Options.maximumDropSize`).
+    let maximumSize: Int64
     let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
     private let isSettled = SanitizedMutex(false)
 
     /// A drop delivered by `handle`, with the proposal made for it.
     init(
         handle: any DesktopDropHandle, context: DesktopDropContext, proposal: DropProposal, catalog: TypeCatalog,
-        timeout: Duration, observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
+        timeout: Duration, maximumSize: Int64 = DesktopWindow.Options.defaultMaximumDropSize,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) {
         self.handle = handle
         self.location = DesktopDropLocation(x: Int(handle.location.x), y: Int(handle.location.y))
@@ -50,6 +53,7 @@ public final class DesktopDrop: Sendable {
         self.source = handle.source
         self.catalog = catalog
         self.timeout = timeout
+        self.maximumSize = maximumSize
         self.observer = observer
     }
 
@@ -156,9 +160,11 @@ public final class DesktopDrop: Sendable {
     /// - Returns: The written file.
     /// - Throws: `ClipboardError`: `typeUnavailable` when the drop promises no file (always on Wayland),
     ///   `invalidOptions` when the suggested name is not a plain file name, `transferFailed` when the source could
-    ///   not write it, `ownerGone` or `timedOut` when the source died or stayed silent.
+    ///   not write it, `limitExceeded` when the source could not save it and the bytes it offered instead passed
+    ///   `DesktopWindow.Options.maximumDropSize` (the file is removed), `ownerGone` or `timedOut` when the source
+    ///   died or stayed silent.
     public func receivePromisedFile(into directory: URL) async throws -> URL {
-        try await handle.receivePromisedFile(into: directory)
+        try await handle.receivePromisedFile(into: directory, limit: maximumSize)
     }
 
     /// Refuses the drop: the source is told that nothing was performed and keeps its items.
@@ -207,10 +213,14 @@ public final class DesktopDrop: Sendable {
         let handle = handle
         let names = handle.targets.filter { !DesktopSessionOffer.isOfferName($0) }
         // A TransferKit source's converted copies are converted here instead, as a clipboard read does.
+        // Every representation of the drop draws on one budget: a source that never ends fails this drop alone.
+        let budget = DropBudget(limit: maximumSize)
         let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog) {
             name, progress in
             let stream = try await handle.receive(name)
-            return TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: handle))
+            return TransferByteStream(
+                length: nil,
+                budget.limiting(ReceivedChunks(stream: stream, progress: progress, keep: handle), name: name))
         }
         let id = TransferItemID(source ?? "desktop-drop")
         let session = DropSession(

@@ -33,6 +33,7 @@ extension DesktopWindow {
         let catalog = options.catalog
         let timeout = options.timeout
         let observer = options.sessionObserver
+        let maximumSize = options.maximumDropSize
         let handles = handle.drops { targets, actions in
             let context = Self.context(targets: targets, actions: actions, catalog: catalog)
             return Self.action(for: proposal(context), in: context, actions: actions)
@@ -43,7 +44,7 @@ extension DesktopWindow {
             let answer = proposal(context) ?? DropProposal(operation: .cancel)
             return DesktopDrop(
                 handle: handle, context: context, proposal: answer, catalog: catalog, timeout: timeout,
-                observer: observer)
+                maximumSize: maximumSize, observer: observer)
         }
     }
 

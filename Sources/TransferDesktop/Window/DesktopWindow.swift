@@ -32,14 +32,24 @@ public final class DesktopWindow: Sendable {
         public var backend: ClipboardBackendChoice
         /// The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`).
         public var environment: [String: String]
-        /// The longest wait for the display server, for a drop target that accepted a drag to finish it, and for a
-        /// TransferKit peer at each step of the session protocol.
+        /// The deadline of each wait (30 seconds by default; `transferkit drag` and `drop` give 60): for the display
+        /// server's reply; for a drop target that accepted a drag to finish it, counted from the drop or from its
+        /// last read of the data; on X11 for the target to take each chunk of an INCR transfer (deleting the
+        /// property: changing it does not restart the wait); for a TransferKit peer at each step of the session
+        /// protocol.
         public var timeout: Duration
         /// The catalogue for mapping uniform types to the names the display server carries, and back.
         public var catalog: TypeCatalog
+        /// The most bytes one drop from another program may carry, all its representations together (and the file
+        /// a promise's fallback writes): a load past it fails with `ClipboardError` `limitExceeded`, that drop alone,
+        /// so a source that never ends cannot fill the disk. ``defaultMaximumDropSize`` (1 GiB) by default.
+        public var maximumDropSize: Int64
         /// Told of each step of a drop between TransferKit processes, for logs and tests (a step waits until it
         /// returns): the source's steps on a drag from this window, the destination's on a drop on it.
         public var sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)?
+
+        /// The default ``maximumDropSize``: 1 GiB.
+        public static let defaultMaximumDropSize: Int64 = 1 << 30
 
         /// Options for a window titled `title` showing `lines`.
         ///
@@ -50,11 +60,13 @@ public final class DesktopWindow: Sendable {
         ///   - environment: The variables that name the display server.
         ///   - timeout: The longest wait at each step.
         ///   - catalog: The catalogue for type mapping.
+        ///   - maximumDropSize: The most bytes one drop may carry.
         ///   - sessionObserver: Told of each step of a drop between TransferKit processes.
         public init(
             title: String, lines: [String] = [], backend: ClipboardBackendChoice = .automatic,
             environment: [String: String] = ProcessInfo.processInfo.environment,
             timeout: Duration = .seconds(30), catalog: TypeCatalog = .shared,
+            maximumDropSize: Int64 = Options.defaultMaximumDropSize,
             sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
         ) {
             self.title = title
@@ -63,6 +75,7 @@ public final class DesktopWindow: Sendable {
             self.environment = environment
             self.timeout = timeout
             self.catalog = catalog
+            self.maximumDropSize = maximumDropSize
             self.sessionObserver = sessionObserver
         }
     }

@@ -517,3 +517,68 @@ private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: In
         }()
     }
 #endif
+
+// MARK: - Calls relative to an open folder (issue 35: a file promise written only as a new file)
+
+extension Syscall {
+    /// Opens the folder `name` inside the open folder `parent` (`nil`: `name` is a path from the current folder, or
+    /// absolute), close-on-exec, without following a symbolic link at `name` (`O_NOFOLLOW`): a link, or anything but
+    /// a folder, fails (`ELOOP`, `ENOTDIR`).
+    package static func openFolderWithoutFollowing(_ name: String, in parent: Int32?) throws(SystemError) -> Int32 {
+        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
+        while true {
+            let descriptor = openat(parent ?? AT_FDCWD, name, flags)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "openat", errorNumber: code, path: name) }
+        }
+    }
+
+    /// Creates the folder `name` inside the open folder `parent` with permissions `mode` (less the umask): fails
+    /// with `EEXIST` when anything has that name, a symbolic link included.
+    package static func makeFolder(_ name: String, in parent: Int32, mode: UInt32) throws(SystemError) {
+        guard mkdirat(parent, name, mode_t(mode)) == 0 else {
+            throw SystemError(call: "mkdirat", errorNumber: errno, path: name)
+        }
+    }
+
+    /// What `fstatat(2)` says about `name` inside the open folder `parent`, not following a symbolic link there,
+    /// or why it cannot be read (`ENOENT`: nothing has that name).
+    package static func linkStatus(_ name: String, in parent: Int32) -> Result<FileStatus, SystemError> {
+        var status = stat()
+        guard fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
+            return .failure(SystemError(call: "fstatat", errorNumber: errno, path: name))
+        }
+        return .success(FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size)))
+    }
+
+    /// Gives the file `name` of the open folder `source` a second name, `newName` in the open folder `destination`
+    /// (`linkat(2)`, not following a symbolic link): fails with `EEXIST`, changing nothing, when anything has that
+    /// name, so it creates a whole file under a name only once.
+    package static func link(
+        _ name: String, in source: Int32, to newName: String, in destination: Int32
+    ) throws(SystemError) {
+        guard linkat(source, name, destination, newName, 0) == 0 else {
+            throw SystemError(call: "linkat", errorNumber: errno, path: newName)
+        }
+    }
+
+    /// Removes `name` from the open folder `parent` (a folder, which must be empty, with `isFolder`); a failure is
+    /// ignored (it is cleanup).
+    package static func remove(_ name: String, in parent: Int32, isFolder: Bool = false) {
+        _ = unlinkat(parent, name, isFolder ? AT_REMOVEDIR : 0)
+    }
+}
+
+extension Syscall {
+    /// Creates `path` as a new file for writing, close-on-exec, with permissions `0666` less the umask: fails with
+    /// `EEXIST` when anything has that name (a symbolic link included, which is not followed).
+    package static func createNewFile(atPath path: String) throws(SystemError) -> Int32 {
+        while true {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw SystemError(call: "open", errorNumber: code, path: path) }
+        }
+    }
+}
