@@ -35,7 +35,8 @@ public struct ContentSniffingLimits: Sendable, Hashable {
     /// The defaults: 1 Mi comparisons per rule, 8 Mi per sniff, 1 MiB of magic files.
     public static let `default` = ContentSniffingLimits()
 
-    /// Creates limits; every argument defaults to the value ``default`` has.
+    /// Creates limits; every argument defaults to the value ``default`` has. A limit of 0 (or less) lets no rule
+    /// match, or reads no magic file.
     public init(maximumRuleWork: Int = 1 << 20, maximumMatchWork: Int = 1 << 23, maximumMagicSize: Int = 1 << 20) {
         self.maximumRuleWork = maximumRuleWork
         self.maximumMatchWork = maximumMatchWork
