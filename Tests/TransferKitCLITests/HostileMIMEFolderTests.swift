@@ -51,6 +51,12 @@ struct HostileMIMEFolderTests {
         #expect(result.status == 0)
         #expect(result.error.isEmpty)
         #expect(result.output.hasPrefix("org.freedesktop.shared-mime-info.application.x-after\n"))
+        // pack sniffs a file without an extension through the same rule and limits.
+        let archive = home.folder.appendingPathComponent("out.transferkit").path
+        let pack = try await run(["pack", home.file, "-o", archive], environment: home.environment)
+        #expect(pack.status == 0, "\(pack.error)")
+        let inspect = try await run(["inspect", archive], environment: home.environment)
+        #expect(inspect.output.contains("org.freedesktop.shared-mime-info.application.x-after"), "\(inspect.output)")
     }
 
     @Test("a 3.4 MB magic file is past the size limit: it is skipped, and the file is plain text")
