@@ -138,13 +138,9 @@ struct MIMEExportRefusalTests {
     func systemTypesAreNotInstalled() async throws {
         let folder = try makeTemporaryDirectory(prefix: "transferkit-export-claims")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let bin = folder.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         // A stand-in for update-mime-database that leaves a mark when it runs.
         let marker = folder.appendingPathComponent("ran").path
-        let fake = bin.appendingPathComponent("update-mime-database").path
-        try Data("#!/bin/sh\ntouch '\(marker)'\n".utf8).write(to: URL(fileURLWithPath: fake))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let (bin, _) = try makeFakeProgram(named: "update-mime-database", body: "touch '\(marker)'\n", in: folder)
         let declarations = folder.appendingPathComponent("Claims.json").path
         let entries = [
             ("com.example.fake-pdf", "application/pdf"), ("com.example.fake-text", "text/plain"),
