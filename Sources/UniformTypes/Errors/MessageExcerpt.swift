@@ -19,7 +19,7 @@ package enum MessageExcerpt {
         return bytes.count > limit ? text + "…" : text
     }
 
-    /// `text`'s UTF-8 bytes as ``escaped(_:limit:)-(some Collection<UInt8>,_)`` shows them.
+    /// `text`'s UTF-8 bytes as `escaped(_:limit:)` shows them.
     package static func escaped(_ text: String, limit: Int = maximumLength) -> String {
         escaped(Array(text.utf8), limit: limit)
     }
@@ -30,7 +30,7 @@ package enum MessageExcerpt {
         "'" + escaped(bytes) + "'" + (bytes.count > maximumLength ? " (\(bytes.count) bytes)" : "")
     }
 
-    /// `text`'s UTF-8 bytes as ``quoted(_:)-(some Collection<UInt8>)`` quotes them.
+    /// `text`'s UTF-8 bytes as `quoted(_:)` quotes them.
     package static func quoted(_ text: String) -> String {
         quoted(Array(text.utf8))
     }

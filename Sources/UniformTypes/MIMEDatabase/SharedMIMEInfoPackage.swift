@@ -10,7 +10,7 @@
 /// A package is installed as `<data dir>/mime/packages/<name>.xml` (for one user, under ``userMIMEDirectory(environment:)``),
 /// after which `update-mime-database <data dir>/mime` must run; `transferkit types --export-mime --install` does
 /// both. ``TypeCatalog/sharedMIMEInfoPackage(origins:)`` makes one from a catalogue's exported declarations, and
-/// ``init(declarations:catalog:)`` from any list of declarations.
+/// ``init(declarations:catalog:systemMIMEDirectories:)`` from any list of declarations.
 ///
 /// Each declaration with a MIME type of its own becomes one `<mime-type>` element:
 ///
