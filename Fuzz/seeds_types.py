@@ -98,6 +98,16 @@ hand = [
 for body in hand:
     for sample in samples[:5]:
         write(magic, bytes([1, len(sample)]) + sample + body)
+# Rules that cost work (issue 35): a long value over a wide range, and many rules over one sample; with flag bits 1
+# (tight work limits) and 2 (the sample repeated up to the rules' reach).
+costly = [
+    b"[80:application/x-wide]\n" + line(0, b"A" * 2000 + b"B", rng=1 << 20)
+    + b"[50:application/x-after]\n" + line(0, b"AAAA"),
+    b"".join(b"[50:application/x-flood-%d]\n" % index + line(0, b"A" * 31 + b"B", rng=1000) for index in range(40)),
+]
+for body in costly:
+    for flags in (1, 3, 5, 7):
+        write(magic, bytes([flags, 4]) + b"AAAA" + body)
 system_magic = pathlib.Path("/usr/share/mime/magic")
 if system_magic.is_file():
     data = system_magic.read_bytes()[len(header):]

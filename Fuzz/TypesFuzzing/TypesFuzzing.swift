@@ -150,12 +150,28 @@ public enum TypesFuzzing {
         guard magic.maximumExtent >= 0, magic.maximumExtent <= MIMEMagic.maximumPrefix else {
             violation("the magic's extent \(magic.maximumExtent) is out of bounds", bytes)
         }
-        let match = magic.match(sample)
-        if let match, !(0...100).contains(match.priority) {
-            violation("a match has priority \(match.priority)", bytes)
+        // Bit 1: tight work limits, so that running out of work is explored too; bit 2: the sample repeated up to
+        // the rules' reach (at most 64 KiB), so that wide ranges have data to cost work on.
+        let limits =
+            bytes[0] & 2 == 2
+            ? ContentSniffingLimits(maximumRuleWork: 300, maximumMatchWork: 4096) : ContentSniffingLimits.default
+        var data = sample
+        if bytes[0] & 4 == 4, !sample.isEmpty {
+            let length = min(magic.maximumExtent, 1 << 16)
+            data = (0..<length).map { sample[$0 % sample.count] }
         }
-        let cut = Array(sample.prefix(magic.maximumExtent))
-        if magic.match(cut)?.mimeType != match?.mimeType {
+        let report = magic.evaluate(data, limits: limits)
+        guard report.work >= 0, report.work <= limits.maximumMatchWork else {
+            violation("a match made \(report.work) comparisons, over the limit \(limits.maximumMatchWork)", bytes)
+        }
+        if report.isOutOfWork, report.mimeType != nil {
+            violation("a match both ran out of work and found a type", bytes)
+        }
+        if report.mimeType != nil, !(0...100).contains(report.priority) {
+            violation("a match has priority \(report.priority)", bytes)
+        }
+        let cut = Array(data.prefix(magic.maximumExtent))
+        if magic.evaluate(cut, limits: limits) != report {
             violation("the match depends on bytes past the magic's extent", bytes)
         }
     }

@@ -143,11 +143,8 @@ struct MIMEExportTests {
     @Test func aFailingUpdateMIMEDatabaseIsReported() async throws {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bin = directory.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let fake = bin.appendingPathComponent("update-mime-database").path
-        try Data("#!/bin/sh\necho \"cannot update $1\" >&2\nexit 3\n".utf8).write(to: URL(fileURLWithPath: fake))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake)
+        let (bin, fake) = try makeFakeProgram(
+            named: "update-mime-database", body: "echo \"cannot update $1\" >&2\nexit 3\n", in: directory)
         let data = directory.appendingPathComponent("data")
         let run = try await runBinary(
             ["types", "--export-mime", "--install", "--declarations", exampleTypes],

@@ -14,6 +14,9 @@ package final class InputFile {
     package let fileDescriptor: Int32
     /// The bytes left to read, when the input is a regular file.
     package let size: UInt64?
+    /// What a path named on the command line is (a regular file, a FIFO, a device…), for the special-file rule;
+    /// `nil` for standard input (read whatever it is) and for an input the tool made itself.
+    package let kind: FileKind?
     /// Bytes already taken from a pipe to tell the archive's form (``readFirstBytes()``); every later read of the
     /// input starts with them.
     package private(set) var pending: [UInt8] = []
@@ -36,6 +39,7 @@ package final class InputFile {
             ownsDescriptor = true
         }
         let status = try? Syscall.status(fileDescriptor)
+        kind = path == "-" ? nil : status.map(FileKind.init)
         if let status, status.isRegularFile {
             let offset = Syscall.currentOffset(fileDescriptor) ?? 0
             size = UInt64(max(0, status.size - offset))
@@ -58,7 +62,15 @@ package final class InputFile {
         self.displayName = displayName
         self.fileDescriptor = descriptor
         self.size = size
+        self.kind = nil
         self.ownsDescriptor = true
+    }
+
+    /// Refuses an input that has no content of its own to take: a device or a socket named on the command line,
+    /// by the special-file rule (`FileKind`): `/dev/zero` would never end, `/dev/null` is always empty.
+    /// - Throws: `UniformTypeError` with code `unreadableFile`.
+    package func requireContent() throws(UniformTypeError) {
+        if let kind, !kind.hasContent { throw kind.refusal(path: displayName) }
     }
 
     deinit {
@@ -116,9 +128,12 @@ package final class InputFile {
     /// shared-mime-info magic does (`pack -` of a PNG is `public.png`), else text or binary; text of unknown encoding
     /// then becomes UTF-8 text where the bytes are (``refinedTextType(_:)``). A pipe that was not spooled to a file
     /// cannot be peeked at and is typed by its name alone.
+    /// A device or a socket named on the command line is refused (``requireContent()``).
     /// - Parameter fileName: The input's name, or `nil` for standard input.
-    /// - Throws: `UniformTypeError` with code `invalidMagic` when a magic file of the MIME database is malformed.
+    /// - Throws: `UniformTypeError` with code `invalidMagic` when a magic file of the MIME database is malformed,
+    ///   `unreadableFile` for a device or a socket.
     package func inferredType(fileName: String?, in catalog: TypeCatalog) throws(UniformTypeError) -> UniformType {
+        try requireContent()
         guard let size else {
             return fileName.map { catalog.declaredType(forFileName: $0) } ?? .data
         }

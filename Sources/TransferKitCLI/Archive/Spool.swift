@@ -40,7 +40,10 @@ package enum Spool {
     }
 
     /// Copies `input` (a pipe) into an unlinked temporary file, rewound, whose size is known.
+    /// - Throws: `UniformTypeError` with code `unreadableFile` for a device or socket named on the command line
+    ///   (``InputFile/requireContent()``), which is never read; ``ToolIOError`` when reading or writing fails.
     package static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
+        try input.requireContent()
         let spool = try emptyFile(for: input.displayName)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total: UInt64 = 0

@@ -22,6 +22,16 @@ extension TypesCommand {
             try context.standardError.writeLine(
                 "\(context.toolName) \(name): left out \(omission.uniformType.identifier): \(omission.reason)")
         }
+        let claims = package.omissions.filter { $0.claimsSystemMIMEType }.map(\.uniformType.identifier)
+        if install, !claims.isEmpty {
+            let named = claims.prefix(3).map { MessageExcerpt.escaped($0) }.joined(separator: ", ")
+            let more = claims.count > 3 ? " and \(claims.count - 3) more" : ""
+            throw UniformTypeError(
+                code: .claimsSystemMIMEType,
+                message: "not installed: \(named)\(more) claim\(claims.count == 1 ? "s" : "") MIME types that are the "
+                    + "system's (see the lines above); once installed, the desktop would take the system's files for "
+                    + "them. Give each a MIME type of its own (application/vnd.<owner>.<name>)")
+        }
         guard !package.entries.isEmpty else {
             let hint =
                 arguments.allValues(DeclarationsOption.option.key).isEmpty

@@ -34,6 +34,12 @@ package struct TypesCommand: Command {
         --install writes it to $XDG_DATA_HOME/mime/packages/transferkit-<file name>.xml (by default under
         ~/.local/share) and runs update-mime-database, so gio, xdg-mime and file managers know the types.
 
+        --file sniffs only a regular file: a directory is public.folder, and a device, FIFO or socket is typed by its
+        kind without being read (/dev/null, /dev/zero and /dev/urandom are all inode/chardevice), as gio does. The magic
+        rules are matched within the library's work limits (ContentSniffingLimits: 1 Mi byte comparisons per rule,
+        8 Mi per file, 1 MiB of magic files), so a hostile $XDG_DATA_HOME/mime costs no more than a real one.
+        --install refuses declarations that claim the system's MIME types (application/pdf, text/plain, inode/…).
+
         A type the catalogue does not declare is not there: exit 1. A lookup by extension or MIME type that finds
         no declared type makes a dynamic type (dyn.…), which --dynamic describes instead (exit 0).
         """

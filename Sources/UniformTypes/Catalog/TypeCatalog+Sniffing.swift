@@ -11,7 +11,9 @@ extension TypeCatalog {
     /// the text-or-binary rule.
     ///
     /// The highest-priority rule of the imported databases' `magic` files that matches wins (`\u{89}PNG\r\n…` is
-    /// `public.png`, `%PDF-` is `com.adobe.pdf`, an ELF header an executable or shared library). When none matches,
+    /// `public.png`, `%PDF-` is `com.adobe.pdf`, an ELF header an executable or shared library), within the work
+    /// ``contentSniffingLimits`` allow: a rule that reaches its limit counts as not matching, and once the whole
+    /// sniff reaches its limit no further rule is tried. When none matches,
     /// bytes without control characters (other than white space, and after the first 128 bytes as GLib decides)
     /// are `public.plain-text` (so empty data is text too), anything else `public.data`. A catalog without an imported database
     /// (``shared`` imports the system one by itself) only has that last rule.
@@ -31,11 +33,13 @@ extension TypeCatalog {
     }
 
     /// The type of a file by its content alone, reading at most ``contentSniffingLength`` bytes of it; see
-    /// ``type(forContentsOf:)-(Data)``. A directory is `public.folder`.
-    /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing, not a regular file or a
-    ///   directory, or cannot be read; `invalidMagic` when a database's magic file is malformed.
+    /// ``type(forContentsOf:)-(Data)``. Only a regular file is read: a directory is `public.folder`, and a device,
+    /// FIFO or socket is typed by its kind as ``type(forFileAt:)`` says.
+    /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing or cannot be read;
+    ///   `invalidMagic` when a database's magic file is malformed.
     public func type(forContentsOf file: URL) throws(UniformTypeError) -> UniformType {
         let snapshot = snapshotWithMIMEDatabase()
+        if let special = try specialFileType(file) { return special }
         switch try Self.prefix(of: file, count: try prefixLength(in: snapshot)) {
         case .directory: return directoryType
         case .regularFile(_, let bytes): return type(forMIMEType: try sniff(bytes, in: snapshot).mimeType)
@@ -79,11 +83,17 @@ extension TypeCatalog {
 
     /// The type of the file at `file` from its name and content, by the rule of
     /// ``type(forFileNamed:contents:)``, reading at most ``contentSniffingLength`` bytes, and none when the name
-    /// decides; a directory is `public.folder`. `transferkit types --file PATH` prints it.
-    /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing, not a regular file or a
-    ///   directory, or cannot be read; `invalidMagic` when a database's magic file is malformed.
+    /// decides. `transferkit types --file PATH` prints it.
+    ///
+    /// Only a regular file's content is sniffed (the special-file rule, which `pack`, `copy` and `drag` follow
+    /// too): a directory is `public.folder`, and a character or block device, a FIFO or a socket is typed by its
+    /// kind, whatever its name, without being opened, as `gio info` types it: the types of `inode/chardevice`
+    /// (`/dev/null`, `/dev/zero` and `/dev/urandom` alike), `inode/blockdevice`, `inode/fifo` and `inode/socket`.
+    /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing or cannot be read;
+    ///   `invalidMagic` when a database's magic file is malformed.
     public func type(forFileAt file: URL) throws(UniformTypeError) -> UniformType {
         let snapshot = snapshotWithMIMEDatabase()
+        if let special = try specialFileType(file) { return special }
         let names = globMIMETypes(for: file.lastPathComponent, in: snapshot)
         let count: Int
         if case .decided = names { count = 1 } else { count = try prefixLength(in: snapshot) }
@@ -99,6 +109,8 @@ extension TypeCatalog {
 
     /// How many leading bytes of a file sniffing looks at: the largest extent of the imported databases' magic
     /// rules (18 729 bytes for Debian 12's system database), at most 1 MiB. 0 when there is no database.
+    ///
+    /// The magic rules are matched within ``contentSniffingLimits``.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a database's magic file is malformed.
     public var contentSniffingLength: Int {
         get throws(UniformTypeError) { try prefixLength(in: snapshotWithMIMEDatabase()) }
@@ -116,13 +128,34 @@ extension TypeCatalog {
         static var none: Self { .candidates([]) }
     }
 
+    /// The work limits of content sniffing with this catalogue's magic rules; ``ContentSniffingLimits/default``
+    /// unless set. Every sniff after a change uses the new limits.
+    ///
+    /// ```swift
+    /// TypeCatalog.shared.contentSniffingLimits.maximumRuleWork = 1 << 16
+    /// ```
+    public var contentSniffingLimits: ContentSniffingLimits {
+        get { sniffingLimits.withLock { $0 } }
+        set { sniffingLimits.withLock { $0 = newValue } }
+    }
+
+    /// The type of `file` by the special-file rule (see ``type(forFileAt:)``), or `nil` for a regular file.
+    private func specialFileType(_ file: URL) throws(UniformTypeError) -> UniformType? {
+        let kind = try FileKind(atPath: file.path)
+        switch kind {
+        case .regularFile: return nil
+        case .directory: return directoryType
+        default: return kind.mimeType.map { type(forMIMEType: $0) }
+        }
+    }
+
     private func snapshotWithMIMEDatabase() -> CatalogSnapshot {
         importSystemMIMEDatabaseIfNeeded()
         return snapshot
     }
 
     private func prefixLength(in snapshot: CatalogSnapshot) throws(UniformTypeError) -> Int {
-        try snapshot.mimeIndex?.magic().maximumExtent ?? 0
+        try snapshot.mimeIndex?.magic(maximumSize: contentSniffingLimits.maximumMagicSize).maximumExtent ?? 0
     }
 
     private var directoryType: UniformType {
@@ -177,7 +210,10 @@ extension TypeCatalog {
     private func sniff(
         _ bytes: [UInt8], in snapshot: CatalogSnapshot
     ) throws(UniformTypeError) -> (mimeType: String, priority: Int, isFallback: Bool) {
-        if let magic = try snapshot.mimeIndex?.magic(), let match = magic.match(bytes) {
+        let limits = contentSniffingLimits
+        if let magic = try snapshot.mimeIndex?.magic(maximumSize: limits.maximumMagicSize),
+            let match = magic.match(bytes, limits: limits)
+        {
             let canonical = snapshot.mimeIndex?.canonical(for: match.mimeType) ?? match.mimeType
             return (canonical, match.priority, false)
         }

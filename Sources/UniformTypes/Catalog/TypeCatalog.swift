@@ -47,6 +47,8 @@ public final class TypeCatalog: Sendable {
     private let registration = SanitizedMutex(())
     /// For ``shared`` only: the pending import of the system MIME database.
     let lazyMIMEImport: LazyMIMEImport?
+    /// ``contentSniffingLimits``.
+    let sniffingLimits = SanitizedMutex(ContentSniffingLimits.default)
 
     /// Creates a catalog.
     /// - Parameter includingSystemTypes: Whether to start with the built-in system types

@@ -30,6 +30,10 @@ struct DeclarationFile: Sendable {
     /// The top-level keys a file may have.
     static let topLevelKeys: Set<String> = ["$schema", "exported", "imported"]
     /// The keys an entry may have.
+    /// The longest `description` a file may give, in UTF-8 bytes: a description is a name for people (a desktop
+    /// shows it as the file type), not a document.
+    static let maximumDescriptionLength = 1024
+
     static let entryKeys: Set<String> = ["identifier", "conformsTo", "tags", "description", "referenceURL", "version"]
     /// The largest file accepted: far above any real declaration file, low enough to bound memory.
     static let maximumSize = 16 * 1024 * 1024
@@ -110,7 +114,8 @@ struct DeclarationFile: Sendable {
         guard let identifierText = identifierValue.string else {
             throw shapeError("\"identifier\" must be a string, not \(identifierValue.typeName)", source: name)
         }
-        let source = "\(name) \(identifierText)"
+        // Escaped and cut short: a 10 000-character identifier is named once (not again in the message), in part.
+        let source = "\(name) \(MessageExcerpt.escaped(identifierText))"
         let identifier = try parseIdentifier(identifierText, field: "identifier", source: source)
         for key in fields.keys.sorted() where !entryKeys.contains(key) {
             throw shapeError(
@@ -139,6 +144,11 @@ struct DeclarationFile: Sendable {
         if let value = fields["description"] {
             guard let text = value.string else {
                 throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source)
+            }
+            guard text.utf8.count <= Self.maximumDescriptionLength else {
+                throw shapeError(
+                    "\"description\" has \(text.utf8.count) UTF-8 bytes, more than the \(Self.maximumDescriptionLength) "
+                        + "a description may have; shorten it", source: source)
             }
             declaration.description = text
         }
@@ -180,7 +190,10 @@ struct DeclarationFile: Sendable {
         if let problem = IdentifierSyntax.problem(with: text) {
             throw UniformTypeError(
                 code: .invalidIdentifier,
-                message: "\"\(field)\" '\(text)' is not a valid type identifier: \(problem).",
+                // The entry's own identifier is in `source` already.
+                message: field == "identifier"
+                    ? "\"identifier\" is not a valid type identifier: \(problem)."
+                    : "\"\(field)\" \(MessageExcerpt.quoted(text)) is not a valid type identifier: \(problem).",
                 source: source)
         }
         return UniformType(trusted: text)

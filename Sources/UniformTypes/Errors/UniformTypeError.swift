@@ -50,4 +50,9 @@ extension ErrorCode where Domain == UniformTypeErrorDomain {
     /// past its limit, a line nested without a parent, or an unknown word size. `source` names the file and
     /// `offset` the byte.
     public static var invalidMagic: Self { Self("invalidMagic") }
+
+    /// A declaration to be installed in the desktop's MIME database claims a MIME type that is the system's (a type
+    /// or alias of the system's shared-mime-info database, a built-in type's, or an `inode/` type); see
+    /// ``SharedMIMEInfoPackage/Omission/claimsSystemMIMEType``.
+    public static var claimsSystemMIMEType: Self { Self("claimsSystemMIMEType") }
 }

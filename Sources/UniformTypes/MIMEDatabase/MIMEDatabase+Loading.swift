@@ -50,4 +50,15 @@ extension MIMEDatabase {
         }
         return result
     }
+
+    /// The system's mime directories: ``searchDirectories(environment:)`` without the user's own
+    /// (`$XDG_DATA_HOME/mime`), unless `$XDG_DATA_DIRS` names it too.
+    static func systemSearchDirectories(environment: [String: String]) -> [String] {
+        let all = searchDirectories(environment: environment)
+        var withoutUser = environment
+        withoutUser["XDG_DATA_HOME"] = nil
+        withoutUser["HOME"] = nil
+        let system = searchDirectories(environment: withoutUser)
+        return all.filter { system.contains($0) }
+    }
 }

@@ -4,23 +4,28 @@ extension MIMEIndex {
     /// The content rules of every imported database's `magic` files, highest-precedence directory first, read and
     /// parsed once, the first time a caller sniffs: catalogue start-up and lookups by tag never read them.
     /// A missing `magic` file contributes nothing; one that exists but cannot be read is skipped, as the other
-    /// files of a mime directory are.
+    /// files of a mime directory are, and so is one that would take the bytes read past `maximumSize`
+    /// (``ContentSniffingLimits/maximumMagicSize``). A call with another `maximumSize` than the last reads them again.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a magic file is malformed (every later call
     ///   throws the same error).
-    func magic() throws(UniformTypeError) -> MIMEMagic {
+    func magic(maximumSize: Int = ContentSniffingLimits.default.maximumMagicSize) throws(UniformTypeError) -> MIMEMagic
+    {
         let result = parsedMagic.withLock { cached in
-            if let cached { return cached }
+            if let cached, cached.maximumSize == maximumSize { return cached.result }
             var files: [(name: String, bytes: [UInt8])] = []
+            var total = 0
             for database in databases {
                 for directory in database.directories {
                     let path = (directory.hasSuffix("/") ? directory : directory + "/") + "magic"
-                    if case .contents(let bytes) = MIMEDataFile.read(atPath: path) {
+                    let remaining = max(0, maximumSize - total)
+                    if case .success(let bytes) = RegularFile.read(atPath: path, limit: remaining) {
                         files.append((path, bytes))
+                        total += bytes.count
                     }
                 }
             }
             let parsed = Result { () throws(UniformTypeError) in try MIMEMagic(files: files) }
-            cached = parsed
+            cached = (maximumSize, parsed)
             return parsed
         }
         return try result.get()

@@ -16,8 +16,9 @@ final class MIMEIndex: Sendable {
     let mimeForIdentifier: [String: String]
     /// Descriptions read so far, by canonical identifier; `nil` values record misses.
     private let descriptions = SanitizedMutex<[String: String?]>([:])
-    /// The databases' `magic` files, parsed the first time something sniffs (see ``magic()``).
-    let parsedMagic = SanitizedMutex<Result<MIMEMagic, UniformTypeError>?>(nil)
+    /// The databases' `magic` files, parsed the first time something sniffs, with the size limit they were read
+    /// under (see ``magic(maximumSize:)``).
+    let parsedMagic = SanitizedMutex<(maximumSize: Int, result: Result<MIMEMagic, UniformTypeError>)?>(nil)
 
     /// Declared type's identifier → the database MIME types (and their aliases) merged into it because both claim
     /// the same extension; ``TypeCatalog/tags(of:)`` lists them after the type's declared MIME tags.

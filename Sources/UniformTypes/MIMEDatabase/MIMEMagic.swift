@@ -8,8 +8,9 @@
 ///
 /// The parser is total and bounded: every number has a limit, a value or mask that runs past the end, a missing
 /// header, a nesting jump or an unknown word size throws ``UniformTypeError`` with code `invalidMagic` and the byte
-/// offset; a line with unknown trailing fields is skipped to its newline, as the spec asks. Matching costs at most
-/// the sum over lines of range × value length, on a prefix at most ``maximumExtent`` bytes long.
+/// offset; a line with unknown trailing fields is skipped to its newline, as the spec asks; bytes of the file quoted in
+/// an error are escaped and cut short. Matching looks at a prefix at most ``maximumExtent`` bytes long and makes at
+/// most as many byte comparisons as ``ContentSniffingLimits`` allow, per rule and in all.
 package struct MIMEMagic: Sendable, Equatable {
     /// One `>`-line.
     struct Line: Sendable, Equatable {
@@ -75,53 +76,138 @@ package struct MIMEMagic: Sendable, Equatable {
         maximumExtent = min(extent, Self.maximumPrefix)
     }
 
-    /// The MIME type the rules give `data` and the matching rule's priority, or `nil` when no rule matches.
-    package func match(_ data: some RandomAccessCollection<UInt8>) -> (mimeType: String, priority: Int)? {
+    /// What one sniff found and what it cost.
+    package struct Report: Sendable, Equatable {
+        /// The matching rule's MIME type, or `nil` when no rule matched (or the work ran out first).
+        package var mimeType: String?
+        /// The matching rule's priority; 0 without a match.
+        package var priority: Int
+        /// The byte comparisons made, at most ``ContentSniffingLimits/maximumMatchWork``.
+        package var work: Int
+        /// How many rules reached ``ContentSniffingLimits/maximumRuleWork`` and counted as not matching.
+        package var rulesOutOfWork: Int
+        /// Whether the whole sniff reached ``ContentSniffingLimits/maximumMatchWork``, so that the rules after the
+        /// one it stopped in were not tried.
+        package var isOutOfWork: Bool
+    }
+
+    /// The MIME type the rules give `data` and the matching rule's priority, or `nil` when no rule matches within
+    /// `limits`.
+    package func match(
+        _ data: some RandomAccessCollection<UInt8>, limits: ContentSniffingLimits = .default
+    ) -> (mimeType: String, priority: Int)? {
+        let report = evaluate(data, limits: limits)
+        return report.mimeType.map { ($0, report.priority) }
+    }
+
+    /// Tries the rules on `data`, highest priority first, within the work `limits` allow (see
+    /// ``ContentSniffingLimits``): a rule that reaches its own limit counts as not matching; once the whole
+    /// sniff reaches its limit, no further rule is tried.
+    package func evaluate(
+        _ data: some RandomAccessCollection<UInt8>, limits: ContentSniffingLimits = .default
+    ) -> Report {
         let bytes = Array(data.prefix(maximumExtent))
-        for rule in rules where Self.matches(rule.lines, from: 0, to: rule.lines.count, in: bytes) {
-            return (rule.mimeType, rule.priority)
+        let matchLimit = max(0, limits.maximumMatchWork)
+        var budget = Budget(match: matchLimit, rule: 0)
+        var report = Report(mimeType: nil, priority: 0, work: 0, rulesOutOfWork: 0, isOutOfWork: false)
+        for rule in rules {
+            budget.rule = max(0, limits.maximumRuleWork)
+            let outcome = Self.matches(rule.lines, from: 0, to: rule.lines.count, in: bytes, budget: &budget)
+            report.work = matchLimit - budget.match
+            switch outcome {
+            case .matched:
+                report.mimeType = rule.mimeType
+                report.priority = rule.priority
+                return report
+            case .failed:
+                continue
+            case .outOfWork:
+                report.rulesOutOfWork += 1
+                if budget.match <= 0 {
+                    report.isOutOfWork = true
+                    return report
+                }
+            }
         }
-        return nil
+        return report
+    }
+
+    /// The comparisons left to the whole sniff and to the rule being tried.
+    private struct Budget {
+        var match: Int
+        var rule: Int
+
+        var allowed: Int { min(match, rule) }
+
+        mutating func spend(_ count: Int) {
+            match -= count
+            rule -= count
+        }
+    }
+
+    private enum Outcome {
+        case matched
+        case failed
+        /// The budget ran out before the answer was known.
+        case outOfWork
     }
 
     /// Whether one of the sibling lines in `start..<end` (all at one indent) matches with its subtree.
-    private static func matches(_ lines: [Line], from start: Int, to end: Int, in data: [UInt8]) -> Bool {
+    private static func matches(
+        _ lines: [Line], from start: Int, to end: Int, in data: [UInt8], budget: inout Budget
+    ) -> Outcome {
         var index = start
         while index < end {
             let line = lines[index]
             let childrenEnd = line.subtreeEnd
-            if matches(line, in: data) {
-                if childrenEnd == index + 1 || matches(lines, from: index + 1, to: childrenEnd, in: data) {
-                    return true
+            switch matches(line, in: data, budget: &budget) {
+            case .matched:
+                if childrenEnd == index + 1 { return .matched }
+                switch matches(lines, from: index + 1, to: childrenEnd, in: data, budget: &budget) {
+                case .matched: return .matched
+                case .outOfWork: return .outOfWork
+                case .failed: break
                 }
+            case .outOfWork:
+                return .outOfWork
+            case .failed:
+                break
             }
             index = max(childrenEnd, index + 1)
         }
-        return false
+        return .failed
     }
 
-    /// Whether `line`'s value (under its mask) occurs at one of its offsets in `data`.
-    private static func matches(_ line: Line, in data: [UInt8]) -> Bool {
+    /// Whether `line`'s value (under its mask) occurs at one of its offsets in `data`; each byte compared costs one
+    /// unit of `budget`, and the line gives up (``Outcome/outOfWork``) when no unit is left.
+    private static func matches(_ line: Line, in data: [UInt8], budget: inout Budget) -> Outcome {
         let length = line.value.count
         var position = line.offset
         let last = line.offset + line.range - 1
         while position <= last, position + length <= data.count {
-            var equal = true
+            let allowed = budget.allowed
+            guard allowed > 0 else { return .outOfWork }
+            let limit = min(length, allowed)
+            var compared = limit
+            var differs = false
             if let mask = line.mask {
-                for index in 0..<length where data[position + index] & mask[index] != line.value[index] & mask[index] {
-                    equal = false
+                for index in 0..<limit where data[position + index] & mask[index] != line.value[index] & mask[index] {
+                    compared = index + 1
+                    differs = true
                     break
                 }
             } else {
-                for index in 0..<length where data[position + index] != line.value[index] {
-                    equal = false
+                for index in 0..<limit where data[position + index] != line.value[index] {
+                    compared = index + 1
+                    differs = true
                     break
                 }
             }
-            if equal { return true }
+            budget.spend(compared)
+            if !differs { return limit == length ? .matched : .outOfWork }
             position += 1
         }
-        return false
+        return .failed
     }
 }
 
@@ -159,11 +245,13 @@ struct MIMEMagicParser {
         while position < bytes.count, bytes[position] != UInt8(ascii: "]"), bytes[position] != UInt8(ascii: "\n") {
             position += 1
         }
-        let name = String(decoding: bytes[nameStart..<position], as: UTF8.self)
+        let nameBytes = bytes[nameStart..<position]
+        let name = String(decoding: nameBytes, as: UTF8.self)
         try expect(UInt8(ascii: "]"), "expected ']' after the section's MIME type")
         try expect(UInt8(ascii: "\n"), "expected a newline after the section header")
         guard case .success = TagSyntax.normalize(name, as: .mimeType) else {
-            throw problem("the section's MIME type '\(name)' is not a MIME type", at: nameStart)
+            throw problem(
+                "the section's MIME type \(MessageExcerpt.quoted(nameBytes)) is not a MIME type", at: nameStart)
         }
         var lines: [MIMEMagic.Line] = []
         while position < bytes.count, bytes[position] != UInt8(ascii: "[") {
@@ -172,7 +260,7 @@ struct MIMEMagicParser {
             }
         }
         guard !lines.isEmpty else {
-            throw problem("the section for \(name) has no match lines", at: start)
+            throw problem("the section for \(MessageExcerpt.quoted(nameBytes)) has no match lines", at: start)
         }
         // Each line's subtree ends at the next line whose indent is not deeper.
         var open: [Int] = []

@@ -1,10 +1,16 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 /// A freedesktop.org shared-mime-info package: the XML file through which an application makes its own types known
 /// to the desktop (file managers, GTK, Qt, `gio`, `xdg-mime`).
 ///
 /// A package is installed as `<data dir>/mime/packages/<name>.xml` (for one user, under ``userMIMEDirectory(environment:)``),
 /// after which `update-mime-database <data dir>/mime` must run; `transferkit types --export-mime --install` does
 /// both. ``TypeCatalog/sharedMIMEInfoPackage(origins:)`` makes one from a catalogue's exported declarations, and
-/// ``init(declarations:catalog:)`` from any list of declarations.
+/// ``init(declarations:catalog:systemMIMEDirectories:)`` from any list of declarations.
 ///
 /// Each declaration with a MIME type of its own becomes one `<mime-type>` element:
 ///
@@ -20,7 +26,14 @@
 /// type of its own (the specification has no entry without one, and a made-up `application/x-…` name would be
 /// exported under a name that no other program uses), when its MIME type is not one that `update-mime-database`
 /// accepts (`media/subtype` with a media type from ``mediaTypes`` and RFC 6838 characters), or when an earlier
-/// declaration (by identifier) already exports the same MIME type. An extension with a glob metacharacter
+/// declaration (by identifier) already exports the same MIME type. A declaration is left out too, with
+/// ``Omission/claimsSystemMIMEType`` set, when one of its MIME types is the system's: a type or alias of the
+/// system's shared-mime-info database (under `$XDG_DATA_DIRS`, not the user's own `$XDG_DATA_HOME/mime`, where an
+/// earlier install of the same package lives), a MIME type of a built-in system type (`application/pdf`,
+/// `text/plain`), or any `inode/` type (the kinds of file: `inode/directory`). Installed, such a package would
+/// take the system's files for the declared type (every folder, or every `.txt` file); `transferkit types
+/// --export-mime --install` refuses to install one. So is one whose description has more than
+/// ``maximumCommentLength`` UTF-8 bytes. An extension with a glob metacharacter
 /// (`*`, `?`, `[`, `]`) is left out too, and so is an alias that another element has as its type or (earlier by
 /// identifier) as an alias. The output is deterministic: elements sorted by MIME type, omissions by
 /// identifier, everything escaped for XML.
@@ -65,7 +78,13 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
         public var uniformType: UniformType
         /// Why it (or one of its tags) was left out, in one sentence.
         public var reason: String
+        /// Whether it was left out because one of its MIME types is the system's (a type or alias of the system's
+        /// database, a built-in type's, or an `inode/` type), which a package must not claim.
+        public var claimsSystemMIMEType = false
     }
+
+    /// The longest `<comment>` (a declaration's description) a package holds, in UTF-8 bytes: 1 024.
+    public static let maximumCommentLength = 1024
 
     /// The namespace of every element, `http://www.freedesktop.org/standards/shared-mime-info`.
     public static let namespace = "http://www.freedesktop.org/standards/shared-mime-info"
@@ -86,7 +105,12 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
     ///   - declarations: The types to export, in any order; a declaration's own MIME tags and extensions are used
     ///     (not MIME types that an imported database merged into it: the desktop knows those already).
     ///   - catalog: Where supertypes are looked up.
-    public init(declarations: [UniformTypeDeclaration], catalog: TypeCatalog = .shared) {
+    ///   - systemMIMEDirectories: The system's mime directories, whose types and aliases no declaration may claim;
+    ///     `nil` for `<dir>/mime` of each directory of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`).
+    public init(
+        declarations: [UniformTypeDeclaration], catalog: TypeCatalog = .shared, systemMIMEDirectories: [URL]? = nil
+    ) {
+        let system = Self.systemMIMETypes(directories: systemMIMEDirectories)
         var entries: [Entry] = []
         var omissions: [Omission] = []
         var exported: [String: UniformType] = [:]
@@ -106,7 +130,27 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
                 continue
             }
             if let problem = Self.problem(withMIMEType: mimeType) {
-                omissions.append(Omission(uniformType: type, reason: "its MIME type '\(mimeType)' \(problem)"))
+                omissions.append(
+                    Omission(uniformType: type, reason: "its MIME type \(MessageExcerpt.quoted(mimeType)) \(problem)"))
+                continue
+            }
+            if let claimed = mimeTypes.first(where: { Self.isSystem($0, in: system) }) {
+                omissions.append(
+                    Omission(
+                        uniformType: type,
+                        reason:
+                            "its MIME type \(claimed) is the system's (\(Self.systemOwner(of: claimed, in: system))); "
+                            + "a package that claimed it would make the desktop take the system's files for this type; "
+                            + "give it a MIME type of its own, such as application/vnd.<owner>.<name>",
+                        claimsSystemMIMEType: true))
+                continue
+            }
+            if let description = declaration.description, description.utf8.count > Self.maximumCommentLength {
+                omissions.append(
+                    Omission(
+                        uniformType: type,
+                        reason: "its description has \(description.utf8.count) UTF-8 bytes, more than the "
+                            + "\(Self.maximumCommentLength) a package's comment may have"))
                 continue
             }
             if let owner = exported[mimeType] {
@@ -135,7 +179,9 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
             for alias in mimeTypes.dropFirst() {
                 if let problem = Self.problem(withMIMEType: alias) {
                     omissions.append(
-                        Omission(uniformType: type, reason: "its MIME type '\(alias)' \(problem); no alias is made"))
+                        Omission(
+                            uniformType: type,
+                            reason: "its MIME type \(MessageExcerpt.quoted(alias)) \(problem); no alias is made"))
                 } else if let owner = aliased[alias] {
                     omissions.append(
                         Omission(
@@ -224,6 +270,41 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
     }
 
     // MARK: - Rules
+
+    /// The MIME types no package may claim: the system database's types and aliases, and the built-in types' MIME
+    /// types, lowercased.
+    struct SystemMIMETypes {
+        var database: Set<String>
+        var builtIn: Set<String>
+    }
+
+    static func systemMIMETypes(directories: [URL]?) -> SystemMIMETypes {
+        let paths =
+            directories?.map(\.path)
+            ?? MIMEDatabase.systemSearchDirectories(environment: ProcessInfo.processInfo.environment)
+        let database = MIMEDatabase(directories: paths)
+        var known = Set(database.mimeTypes.map(\.asciiLowercased))
+        known.formUnion(database.aliasTargets.keys)
+        var builtIn: Set<String> = []
+        for declaration in UniformType.systemDeclarations {
+            for tag in declaration.tags[.mimeType] ?? [] {
+                builtIn.insert((MediaType(parsing: tag)?.essence ?? tag).asciiLowercased)
+            }
+        }
+        return SystemMIMETypes(database: known, builtIn: builtIn)
+    }
+
+    private static func isSystem(_ mimeType: String, in system: SystemMIMETypes) -> Bool {
+        let key = mimeType.asciiLowercased
+        return key.hasPrefix("inode/") || system.database.contains(key) || system.builtIn.contains(key)
+    }
+
+    private static func systemOwner(of mimeType: String, in system: SystemMIMETypes) -> String {
+        let key = mimeType.asciiLowercased
+        if system.builtIn.contains(key) { return "a built-in type's" }
+        if system.database.contains(key) { return "a type or alias of the system's shared-mime-info database" }
+        return "inode/ types name kinds of file, which only the system assigns"
+    }
 
     /// The MIME types of `tags` without parameters, lowercased, first occurrence kept.
     private static func essences(_ tags: [String]) -> [String] {

@@ -120,10 +120,6 @@ struct ContentSniffingTests {
         let error = #expect(throws: UniformTypeError.self) { try fixture.catalog.type(forFileAt: missing) }
         #expect(error?.code == .unreadableFile)
         #expect(error?.source == missing.path)
-        let fifo = fixture.directory.appendingPathComponent("fifo")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        let fifoError = #expect(throws: UniformTypeError.self) { try fixture.catalog.type(forContentsOf: fifo) }
-        #expect(fifoError?.code == .unreadableFile)
     }
 
     @Test("a malformed magic file throws invalidMagic when sniffing, and only then")
