@@ -5,7 +5,13 @@
 //   loaded NAME       a loader ran (card, text, png, endless, stall: one that never returns)
 //   stopped endless   the endless stream stopped being read (the reader cancelled)
 //   lost              another client took the clipboard; the process exits 0
-// Usage: transferkit-clipboard-probe x11|wayland
+// Usage: transferkit-clipboard-probe x11|wayland [MODE]
+// A MODE makes it a hostile owner instead, through the backend alone (no provider, so nothing of the reader's side
+// runs in it), reporting `ready`, `loaded NAME` and `lost` the same way:
+//   types N   offers N types, com.example.flood-0 … (each serves its own name)
+//   endless   offers com.example.endless, an endless stream of 64 KiB chunks
+//   drip      offers com.example.drip, 1 KiB a second for ever (an INCR transfer on X11 that never ends, each step
+//             well within any per-step deadline)
 import Foundation
 import TransferClipboard
 import TransferKit
@@ -25,6 +31,54 @@ case "wayland": backend = .wayland
 default:
     FileHandle.standardError.write(Data("usage: transferkit-clipboard-probe x11|wayland\n".utf8))
     exit(2)
+}
+
+/// Owns the clipboard with `targets` through the backend alone, serving each as `serve` says, until another client
+/// takes it.
+func ownHostile(_ targets: [String], serve: @escaping @Sendable (String) -> TransferByteStream) async throws -> Never {
+    let environment = ProcessInfo.processInfo.environment
+    let connection: any ClipboardBackend =
+        switch backend {
+        case .x11: try await X11Backend.connect(environment: environment, timeout: .seconds(60))
+        default: try await WaylandBackend.connect(environment: environment, timeout: .seconds(60))
+        }
+    let ownership = try await connection.own(.clipboard, targets: targets) { name in
+        report("loaded \(name)")
+        return serve(name)
+    }
+    report("ready")
+    await ownership.ended()
+    report("lost")
+    connection.close()
+    exit(0)
+}
+
+/// 1 KiB a second, for ever.
+struct DripChunks: AsyncSequence, Sendable {
+    struct Iterator: AsyncIteratorProtocol {
+        mutating func next() async throws -> Data? {
+            try await Task.sleep(for: .seconds(1))
+            return Data(repeating: 0x2E, count: 1024)
+        }
+    }
+    func makeAsyncIterator() -> Iterator { Iterator() }
+}
+
+do {
+    switch arguments.dropFirst().first {
+    case "types":
+        let count = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 30_000
+        try await ownHostile((0..<count).map { "com.example.flood-\($0)" }) { TransferByteStream(data: Data($0.utf8)) }
+    case "endless":
+        try await ownHostile(["com.example.endless"]) { _ in TransferByteStream(EndlessChunks {}) }
+    case "drip":
+        try await ownHostile(["com.example.drip"]) { _ in TransferByteStream(DripChunks()) }
+    default:
+        break
+    }
+} catch {
+    FileHandle.standardError.write(Data("transferkit-clipboard-probe: \(error)\n".utf8))
+    exit(1)
 }
 
 let card = UniformType(exportedAs: "com.example.probe-card", conformingTo: .json)

@@ -121,7 +121,7 @@ final class KeeperX11Tests {
         defer { after.stop() }
         try await keeper.waitForLines(startingWith: "kept clipboard", count: 2)
         #expect(!keeper.lines.contains { $0.hasPrefix("restored") }, "\(keeper.lines)")
-        let history = ClipboardKeeper.history(
+        let history = try ClipboardKeeper.history(
             of: .clipboard, in: folder.appendingPathComponent("runtime/transferkit/keeper"))
         #expect(history.count == 2)
         for entry in history {
@@ -158,7 +158,7 @@ final class KeeperX11Tests {
         try await keeper.waitForLines(startingWith: "expired clipboard")
         let after = try await server.xclip(["-o", "-selection", "clipboard"])
         #expect(after.status != 0 || after.output.isEmpty, "still offered: \(after.output)")
-        let history = ClipboardKeeper.history(
+        let history = try ClipboardKeeper.history(
             of: .clipboard, in: folder.appendingPathComponent("runtime/transferkit/keeper"))
         #expect(history.isEmpty, "\(history)")
     }

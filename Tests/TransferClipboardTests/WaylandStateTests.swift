@@ -175,7 +175,7 @@ struct WaylandStateTests {
             switch action {
             case .finishRoundTrip(let callback):
                 #expect(before.roundTrips.contains(callback) && !after.roundTrips.contains(callback))
-            case .notify(let watcher, _):
+            case .notify(let watcher, _, _):
                 #expect(before.watchers[watcher] != nil)
             case .serve(let source, _, _):
                 #expect(before.sources[source] != nil)
@@ -235,7 +235,7 @@ struct WaylandStateTests {
         #expect(
             shown == [
                 .send([WaylandMessage(objectID: Self.offer, opcode: 1)]),
-                .notify(watcher: try #require(built.watcher), types: []),
+                .notify(watcher: try #require(built.watcher), types: [], omitted: 0),
             ])
         #expect(built.machine.objects.object(Self.offer)?.live == false)
         // Types still in flight to the old offer are decoded as not live and dropped.

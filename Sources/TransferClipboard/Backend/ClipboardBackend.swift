@@ -23,8 +23,9 @@ package protocol ClipboardBackend: Sendable {
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership
 
-    /// The targets `selection` offers now, in the owner's order; empty when nobody owns it.
-    func targets(of selection: ClipboardSelection) async throws -> [String]
+    /// The targets `selection` offers now, in the owner's order (at most ``ClipboardLimits/maximumOfferedTypes``),
+    /// and how many more the owner offered (ignored); no targets when nobody owns it.
+    func offer(of selection: ClipboardSelection) async throws -> ClipboardBackendOffer
 
     /// The bytes of `target` on `selection`, streamed from its owner as they arrive.
     ///
@@ -82,20 +83,52 @@ package struct ClipboardSaveRequest: Sendable, Hashable {
     }
 }
 
+/// What an owner offers, as a reader takes it: at most ``ClipboardLimits/maximumOfferedTypes`` names.
+package struct ClipboardBackendOffer: Sendable, Hashable {
+    /// The names taken, in the owner's order.
+    package var targets: [String]
+    /// How many more names the owner offered, ignored.
+    package var omittedCount: Int
+
+    package init(targets: [String], omittedCount: Int = 0) {
+        self.targets = targets
+        self.omittedCount = omittedCount
+    }
+
+    /// The first `limit` of `names` (each once), and how many distinct others there were.
+    package init(capping names: some Sequence<String>, limit: Int = ClipboardLimits.maximumOfferedTypes) {
+        var seen: Set<String> = []
+        var targets: [String] = []
+        var omitted = 0
+        for name in names where seen.insert(name).inserted {
+            if targets.count < limit { targets.append(name) } else { omitted += 1 }
+        }
+        self.init(targets: targets, omittedCount: omitted)
+    }
+}
+
 /// One change of a selection's owner, as a backend sees it.
 package struct ClipboardBackendChange: Sendable, Hashable {
-    /// What the new owner offers (empty when cleared).
+    /// What the new owner offers (empty when cleared), at most ``ClipboardLimits/maximumOfferedTypes`` names.
     package var targets: [String]
     /// The new owner's identity, where the protocol gives one.
     package var owner: String?
+    /// How many more names the new owner offered, ignored.
+    package var omittedCount: Int
 
-    package init(targets: [String], owner: String?) {
+    package init(targets: [String], owner: String?, omittedCount: Int = 0) {
         self.targets = targets
         self.owner = owner
+        self.omittedCount = omittedCount
     }
 }
 
 extension ClipboardBackend {
+    /// The targets `selection` offers now (``offer(of:)``'s names).
+    package func targets(of selection: ClipboardSelection) async throws -> [String] {
+        try await offer(of: selection).targets
+    }
+
     package func ownedChanges(
         of selection: ClipboardSelection
     ) -> AsyncThrowingStream<ClipboardBackendChange, any Error> {

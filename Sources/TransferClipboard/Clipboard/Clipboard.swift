@@ -56,6 +56,9 @@ public struct ClipboardChange: Sendable, Hashable {
     /// The new owner's identity where the protocol gives one: on X11 its window, as `0x…` in hexadecimal; `nil`
     /// on Wayland (data control names no client) and when the selection was cleared.
     public var owner: String?
+    /// How many names the owner offered beyond ``ClipboardLimits/maximumOfferedTypes``, which ``offeredTypes``
+    /// leaves out; 0 for any offer within the cap.
+    public var omittedTypeCount: Int = 0
 
     /// The flags that hint names among ``offeredTypes`` set (concealed, transient, auto-generated).
     public var hints: ClipboardHints { ClipboardTypeMapping.hints(offered: offeredTypes.map(\.name)) }
@@ -189,11 +192,23 @@ public final class Clipboard: Sendable {
 
     /// The types `selection` offers now, in its owner's order; empty when nobody owns it.
     ///
+    /// At most ``ClipboardLimits/maximumOfferedTypes`` of them: the owner's first ones (see ``ClipboardLimits``).
+    ///
     /// - Throws: ``ClipboardError``.
     public func offeredTypes(on selection: ClipboardSelection = .clipboard) async throws -> [ClipboardOfferedType] {
-        try await connection.backend.targets(of: selection).map {
+        try await offer(on: selection).types
+    }
+
+    /// ``offeredTypes(on:)``, and how many names beyond ``ClipboardLimits/maximumOfferedTypes`` the owner offered
+    /// (left out), for the tool to report once.
+    package func offer(
+        on selection: ClipboardSelection = .clipboard
+    ) async throws -> (types: [ClipboardOfferedType], omittedCount: Int) {
+        let offer = try await connection.backend.offer(of: selection)
+        let types = offer.targets.map {
             ClipboardOfferedType(name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
         }
+        return (types, offer.omittedCount)
     }
 
     /// The item on `selection` as a provider whose representations load from the owner only when loaded.
@@ -287,7 +302,8 @@ public final class Clipboard: Sendable {
             let types = change.targets.map {
                 ClipboardOfferedType(name: $0, type: ClipboardTypeMapping.type(forOffered: $0, catalog: catalog))
             }
-            return ClipboardChange(selection: selection, offeredTypes: types, owner: change.owner)
+            return ClipboardChange(
+                selection: selection, offeredTypes: types, owner: change.owner, omittedTypeCount: change.omittedCount)
         }
     }
 }

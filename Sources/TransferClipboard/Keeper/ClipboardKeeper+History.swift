@@ -8,17 +8,29 @@ extension ClipboardKeeper {
     /// files of ``Options/historyFolder(of:)``, which `transferkit copy` restores.
     ///
     /// ```swift
-    /// let newest = ClipboardKeeper.history(of: .clipboard).first
+    /// let newest = try ClipboardKeeper.history(of: .clipboard).first
     /// ```
+    ///
+    /// The keeper's own checks apply: the spool folder and the history folders must be folders (not links) of this
+    /// process's user that not every user may write, so that a history another user planted at the predictable
+    /// default under `/tmp` (used when `XDG_RUNTIME_DIR` is unset) is refused rather than read.
     ///
     /// - Parameters:
     ///   - selection: The selection whose history to list.
     ///   - spoolFolder: The keeper's spool folder.
-    /// - Returns: The files, newest first; empty when there is no history.
+    /// - Returns: The files, newest first; empty when there is no history (no folder).
+    /// - Throws: ``ClipboardError`` with `spoolUnavailable` when a folder on the way fails the keeper's checks.
     public static func history(
         of selection: ClipboardSelection, in spoolFolder: URL = defaultSpoolFolder()
-    ) -> [URL] {
-        let folder = Options(spoolFolder: spoolFolder).historyFolder(of: selection)
+    ) throws -> [URL] {
+        let options = Options(spoolFolder: spoolFolder)
+        let folder = options.historyFolder(of: selection)
+        let chain = [spoolFolder, folder.deletingLastPathComponent(), folder]
+        for step in chain {
+            // A missing folder is no history; one that is there must be the user's own.
+            guard (try? FileManager.default.attributesOfItem(atPath: step.path)) != nil else { return [] }
+            try checkFolder(step)
+        }
         return historyNames(in: folder).map { folder.appendingPathComponent($0) }
     }
 
@@ -29,8 +41,11 @@ extension ClipboardKeeper {
     ///   - url: The snapshot's file.
     ///   - catalog: The catalogue of the provider.
     /// - Returns: The provider.
-    /// - Throws: ``ClipboardError`` with `spoolUnavailable` when the file cannot be opened; `TransferArchiveError`
-    ///   when it is not an intact binary archive (every checksum is checked).
+    /// The file must be a regular file (not a link) of this process's user that neither its group nor every user may
+    /// write, as the keeper writes them (mode 0600).
+    ///
+    /// - Throws: ``ClipboardError`` with `spoolUnavailable` when the file cannot be opened or fails those checks;
+    ///   `TransferArchiveError` when it is not an intact binary archive (every checksum is checked).
     public static func snapshot(at url: URL, catalog: TypeCatalog = .shared) throws -> TransferProvider {
         try KeptSnapshot.provider(fromArchiveAt: url, catalog: catalog)
     }

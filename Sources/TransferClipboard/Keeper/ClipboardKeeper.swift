@@ -43,6 +43,15 @@ public struct ClipboardKeeper: Sendable {
         /// folder, not a link, of this process's user that not every user may write, or ``ClipboardKeeper/run(onEvent:)``
         /// fails with `spoolUnavailable`.
         public var spoolFolder: URL
+        /// The most bytes one snapshot may take, all its representations together (``defaultMaximumSnapshotSize`` by
+        /// default): an owner that offers more (an endless one) is skipped as ``SkipReason/tooLarge`` as soon as it
+        /// passes the limit, and nothing of it stays. It bounds the spool (one snapshot per selection, plus the one
+        /// being taken) and the history (at most ``historyLength`` snapshots of this size).
+        public var maximumSnapshotSize: Int
+        /// The longest one snapshot may take (``defaultSnapshotTimeout`` by default): an owner that is slower (one
+        /// that stalls an `INCR` transfer, or offers very many types) is skipped as ``SkipReason/timedOut``. A new
+        /// owner does not wait for it: its copy pre-empts a snapshot under way (``SkipReason/preempted``).
+        public var snapshotTimeout: Duration
 
         /// Options with the given settings.
         ///
@@ -51,18 +60,30 @@ public struct ClipboardKeeper: Sendable {
         ///   - memoryCap: See ``memoryCap``.
         ///   - historyLength: See ``historyLength``.
         ///   - spoolFolder: See ``spoolFolder``.
+        ///   - maximumSnapshotSize: See ``maximumSnapshotSize``.
+        ///   - snapshotTimeout: See ``snapshotTimeout``.
         public init(
             selections: [ClipboardSelection] = [.clipboard], memoryCap: Int = Self.defaultMemoryCap,
-            historyLength: Int = 0, spoolFolder: URL = ClipboardKeeper.defaultSpoolFolder()
+            historyLength: Int = 0, spoolFolder: URL = ClipboardKeeper.defaultSpoolFolder(),
+            maximumSnapshotSize: Int = Self.defaultMaximumSnapshotSize,
+            snapshotTimeout: Duration = Self.defaultSnapshotTimeout
         ) {
             self.selections = selections
             self.memoryCap = memoryCap
             self.historyLength = historyLength
             self.spoolFolder = spoolFolder
+            self.maximumSnapshotSize = maximumSnapshotSize
+            self.snapshotTimeout = snapshotTimeout
         }
 
         /// 16 MiB: text, HTML and small images are served from memory; larger payloads from the spool file.
         public static var defaultMemoryCap: Int { 16 << 20 }
+
+        /// 256 MiB: a large image or file list, not an endless owner's stream.
+        public static var defaultMaximumSnapshotSize: Int { 256 << 20 }
+
+        /// 30 seconds: ample for 256 MiB from a local owner; a stalled owner holds the keeper no longer.
+        public static var defaultSnapshotTimeout: Duration { .seconds(30) }
 
         /// The folder of the snapshots of `selection` that the history keeps: `history/clipboard` or
         /// `history/primary` in ``spoolFolder``.
@@ -85,6 +106,9 @@ public struct ClipboardKeeper: Sendable {
         /// The keeper became the X11 desktop's clipboard manager: applications that store their clipboard at exit
         /// hand it to the keeper.
         case managingClipboard
+        /// A new owner offered `count` names beyond ``ClipboardLimits/maximumOfferedTypes``: they are ignored (not
+        /// snapshot). Reported once per owner, before its snapshot's event.
+        case ignoredTypes(ClipboardSelection, count: Int)
 
         /// One line: `kept clipboard: 3 names, 120 bytes (text/plain …)`, `skipped clipboard: concealed`, ….
         public var description: String {
@@ -100,6 +124,9 @@ public struct ClipboardKeeper: Sendable {
                 "expired \(selection.rawValue)"
             case .managingClipboard:
                 "clipboard manager: CLIPBOARD_MANAGER is the keeper's"
+            case .ignoredTypes(let selection, let count):
+                "ignored \(selection.rawValue): \(count) offered names beyond the first "
+                    + "\(ClipboardLimits.maximumOfferedTypes) (ClipboardLimits.maximumOfferedTypes)"
             }
         }
     }
@@ -116,14 +143,24 @@ public struct ClipboardKeeper: Sendable {
         case nothingReadable
         /// Reading or spooling it failed (the owner went away during the snapshot, the spool folder is full, …).
         case failed(String)
+        /// Its representations passed ``Options/maximumSnapshotSize``.
+        case tooLarge
+        /// Its snapshot took longer than ``Options/snapshotTimeout``.
+        case timedOut
+        /// Another owner took the selection while it was being snapshot; the new owner is snapshot instead.
+        case preempted
 
-        /// `concealed`, `transient`, `expired`, `nothing readable`, or `failed: <message>`.
+        /// `concealed`, `transient`, `expired`, `nothing readable`, `too large`, `timed out`, `pre-empted by a new
+        /// owner`, or `failed: <message>`.
         public var description: String {
             switch self {
             case .concealed: "concealed"
             case .transient: "transient"
             case .expired: "expired"
             case .nothingReadable: "nothing readable"
+            case .tooLarge: "too large"
+            case .timedOut: "timed out"
+            case .preempted: "pre-empted by a new owner"
             case .failed(let message): "failed: \(message)"
             }
         }
@@ -190,6 +227,9 @@ public struct ClipboardKeeper: Sendable {
                 group.addTask {
                     do {
                         for try await change in changes {
+                            if change.omittedTypeCount > 0 {
+                                onEvent(.ignoredTypes(selection, count: change.omittedTypeCount))
+                            }
                             continuation.yield(.change(change.offeredTypes.map(\.name)))
                         }
                     } catch {
@@ -234,6 +274,15 @@ public struct ClipboardKeeper: Sendable {
                 message: "Cannot create the keeper's folder \(folder.path): \(error.localizedDescription). Give a "
                     + "spool folder that can be written.", cause: error, source: folder.path)
         }
+        try checkFolder(folder)
+    }
+
+    /// Checks that `folder` is a folder (not a link) of this process's user that not every user may write: the
+    /// keeper's rule for its spool and history folders, which every reader of them applies too
+    /// (``history(of:in:)``), since without `XDG_RUNTIME_DIR` they sit at a predictable path under `/tmp`.
+    ///
+    /// - Throws: ``ClipboardError`` with `spoolUnavailable` when it is not.
+    static func checkFolder(_ folder: URL) throws {
         // Not followed through a link: the default folder's name under /tmp is predictable, so another user could
         // have made it (or a link named so) first and then read or replace what the keeper keeps.
         let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path)

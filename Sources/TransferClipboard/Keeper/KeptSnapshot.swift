@@ -48,7 +48,7 @@ final class KeptSnapshot: Sendable {
     }
 
     /// What taking a snapshot came to.
-    enum Outcome {
+    enum Outcome: Sendable {
         case kept(KeptSnapshot)
         case skipped(ClipboardKeeper.SkipReason)
         /// The selection was empty by the time it was read.
@@ -62,19 +62,33 @@ final class KeptSnapshot: Sendable {
     /// loading item written by the archive writer, one chunk at a time.
     ///
     /// A snapshot with the same content as `previous` (every type, length and checksum) adds nothing to the history.
+    /// The owner's bytes count against ``ClipboardKeeper/Options/maximumSnapshotSize`` as they arrive; a snapshot
+    /// that fails for any reason (the size, cancellation by the keeper's deadline or a new owner, a damaged archive)
+    /// leaves no file behind.
     static func take(
         of selection: ClipboardSelection, offered: [String], keeper: ClipboardKeeper, budget: MemoryBudget,
         replacing previous: KeptSnapshot?
     ) async -> Outcome {
         let options = keeper.options
+        let size = ClipboardByteBudget(limit: max(0, options.maximumSnapshotSize)) { limit in
+            ClipboardError(
+                code: .transferFailed,
+                message: "The owner's representations take more than \(limit) bytes, the keeper's maximumSnapshotSize.")
+        }
+        var written: String?
         do {
-            guard let source = try await keeper.clipboard.read(from: selection).first else { return .gone }
+            guard let source = try await keeper.clipboard.read(from: selection, wrappingStreams: size.counting).first
+            else { return .gone }
             // Read again just now: an owner that took the selection meanwhile may be a secret.
             if let reason = ClipboardKeeper.Policy.refusal(source) { return .skipped(reason) }
             guard !source.registeredTypes.isEmpty else { return .skipped(.nothingReadable) }
             // Streams from the owner have no length: the writer spools each beside the snapshot first.
             source.temporaryDirectory = options.spoolFolder
             let (file, path) = try await write(source, selection: selection, options: options)
+            written = path
+            // A writer that left out a representation whose load failed still wrote an archive: not one to keep.
+            if size.isExceeded { throw size.refusal }
+            try Task.checkCancellation()
             let snapshot = try index(
                 file, offered: offered, deadline: source.expirationDate.map(ClipboardKeeper.Policy.deadline),
                 budget: budget, catalog: keeper.clipboard.catalog)
@@ -89,6 +103,8 @@ final class KeptSnapshot: Sendable {
             }
             return .kept(snapshot)
         } catch {
+            if let written { Syscall.unlink(written) }
+            if size.isExceeded { return .skipped(.tooLarge) }
             return .skipped(.failed(Self.message(of: error)))
         }
     }
@@ -98,16 +114,25 @@ final class KeptSnapshot: Sendable {
     /// - Throws: ``ClipboardError`` with `spoolUnavailable` when the file cannot be opened; `TransferArchiveError`
     ///   when it is no archive or is damaged (every checksum is checked first).
     static func provider(fromArchiveAt url: URL, catalog: TypeCatalog) throws -> TransferProvider {
-        let descriptor: Int32
+        let file: SharedDescriptor
+        let ownership: Syscall.Ownership
         do {
-            descriptor = try Syscall.openForReading(url.path)
+            file = SharedDescriptor(adopting: try Syscall.openForReadingNoFollow(url.path))
+            ownership = try Syscall.ownership(file.descriptor)
         } catch {
             throw ClipboardError(
                 code: .spoolUnavailable, message: "Cannot open the kept snapshot \(url.path): \(error.reason).",
                 cause: error, source: url.path)
         }
+        guard ownership.isRegularFile, ownership.isPrivateToThisUser else {
+            throw ClipboardError(
+                code: .spoolUnavailable,
+                message: "The kept snapshot \(url.path) is not a file of this user that only it may write (mode "
+                    + "\(String(ownership.permissions, radix: 8))); the keeper reads only its own snapshots. Remove it.",
+                source: url.path)
+        }
         let snapshot = try index(
-            SharedDescriptor(adopting: descriptor), offered: [], deadline: nil,
+            file, offered: [], deadline: nil,
             budget: MemoryBudget(capacity: 0), catalog: catalog)
         return snapshot.provider
     }
@@ -135,7 +160,10 @@ final class KeptSnapshot: Sendable {
         }
         let folder = options.historyFolder(of: selection)
         let path = folder.appendingPathComponent(ClipboardKeeper.historyName()).path
+        // The file is in place only once it is whole (renamed at the end); one that cannot be read back is removed.
         try await AtomicFile.write(toPath: path) { descriptor in
+            // The clipboard's content is as private as the folder it sits in: 0600, not the umask's 0644.
+            try Syscall.setPermissions(descriptor, 0o600)
             var writer = TransferArchiveWriter(fileDescriptor: descriptor)
             try await writer.write(providers: [source])
         }

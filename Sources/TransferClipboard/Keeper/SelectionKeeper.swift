@@ -68,76 +68,170 @@ struct SelectionKeeper: Sendable {
         }
     }
 
-    func run(_ inputs: AsyncStream<Input>) async throws {
-        let clipboard = keeper.clipboard
+    /// What the keeper's loop handles: an input, or the end of a snapshot it started.
+    private enum Step: Sendable {
+        case input(Input)
+        case inputsEnded
+        /// Snapshot `generation` ended so (`nil`: it passed its deadline).
+        case snapshot(generation: Int, KeptSnapshot.Outcome?)
+    }
+
+    /// The loop's state: what is kept and offered, and the snapshot under way.
+    private struct Loop {
         var kept: KeptSnapshot?
         var serving: Serving?
+        /// See ``run(_:)``: the names of an owner snapshot without a change, whose change may still come.
+        var covered: [String] = []
+        /// The snapshot under way: its number, its task and the save requests it answers.
+        var pending: (generation: Int, task: Task<Void, Never>, replies: [SaveReply], offered: [String])?
+        var generation = 0
+        /// The selection emptied while a snapshot was under way: restore once it ends.
+        var restoreWhenDone = false
+    }
+
+    /// Keeps the selection until `inputs` end or watching fails.
+    ///
+    /// Snapshots run on tasks of their own, so the keeper keeps listening while one is taken: a new owner cancels
+    /// the snapshot under way (reported as pre-empted) and is snapshot instead, and each snapshot ends at the
+    /// options' `snapshotTimeout`. A keeper busy with one owner thus never misses the next.
+    func run(_ inputs: AsyncStream<Input>) async throws {
+        let clipboard = keeper.clipboard
+        let (steps, sink) = AsyncStream<Step>.makeStream()
+        let forwarding = Task {
+            for await input in inputs { sink.yield(.input(input)) }
+            sink.yield(.inputsEnded)
+        }
+        var loop = Loop()
+        defer {
+            forwarding.cancel()
+            loop.pending?.task.cancel()
+        }
         // What is there when the keeper starts is kept too. A snapshot taken without a change (this one, and those of
         // save requests) covers the owner whose change may still be on its way: the next change that offers the same
         // names is taken for it (its owner may be gone by then, as an application that stored its clipboard is).
-        var covered = try await clipboard.offeredTypes(on: selection).map(\.name)
-        if !covered.isEmpty {
-            kept = await snapshot(covered, replacing: nil)
+        loop.covered = try await clipboard.offeredTypes(on: selection).map(\.name)
+        if !loop.covered.isEmpty {
+            start(loop.covered, in: &loop, sink: sink)
         }
         do {
-            for await input in inputs {
+            stepping: for await step in steps {
                 let offered: [String]
-                switch input {
-                case .failed(let error):
+                switch step {
+                case .inputsEnded:
+                    break stepping
+                case .snapshot(let generation, let outcome):
+                    guard let pending = loop.pending, pending.generation == generation else { continue }
+                    loop.pending = nil
+                    loop.kept = report(outcome ?? .skipped(.timedOut))
+                    for reply in pending.replies { reply.answer(loop.kept != nil) }
+                    if loop.restoreWhenDone {
+                        loop.restoreWhenDone = false
+                        await restore(&loop)
+                    }
+                    continue
+                case .input(.failed(let error)):
                     throw error
-                case .save(let reply):
+                case .input(.save(let reply)):
                     // The owner is about to exit: whatever was kept of it when it copied, keep what it offers now.
                     let current = (try? await clipboard.offeredTypes(on: selection).map(\.name)) ?? []
-                    if !current.isEmpty, serving?.isOwn(current) != true {
-                        kept = await snapshot(current, replacing: kept)
-                        covered = current
+                    if !current.isEmpty, loop.serving?.isOwn(current) != true {
+                        if let pending = loop.pending, pending.offered == current {
+                            loop.pending?.replies.append(reply)
+                        } else {
+                            start(current, in: &loop, sink: sink, reply: reply)
+                        }
+                        loop.covered = current
+                    } else {
+                        reply.answer(loop.kept != nil)
                     }
-                    reply.answer(kept != nil)
                     continue
-                case .change(let names):
+                case .input(.change(let names)):
                     offered = names
                 }
-                if !covered.isEmpty, offered == covered {
-                    covered = []
+                if !loop.covered.isEmpty, offered == loop.covered {
+                    loop.covered = []
                     continue
                 }
-                covered = []
+                loop.covered = []
                 if offered.isEmpty {
-                    if let snapshot = kept, let deadline = snapshot.deadline, deadline <= .now {
-                        kept = nil
-                        onEvent(.expired(selection))
+                    // The owner went away: restore what was kept of it, once its snapshot (if under way) ends.
+                    if loop.pending != nil {
+                        loop.restoreWhenDone = true
+                    } else {
+                        await restore(&loop)
                     }
-                    // Events come late: an application that copied since the selection emptied must not lose its
-                    // copy to the keeper (its own change follows).
-                    guard let snapshot = kept, (try? await clipboard.offeredTypes(on: selection))?.isEmpty == true
-                    else {
-                        continue
-                    }
-                    serving = await offer(snapshot)
                     continue
                 }
-                if let serving, serving.isOwn(offered) { continue }
-                serving = nil
-                kept = await snapshot(offered, replacing: kept)
+                if let serving = loop.serving, serving.isOwn(offered) { continue }
+                loop.serving = nil
+                loop.restoreWhenDone = false
+                start(offered, in: &loop, sink: sink)
             }
         } catch {
-            await serving?.handle.release()
+            await loop.serving?.handle.release()
             throw error
         }
-        await serving?.handle.release()
+        await loop.serving?.handle.release()
     }
 
-    /// Snapshots the new owner's content unless it must not be kept; reports what was done.
-    private func snapshot(_ offered: [String], replacing previous: KeptSnapshot?) async -> KeptSnapshot? {
+    /// Offers the last snapshot again if the selection is still empty (and the snapshot has not expired).
+    private func restore(_ loop: inout Loop) async {
+        if let snapshot = loop.kept, let deadline = snapshot.deadline, deadline <= .now {
+            loop.kept = nil
+            onEvent(.expired(selection))
+        }
+        // Events come late: an application that copied since the selection emptied must not lose its copy to the
+        // keeper (its own change follows).
+        guard let snapshot = loop.kept, (try? await keeper.clipboard.offeredTypes(on: selection))?.isEmpty == true
+        else { return }
+        loop.serving = await offer(snapshot)
+    }
+
+    /// Starts the snapshot of a new owner offering `offered`, pre-empting the one under way; an owner that must not
+    /// be kept is refused from its names at once (and the last snapshot forgotten).
+    private func start(
+        _ offered: [String], in loop: inout Loop, sink: AsyncStream<Step>.Continuation, reply: SaveReply? = nil
+    ) {
+        if let pending = loop.pending {
+            pending.task.cancel()
+            for reply in pending.replies { reply.answer(false) }
+            loop.pending = nil
+            onEvent(.skipped(selection, reason: .preempted))
+        }
         if let reason = ClipboardKeeper.Policy.refusal(offered) {
             onEvent(.skipped(selection, reason: reason))
-            return nil
+            loop.kept = nil
+            reply?.answer(false)
+            return
         }
-        switch await KeptSnapshot.take(
-            of: selection, offered: offered, keeper: keeper, budget: budget, replacing: previous)
-        {
+        loop.generation += 1
+        let generation = loop.generation
+        let (keeper, selection, budget, previous) = (keeper, selection, budget, loop.kept)
+        let timeout = keeper.options.snapshotTimeout
+        let task = Task {
+            let outcome = await withTaskGroup(of: KeptSnapshot.Outcome?.self) { group in
+                group.addTask {
+                    await KeptSnapshot.take(
+                        of: selection, offered: offered, keeper: keeper, budget: budget, replacing: previous)
+                }
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+            sink.yield(.snapshot(generation: generation, outcome))
+        }
+        loop.pending = (generation, task, reply.map { [$0] } ?? [], offered)
+    }
+
+    /// Reports how a snapshot ended; the snapshot to keep from now on (`nil` when it was not kept).
+    private func report(_ outcome: KeptSnapshot.Outcome) -> KeptSnapshot? {
+        switch outcome {
         case .kept(let snapshot):
-            onEvent(.kept(selection, offered: offered, byteCount: snapshot.byteCount))
+            onEvent(.kept(selection, offered: snapshot.offered, byteCount: snapshot.byteCount))
             return snapshot
         case .skipped(let reason):
             onEvent(.skipped(selection, reason: reason))

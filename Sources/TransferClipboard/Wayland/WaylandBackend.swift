@@ -57,7 +57,7 @@ package final class WaylandBackend: ClipboardBackend {
         var machine = WaylandState()
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
         var ownerships: [UInt32: (serve: Serve, end: OwnershipEnd)] = [:]
-        var watchers: [UInt64: AsyncThrowingStream<[String], any Error>.Continuation] = [:]
+        var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
         /// The waits for the focus surface's keyboard focus.
         var focusWaiters: [Mailbox<Void, ClipboardError>] = []
         /// The operations that need the focus surface now; it goes when the last one ends.
@@ -194,12 +194,15 @@ package final class WaylandBackend: ClipboardBackend {
         }
     }
 
-    /// The MIME types the current owner of `selection` offers.
-    package func targets(of selection: ClipboardSelection) async throws -> [String] {
+    /// The MIME types the current owner of `selection` offers (the first ``ClipboardLimits/maximumOfferedTypes``).
+    package func offer(of selection: ClipboardSelection) async throws -> ClipboardBackendOffer {
         try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
         return try await withFocus {
             try await roundTrip()
-            return storage.withLock { $0.machine.offeredTypes(selection) }
+            return storage.withLock {
+                ClipboardBackendOffer(
+                    targets: $0.machine.offeredTypes(selection), omittedCount: $0.machine.omittedTypeCount(selection))
+            }
         }
     }
 
@@ -229,7 +232,15 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Each change of `selection`: the new owner's MIME types, empty when cleared.
     package func changes(of selection: ClipboardSelection) -> AsyncThrowingStream<[String], any Error> {
-        let (stream, continuation) = AsyncThrowingStream<[String], any Error>.makeStream()
+        mapStream(ownedChanges(of: selection)) { $0.targets }
+    }
+
+    /// Each change of `selection`: the new owner's MIME types (empty when cleared) and how many it offered beyond
+    /// the cap; data control names no owner.
+    package func ownedChanges(
+        of selection: ClipboardSelection
+    ) -> AsyncThrowingStream<ClipboardBackendChange, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<ClipboardBackendChange, any Error>.makeStream()
         if storage.withLock({ $0.machine.usesFocusSurface }) {
             continuation.finish(
                 throwing: ClipboardError(
@@ -305,8 +316,11 @@ package final class WaylandBackend: ClipboardBackend {
                 }
             case .endOwnership(let source):
                 if let end = storage.ownerships.removeValue(forKey: source)?.end { effects.append { end.finish() } }
-            case .notify(let watcher, let types):
-                if let continuation = storage.watchers[watcher] { effects.append { continuation.yield(types) } }
+            case .notify(let watcher, let types, let omitted):
+                if let continuation = storage.watchers[watcher] {
+                    let change = ClipboardBackendChange(targets: types, owner: nil, omittedCount: omitted)
+                    effects.append { continuation.yield(change) }
+                }
             case .finishWatcher(let watcher, let error):
                 guard let continuation = storage.watchers.removeValue(forKey: watcher) else { continue }
                 effects.append {

@@ -31,8 +31,9 @@ struct WaylandState: Sendable {
         case failRoundTrip(callback: UInt32, ClipboardError)
         /// The selection `source` held is lost (taken, released, or the connection ended).
         case endOwnership(source: UInt32)
-        /// Watcher `watcher` sees a new owner offering `types` (empty: cleared).
-        case notify(watcher: UInt64, types: [String])
+        /// Watcher `watcher` sees a new owner offering `types` (empty: cleared), and `omitted` more names beyond
+        /// ``WaylandState/maximumTypesPerOffer``.
+        case notify(watcher: UInt64, types: [String], omitted: Int)
         /// Watcher `watcher`'s stream ends, with the error or (when the user closed the connection) without.
         case finishWatcher(UInt64, ClipboardError?)
         /// The connection failed: shut the socket down.
@@ -50,7 +51,7 @@ struct WaylandState: Sendable {
             case (.finishRoundTrip(let left), .finishRoundTrip(let right)): left == right
             case (.failRoundTrip(let c1, let e1), .failRoundTrip(let c2, let e2)): c1 == c2 && e1.code == e2.code
             case (.endOwnership(let left), .endOwnership(let right)): left == right
-            case (.notify(let w1, let t1), .notify(let w2, let t2)): w1 == w2 && t1 == t2
+            case (.notify(let w1, let t1, let o1), .notify(let w2, let t2, let o2)): w1 == w2 && t1 == t2 && o1 == o2
             case (.finishWatcher(let w1, let e1), .finishWatcher(let w2, let e2)): w1 == w2 && e1?.code == e2?.code
             case (.disconnect, .disconnect), (.focusGained, .focusGained): true
             case (.dragAndDrop(let left), .dragAndDrop(let right)): left == right
@@ -79,6 +80,11 @@ struct WaylandState: Sendable {
     private(set) var flavor: WaylandDataControlFlavor?
     /// The MIME types of each offer the compositor announced and that is not finished with.
     var offers: [UInt32: [String]] = [:]
+    /// How many names each offer listed beyond ``maximumTypesPerOffer`` (ignored; absent when none).
+    private(set) var omittedTypes: [UInt32: Int] = [:]
+    /// The most MIME types kept of one offer (``ClipboardLimits/maximumOfferedTypes`` when the connection was made);
+    /// the others are ignored, and counted in ``omittedTypes``. Selections and drag and drop share it.
+    var maximumTypesPerOffer = ClipboardLimits.maximumOfferedTypes
     /// The offer each selection shows now.
     private(set) var current: [ClipboardSelection: UInt32] = [:]
     /// The sources this client owns, with the selection each holds.
@@ -136,8 +142,6 @@ struct WaylandState: Sendable {
 
     /// The most offers kept at once: the two selections and a few announced ahead of their selection event.
     static let maximumOffers = 16
-    /// The most MIME types one offer may list.
-    static let maximumTypesPerOffer = 1024
     /// The most globals a registry may announce.
     static let maximumGlobals = 4096
 
@@ -483,6 +487,12 @@ struct WaylandState: Sendable {
         current[selection].flatMap { offers[$0] } ?? []
     }
 
+    /// How many MIME types beyond ``maximumTypesPerOffer`` the offer `selection` shows now listed (and this client
+    /// ignored).
+    func omittedTypeCount(_ selection: ClipboardSelection) -> Int {
+        current[selection].flatMap { omittedTypes[$0] } ?? 0
+    }
+
     /// Asks the owner of `selection` to write `target` into `fd` (the write end of a pipe, which the shell closes
     /// once the request is sent).
     /// - Throws: ``ClipboardError``: the failure, or `typeUnavailable` when `selection` does not offer `target`.
@@ -596,12 +606,16 @@ struct WaylandState: Sendable {
                     WaylandWire.violation("announces more than \(Self.maximumOffers) offers without selecting them"))
             }
             offers[offer] = []
+            omittedTypes[offer] = nil
             return []
         case .offerType(let offer, let mimeType):
             // A stale offer's types (its object not yet reused) are of no use to anyone.
             guard let types = offers[offer] else { return [] }
-            guard types.count < Self.maximumTypesPerOffer else {
-                return fail(WaylandWire.violation("lists more than \(Self.maximumTypesPerOffer) types in one offer"))
+            // A long list is no violation (nothing in the protocol bounds it); past the cap, names are counted and
+            // ignored, so a flood costs this client neither memory nor time per later lookup.
+            guard types.count < maximumTypesPerOffer else {
+                omittedTypes[offer, default: 0] += 1
+                return []
             }
             offers[offer]?.append(mimeType)
             return []
@@ -655,13 +669,15 @@ struct WaylandState: Sendable {
         var destroyed: [WaylandMessage] = []
         for stale in offers.keys.sorted() where !current.values.contains(stale) && !dragAndDrop.holds(stale) {
             offers[stale] = nil
+            omittedTypes[stale] = nil
             objects.destroy(stale)
             destroyed.append(WaylandMessage(objectID: stale, opcode: usesFocusSurface ? 2 : 1))  // destroy
         }
         var actions: [Action] = destroyed.isEmpty ? [] : [.send(destroyed)]
         let types = offer == 0 ? [] : offers[offer] ?? []
+        let omitted = offer == 0 ? 0 : omittedTypes[offer] ?? 0
         for (id, watched) in watchers.sorted(by: { $0.key < $1.key }) where watched == selection {
-            actions.append(.notify(watcher: id, types: types))
+            actions.append(.notify(watcher: id, types: types, omitted: omitted))
         }
         return actions
     }

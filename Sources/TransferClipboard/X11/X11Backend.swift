@@ -452,31 +452,36 @@ package final class X11Backend: ClipboardBackend {
 
     // MARK: - Reading
 
-    package func targets(of selection: ClipboardSelection) async throws -> [String] {
+    package func offer(of selection: ClipboardSelection) async throws -> ClipboardBackendOffer {
         let selectionAtom = try await selectionAtom(selection)
         if let owned = state.withLock({ $0.owned[selectionAtom] }) {
-            var seen: Set<X11.ID> = []
-            return owned.targets.compactMap { seen.insert($0).inserted ? owned.names[$0] : nil }
+            return ClipboardBackendOffer(capping: owned.targets.compactMap { owned.names[$0] })
         }
         let owner = X11Reply.owner(try await connection.request(X11RequestEncoder.getSelectionOwner(selectionAtom)))
-        guard owner != X11.none else { return [] }
+        guard owner != X11.none else { return ClipboardBackendOffer(targets: []) }
         let data: Data
         do {
             data = try await collect(receive("TARGETS", from: selection), limit: 1 << 20)
         } catch let error as ClipboardError where error.code == .typeUnavailable {
-            return []
+            return ClipboardBackendOffer(targets: [])
         }
         let reader = X11Bytes(Array(data))
-        let atoms = (0..<(data.count / 4)).map { reader.u32($0 * 4) }.filter { $0 != X11.none }
-        let names = try await names(of: atoms)
-        // Each atom has one name; an owner may list an atom twice.
+        // Each atom has one name; an owner may list an atom twice. Only the names of the first atoms up to the cap
+        // are asked of the server (and the meta targets among them, which are no types): an owner listing 262 144
+        // atoms costs no more round trips than one listing the cap.
+        let limit = ClipboardLimits.maximumOfferedTypes
         var seen: Set<X11.ID> = []
-        return atoms.compactMap { atom in
-            guard seen.insert(atom).inserted, let name = names[atom], !Self.metaTargets.contains(name) else {
-                return nil
-            }
-            return name
+        var atoms: [X11.ID] = []
+        var omitted = 0
+        for index in 0..<(data.count / 4) {
+            let atom = reader.u32(index * 4)
+            guard atom != X11.none, seen.insert(atom).inserted else { continue }
+            if atoms.count < limit + Self.metaTargets.count { atoms.append(atom) } else { omitted += 1 }
         }
+        let names = try await names(of: atoms)
+        let typed = atoms.compactMap { atom in names[atom].flatMap { Self.metaTargets.contains($0) ? nil : $0 } }
+        return ClipboardBackendOffer(
+            targets: Array(typed.prefix(limit)), omittedCount: omitted + max(0, typed.count - limit))
     }
 
     /// The targets that ask about a selection rather than name a type of its data.
@@ -568,15 +573,17 @@ package final class X11Backend: ClipboardBackend {
                     while true {
                         let owner = try await X11Wait.next(
                             from: mailbox, within: nil, waitingFor: "a selection change")
-                        let targets: [String]
+                        let offer: ClipboardBackendOffer
                         if owner == X11.none {
-                            targets = []
+                            offer = ClipboardBackendOffer(targets: [])
                         } else {
-                            targets = (try? await self.targets(of: selection)) ?? []
+                            offer = (try? await self.offer(of: selection)) ?? ClipboardBackendOffer(targets: [])
                         }
                         continuation.yield(
                             ClipboardBackendChange(
-                                targets: targets, owner: owner == X11.none ? nil : "0x" + String(owner, radix: 16)))
+                                targets: offer.targets,
+                                owner: owner == X11.none ? nil : "0x" + String(owner, radix: 16),
+                                omittedCount: offer.omittedCount))
                     }
                 } catch let error as ClipboardError where error.code == .cancelled {
                     continuation.finish()

@@ -27,6 +27,10 @@ struct KeepCommand: Command {
         --memory-cap in all (16M by default; K, M and G suffixes) are served from memory, larger ones from the
         spool file. With --history N the last N snapshots stay as archive files, which `paste --from-history K`
         reads (0 is the newest) and `copy` restores; without it nothing is left behind when the keeper ends.
+        A snapshot may take at most --max-snapshot bytes (256M by default) and --snapshot-timeout seconds (30 by
+        default); an owner past either is skipped ("too large", "timed out") and nothing of it stays. A new copy
+        never waits for a snapshot under way: it pre-empts it. Only the first 256 names an owner offers are read
+        (ClipboardLimits.maximumOfferedTypes); the others are reported once ("ignored …").
         Prints one line per snapshot kept or skipped and per restore.
 
         EXAMPLES:
@@ -44,6 +48,12 @@ struct KeepCommand: Command {
                 .init(
                     names: ["--memory-cap"], valueName: "SIZE",
                     help: "The most bytes served from memory; the rest from the spool file (default 16M)."),
+                .init(
+                    names: ["--max-snapshot"], valueName: "SIZE",
+                    help: "The most bytes one snapshot may take; a larger owner is skipped (default 256M)."),
+                .init(
+                    names: ["--snapshot-timeout"], valueName: "SECONDS",
+                    help: "The longest one snapshot may take; a slower owner is skipped (default 30)."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options
         )
@@ -56,12 +66,25 @@ struct KeepCommand: Command {
             guard let count = Int(value), count >= 0 else { throw UsageError("--history needs a number (0 or more)") }
             return count
         }
-        let memoryCap = try arguments.value("--memory-cap").map(Self.byteCount)
+        let memoryCap = try arguments.value("--memory-cap").map { value throws(UsageError) in
+            try Self.byteCount(value, option: "--memory-cap")
+        }
+        let maximumSnapshotSize = try arguments.value("--max-snapshot").map { value throws(UsageError) in
+            try Self.byteCount(value, option: "--max-snapshot")
+        }
+        let snapshotTimeout = try arguments.value("--snapshot-timeout").map { value throws(UsageError) in
+            guard let seconds = Int(value), seconds > 0 else {
+                throw UsageError("--snapshot-timeout needs a positive number of seconds")
+            }
+            return Duration.seconds(seconds)
+        }
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         defer { clipboard.close() }
         let options = ClipboardKeeper.Options(
             selections: [ClipboardCommandOptions.selection(arguments)],
-            memoryCap: memoryCap ?? ClipboardKeeper.Options.defaultMemoryCap, historyLength: history ?? 0)
+            memoryCap: memoryCap ?? ClipboardKeeper.Options.defaultMemoryCap, historyLength: history ?? 0,
+            maximumSnapshotSize: maximumSnapshotSize ?? ClipboardKeeper.Options.defaultMaximumSnapshotSize,
+            snapshotTimeout: snapshotTimeout ?? ClipboardKeeper.Options.defaultSnapshotTimeout)
         let keeper = ClipboardKeeper(clipboard: clipboard, options: options)
         let (events, continuation) = AsyncStream<ClipboardKeeper.Event>.makeStream()
         let keeping = Task {
@@ -75,8 +98,9 @@ struct KeepCommand: Command {
         return .success
     }
 
-    /// The bytes a `--memory-cap` value names: a number, optionally followed by K, M or G (powers of 1024).
-    static func byteCount(_ value: String) throws(UsageError) -> Int {
+    /// The bytes a size value of `option` (`--memory-cap`, `--max-snapshot`) names: a number, optionally followed by
+    /// K, M or G (powers of 1024).
+    static func byteCount(_ value: String, option: String) throws(UsageError) -> Int {
         let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         var digits = Substring(value)
         var unit = 1
@@ -85,7 +109,7 @@ struct KeepCommand: Command {
             digits = digits.dropLast()
         }
         guard let number = Int(digits), number >= 0, number <= Int.max / unit else {
-            throw UsageError("--memory-cap needs a size such as 16M, 512K or 1048576")
+            throw UsageError("\(option) needs a size such as 16M, 512K or 1048576")
         }
         return number * unit
     }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
@@ -14,55 +14,16 @@ import TransferKitPlatform
 /// unlinked temporary file in the binary form, which is then converted whole, and refused if the text outgrows the
 /// limit (base64 takes a third more than the bytes).
 extension PasteCommand {
-    /// The bytes of every representation of one snapshot, counted together against a limit.
-    final class SnapshotBudget: Sendable {
-        /// The most bytes the representations may take together.
-        let limit: Int
-        private let used = Atomic<Int>(0)
+    /// The bytes of every representation of one snapshot, counted together against the text form's limit.
+    typealias SnapshotBudget = ClipboardByteBudget
 
-        init(limit: Int) { self.limit = limit }
-
-        /// Whether the representations passed the limit.
-        var isExceeded: Bool { used.load(ordering: .acquiring) > limit }
-
-        /// `stream` counted: the chunk that passes the limit throws instead of being handed on.
-        @Sendable func counting(_ stream: TransferByteStream) -> TransferByteStream {
-            TransferByteStream(length: stream.length, CountedChunks(stream: stream, budget: self))
-        }
-
-        /// Counts `count` more bytes.
-        /// - Throws: ``TransferArchiveError`` with `limitExceeded` once the total passes the limit.
-        func spend(_ count: Int) throws(TransferArchiveError) {
-            let total = used.add(count, ordering: .acquiringAndReleasing).newValue
-            guard total <= limit else { throw refusal }
-        }
-
-        /// Why the snapshot was refused.
-        var refusal: TransferArchiveError {
+    /// A budget of `limit` bytes whose refusal says that the text form cannot hold the snapshot.
+    static func snapshotBudget(limit: Int) -> SnapshotBudget {
+        ClipboardByteBudget(limit: limit) { limit in
             TransferArchiveError(
                 code: .limitExceeded,
                 message: "the clipboard's representations take more than \(limit) bytes, the most an archive's text "
                     + "form may hold (it is read whole in memory); snapshot it in the binary form (--format cbor)")
-        }
-    }
-
-    /// A stream's chunks, each counted against a ``SnapshotBudget`` before it is handed on.
-    struct CountedChunks: AsyncSequence, Sendable {
-        typealias Element = Data
-        let stream: TransferByteStream
-        let budget: SnapshotBudget
-
-        func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator(), budget: budget) }
-
-        struct Iterator: AsyncIteratorProtocol {
-            var base: TransferByteStream.AsyncIterator
-            let budget: SnapshotBudget
-
-            mutating func next() async throws -> Data? {
-                guard let chunk = try await base.next() else { return nil }
-                try budget.spend(chunk.count)
-                return chunk
-            }
         }
     }
 

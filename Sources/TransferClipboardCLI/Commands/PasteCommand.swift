@@ -84,13 +84,17 @@ struct PasteCommand: Command {
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         defer { clipboard.close() }
         if arguments.flag("--list") {
-            return try await list(clipboard.offeredTypes(on: selection), json: arguments.flag("--json"), context)
+            let offer = try await clipboard.offer(on: selection)
+            if offer.omittedCount > 0 {
+                try context.standardError.writeLine(WatchCommand.omittedLine(offer.omittedCount))
+            }
+            return try list(offer.types, json: arguments.flag("--json"), context)
         }
         // The text form is held whole: its snapshot counts the owners' bytes and stops at its limit.
         let budget =
             try arguments.flag("--archive")
             && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
-            ? SnapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
+            ? Self.snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
         let items =
             if let budget {
                 try await clipboard.read(from: selection, wrappingStreams: budget.counting)
@@ -198,7 +202,7 @@ struct PasteCommand: Command {
         guard let index = Int(value), index >= 0 else {
             throw UsageError("--from-history needs a number, 0 for the newest snapshot")
         }
-        let history = ClipboardKeeper.history(of: selection)
+        let history = try ClipboardKeeper.history(of: selection)
         guard index < history.count else {
             throw CommandFailure(
                 code: .notFound,
@@ -272,7 +276,8 @@ struct PasteCommand: Command {
                 case .json:
                     let encoded = try await textSnapshot(
                         of: providers,
-                        budget: budget ?? SnapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize))
+                        budget: budget ?? Self.snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
+                    )
                     try sink.write(contentsOf: encoded)
                     progress.advance(by: Int64(encoded.count))
                 case .cbor where context.standardErrorIsTerminal:

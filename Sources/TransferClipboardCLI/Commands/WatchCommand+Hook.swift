@@ -12,6 +12,9 @@ extension WatchCommand {
         var change: ClipboardChange
         var protocolName: String
 
+        /// The default of `--exec-limit`: 64 MiB piped to the command per change.
+        static let defaultLimit = 64 << 20
+
         /// The offered name whose content the command gets: the owner's first MIME type that a uniform type stands
         /// for and that is no hint (hooks written for wl-paste expect a MIME type), else its first such name of any
         /// kind (an X11 owner may offer only `UTF8_STRING`).
@@ -40,10 +43,11 @@ extension WatchCommand {
         }
 
         /// Runs the command to its end, streaming the chosen content to its standard input unless the content is
-        /// concealed or transient. The command's exit status is not an error; a paste that fails only shortens its
-        /// input.
+        /// concealed or transient, at most `limit` bytes of it (the owner's stream is abandoned there). The
+        /// command's exit status is not an error; a paste that fails only shortens its input.
+        /// - Returns: The bytes piped, or `limit + 1` when the content was longer and cut off.
         /// - Throws: ``UsageError`` when `/bin/sh` cannot be started.
-        func run(reading clipboard: Clipboard) async throws {
+        func run(reading clipboard: Clipboard, limit: Int) async throws -> Int {
             let input = try Syscall.makePipe()
             let pid: Int32
             do {
@@ -56,17 +60,24 @@ extension WatchCommand {
                 throw UsageError("cannot run /bin/sh for --exec: \(error)")
             }
             let writer = input.write
+            var piped = 0
             if let chosen, change.hints.isDisjoint(with: [.concealed, .transient]),
                 let stream = try? await clipboard.stream(of: chosen.name, from: change.selection)
             {
                 do {
-                    for try await chunk in stream {
+                    for try await whole in stream {
+                        let chunk = whole.prefix(limit - piped)
+                        piped += chunk.count
                         // A command that does not read its input ends the copying (EPIPE), not the watch.
                         try await DedicatedThread.run { () throws(SystemError) in
                             let outcome = chunk.withUnsafeBytes { bytes in
                                 Result { () throws(SystemError) in try Syscall.write(writer, bytes) }
                             }
                             try outcome.get()
+                        }
+                        guard chunk.count == whole.count else {
+                            piped = limit + 1
+                            break
                         }
                     }
                 } catch {}
@@ -75,6 +86,7 @@ extension WatchCommand {
             _ = try? await DedicatedThread.run { () throws(ChildProcess.SpawnError) in
                 try ChildProcess.waitForExit(pid, executable: "/bin/sh")
             }
+            return piped
         }
     }
 }

@@ -44,8 +44,14 @@ struct WatchCommand: Command {
           CLIPBOARD_PROTOCOL    X11, or Wayland and its data-control protocol
         The content of CLIPBOARD_TYPE is piped to CMD's standard input, as wl-paste --watch does, except when the
         content is concealed or transient: then standard input is empty, so that a hook neither sees a secret
-        nor uses up a paste-once copy's paste (it can still run transferkit paste itself). CMD's output goes to
-        watch's; its exit status is ignored. The --json lines stay the machine interface.
+        nor uses up a paste-once copy's paste (it can still run transferkit paste itself). At most --exec-limit
+        bytes of it are piped (64M by default; K, M and G suffixes): an owner that sends more (an endless one)
+        is cut off there, CMD's input ends, and watch says so on standard error, so a hook such as
+        'cat > last.clip' never fills the disk. CMD's output goes to watch's; its exit status is ignored. The
+        --json lines stay the machine interface.
+
+        Only the first 256 names an owner offers are read (ClipboardLimits.maximumOfferedTypes); when it offers
+        more, watch says how many were ignored on standard error, once per change.
 
         EXAMPLES:
           transferkit watch
@@ -63,6 +69,9 @@ struct WatchCommand: Command {
                 .init(
                     names: ["--exec"], valueName: "CMD",
                     help: "Run CMD (with /bin/sh -c) per change, with CLIPBOARD_* variables and the content on stdin."),
+                .init(
+                    names: ["--exec-limit"], valueName: "SIZE",
+                    help: "The most bytes of the content piped to --exec's CMD per change (default 64M)."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options
         )
@@ -81,14 +90,26 @@ struct WatchCommand: Command {
         if arguments.flag("--json"), arguments.value("--exec") != nil {
             throw UsageError("--exec runs a command per change instead of printing; leave --json out")
         }
+        let execLimit = try arguments.value("--exec-limit").map { value throws(UsageError) in
+            try KeepCommand.byteCount(value, option: "--exec-limit")
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var seen = 0
         for try await change in clipboard.changes(of: selection) {
             let flags = ClipboardFlagNames.names(of: change.hints)
+            if change.omittedTypeCount > 0 {
+                try context.standardError.writeLine(Self.omittedLine(change.omittedTypeCount))
+            }
             if let command = arguments.value("--exec") {
-                try await Hook(command: command, change: change, protocolName: clipboard.protocolName).run(
-                    reading: clipboard)
+                let limit = execLimit ?? Hook.defaultLimit
+                let piped = try await Hook(command: command, change: change, protocolName: clipboard.protocolName)
+                    .run(reading: clipboard, limit: limit)
+                if piped > limit {
+                    try context.standardError.writeLine(
+                        "transferkit watch: the \(change.selection.rawValue)'s content passed --exec-limit "
+                            + "(\(limit) bytes); the command got the first \(limit)")
+                }
             } else if arguments.flag("--json") {
                 let hints = change.hints
                 let line = Line(
@@ -107,6 +128,12 @@ struct WatchCommand: Command {
             if let limit, seen >= limit { break }
         }
         return .success
+    }
+
+    /// The standard-error line for an owner that offered `count` names beyond the cap (one per change).
+    static func omittedLine(_ count: Int) -> String {
+        "transferkit: the owner offers \(count) more names than the \(ClipboardLimits.maximumOfferedTypes) read "
+            + "(ClipboardLimits.maximumOfferedTypes); they are ignored"
     }
 
     /// One `--json` line.

@@ -123,9 +123,11 @@ extension TransferProvider {
         }
     }
 
+    /// Appends `entry` unless a representation of an equal type is registered: a set lookup, so a provider built
+    /// from a peer's offer of n names costs O(n), not O(n²) (30 000 offered names took 35 s).
     func register(_ entry: Entry) -> Bool {
         state.withLock { state in
-            guard !state.entries.contains(where: { $0.type == entry.type }) else { return false }
+            guard state.registeredTypeSet.insert(entry.type).inserted else { return false }
             state.entries.append(entry)
             return true
         }
