@@ -220,6 +220,35 @@ final class DragDropHostilePeerTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["item"])
     }
 
+    @Test("drop of a source that lists 60 000 types takes its first type: the rest are ignored, not named")
+    func floodOfTypes() async throws {
+        let out = folder.appendingPathComponent("flood", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let drop = try start([TransferKitExecutable.defaultPath, "drop", "-o", out.path, "--backend", "x11"])
+        defer { drop.process.stop() }
+        try await bed.pointer.place(try await bed.pointer.window(titled: "transferkit drop"), at: rightCorner)
+        let backend = try await X11Backend.connect(environment: bed.server.environment, timeout: patience)
+        defer { backend.close() }
+        let source = try await backend.openDesktopWindow(title: "flood source", lines: ["drag me"], x: 0, y: 0)
+        defer { source.close() }
+        // 60 000 distinct names (one ChangeProperty request holds 65 529 atoms without BIG-REQUESTS), the real type
+        // first. Before the cap, drop asked the server the name of every atom and registered every type with a
+        // linear duplicate check: quadratic, over 120 s here (20 000 names took 32 s). The source interns its
+        // names in runs of 20 000 first, so that no run of pipelined requests outgrows X11's 16-bit sequence numbers.
+        let targets = ["text/plain;charset=utf-8"] + (0..<60_000).map { "application/x-flood-\($0)" }
+        for start in stride(from: 0, to: targets.count, by: 20_000) {
+            _ = try await backend.atoms(Array(targets[start..<min(targets.count, start + 20_000)]))
+        }
+        let drag = try await source.startDragging(
+            DesktopDragOffer(targets: targets, actions: [.copy]) { _ in TransferByteStream(data: Data("card".utf8)) })
+        defer { drag.cancel() }
+        try await bed.pointer.drag(from: inside(leftCorner), to: inside(rightCorner))
+        _ = try? await waylandWithin(90) { try await drag.value }
+        #expect(try await drop.process.exitStatus() == 0, "\(drop.output)")
+        let written = out.appendingPathComponent("item")
+        #expect(FileManager.default.contents(atPath: written.path) == Data("card".utf8), "\(drop.output)")
+    }
+
     @Test(
         "drop makes a suggested name safe: no leading dots, no newline or tab, at most 250 bytes",
         .enabled(if: gtk4DragPeerPresent, "needs GTK 4 for Python (Debian: python3-gi, gir1.2-gtk-4.0)"))

@@ -436,8 +436,13 @@ struct ClipboardCommandLineErrorTests {
             TransferKitExecutable.defaultPath, arguments: ["paste"], environment: environment)
         #expect(paste.status == 2)
         #expect(paste.errorText.contains("DISPLAY"), "\(paste.errorText)")
+        // An empty regular file: /dev/null is a device, which copy refuses (unreadableFile) before it looks for a
+        // display.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).txt")
+        try Data().write(to: empty)
+        defer { try? FileManager.default.removeItem(at: empty) }
         let copy = try await ChildProcess.run(
-            TransferKitExecutable.defaultPath, arguments: ["copy", "--foreground", "/dev/null"],
+            TransferKitExecutable.defaultPath, arguments: ["copy", "--foreground", empty.path],
             environment: environment)
         #expect(copy.status == 2)
         #expect(copy.errorText.hasPrefix("transferkit copy: ") && copy.errorText.hasSuffix(" (noDisplay)\n"))

@@ -138,9 +138,16 @@ final class XdndTargetSession: Sendable {
         if readTypeList, let list = try? await property("XdndTypeList", of: source) {
             typeAtoms = list.items32.filter { $0 != X11.none }
         }
-        let names = (try? await backend.names(of: typeAtoms)) ?? [:]
+        // Only the first ClipboardLimits.maximumOfferedTypes distinct atoms are named: a source listing 100 000 types
+        // would otherwise cost as many GetAtomName round trips before the drop could be answered.
+        let limit = ClipboardLimits.maximumOfferedTypes
         var seen: Set<X11.ID> = []
-        let targets = typeAtoms.compactMap { seen.insert($0).inserted ? names[$0] : nil }
+        var limited: [X11.ID] = []
+        for atom in typeAtoms where limited.count < limit && seen.insert(atom).inserted {
+            limited.append(atom)
+        }
+        let names = (try? await backend.names(of: limited)) ?? [:]
+        let targets = limited.compactMap { names[$0] }
         let actions = ((try? await property("XdndActionList", of: source))?.items32 ?? []).compactMap {
             atoms.action(for: $0)
         }

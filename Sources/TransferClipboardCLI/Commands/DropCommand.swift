@@ -86,7 +86,7 @@ struct DropCommand: Command {
 
     /// The bytes a `--max-size` value names: a positive number, optionally followed by K, M or G (powers of 1024).
     static func maximumSize(_ value: String) throws(UsageError) -> Int64 {
-        guard let bytes = try? KeepCommand.byteCount(value), bytes > 0 else {
+        guard let bytes = try? KeepCommand.byteCount(value, option: "--max-size"), bytes > 0 else {
             throw UsageError("--max-size needs a positive size such as 512M, 2G or 1048576")
         }
         return Int64(bytes)
