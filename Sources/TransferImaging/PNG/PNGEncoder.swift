@@ -11,6 +11,10 @@ enum PNGEncoder {
         raw.reserveCapacity((rowBytes + 1) * image.height)
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var row = [UInt8](repeating: 0, count: rowBytes)
+        // The best filtering so far and the one being tried, swapped when the new one is better: no allocation
+        // per row.
+        var best = [UInt8](repeating: 0, count: rowBytes)
+        var candidate = [UInt8](repeating: 0, count: rowBytes)
         for y in 0..<image.height {
             let start = y * image.width * 4
             if opaque {
@@ -22,14 +26,24 @@ enum PNGEncoder {
             } else {
                 for index in 0..<rowBytes { row[index] = image.pixels[start + index] }
             }
-            var best: (type: UInt8, bytes: [UInt8], cost: Int)?
+            var bestType: UInt8 = 0
+            var bestCost = Int.max
             for type: UInt8 in 0...4 {
-                let filtered = PNGFilter.filter(row[...], previous: previous[...], type: type, stride: channels)
-                let cost = filtered.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
-                if best == nil || cost < best?.cost ?? 0 { best = (type, filtered, cost) }
+                let cost = row.withUnsafeBufferPointer { current in
+                    previous.withUnsafeBufferPointer { above in
+                        candidate.withUnsafeMutableBufferPointer { filtered in
+                            PNGFilter.filter(current, previous: above, type: type, stride: channels, into: filtered)
+                        }
+                    }
+                }
+                if cost < bestCost {
+                    bestCost = cost
+                    bestType = type
+                    swap(&best, &candidate)
+                }
             }
-            raw.append(best?.type ?? 0)
-            raw.append(contentsOf: best?.bytes ?? row)
+            raw.append(bestType)
+            raw.append(contentsOf: best)
             swap(&row, &previous)
         }
         var file = PNGDecoder.signature
