@@ -44,9 +44,7 @@ extension TransferConverter {
             transcoding(.utf8PlainText, .utf8, to: .latin1PlainText, .latin1, cost: .lossy),
             TransferConverter(from: .html, to: .utf8PlainText, cost: .lossy) { HTMLText.plainText(fromHTML: $0) },
             TransferConverter(from: .rtf, to: .utf8PlainText, cost: .lossy) { try RTFText.plainText(fromRTF: $0) },
-            TransferConverter(from: .uriList, to: .utf8PlainText, cost: .nearlyLossless) {
-                try FileListText.newlineList(fromURIList: $0)
-            },
+            TransferConverter(from: .uriList, to: .utf8PlainText, cost: .nearlyLossless) { URIListToNewlineList() },
         ]
     }
 
