@@ -43,8 +43,9 @@ package struct ConvertTypeCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["--to"], valueName: "TYPE", help: "The uniform type wanted."),
-                .init(names: ["--from"], valueName: "TYPE", help: "The input's type (else from its name)."),
+                .init(names: ["--to"], valueName: "TYPE", help: "The uniform type (or MIME type) wanted."),
+                .init(
+                    names: ["--from"], valueName: "TYPE", help: "The input's type or MIME type (else from its name)."),
                 .init(names: ["--line-endings"], valueName: "lf|crlf|cr", help: "Rewrite line ends of the text."),
                 .init(names: ["--list"], help: "List the registered converters."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
@@ -72,11 +73,11 @@ package struct ConvertTypeCommand: Command {
             }
             return ending
         }
-        let wanted = try arguments.value("--to").map { try Self.type($0) }
+        let wanted = try arguments.value("--to").map { try TypeArgument.type($0, catalog: catalog) }
         guard wanted != nil || ending != nil else { throw UsageError("give --to TYPE or --line-endings") }
         let file = try InputFile(path: path)
         let source =
-            try arguments.value("--from").map { try Self.type($0) }
+            try arguments.value("--from").map { try TypeArgument.type($0, catalog: catalog) }
             ?? file.refinedTextType(catalog.declaredType(forFileName: URL(fileURLWithPath: path).lastPathComponent))
         var stream: TransferByteStream
         if path == "-" {
@@ -111,12 +112,5 @@ package struct ConvertTypeCommand: Command {
             }
         }
         return .success
-    }
-
-    private static func type(_ identifier: String) throws(UsageError) -> UniformType {
-        guard let type = UniformType(identifier) else {
-            throw UsageError("'\(identifier)' is not a valid uniform type identifier")
-        }
-        return type
     }
 }
