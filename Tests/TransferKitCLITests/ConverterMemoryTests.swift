@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferImaging
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
@@ -51,6 +52,28 @@ struct ConverterMemoryTests {
         // and the BMP's growing buffer more.
         let rgba = Double(side * side * 4) / 1_048_576
         #expect(measured.MiB < 2.5 * rgba, "peak \(measured.MiB) MiB above the baseline")
+    }
+
+    @Test("a 1-bit BMP to PNG holds the pixels, not also the filtered rows it deflates")
+    func bmpToPNG() async throws {
+        let space = try Workspace()
+        let side = 1536
+        let rowBytes = (side + 31) / 32 * 4
+        func le(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(value >> ($0 * 8) & 0xff) } }
+        let header =
+            [0x42, 0x4d] + le(62 + rowBytes * side, 4) + le(0, 4) + le(62, 4) + le(40, 4) + le(side, 4) + le(side, 4)
+            + le(1, 2) + le(1, 2) + le(0, 4) + le(rowBytes * side, 4) + le(2835, 4) + le(2835, 4) + le(2, 4)
+            + le(0, 4) + [0, 0, 0, 0, 255, 255, 255, 0]
+        let rows = (0..<side).flatMap { row in [UInt8](repeating: row % 3 == 0 ? 0xaa : 0x0f, count: rowBytes) }
+        let input = try space.write("stripes.bmp", header + rows)
+        let measured = try await peakAboveBaseline([
+            "convert-type", input, "--from", "com.microsoft.bmp", "--to", "public.png", "-o", space.path("out.png"),
+        ])
+        #expect(measured.run.status == 0, "\(measured.run.errorText)")
+        #expect(ImageFormat(sniffing: try space.read("out.png")) == .png)
+        // 9 MiB of RGBA; the filtered rows held whole for the deflater added 6.75 MiB (3 bytes a pixel).
+        let rgba = Double(side * side * 4) / 1_048_576
+        #expect(measured.MiB < 1.4 * rgba, "peak \(measured.MiB) MiB above the baseline")
     }
 
     @Test("HTML to text holds a few times the page, not its characters as 4-byte scalars")

@@ -1,14 +1,14 @@
 internal import TransferArchive
 
 /// Writes ``RGBAImage``s as PNG: 8-bit RGB when every pixel is opaque, else 8-bit RGBA; each row with the filter
-/// that gives the smallest sum of absolute differences (the heuristic libpng uses), then zlib.
+/// that gives the smallest sum of absolute differences (the heuristic libpng uses), deflated as it is filtered.
 enum PNGEncoder {
     static func encode(_ image: RGBAImage) -> [UInt8] {
         let opaque = image.isOpaque
         let channels = opaque ? 3 : 4
         let rowBytes = image.width * channels
-        var raw: [UInt8] = []
-        raw.reserveCapacity((rowBytes + 1) * image.height)
+        // Rows are deflated as they are filtered: the filtered image (3 or 4 bytes a pixel) is never held whole.
+        var stream = ZlibWriter()
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var row = [UInt8](repeating: 0, count: rowBytes)
         // The best filtering so far and the one being tried, swapped when the new one is better: no allocation
@@ -42,8 +42,8 @@ enum PNGEncoder {
                     swap(&best, &candidate)
                 }
             }
-            raw.append(bestType)
-            raw.append(contentsOf: best)
+            stream.append([bestType])
+            stream.append(best[...])
             swap(&row, &previous)
         }
         var file = PNGDecoder.signature
@@ -52,7 +52,7 @@ enum PNGEncoder {
         appendWord(UInt32(image.height), to: &header)
         header.append(contentsOf: [8, opaque ? 2 : 6, 0, 0, 0])
         appendChunk("IHDR", header, to: &file)
-        appendChunk("IDAT", Deflate.zlib(raw), to: &file)
+        appendChunk("IDAT", stream.finish(), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }
