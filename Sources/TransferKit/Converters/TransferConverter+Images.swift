@@ -39,7 +39,7 @@ extension TransferConverter {
     /// the file's header: the pixels, the encoded file and its copy) plus the input's size from the process-wide
     /// ``imageMemoryBudget`` (1 GiB by default), and gives them back when it ends. A streaming conversion (a
     /// provider's derived representation, a paste, `convert-type`) waits for earlier ones to finish; the synchronous
-    /// ``convert(_:)-(Data)`` fails when the budget is in use. An image that needs more than the whole budget fails
+    /// `convert(_:)` of `Data` fails when the budget is in use. An image that needs more than the whole budget fails
     /// with `conversionFailed`, its cause `ImagingError` `limitExceeded`, without decoding.
     public static var imageConverters: [TransferConverter] { makeImageConverters(budget: .shared) }
 
