@@ -27,7 +27,7 @@ package struct ConvertTypeCommand: Command {
     package var discussion: String {
         """
         The input's type comes from --from, else from the file's name (a .txt file that is valid UTF-8 is
-        public.utf8-plain-text). The conversion is the cheapest chain of registered converters that ends in a type
+        public.utf8-plain-text); --from and --to take a uniform type identifier or a MIME type (text/uri-list). The conversion is the cheapest chain of registered converters that ends in a type
         conforming to --to, as a provider derives it; a file already of that type is copied. --line-endings then
         rewrites the line ends of UTF-8 or Latin-1 text. Exit 1 when no converter leads to the type, 2 when the
         input is not valid for the conversion. 'transferkit convert-type --list' lists the converters.
