@@ -15,7 +15,7 @@ final class ImageMemoryBudget: Sendable {
     /// 1 GiB: one image at the decoders' limit (64 Mi pixels, 768 MiB reserved), or several smaller ones.
     static let defaultLimit = 1 << 30
 
-    private let books: SanitizedMutex<Books>
+    private let books: SanitizedMutex<Books<CheckedContinuation<Void, any Error>>>
 
     /// A budget of `limit` bytes.
     init(limit: Int) {
@@ -88,10 +88,8 @@ final class ImageMemoryBudget: Sendable {
     }
 
     /// What is reserved and who waits, in order of arrival; the methods say whom to resume, the class resumes
-    /// them outside the lock.
-    struct Books {
-        typealias Waiter = CheckedContinuation<Void, any Error>
-
+    /// them outside the lock. Generic over the waiter so that tests can drive it with plain values.
+    struct Books<Waiter> {
         enum Admission {
             case granted
             case refused(limit: Int)

@@ -51,6 +51,61 @@ struct ImageBudgetTests {
         #expect((transfer?.cause as? ImagingError)?.code == .limitExceeded, sourceLocation: sourceLocation)
     }
 
+    @Test("the books: first come, first served; a large waiter is not overtaken; release admits in order")
+    func booksInOrder() {
+        var books = ImageMemoryBudget.Books<Int>(limit: 10)
+        let first = books.newTicket()
+        guard case .granted = books.request(ticket: first, bytes: 6, continuation: 1) else {
+            Issue.record("the first request was not granted")
+            return
+        }
+        // 8 does not fit beside 6: it waits, and 3, which would fit, waits behind it rather than overtake it.
+        guard case .waits = books.request(ticket: books.newTicket(), bytes: 8, continuation: 2),
+            case .waits = books.request(ticket: books.newTicket(), bytes: 3, continuation: 3)
+        else {
+            Issue.record("later requests did not wait")
+            return
+        }
+        guard case .refused(let limit) = books.request(ticket: books.newTicket(), bytes: 11, continuation: 4) else {
+            Issue.record("a request over the limit was not refused")
+            return
+        }
+        #expect(limit == 10)
+        let afterFirst = books.release(6)
+        #expect(afterFirst == [2])
+        #expect(books.reserved == 8)
+        let afterSecond = books.release(8)
+        #expect(afterSecond == [3])
+        #expect(books.peak == 8)
+        let afterThird = books.release(3)
+        #expect(afterThird.isEmpty)
+        #expect(books.reserved == 0)
+    }
+
+    @Test("the books: a ticket cancelled before it queues is refused when it arrives; a queued one leaves the queue")
+    func booksCancel() {
+        var books = ImageMemoryBudget.Books<Int>(limit: 4)
+        let early = books.newTicket()
+        let cancelledEarly = books.cancel(ticket: early)
+        #expect(cancelledEarly == nil)
+        guard case .cancelled = books.request(ticket: early, bytes: 1, continuation: 1) else {
+            Issue.record("an early-cancelled ticket was admitted")
+            return
+        }
+        let admitted = books.requestNow(bytes: 4)
+        #expect(admitted)
+        let queued = books.newTicket()
+        guard case .waits = books.request(ticket: queued, bytes: 2, continuation: 2) else {
+            Issue.record("the request did not wait")
+            return
+        }
+        let cancelled = books.cancel(ticket: queued)
+        #expect(cancelled == 2)
+        let released = books.release(4)
+        #expect(released.isEmpty)
+        #expect(books.queue.isEmpty)
+    }
+
     @Test("the process's budget is 1 GiB by default, enough for one image at the decoders' 64 Mi pixel limit")
     func defaultBudget() {
         #expect(TransferConverter.imageMemoryBudget == 1 << 30)
