@@ -12,8 +12,9 @@ final class ImageMemoryBudget: Sendable {
     /// The process's budget, which the built-in image converters share.
     static let shared = ImageMemoryBudget(limit: defaultLimit)
 
-    /// 1 GiB: one image at the decoders' limit (64 Mi pixels, 768 MiB reserved), or several smaller ones.
-    static let defaultLimit = 1 << 30
+    /// 1.5 GiB: one image at the decoders' limit (64 Mi pixels, 768 MiB reserved) with an input of up to 768 MiB, or
+    /// several smaller images.
+    static let defaultLimit = 1536 << 20
 
     private let books: SanitizedMutex<Books<CheckedContinuation<Void, any Error>>>
 

@@ -37,7 +37,7 @@ extension TransferConverter {
     ///
     /// Memory: before it decodes, a conversion reserves three times the image's decoded size (4 bytes a pixel, from
     /// the file's header: the pixels, the encoded file and its copy) plus the input's size from the process-wide
-    /// ``imageMemoryBudget`` (1 GiB by default), and gives them back when it ends. A streaming conversion (a
+    /// ``imageMemoryBudget`` (1.5 GiB by default), and gives them back when it ends. A streaming conversion (a
     /// provider's derived representation, a paste, `convert-type`) waits for earlier ones to finish; the synchronous
     /// `convert(_:)` of `Data` fails when the budget is in use. An image that needs more than the whole budget fails
     /// with `conversionFailed`, its cause `ImagingError` `limitExceeded`, without decoding.
@@ -56,11 +56,13 @@ extension TransferConverter {
         }
     }
 
-    /// How many bytes image conversions running at the same time may reserve together: 1 GiB (2³⁰) by default.
+    /// How many bytes image conversions running at the same time may reserve together: 1.5 GiB (1 536 MiB) by
+    /// default.
     ///
-    /// Every built-in image converter of the process shares it (see ``imageConverters``). Lower it for a process that
-    /// serves many pastes in little memory, raise it (to at least 768 MiB, what an image of the decoders' 64 Mi pixel
-    /// limit reserves) to let more large images convert at once. Conversions that wait are admitted when it is
+    /// Every built-in image converter of the process shares it (see ``imageConverters``). The default holds one image
+    /// at the decoders' 64 Mi pixel limit (768 MiB) with an input file of up to 768 MiB (an uncompressed 8192² BMP is
+    /// 256 MiB), or several smaller images. Lower it for a process that serves many pastes in little memory (an image
+    /// that needs more than the budget then fails), raise it to let more large images convert at once. Conversions that wait are admitted when it is
     /// raised; waiting ones larger than a lowered budget fail.
     public static var imageMemoryBudget: Int {
         get { ImageMemoryBudget.shared.limit }
@@ -81,10 +83,11 @@ struct ImageConversion: AdmittedConversion {
     }
 
     /// What the conversion reserves: the decoded pixels, the encoded file and its copy into `Data`, and the input's
-    /// copy the decoder reads; nothing for a header over the decoders' limit, which fails before it allocates.
+    /// copy the decoder reads, the decoded size capped at the decoders' limit.
     var cost: Int {
-        let decoded = source.decodedByteCountBound(of: input)
-        guard decoded <= ImageLimits.default.maximumPixelCount * 4 else { return 0 }
+        // A header over the decoders' limit fails before it allocates; PPM's and PAM's bound (from their length)
+        // can exceed the limit for a file within it.
+        let decoded = min(source.decodedByteCountBound(of: input), ImageLimits.default.maximumPixelCount * 4)
         return decoded * 3 + input.count
     }
 
