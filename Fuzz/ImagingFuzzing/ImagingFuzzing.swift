@@ -20,8 +20,10 @@ public enum ImagingFuzzing {
     /// Runs `input` through the zlib inflater and through the decoder of the image format its first bytes name.
     ///
     /// What inflates must deflate (with the package's own deflater) to a stream that inflates to the same bytes.
-    /// What decodes as an image must encode as PNG, BMP, PAM and the pixel buffer to files that decode to the same pixels, and as PPM
-    /// to the same pixels made opaque.
+    /// What decodes as an image must be within the decoded size its header promised
+    /// (`ImageFormat.decodedByteCountBound(of:)`, which the converters' memory budget reserves), and must encode as
+    /// PNG, BMP, PAM and the pixel buffer to files that decode to the same pixels, and as PPM to the same pixels made
+    /// opaque.
     /// - Parameter input: Any bytes.
     public static func check(_ input: Data) {
         let bytes = [UInt8](input)
@@ -41,6 +43,11 @@ public enum ImagingFuzzing {
             image = try RGBAImage(decoding: input, as: format, limits: limits)
         } catch {
             return
+        }
+        // TransferKit's image converters reserve memory by this bound before decoding (issue 35): an image that
+        // decodes to more than it said would overdraw the shared budget.
+        guard image.pixels.count <= format.decodedByteCountBound(of: input) else {
+            violation("the image decodes to more than decodedByteCountBound said", bytes)
         }
         for other in [ImageFormat.png, .bmp, .pam, .rgbaPixels] {
             let decoded: RGBAImage

@@ -66,15 +66,6 @@ enum ClipboardCommandOptions {
 
     /// The uniform type a `--type` value names: an identifier, or a MIME type (it has a `/`).
     static func type(_ value: String, catalog: TypeCatalog) throws -> UniformType {
-        if value.contains("/") {
-            guard let type = catalog.type(mimeType: value) else {
-                throw UsageError("'\(value)' is not a valid MIME type (expected type/subtype)")
-            }
-            return type
-        }
-        guard let type = UniformType(value) else {
-            throw UsageError("'\(value)' is not a valid uniform type identifier")
-        }
-        return type
+        try TypeArgument.type(value, catalog: catalog)
     }
 }

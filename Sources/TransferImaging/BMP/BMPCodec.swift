@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads and writes Windows BMP files: uncompressed 1-, 4-, 8-bit (palette), 16-, 24- and 32-bit, with bit-field
 /// masks (`BI_BITFIELDS`, `BI_ALPHABITFIELDS`); writes 24-bit with a 40-byte header, or 32-bit with a
 /// `BITMAPV4HEADER` and an alpha mask when a pixel is not opaque.
@@ -88,34 +90,46 @@ enum BMPCodec {
         }
         var output = [UInt8](repeating: 0, count: width * height * 4)
         let fields = masks.map(MaskField.init)
+        let paletteCount = palette.count / 4
+        // One branch per row on the bit count, not per pixel: an 8192² 1-bit file is 64 Mi pixels.
         for row in 0..<height {
             let source = pixelOffset + (topDown ? row : height - 1 - row) * rowBytes
             var target = row * width * 4
-            for x in 0..<width {
-                switch bitCount {
-                case 1, 4, 8:
+            switch bitCount {
+            case 1, 4, 8:
+                let mask = 1 << bitCount - 1
+                for x in 0..<width {
                     let bit = x * bitCount
-                    let index = Int(bytes[source + bit / 8]) >> (8 - bitCount - bit % 8) & (1 << bitCount - 1)
-                    guard index * 4 < palette.count else {
+                    let index = Int(bytes[source + bit / 8]) >> (8 - bitCount - bit % 8) & mask
+                    guard index < paletteCount else {
                         throw ImagingError(
                             code: .invalidPalette,
-                            message: "a pixel names colour \(index) of the BMP's \(palette.count / 4)",
+                            message: "a pixel names colour \(index) of the BMP's \(paletteCount)",
                             offset: source + bit / 8)
                     }
-                    for channel in 0..<4 { output[target + channel] = palette[index * 4 + channel] }
-                case 24:
+                    output[target] = palette[index * 4]
+                    output[target + 1] = palette[index * 4 + 1]
+                    output[target + 2] = palette[index * 4 + 2]
+                    output[target + 3] = palette[index * 4 + 3]
+                    target += 4
+                }
+            case 24:
+                for x in 0..<width {
                     output[target] = bytes[source + x * 3 + 2]
                     output[target + 1] = bytes[source + x * 3 + 1]
                     output[target + 2] = bytes[source + x * 3]
                     output[target + 3] = 255
-                default:
-                    let size = bitCount / 8
+                    target += 4
+                }
+            default:
+                let size = bitCount / 8
+                for x in 0..<width {
                     let value = readLE(bytes, source + x * size, size)
                     for channel in 0..<3 { output[target + channel] = fields[channel].value(value) }
                     // Without an alpha mask (BI_RGB, or bit fields of three colours) the fourth byte is unused.
                     output[target + 3] = fields[3].mask == 0 ? 255 : fields[3].value(value)
+                    target += 4
                 }
-                target += 4
             }
         }
         return RGBAImage(checkedWidth: width, height: height, pixels: output)
@@ -140,16 +154,17 @@ enum BMPCodec {
         }
     }
 
-    static func encode(_ image: RGBAImage) -> [UInt8] {
+    /// The file, written in place into its final buffer (one allocation of the file's size).
+    static func encode(_ image: RGBAImage) -> Data {
         let opaque = image.isOpaque
         let bitCount = opaque ? 24 : 32
         let headerSize = opaque ? 40 : 108
         let rowBytes = (image.width * bitCount + 31) / 32 * 4
         let pixelOffset = 14 + headerSize
         let fileSize = pixelOffset + rowBytes * image.height
-        var file: [UInt8] = [0x42, 0x4d]
+        var header: [UInt8] = [0x42, 0x4d]
         func le(_ value: Int, _ count: Int) {
-            for index in 0..<count { file.append(UInt8(truncatingIfNeeded: value >> (index * 8))) }
+            for index in 0..<count { header.append(UInt8(truncatingIfNeeded: value >> (index * 8))) }
         }
         le(fileSize, 4)
         le(0, 4)
@@ -168,16 +183,28 @@ enum BMPCodec {
         if !opaque {
             for mask in [0x00ff_0000, 0x0000_ff00, 0x0000_00ff, 0xff00_0000] { le(mask, 4) }
             le(0x7352_4742, 4)  // LCS_sRGB ("sRGB")
-            file.append(contentsOf: repeatElement(0, count: 48))  // endpoints and gamma, unused with sRGB
+            header.append(contentsOf: repeatElement(0, count: 48))  // endpoints and gamma, unused with sRGB
         }
-        for row in (0..<image.height).reversed() {
-            let start = file.count
-            for x in 0..<image.width {
-                let at = (row * image.width + x) * 4
-                file.append(contentsOf: [image.pixels[at + 2], image.pixels[at + 1], image.pixels[at]])
-                if !opaque { file.append(image.pixels[at + 3]) }
+        // Data(count:) is zeroed, so the rows' padding needs no writing.
+        var file = Data(count: fileSize)
+        file.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
+            target.copyBytes(from: header)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                let width = image.width
+                let bytesPerPixel = bitCount / 8
+                for row in 0..<image.height {
+                    var at = pixelOffset + (image.height - 1 - row) * rowBytes
+                    var from = row * width * 4
+                    for _ in 0..<width {
+                        target[at] = pixels[from + 2]
+                        target[at + 1] = pixels[from + 1]
+                        target[at + 2] = pixels[from]
+                        if !opaque { target[at + 3] = pixels[from + 3] }
+                        at += bytesPerPixel
+                        from += 4
+                    }
+                }
             }
-            file.append(contentsOf: repeatElement(0, count: rowBytes - (file.count - start)))
         }
         return file
     }

@@ -88,16 +88,15 @@ public struct RGBAImage: Sendable, Hashable {
     public func encoded(as format: ImageFormat) -> Data {
         switch format {
         case .png: Data(PNGEncoder.encode(self))
-        case .bmp: Data(BMPCodec.encode(self))
-        case .ppm, .pam: Data(PNMCodec.encode(self, as: format))
-        case .rgbaPixels: Data(pixelBuffer())
+        case .bmp: BMPCodec.encode(self)
+        case .ppm, .pam: PNMCodec.encode(self, as: format)
+        case .rgbaPixels: pixelBuffer()
         }
     }
 
     /// ``ImageFormat/rgbaPixels``: the dimensions as 32-bit little-endian integers, then the pixels.
-    private func pixelBuffer() -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(8 + pixels.count)
+    private func pixelBuffer() -> Data {
+        var bytes = Data(capacity: 8 + pixels.count)
         for value in [width, height] {
             for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
         }

@@ -229,49 +229,116 @@ enum PNGDecoder {
     private static func pixels(
         _ compressed: [UInt8], header: Header, colours: Colours
     ) throws(ImagingError) -> RGBAImage {
-        let passes = passes(header)
+        let passes = passes(header).filter { $0.width > 0 && $0.height > 0 }
         var expected = 0
-        for pass in passes where pass.width > 0 && pass.height > 0 {
+        for pass in passes {
             expected += (header.rowBytes(pass.width) + 1) * pass.height
         }
-        let raw: [UInt8]
+        // The rows are unfiltered as they inflate: the inflated data (up to 8 bytes a pixel at 16 bits) is never
+        // held whole, only the window, two rows and the RGBA output.
+        let rows: PNGRows
         do {
-            raw = try Inflate.zlib(compressed, maximumOutputCount: expected, allowTrailingData: true)
+            rows = try Inflate.zlib(
+                compressed, maximumOutputCount: expected, allowTrailingData: true,
+                into: PNGRows(header: header, colours: colours, passes: passes))
         } catch  where error.code == .limitExceeded {
             throw ImagingError(
                 code: .imageDataLength,
                 message: "the image data inflates to more than the \(expected) bytes the header's dimensions need")
         }
-        guard raw.count == expected else {
+        guard rows.isComplete else {
             throw ImagingError(
                 code: .imageDataLength,
-                message: "the image data inflates to \(raw.count) bytes, the header's dimensions need \(expected)")
+                message: "the image data inflates to \(rows.consumed) bytes, the header's dimensions need \(expected)")
         }
-        var output = [UInt8](repeating: 0, count: header.width * header.height * 4)
-        var offset = 0
-        for pass in passes where pass.width > 0 && pass.height > 0 {
-            let rowBytes = header.rowBytes(pass.width)
-            var previous = [UInt8](repeating: 0, count: rowBytes)
-            var row = [UInt8](repeating: 0, count: rowBytes)
-            for y in 0..<pass.height {
-                let filter = raw[offset]
-                for index in 0..<rowBytes { row[index] = raw[offset + 1 + index] }
-                try PNGFilter.unfilter(&row, previous: previous, type: filter, stride: header.filterStride)
-                offset += rowBytes + 1
-                try expand(
-                    row, width: pass.width, header: header, colours: colours, into: &output,
-                    at: (pass.y + y * pass.dy) * header.width + pass.x, step: pass.dx)
-                swap(&row, &previous)
+        return RGBAImage(checkedWidth: header.width, height: header.height, pixels: rows.output)
+    }
+
+    /// The inflated image data's rows, unfiltered and expanded into RGBA as they arrive.
+    private struct PNGRows: InflateSink {
+        let header: Header
+        let colours: Colours
+        let passes: [(x: Int, y: Int, dx: Int, dy: Int, width: Int, height: Int)]
+        /// The pass and row being filled.
+        var pass = 0
+        var y = 0
+        /// The current row's filter type, once its first byte has arrived.
+        var filter: UInt8?
+        var row: [UInt8] = []
+        var filled = 0
+        var previous: [UInt8] = []
+        /// The RGBA pixels, allocated when the first row is complete (a stream that fails at once costs nothing).
+        var output: [UInt8] = []
+        /// The bytes taken.
+        var consumed = 0
+
+        init(header: Header, colours: Colours, passes: [(x: Int, y: Int, dx: Int, dy: Int, width: Int, height: Int)]) {
+            self.header = header
+            self.colours = colours
+            self.passes = passes
+            startPass()
+        }
+
+        var isComplete: Bool { pass == passes.count }
+
+        private mutating func startPass() {
+            guard pass < passes.count else { return }
+            let rowBytes = header.rowBytes(passes[pass].width)
+            row = [UInt8](repeating: 0, count: rowBytes)
+            previous = [UInt8](repeating: 0, count: rowBytes)
+            y = 0
+        }
+
+        mutating func consume(_ bytes: ArraySlice<UInt8>) throws(ImagingError) {
+            consumed += bytes.count
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                // The inflater stops at the header's byte count, so a pass is always there to fill.
+                guard pass < passes.count else {
+                    throw ImagingError(
+                        code: .imageDataLength, message: "the image data inflates past the header's dimensions")
+                }
+                guard filter != nil else {
+                    filter = bytes[index]
+                    index += 1
+                    continue
+                }
+                let count = min(row.count - filled, bytes.endIndex - index)
+                row.withUnsafeMutableBufferPointer { target in
+                    bytes[index..<index + count].withUnsafeBufferPointer { source in
+                        guard let base = target.baseAddress, let from = source.baseAddress else { return }
+                        (base + filled).update(from: from, count: count)
+                    }
+                }
+                filled += count
+                index += count
+                if filled == row.count { try completeRow() }
             }
         }
-        return RGBAImage(checkedWidth: header.width, height: header.height, pixels: output)
+
+        private mutating func completeRow() throws(ImagingError) {
+            let current = passes[pass]
+            try PNGFilter.unfilter(&row, previous: previous, type: filter ?? 0, stride: header.filterStride)
+            if output.isEmpty { output = [UInt8](repeating: 0, count: header.width * header.height * 4) }
+            try PNGDecoder.expand(
+                row, width: current.width, header: header, colours: colours, into: &output,
+                at: (current.y + y * current.dy) * header.width + current.x, step: current.dx)
+            swap(&row, &previous)
+            filter = nil
+            filled = 0
+            y += 1
+            if y == current.height {
+                pass += 1
+                startPass()
+            }
+        }
     }
 
     /// 16-bit samples to 8 bits, rounded (v × 255 / 65535).
     @inline(__always) static func scale16(_ value: Int) -> UInt8 { UInt8((value * 255 + 32767) / 65535) }
 
     /// One unfiltered row's pixels into the RGBA output, from pixel `first`, `step` pixels apart.
-    private static func expand(
+    fileprivate static func expand(
         _ row: [UInt8], width: Int, header: Header, colours: Colours, into output: inout [UInt8], at first: Int,
         step: Int
     ) throws(ImagingError) {

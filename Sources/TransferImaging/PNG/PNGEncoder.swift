@@ -1,16 +1,20 @@
 internal import TransferArchive
 
 /// Writes ``RGBAImage``s as PNG: 8-bit RGB when every pixel is opaque, else 8-bit RGBA; each row with the filter
-/// that gives the smallest sum of absolute differences (the heuristic libpng uses), then zlib.
+/// that gives the smallest sum of absolute differences (the heuristic libpng uses), deflated as it is filtered.
 enum PNGEncoder {
     static func encode(_ image: RGBAImage) -> [UInt8] {
         let opaque = image.isOpaque
         let channels = opaque ? 3 : 4
         let rowBytes = image.width * channels
-        var raw: [UInt8] = []
-        raw.reserveCapacity((rowBytes + 1) * image.height)
+        // Rows are deflated as they are filtered: the filtered image (3 or 4 bytes a pixel) is never held whole.
+        var stream = ZlibWriter()
         var previous = [UInt8](repeating: 0, count: rowBytes)
         var row = [UInt8](repeating: 0, count: rowBytes)
+        // The best filtering so far and the one being tried, swapped when the new one is better: no allocation
+        // per row.
+        var best = [UInt8](repeating: 0, count: rowBytes)
+        var candidate = [UInt8](repeating: 0, count: rowBytes)
         for y in 0..<image.height {
             let start = y * image.width * 4
             if opaque {
@@ -22,14 +26,24 @@ enum PNGEncoder {
             } else {
                 for index in 0..<rowBytes { row[index] = image.pixels[start + index] }
             }
-            var best: (type: UInt8, bytes: [UInt8], cost: Int)?
+            var bestType: UInt8 = 0
+            var bestCost = Int.max
             for type: UInt8 in 0...4 {
-                let filtered = PNGFilter.filter(row[...], previous: previous[...], type: type, stride: channels)
-                let cost = filtered.reduce(0) { $0 + ($1 < 128 ? Int($1) : 256 - Int($1)) }
-                if best == nil || cost < best?.cost ?? 0 { best = (type, filtered, cost) }
+                let cost = row.withUnsafeBufferPointer { current in
+                    previous.withUnsafeBufferPointer { above in
+                        candidate.withUnsafeMutableBufferPointer { filtered in
+                            PNGFilter.filter(current, previous: above, type: type, stride: channels, into: filtered)
+                        }
+                    }
+                }
+                if cost < bestCost {
+                    bestCost = cost
+                    bestType = type
+                    swap(&best, &candidate)
+                }
             }
-            raw.append(best?.type ?? 0)
-            raw.append(contentsOf: best?.bytes ?? row)
+            stream.append([bestType])
+            stream.append(best[...])
             swap(&row, &previous)
         }
         var file = PNGDecoder.signature
@@ -38,7 +52,7 @@ enum PNGEncoder {
         appendWord(UInt32(image.height), to: &header)
         header.append(contentsOf: [8, opaque ? 2 : 6, 0, 0, 0])
         appendChunk("IHDR", header, to: &file)
-        appendChunk("IDAT", Deflate.zlib(raw), to: &file)
+        appendChunk("IDAT", stream.finish(), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }

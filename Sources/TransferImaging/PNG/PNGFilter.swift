@@ -25,13 +25,15 @@ enum PNGFilter {
         }
     }
 
-    /// `row` filtered with `type` (0–4), given the row above.
-    static func filter(_ row: ArraySlice<UInt8>, previous: ArraySlice<UInt8>, type: UInt8, stride: Int) -> [UInt8] {
-        let current = Array(row)
-        let above = Array(previous)
-        var filtered = [UInt8](repeating: 0, count: current.count)
-        for index in 0..<current.count {
-            let left = index >= stride ? current[index - stride] : 0
+    /// `row` filtered with `type` (0–4), given the row above, written into `filtered` (as long as `row`); returns
+    /// the sum of the filtered bytes' absolute values as signed bytes, the encoder's measure of a filter.
+    static func filter(
+        _ row: UnsafeBufferPointer<UInt8>, previous above: UnsafeBufferPointer<UInt8>, type: UInt8, stride: Int,
+        into filtered: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var cost = 0
+        for index in 0..<row.count {
+            let left = index >= stride ? row[index - stride] : 0
             let upLeft = index >= stride ? above[index - stride] : 0
             let predictor: UInt8 =
                 switch type {
@@ -41,9 +43,11 @@ enum PNGFilter {
                 case 4: paeth(left, above[index], upLeft)
                 default: 0
                 }
-            filtered[index] = current[index] &- predictor
+            let value = row[index] &- predictor
+            filtered[index] = value
+            cost += value < 128 ? Int(value) : 256 - Int(value)
         }
-        return filtered
+        return cost
     }
 
     /// The Paeth predictor: whichever of left, above and upper-left is closest to left + above − upper-left.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads and writes Netpbm's binary PPM (`P6`) and PAM (`P7`).
 enum PNMCodec {
     static func decode(_ bytes: [UInt8], as format: ImageFormat, limits: ImageLimits) throws(ImagingError) -> RGBAImage
@@ -41,7 +43,7 @@ enum PNMCodec {
                 guard words.count == 2, ["WIDTH", "HEIGHT", "DEPTH", "MAXVAL"].contains(key), fields[key] == nil
                 else {
                     throw ImagingError(
-                        code: .invalidHeader, message: "the PAM header line '\(line)' is not understood",
+                        code: .invalidHeader, message: "the PAM header line \(excerpt(line)) is not understood",
                         offset: scanner.position)
                 }
                 fields[key] = words[1]
@@ -61,12 +63,12 @@ enum PNMCodec {
             let depths = ["RGB_ALPHA": 4, "RGB": 3, "GRAYSCALE_ALPHA": 2, "GRAYSCALE": 1]
             guard let expected = depths[tupleType] else {
                 throw ImagingError(
-                    code: .unsupportedFeature, message: "PAM tuple type '\(tupleType)' is not read",
+                    code: .unsupportedFeature, message: "PAM tuple type \(excerpt(tupleType)) is not read",
                     offset: scanner.position)
             }
             guard expected == depth else {
                 throw ImagingError(
-                    code: .invalidHeader, message: "PAM depth \(depth) does not fit tuple type \(tupleType)",
+                    code: .invalidHeader, message: "PAM depth \(depth) does not fit tuple type \(excerpt(tupleType))",
                     offset: scanner.position)
             }
         }
@@ -112,21 +114,50 @@ enum PNMCodec {
         return RGBAImage(checkedWidth: width, height: height, pixels: output)
     }
 
-    static func encode(_ image: RGBAImage, as format: ImageFormat) -> [UInt8] {
+    /// The most characters of the input an error message quotes.
+    static let excerptLength = 64
+
+    /// `text` quoted for an error message: at most ``excerptLength`` characters, control characters escaped, and
+    /// the full length said when it was cut (a hostile header line can be megabytes long).
+    static func excerpt(_ text: String) -> String {
+        var quoted = "'"
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < excerptLength else {
+                return quoted + "…' (\(text.utf8.count) bytes)"
+            }
+            quoted += scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+            count += 1
+        }
+        return quoted + "'"
+    }
+
+    /// The file, written in place into its final buffer (one allocation of the file's size).
+    static func encode(_ image: RGBAImage, as format: ImageFormat) -> Data {
         let header =
             format == .ppm
             ? "P6\n\(image.width) \(image.height)\n255\n"
             : "P7\nWIDTH \(image.width)\nHEIGHT \(image.height)\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
-        var file = Array(header.utf8)
-        if format == .ppm {
-            file.reserveCapacity(file.count + image.width * image.height * 3)
-            var index = 0
-            while index < image.pixels.count {
-                file.append(contentsOf: image.pixels[index..<index + 3])
-                index += 4
-            }
-        } else {
+        let headerBytes = Array(header.utf8)
+        guard format == .ppm else {
+            var file = Data(capacity: headerBytes.count + image.pixels.count)
+            file.append(contentsOf: headerBytes)
             file.append(contentsOf: image.pixels)
+            return file
+        }
+        let pixelCount = image.width * image.height
+        var file = Data(count: headerBytes.count + pixelCount * 3)
+        file.withUnsafeMutableBytes { (target: UnsafeMutableRawBufferPointer) in
+            target.copyBytes(from: headerBytes)
+            image.pixels.withUnsafeBufferPointer { pixels in
+                var at = headerBytes.count
+                for pixel in 0..<pixelCount {
+                    target[at] = pixels[pixel * 4]
+                    target[at + 1] = pixels[pixel * 4 + 1]
+                    target[at + 2] = pixels[pixel * 4 + 2]
+                    at += 3
+                }
+            }
         }
         return file
     }

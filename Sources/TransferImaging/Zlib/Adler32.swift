@@ -2,20 +2,33 @@
 enum Adler32 {
     /// The checksum of `bytes`.
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        var index = 0
-        while index < bytes.count {
-            // 5552 bytes is the most that cannot overflow 32 bits before the reduction (zlib's NMAX).
-            let end = min(index + 5552, bytes.count)
-            while index < end {
-                a &+= UInt32(bytes[index])
-                b &+= a
-                index += 1
+        var running = Running()
+        running.update(bytes[...])
+        return running.value
+    }
+
+    /// A checksum fed piece by piece, as an inflater that keeps only its window hands bytes on.
+    struct Running {
+        private var a: UInt32 = 1
+        private var b: UInt32 = 0
+
+        /// The checksum of everything fed so far.
+        var value: UInt32 { b << 16 | a }
+
+        /// Adds `bytes` to the checksum.
+        mutating func update(_ bytes: ArraySlice<UInt8>) {
+            var index = bytes.startIndex
+            while index < bytes.endIndex {
+                // 5552 bytes is the most that cannot overflow 32 bits before the reduction (zlib's NMAX).
+                let end = min(index + 5552, bytes.endIndex)
+                while index < end {
+                    a &+= UInt32(bytes[index])
+                    b &+= a
+                    index += 1
+                }
+                a %= 65521
+                b %= 65521
             }
-            a %= 65521
-            b %= 65521
         }
-        return b << 16 | a
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Every malformed stream throws an ``ImagingError`` with a specific code and the byte offset in the stream; the
 /// output never grows past `maximumOutputCount` (`limitExceeded`), so a decompression bomb costs at most
-/// that much memory.
+/// that much memory. The streaming form keeps only deflate's 32 KiB window (and up to 128 KiB not yet handed on)
+/// and hands the rest to an ``InflateSink`` as it goes, so a PNG's rows are read without holding its inflated data.
 package enum Inflate {
     /// The bytes a zlib stream inflates to.
     ///
@@ -13,6 +14,25 @@ package enum Inflate {
     package static func zlib(
         _ stream: [UInt8], maximumOutputCount: Int, allowTrailingData: Bool = false
     ) throws(ImagingError) -> [UInt8] {
+        var collected = CollectingSink()
+        collected.bytes.reserveCapacity(min(maximumOutputCount, max(stream.count * 4, 1024)))
+        collected = try zlib(
+            stream, maximumOutputCount: maximumOutputCount, allowTrailingData: allowTrailingData, into: collected)
+        return collected.bytes
+    }
+
+    /// Inflates a zlib stream into `sink`, in order, a piece at a time; the Adler-32 is checked after the last
+    /// piece, so a sink sees the bytes of a stream that may still fail.
+    ///
+    /// - Parameters:
+    ///   - stream: a whole zlib stream (2-byte header, deflate blocks, Adler-32).
+    ///   - maximumOutputCount: the most bytes the stream may inflate to (`limitExceeded` past it).
+    ///   - allowTrailingData: whether bytes after the Adler-32 are ignored (else `trailingData`).
+    ///   - sink: what takes the inflated bytes; it should allocate nothing before its first bytes.
+    /// - Returns: the sink, after the last bytes.
+    package static func zlib<Sink: InflateSink>(
+        _ stream: [UInt8], maximumOutputCount: Int, allowTrailingData: Bool = false, into sink: consuming Sink
+    ) throws(ImagingError) -> Sink {
         guard stream.count >= 2 else {
             throw ImagingError(code: .truncated, message: "the zlib stream ends inside its 2-byte header", offset: 0)
         }
@@ -38,9 +58,9 @@ package enum Inflate {
                 offset: 1)
         }
         var reader = BitReader(bytes: stream, position: 2)
-        var output: [UInt8] = []
-        output.reserveCapacity(min(maximumOutputCount, max(stream.count * 4, 1024)))
-        try inflateBlocks(&reader, into: &output, maximumOutputCount: maximumOutputCount)
+        var output = InflateWindow(sink: sink, maximumOutputCount: maximumOutputCount)
+        try inflateBlocks(&reader, into: &output)
+        try output.handOn(output.buffer.count)
         reader.alignToByte()
         var position = reader.bytePosition
         guard position + 4 <= stream.count else {
@@ -52,7 +72,7 @@ package enum Inflate {
             expected = expected << 8 | UInt32(stream[position])
             position += 1
         }
-        let actual = Adler32.checksum(output)
+        let actual = output.adler.value
         guard actual == expected else {
             throw ImagingError(
                 code: .adler32Mismatch,
@@ -64,14 +84,14 @@ package enum Inflate {
                 code: .trailingData, message: "\(stream.count - position) bytes follow the end of the zlib stream",
                 offset: position)
         }
-        return output
+        return output.sink
     }
 
     private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
 
     /// Inflates deflate blocks until the final one.
-    private static func inflateBlocks(
-        _ reader: inout BitReader, into output: inout [UInt8], maximumOutputCount: Int
+    private static func inflateBlocks<Sink: InflateSink>(
+        _ reader: inout BitReader, into output: inout InflateWindow<Sink>
     ) throws(ImagingError) {
         var final = false
         while !final {
@@ -79,16 +99,14 @@ package enum Inflate {
             let blockType = try reader.bits(2)
             switch blockType {
             case 0:
-                try stored(&reader, into: &output, maximumOutputCount: maximumOutputCount)
+                try stored(&reader, into: &output)
             case 1:
                 try codes(
                     &reader, literals: HuffmanDecoder.fixedLiterals, distances: HuffmanDecoder.fixedDistances,
-                    into: &output, maximumOutputCount: maximumOutputCount)
+                    into: &output)
             case 2:
                 let (literals, distances) = try dynamicTables(&reader)
-                try codes(
-                    &reader, literals: literals, distances: distances, into: &output,
-                    maximumOutputCount: maximumOutputCount)
+                try codes(&reader, literals: literals, distances: distances, into: &output)
             default:
                 throw ImagingError(
                     code: .invalidBlockType, message: "deflate block type 3 is reserved", offset: reader.bytePosition)
@@ -103,8 +121,8 @@ package enum Inflate {
             offset: reader.bytePosition)
     }
 
-    private static func stored(
-        _ reader: inout BitReader, into output: inout [UInt8], maximumOutputCount: Int
+    private static func stored<Sink: InflateSink>(
+        _ reader: inout BitReader, into output: inout InflateWindow<Sink>
     ) throws(ImagingError) {
         reader.alignToByte()
         let length = try reader.bits(16)
@@ -122,20 +140,25 @@ package enum Inflate {
                 code: .truncated, message: "a stored block of \(count) bytes runs past the end of the stream",
                 offset: start)
         }
-        guard output.count + count <= maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
-        output.append(contentsOf: reader.bytes[start..<start + count])
+        guard output.count + count <= output.maximumOutputCount else {
+            throw limitError(output.maximumOutputCount, reader)
+        }
+        output.buffer.append(contentsOf: reader.bytes[start..<start + count])
         reader.skipBytes(count)
+        try output.handOnIfFull()
     }
 
-    private static func codes(
-        _ reader: inout BitReader, literals: HuffmanDecoder, distances: HuffmanDecoder, into output: inout [UInt8],
-        maximumOutputCount: Int
+    private static func codes<Sink: InflateSink>(
+        _ reader: inout BitReader, literals: HuffmanDecoder, distances: HuffmanDecoder,
+        into output: inout InflateWindow<Sink>
     ) throws(ImagingError) {
+        let maximumOutputCount = output.maximumOutputCount
         while true {
             let symbol = Int(try literals.decode(&reader))
             if symbol < 256 {
                 guard output.count < maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
-                output.append(UInt8(symbol))
+                output.buffer.append(UInt8(symbol))
+                try output.handOnIfFull()
                 continue
             }
             if symbol == 256 { return }
@@ -164,11 +187,13 @@ package enum Inflate {
                     offset: reader.bytePosition)
             }
             guard output.count + length <= maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
-            var from = output.count - distance
+            // The window keeps at least 32 KiB, deflate's farthest reach, so `from` is never negative.
+            var from = output.buffer.count - distance
             for _ in 0..<length {
-                output.append(output[from])
+                output.buffer.append(output.buffer[from])
                 from += 1
             }
+            try output.handOnIfFull()
         }
     }
 
@@ -233,5 +258,56 @@ package enum Inflate {
         let distances = try HuffmanDecoder(
             lengths: Array(lengths[literalCount...]), complete: false, at: reader)
         return (literals, distances)
+    }
+}
+
+/// What takes a zlib stream's inflated bytes from ``Inflate/zlib(_:maximumOutputCount:allowTrailingData:into:)``.
+package protocol InflateSink {
+    /// Takes the next inflated bytes, in order.
+    mutating func consume(_ bytes: ArraySlice<UInt8>) throws(ImagingError)
+}
+
+/// A sink that keeps every byte.
+struct CollectingSink: InflateSink {
+    var bytes: [UInt8] = []
+
+    mutating func consume(_ bytes: ArraySlice<UInt8>) { self.bytes.append(contentsOf: bytes) }
+}
+
+/// The inflater's output: the last 32 KiB (deflate's window, which back-references reach into) and what has not
+/// been handed to the sink yet; the rest is handed on once 128 KiB are held.
+struct InflateWindow<Sink: InflateSink> {
+    /// The bytes kept, the last of the output.
+    var buffer: [UInt8] = []
+    /// The bytes handed to the sink (and the checksum) before `buffer`.
+    private(set) var handedOn = 0
+    var sink: Sink
+    var adler = Adler32.Running()
+    let maximumOutputCount: Int
+
+    private static var window: Int { 1 << 15 }
+    private static var handOnThreshold: Int { 1 << 17 }
+
+    init(sink: consuming Sink, maximumOutputCount: Int) {
+        self.sink = sink
+        self.maximumOutputCount = maximumOutputCount
+        buffer.reserveCapacity(Self.handOnThreshold + 258)
+    }
+
+    /// Every byte inflated so far.
+    var count: Int { handedOn + buffer.count }
+
+    /// Hands all but the window on when the buffer is full.
+    @inline(__always) mutating func handOnIfFull() throws(ImagingError) {
+        if buffer.count >= Self.handOnThreshold { try handOn(buffer.count - Self.window) }
+    }
+
+    /// Hands the first `count` bytes of the buffer to the checksum and the sink.
+    mutating func handOn(_ count: Int) throws(ImagingError) {
+        guard count > 0 else { return }
+        adler.update(buffer[0..<count])
+        try sink.consume(buffer[0..<count])
+        buffer.removeSubrange(0..<count)
+        handedOn += count
     }
 }

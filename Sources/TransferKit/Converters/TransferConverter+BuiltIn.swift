@@ -25,9 +25,10 @@ extension TransferConverter {
     ///   space collapsed outside `pre`, and `head`, `script`, `style` and comments left out;
     /// - `public.rtf` → `public.utf8-plain-text`, lossy, for a subset: paragraphs, line breaks, tabs, `\'hh`
     ///   (Windows-1252) and `\uN` characters, the typographic control words; font, colour and style tables,
-    ///   `\info`, pictures, headers, footnotes and `{\*\…}` groups left out; other code pages are not read;
+    ///   `\info`, pictures, headers, footnotes, `{\*\…}` groups, the binary data of `\binN` and NUL characters
+    ///   left out; other code pages are not read;
     /// - `org.transferkit.uri-list` (`text/uri-list`) → `public.utf8-plain-text`, a newline list: a path per line for
-    ///   a file URL, the URL itself for others; comments left out.
+    ///   a file URL, the URL itself for others; comments left out; converted a line at a time as the list streams.
     ///
     /// Every one writes `\n` line ends where it makes lines. Input that is not valid for the conversion (text that is
     /// not UTF-8 where UTF-8 is read, a document that does not start with `{\rtf`) fails the load with
@@ -44,9 +45,7 @@ extension TransferConverter {
             transcoding(.utf8PlainText, .utf8, to: .latin1PlainText, .latin1, cost: .lossy),
             TransferConverter(from: .html, to: .utf8PlainText, cost: .lossy) { HTMLText.plainText(fromHTML: $0) },
             TransferConverter(from: .rtf, to: .utf8PlainText, cost: .lossy) { try RTFText.plainText(fromRTF: $0) },
-            TransferConverter(from: .uriList, to: .utf8PlainText, cost: .nearlyLossless) {
-                try FileListText.newlineList(fromURIList: $0)
-            },
+            TransferConverter(from: .uriList, to: .utf8PlainText, cost: .nearlyLossless) { URIListToNewlineList() },
         ]
     }
 

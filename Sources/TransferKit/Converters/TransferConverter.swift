@@ -166,6 +166,13 @@ struct WholeConversion: TransferChunkConversion {
     }
 }
 
+/// A conversion that must be admitted before it finishes (an image conversion waits for its memory): a stream
+/// finishes it with ``finishAdmitted()``, which may wait; the synchronous path calls ``finish()``, which may not.
+protocol AdmittedConversion: TransferChunkConversion {
+    /// Ends the conversion after the last chunk, once admitted.
+    mutating func finishAdmitted() async throws -> Data
+}
+
 /// A stream's chunks through a converter.
 private struct ConvertedChunks: AsyncSequence, Sendable {
     typealias Element = Data
@@ -188,7 +195,12 @@ private struct ConvertedChunks: AsyncSequence, Sendable {
                     isDone = true
                     let rest: Data
                     do {
-                        rest = try conversion.finish()
+                        if var admitted = conversion as? any AdmittedConversion {
+                            rest = try await admitted.finishAdmitted()
+                            conversion = admitted
+                        } else {
+                            rest = try conversion.finish()
+                        }
                     } catch {
                         throw converter.failure(error)
                     }

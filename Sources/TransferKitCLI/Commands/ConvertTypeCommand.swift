@@ -27,7 +27,7 @@ package struct ConvertTypeCommand: Command {
     package var discussion: String {
         """
         The input's type comes from --from, else from the file's name (a .txt file that is valid UTF-8 is
-        public.utf8-plain-text). The conversion is the cheapest chain of registered converters that ends in a type
+        public.utf8-plain-text); --from and --to take a uniform type identifier or a MIME type (text/uri-list). The conversion is the cheapest chain of registered converters that ends in a type
         conforming to --to, as a provider derives it; a file already of that type is copied. --line-endings then
         rewrites the line ends of UTF-8 or Latin-1 text. Exit 1 when no converter leads to the type, 2 when the
         input is not valid for the conversion. 'transferkit convert-type --list' lists the converters.
@@ -43,8 +43,9 @@ package struct ConvertTypeCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["--to"], valueName: "TYPE", help: "The uniform type wanted."),
-                .init(names: ["--from"], valueName: "TYPE", help: "The input's type (else from its name)."),
+                .init(names: ["--to"], valueName: "TYPE", help: "The uniform type (or MIME type) wanted."),
+                .init(
+                    names: ["--from"], valueName: "TYPE", help: "The input's type or MIME type (else from its name)."),
                 .init(names: ["--line-endings"], valueName: "lf|crlf|cr", help: "Rewrite line ends of the text."),
                 .init(names: ["--list"], help: "List the registered converters."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
@@ -72,11 +73,11 @@ package struct ConvertTypeCommand: Command {
             }
             return ending
         }
-        let wanted = try arguments.value("--to").map { try Self.type($0) }
+        let wanted = try arguments.value("--to").map { try TypeArgument.type($0, catalog: catalog) }
         guard wanted != nil || ending != nil else { throw UsageError("give --to TYPE or --line-endings") }
         let file = try InputFile(path: path)
         let source =
-            try arguments.value("--from").map { try Self.type($0) }
+            try arguments.value("--from").map { try TypeArgument.type($0, catalog: catalog) }
             ?? file.refinedTextType(catalog.declaredType(forFileName: URL(fileURLWithPath: path).lastPathComponent))
         var stream: TransferByteStream
         if path == "-" {
@@ -111,12 +112,5 @@ package struct ConvertTypeCommand: Command {
             }
         }
         return .success
-    }
-
-    private static func type(_ identifier: String) throws(UsageError) -> UniformType {
-        guard let type = UniformType(identifier) else {
-            throw UsageError("'\(identifier)' is not a valid uniform type identifier")
-        }
-        return type
     }
 }

@@ -19,58 +19,71 @@ enum HTMLText {
     /// Elements whose content is not shown.
     static let hiddenElements: Set<String> = ["head", "script", "style", "template", "title", "noscript"]
 
+    /// The UTF-8 bytes the converter reads: the input repaired (each invalid byte becomes U+FFFD).
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
+    /// The text of `data`, read as UTF-8.
+    ///
+    /// It works on the UTF-8 bytes (every byte the markup gives a meaning is ASCII) and writes bytes, so it holds
+    /// about three times the input at most: the input, its repaired copy and the output.
     static func plainText(fromHTML data: Data) -> Data {
-        let scalars = Array(String(decoding: data, as: UTF8.self).unicodeScalars)
-        var output = TextBuilder()
-        var index = 0
-        var hidden: String?
-        var preformatted = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "<" {
-                guard let tag = Tag.parse(scalars, at: index) else {
-                    if hidden == nil { output.append(scalar, preformatted: preformatted > 0) }
+        var text = String(decoding: data, as: UTF8.self)
+        let output = text.withUTF8 { bytes in
+            var output = TextBuilder()
+            var index = 0
+            var hidden: String?
+            var preformatted = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "<") {
+                    guard let tag = Tag.parse(bytes, at: index) else {
+                        if hidden == nil { output.append(byte, preformatted: preformatted > 0) }
+                        index += 1
+                        continue
+                    }
+                    index = tag.end
+                    if let name = hidden {
+                        if tag.isEnd, tag.name == name { hidden = nil }
+                        continue
+                    }
+                    guard let name = tag.name else { continue }  // a comment, a declaration or a processing instruction
+                    if hiddenElements.contains(name), !tag.isEnd, !tag.isSelfClosing {
+                        hidden = name
+                    } else if name == "br" {
+                        output.lineBreak()
+                    } else if name == "pre" {
+                        preformatted = max(0, preformatted + (tag.isEnd ? -1 : 1))
+                        output.endLine()
+                    } else if paragraphElements.contains(name) {
+                        output.endLine()
+                        if tag.isEnd { output.blankLine() }
+                    } else if name == "td" || name == "th" {
+                        if !tag.isEnd { output.cell() }
+                    } else if blockElements.contains(name) {
+                        output.endLine()
+                    }
+                    continue
+                }
+                if hidden != nil {
                     index += 1
                     continue
                 }
-                index = tag.end
-                if let name = hidden {
-                    if tag.isEnd, tag.name == name { hidden = nil }
+                if byte == UInt8(ascii: "&") {
+                    let (decoded, end) = CharacterReference.decode(bytes, at: index)
+                    output.append(decoded, preformatted: preformatted > 0)
+                    index = end
                     continue
                 }
-                guard let name = tag.name else { continue }  // a comment, a declaration or a processing instruction
-                if hiddenElements.contains(name), !tag.isEnd, !tag.isSelfClosing {
-                    hidden = name
-                } else if name == "br" {
-                    output.lineBreak()
-                } else if name == "pre" {
-                    preformatted = max(0, preformatted + (tag.isEnd ? -1 : 1))
-                    output.endLine()
-                } else if paragraphElements.contains(name) {
-                    output.endLine()
-                    if tag.isEnd { output.blankLine() }
-                } else if name == "td" || name == "th" {
-                    if !tag.isEnd { output.cell() }
-                } else if blockElements.contains(name) {
-                    output.endLine()
-                }
-                continue
-            }
-            if hidden != nil {
+                output.append(byte, preformatted: preformatted > 0)
                 index += 1
-                continue
             }
-            if scalar == "&" {
-                let (decoded, end) = CharacterReference.decode(scalars, at: index)
-                for character in decoded { output.append(character, preformatted: preformatted > 0, literal: true) }
-                index = end
-                continue
-            }
-            output.append(scalar, preformatted: preformatted > 0)
-            index += 1
+            return output.finished()
         }
-        return Data(output.finished().utf8)
+        return Data(output)
     }
+
+    static func isASCIILetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7a }
+    static func isASCIIDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     /// A tag, a comment or a declaration that starts at `<`.
     struct Tag {
@@ -81,125 +94,150 @@ enum HTMLText {
         /// The index after the closing `>`.
         var end: Int
 
-        static func parse(_ scalars: [Unicode.Scalar], at start: Int) -> Tag? {
+        /// The tag at `start`, or nil when the `<` starts none (HTML's rule: a tag name starts with an ASCII
+        /// letter; anything else is text).
+        static func parse(_ bytes: Bytes, at start: Int) -> Tag? {
             var index = start + 1
-            guard index < scalars.count else { return nil }
-            if scalars[index] == "!" || scalars[index] == "?" {
-                if scalars.count > index + 2, scalars[index] == "!", scalars[index + 1] == "-",
-                    scalars[index + 2] == "-"
+            guard index < bytes.count else { return nil }
+            if bytes[index] == UInt8(ascii: "!") || bytes[index] == UInt8(ascii: "?") {
+                if bytes.count > index + 2, bytes[index] == UInt8(ascii: "!"), bytes[index + 1] == UInt8(ascii: "-"),
+                    bytes[index + 2] == UInt8(ascii: "-")
                 {
                     var position = index + 3
-                    while position + 2 < scalars.count {
-                        if scalars[position] == "-", scalars[position + 1] == "-", scalars[position + 2] == ">" {
+                    while position + 2 < bytes.count {
+                        if bytes[position] == UInt8(ascii: "-"), bytes[position + 1] == UInt8(ascii: "-"),
+                            bytes[position + 2] == UInt8(ascii: ">")
+                        {
                             return Tag(name: nil, end: position + 3)
                         }
                         position += 1
                     }
-                    return Tag(name: nil, end: scalars.count)
+                    return Tag(name: nil, end: bytes.count)
                 }
-                guard let close = scalars[index...].firstIndex(of: ">") else {
-                    return Tag(name: nil, end: scalars.count)
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
+                    return Tag(name: nil, end: bytes.count)
                 }
                 return Tag(name: nil, end: close + 1)
             }
             var tag = Tag(name: nil, end: 0)
-            if scalars[index] == "/" {
+            if bytes[index] == UInt8(ascii: "/") {
                 tag.isEnd = true
                 index += 1
             }
-            guard index < scalars.count, scalars[index].properties.isAlphabetic else { return nil }
-            var name = ""
-            while index < scalars.count, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
-            {
-                name.unicodeScalars.append(scalars[index])
-                index += 1
-            }
+            guard index < bytes.count, isASCIILetter(bytes[index]) else { return nil }
+            let nameStart = index
+            while index < bytes.count, isASCIILetter(bytes[index]) || isASCIIDigit(bytes[index]) { index += 1 }
+            // Names are short; a long run of letters is no element this converter knows.
+            let name = String(decoding: bytes[nameStart..<min(index, nameStart + 16)], as: UTF8.self).lowercased()
             // Skip the attributes, honouring quotes, to the closing >.
-            var quote: Unicode.Scalar?
-            var previous: Unicode.Scalar = " "
-            while index < scalars.count {
-                let scalar = scalars[index]
+            var quote: UInt8?
+            var previous = UInt8(ascii: " ")
+            while index < bytes.count {
+                let byte = bytes[index]
                 if let open = quote {
-                    if scalar == open { quote = nil }
-                } else if scalar == "\"" || scalar == "'" {
-                    quote = scalar
-                } else if scalar == ">" {
-                    tag.isSelfClosing = previous == "/"
-                    tag.name = name.lowercased()
+                    if byte == open { quote = nil }
+                } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                    quote = byte
+                } else if byte == UInt8(ascii: ">") {
+                    tag.isSelfClosing = previous == UInt8(ascii: "/")
+                    tag.name = name
                     tag.end = index + 1
                     return tag
                 }
-                previous = scalar
+                previous = byte
                 index += 1
             }
-            tag.name = name.lowercased()
-            tag.end = scalars.count
+            tag.name = name
+            tag.end = bytes.count
             return tag
         }
     }
 
-    /// Builds text line by line, collapsing white space.
+    /// Builds UTF-8 text line by line, collapsing white space.
     struct TextBuilder {
-        var text = ""
+        var bytes: [UInt8] = []
         /// Whether white space was seen since the last character written.
         var pendingSpace = false
 
-        var isAtLineStart: Bool { text.isEmpty || text.hasSuffix("\n") }
+        var isAtLineStart: Bool { bytes.isEmpty || bytes.last == 0x0A }
 
-        mutating func append(_ scalar: Unicode.Scalar, preformatted: Bool, literal: Bool = false) {
+        /// One byte of the document's text (a non-ASCII character arrives as its bytes, in order).
+        mutating func append(_ byte: UInt8, preformatted: Bool, literal: Bool = false) {
             if preformatted {
-                text.unicodeScalars.append(scalar == "\r" ? "\n" : scalar)
+                bytes.append(byte == 0x0D ? 0x0A : byte)
                 pendingSpace = false
                 return
             }
-            if !literal, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0C}" {
+            if !literal, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C {
                 pendingSpace = true
                 return
             }
-            if pendingSpace, !isAtLineStart, !text.hasSuffix("\t") {
-                text += " "
+            if pendingSpace, !isAtLineStart, bytes.last != 0x09 {
+                bytes.append(0x20)
             }
             pendingSpace = false
-            text.unicodeScalars.append(scalar)
+            bytes.append(byte)
+        }
+
+        /// A character a reference stands for, written as it is (white space included).
+        mutating func append(_ scalar: Unicode.Scalar, preformatted: Bool) {
+            UTF8.encode(scalar) { append($0, preformatted: preformatted, literal: true) }
         }
 
         mutating func lineBreak() {
             trimTrailingSpaces()
-            text += "\n"
+            bytes.append(0x0A)
             pendingSpace = false
         }
 
         mutating func endLine() {
             pendingSpace = false
             trimTrailingSpaces()
-            if !isAtLineStart { text += "\n" }
+            if !isAtLineStart { bytes.append(0x0A) }
         }
 
         mutating func blankLine() {
             endLine()
-            if !text.isEmpty, !text.hasSuffix("\n\n") { text += "\n" }
+            if !bytes.isEmpty, !(bytes.count >= 2 && bytes[bytes.count - 2] == 0x0A && bytes.last == 0x0A) {
+                bytes.append(0x0A)
+            }
         }
 
         mutating func cell() {
             pendingSpace = false
-            if !isAtLineStart { text += "\t" }
+            if !isAtLineStart { bytes.append(0x09) }
         }
 
         mutating func trimTrailingSpaces() {
-            while text.hasSuffix(" ") || text.hasSuffix("\t") { text.removeLast() }
+            while bytes.last == 0x20 || bytes.last == 0x09 { bytes.removeLast() }
         }
 
-        func finished() -> String {
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                var line = Substring(line)
-                while line.last == " " || line.last == "\t" { line = line.dropLast() }
-                return line
+        /// The text with spaces and tabs trimmed from each line's end and blank lines from both ends, compacted in
+        /// place.
+        consuming func finished() -> [UInt8] {
+            var written = 0
+            var lineStart = 0
+            while lineStart <= bytes.count {
+                let lineEnd = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
+                var trimmedEnd = lineEnd
+                while trimmedEnd > lineStart, bytes[trimmedEnd - 1] == 0x20 || bytes[trimmedEnd - 1] == 0x09 {
+                    trimmedEnd -= 1
+                }
+                for at in lineStart..<trimmedEnd {
+                    bytes[written] = bytes[at]
+                    written += 1
+                }
+                if lineEnd < bytes.count {
+                    bytes[written] = 0x0A
+                    written += 1
+                }
+                lineStart = lineEnd + 1
             }
-            var start = 0
-            var end = lines.count
-            while start < end, lines[start].isEmpty { start += 1 }
-            while end > start, lines[end - 1].isEmpty { end -= 1 }
-            return lines[start..<end].joined(separator: "\n")
+            bytes.removeSubrange(written...)
+            while bytes.last == 0x0A { bytes.removeLast() }
+            let leading = bytes.prefix { $0 == 0x0A }.count
+            bytes.removeSubrange(0..<leading)
+            return bytes
         }
     }
 }
@@ -234,42 +272,42 @@ enum CharacterReference {
         "omega": "ω", "sigma": "σ", "lambda": "λ",
     ]
 
-    /// The characters the reference at `start` (an `&`) stands for, and the index after it; an `&` that starts no
+    /// The character the reference at `start` (an `&`) stands for, and the index after it; an `&` that starts no
     /// known reference stands for itself.
-    static func decode(_ scalars: [Unicode.Scalar], at start: Int) -> ([Unicode.Scalar], Int) {
+    static func decode(_ bytes: HTMLText.Bytes, at start: Int) -> (Unicode.Scalar, Int) {
         var index = start + 1
-        if index < scalars.count, scalars[index] == "#" {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "#") {
             index += 1
             var isHex = false
-            if index < scalars.count, scalars[index] == "x" || scalars[index] == "X" {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "x") || bytes[index] == UInt8(ascii: "X") {
                 isHex = true
                 index += 1
             }
             var value: UInt32 = 0
             let digitsStart = index
-            while index < scalars.count, let digit = hexDigit(scalars[index]), isHex || digit < 10 {
+            while index < bytes.count, let digit = hexDigit(Unicode.Scalar(bytes[index])), isHex || digit < 10 {
                 value = min(value &* (isHex ? 16 : 10) &+ digit, 0x11_0000)
                 index += 1
             }
-            guard index > digitsStart else { return (["&"], start + 1) }
-            if index < scalars.count, scalars[index] == ";" { index += 1 }
+            guard index > digitsStart else { return ("&", start + 1) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ";") { index += 1 }
             // HTML maps NUL, surrogates and values beyond Unicode to U+FFFD, and C1 controls to Windows-1252.
             if (0x80...0x9F).contains(value), let mapped = windows1252[value] {
-                return ([mapped], index)
+                return (mapped, index)
             }
-            return ([Unicode.Scalar(value).flatMap { $0 == "\0" ? nil : $0 } ?? "\u{FFFD}"], index)
+            return (Unicode.Scalar(value).flatMap { $0 == "\0" ? nil : $0 } ?? "\u{FFFD}", index)
         }
-        var name = ""
-        while index < scalars.count, index - start <= 32,
-            scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
+        let nameStart = index
+        while index < bytes.count, index - start <= 32,
+            HTMLText.isASCIILetter(bytes[index]) || HTMLText.isASCIIDigit(bytes[index])
         {
-            name.unicodeScalars.append(scalars[index])
             index += 1
         }
-        guard let scalar = named[name], index < scalars.count, scalars[index] == ";" else {
-            return (["&"], start + 1)
+        let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+        guard let scalar = named[name], index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
+            return ("&", start + 1)
         }
-        return ([scalar], index + 1)
+        return (scalar, index + 1)
     }
 
     static func hexDigit(_ scalar: Unicode.Scalar) -> UInt32? {

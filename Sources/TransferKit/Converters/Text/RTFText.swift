@@ -1,4 +1,5 @@
 import Foundation
+import UniformTypes
 
 /// RTF to plain text, for the subset that word processors and browsers put on the clipboard: groups, control words
 /// and symbols, paragraphs, line breaks and tabs, `\'hh` characters (Windows-1252, RTF's default `\ansi` code page),
@@ -90,10 +91,15 @@ enum RTFText {
                     if index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
                     if skippedDestinations.contains(word) {
                         groups[groups.count - 1].isSkipped = true
+                    } else if word == "bin", let parameter, parameter >= 0 {
+                        // \binN: N bytes of binary data follow, which may hold any byte, braces and backslashes
+                        // included; they are never text.
+                        index += min(parameter, bytes.count - index)
                     } else if word == "u", let parameter {
                         let value = parameter < 0 ? parameter + 65_536 : parameter
                         let scalar = Unicode.Scalar(UInt32(clamping: value)) ?? "\u{FFFD}"
-                        emit(String(scalar))
+                        // A NUL is no text (\u0 in a hostile document); its fallback is still skipped.
+                        emit(scalar == "\0" ? "" : String(scalar))
                         skipFallback = groups.last?.unicodeSkip ?? 1
                     } else if word == "uc", let parameter {
                         groups[groups.count - 1].unicodeSkip = max(0, parameter)
@@ -107,7 +113,7 @@ enum RTFText {
                     {
                         let code = high << 4 | low
                         let scalar = CharacterReference.windows1252[code] ?? Unicode.Scalar(UInt8(code))
-                        emit(String(scalar))
+                        emit(code == 0 ? "" : String(scalar))
                         index += 3
                     } else {
                         index += 1
@@ -131,7 +137,7 @@ enum RTFText {
                 let start = index
                 while index < bytes.count, !isSpecial(bytes[index]) { index += 1 }
                 if groups.last?.isSkipped == true { continue }
-                for byte in bytes[start..<index] {
+                for byte in bytes[start..<index] where byte != 0 {
                     emit(
                         byte < 0x80
                             ? String(Unicode.Scalar(byte))
@@ -160,13 +166,52 @@ enum RTFText {
     }
 }
 
-/// File lists: `text/uri-list` to a newline list (a path per line for a file URL, the URL for others) and back.
-enum FileListText {
-    static func newlineList(fromURIList data: Data) throws -> Data {
-        let urls = try URL.list(fromURIList: data)
-        return Data(urls.map { $0.isFileURL ? $0.path : $0.absoluteString }.joined(separator: "\n").utf8)
+/// `text/uri-list` to a newline list (a path per line for a file URL, the URL for others), streaming: only the
+/// line a chunk ends inside is kept between chunks, never the list's URLs.
+struct URIListToNewlineList: TransferChunkConversion {
+    /// The bytes after the last line end seen.
+    var pending: [UInt8] = []
+    var wroteLine = false
+
+    mutating func convert(_ chunk: Data) throws -> Data {
+        guard let lastEnd = chunk.lastIndex(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            pending.append(contentsOf: chunk)
+            return Data()
+        }
+        var lines = pending
+        pending = Array(chunk[(lastEnd + 1)...])
+        lines.append(contentsOf: chunk[..<lastEnd])
+        return try Data(newlineList(lines))
     }
 
+    mutating func finish() throws -> Data {
+        defer { pending = [] }
+        return try Data(newlineList(pending))
+    }
+
+    /// The entries of whole lines (a line end never falls inside a UTF-8 character), as `URL.list(fromURIList:)`
+    /// reads them: trimmed, `#` comments and empty lines left out, each an absolute URL.
+    private mutating func newlineList(_ lines: [UInt8]) throws -> [UInt8] {
+        let text = try String(transferData: Data(lines), type: .uriList, charset: "utf-8")
+        var output: [UInt8] = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let entry = line.trimmingCharacters(in: .whitespaces)
+            guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
+            guard let url = URL(string: entry), url.scheme != nil else {
+                throw TransferError(
+                    code: .decodingFailed, message: "'\(entry.prefix(256))' in a text/uri-list is not an absolute URL.",
+                    source: UniformType.uriList.identifier)
+            }
+            if wroteLine { output.append(0x0A) }
+            output.append(contentsOf: (url.isFileURL ? url.path : url.absoluteString).utf8)
+            wroteLine = true
+        }
+        return output
+    }
+}
+
+/// A newline list back to a `text/uri-list`.
+enum FileListText {
     static func uriList(fromNewlineList data: Data) throws -> Data {
         let text = String(decoding: data, as: UTF8.self)
         var urls: [URL] = []
