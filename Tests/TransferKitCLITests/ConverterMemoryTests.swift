@@ -90,8 +90,10 @@ struct ConverterMemoryTests {
         #expect(measured.run.status == 0, "\(measured.run.errorText)")
         let text = try space.read("out.txt")
         #expect(text.starts(with: Data("Fish & chips, café naïve ☺\n\nFish".utf8)))
-        // The input, its repaired copy, the text and its Data: under 5×; the scalar array alone was 4×.
-        #expect(measured.MiB < 5 * size, "peak \(measured.MiB) MiB above the baseline for \(size) MiB of HTML")
+        // The input, its repaired copy, the text and its Data: under 5×; the scalar array alone was 4×, and the whole
+        // 8.7× (69.8 MiB). The thread sanitizer's allocator raises the peak to about 6.4×: 8× there.
+        let bound = threadSanitizerIsActive ? 8 * size : 5 * size
+        #expect(measured.MiB < bound, "peak \(measured.MiB) MiB above the baseline for \(size) MiB of HTML")
     }
 
     @Test("a 200 000-line text/uri-list converts as it streams, in less memory than the list itself")

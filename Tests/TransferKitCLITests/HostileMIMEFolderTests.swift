@@ -38,7 +38,7 @@ private struct HostileDataHome {
     func remove() { try? FileManager.default.removeItem(at: folder) }
 }
 
-@Suite("types --file with a hostile MIME folder", .timeLimit(.minutes(1)))
+@Suite("types --file with a hostile MIME folder", .timeLimit(.minutes(5)))
 struct HostileMIMEFolderTests {
     @Test("a 64 KB value over a 1 MiB range: the rule runs out of work, the next rule's type is printed")
     func hugeRule() async throws {
@@ -73,7 +73,7 @@ struct HostileMIMEFolderTests {
     }
 }
 
-@Suite("Special files: one rule for every command that types a file", .timeLimit(.minutes(1)))
+@Suite("Special files: one rule for every command that types a file", .timeLimit(.minutes(5)))
 struct SpecialFileCommandTests {
     @Test("types --file: /dev/null, /dev/zero and /dev/urandom are all inode/chardevice, exit 0")
     func characterDevices() async throws {
@@ -132,7 +132,7 @@ struct SpecialFileCommandTests {
     }
 }
 
-@Suite("types --export-mime refusals", .timeLimit(.minutes(1)))
+@Suite("types --export-mime refusals", .timeLimit(.minutes(5)))
 struct MIMEExportRefusalTests {
     @Test("--install refuses declarations that claim application/pdf, text/plain or inode/directory")
     func systemTypesAreNotInstalled() async throws {

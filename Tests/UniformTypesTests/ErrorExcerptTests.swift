@@ -3,7 +3,7 @@ import Testing
 
 @testable import UniformTypes
 
-@Suite("Input quoted in error messages", .timeLimit(.minutes(1)))
+@Suite("Input quoted in error messages", .timeLimit(.minutes(5)))
 struct ErrorExcerptTests {
     @Test("a NUL in a magic section's MIME type is escaped in the error, not echoed raw")
     func nulInMagicSectionType() throws {

@@ -30,7 +30,7 @@ private func makeSocketFile(at path: String) throws {
     try #require(bound == 0)
 }
 
-@Suite("The special-file rule of content sniffing", .timeLimit(.minutes(1)))
+@Suite("The special-file rule of content sniffing", .timeLimit(.minutes(5)))
 struct SpecialFileTests {
     /// A catalogue with the system's MIME database when there is one (then the `inode/` types are declared), else
     /// without (then they are dynamic types); the rule is the same.

@@ -3,7 +3,7 @@ import Testing
 import TransferKitTestSupport
 import UniformTypes
 
-@Suite("Packages never claim the system's MIME types", .timeLimit(.minutes(1)))
+@Suite("Packages never claim the system's MIME types", .timeLimit(.minutes(5)))
 struct SystemMIMEClaimTests {
     /// A system mime directory with one type and one alias of it.
     private func systemDirectory() throws -> URL {
