@@ -37,7 +37,9 @@ struct ImageBudgetTests {
 
     /// Polls `condition` until it holds or a generous deadline passes (the machine is loaded).
     static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
+        // Long, below the suite's 5 minutes: in a whole-suite thread-sanitizer run the conversions' tasks waited more
+        // than 60 s for one of the test pool's two threads.
+        let deadline = ContinuousClock.now + .seconds(240)
         while !condition() {
             guard ContinuousClock.now < deadline else { return false }
             try await Task.sleep(for: .milliseconds(10))
