@@ -47,35 +47,6 @@ func greyPNG(width: UInt32, height: UInt32, raw: [UInt8]) -> Data {
     ])
 }
 
-/// Writes deflate bits least significant first, for hand-made streams.
-struct TestBitWriter {
-    var bytes: [UInt8] = []
-    private var buffer = 0
-    private var count = 0
-
-    mutating func write(_ value: Int, bits: Int) {
-        buffer |= value << count
-        count += bits
-        while count >= 8 {
-            bytes.append(UInt8(buffer & 0xff))
-            buffer >>= 8
-            count -= 8
-        }
-    }
-
-    /// A Huffman code, most significant bit first.
-    mutating func code(_ value: Int, length: Int) {
-        for bit in (0..<length).reversed() { write(value >> bit & 1, bits: 1) }
-    }
-
-    /// A zlib stream of these bits (header, the bits padded, then `adler`).
-    func zlib(adler: [UInt8] = [0, 0, 0, 1]) -> [UInt8] {
-        var done = self
-        if done.count > 0 { done.write(0, bits: 8 - done.count) }
-        return [0x78, 0x01] + done.bytes + adler
-    }
-}
-
 /// The error `body` throws, expected to be an ``ImagingError``.
 func imagingError(_ body: () throws -> Void) -> ImagingError? {
     do {
