@@ -1,4 +1,5 @@
 public import Foundation
+import TransferKitPlatform
 
 /// A fresh, empty folder under the system's temporary folder; the caller removes it.
 ///
@@ -16,4 +17,14 @@ public let repositoryRoot = URL(fileURLWithPath: #filePath)
 /// A file or folder of the checkout, such as `Examples/Archives`.
 public func repositoryFile(_ relativePath: String) -> URL {
     repositoryRoot.appendingPathComponent(relativePath)
+}
+
+/// Writes an executable shell script (`#!/bin/sh`, then `body`) at `path`.
+///
+/// Written through a close-on-exec descriptor, not `Data.write` (whose descriptor is inheritable): a child that
+/// another test spawns meanwhile would keep the script open for writing as long as that child runs, and starting the
+/// script would then fail with `ETXTBSY` ("Text file busy") for that long.
+public func writeExecutableScript(_ body: String, toPath path: String) throws {
+    try AtomicFile.writeDurably(Array("#!/bin/sh\n\(body)".utf8), toPath: path)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
 }

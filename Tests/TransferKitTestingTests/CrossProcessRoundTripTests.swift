@@ -99,11 +99,7 @@ private struct Script {
 
     init(_ body: String) throws {
         folder = try makeTemporaryDirectory(prefix: "TransferKitTesting")
-        // Written through a close-on-exec descriptor, not Data.write (whose descriptor is inheritable): a child that
-        // another test spawns meanwhile would keep the script open for writing as long as it runs, and starting the
-        // script would then fail with ETXTBSY ("Text file busy") for that long.
-        try AtomicFile.writeDurably(Array("#!/bin/sh\n\(body)\n".utf8), toPath: path)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        try writeExecutableScript(body + "\n", toPath: path)
     }
 
     /// A script that reads its input and answers with `archive` in the binary form.

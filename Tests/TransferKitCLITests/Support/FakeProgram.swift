@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitTestSupport
 
 /// Writes an executable shell script named `name` into `<folder>/bin` (made if needed), a stand-in for a program the
 /// tool runs (such as `update-mime-database`); the body follows `#!/bin/sh`.
@@ -7,7 +8,6 @@ func makeFakeProgram(named name: String, body: String, in folder: URL) throws ->
     let bin = folder.appendingPathComponent("bin")
     try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
     let path = bin.appendingPathComponent(name).path
-    try Data("#!/bin/sh\n\(body)".utf8).write(to: URL(fileURLWithPath: path))
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+    try writeExecutableScript(body, toPath: path)
     return (bin, path)
 }

@@ -66,15 +66,19 @@ func gioVerdicts() async throws -> [GioVerdict] {
     }
     #expect(gioTypes.count == extensions.count)
 
-    let catalog = TypeCatalog()
-    catalog.importMIMEDatabase(directories: [URL(fileURLWithPath: systemMIMEDirectory)])
-    return extensions.enumerated().compactMap { index, filenameExtension in
-        guard let gioType = gioTypes[index] else { return nil }
-        let byExtension = catalog.type(filenameExtension: filenameExtension, conformingTo: .item)
-        return GioVerdict(
-            filenameExtension: filenameExtension, gioMIMEType: gioType, byExtension: byExtension,
-            byGioMIMEType: catalog.type(mimeType: gioType, conformingTo: .item),
-            mimeTags: byExtension.map { catalog.tags(of: $0)[.mimeType] ?? [] } ?? [])
+    // Seconds of work, minutes under the thread sanitizer: off the test pool, whose two threads other suites'
+    // sessions and deadlines need meanwhile.
+    return try await onThreadOfItsOwn { [extensions, gioTypes] in
+        let catalog = TypeCatalog()
+        catalog.importMIMEDatabase(directories: [URL(fileURLWithPath: systemMIMEDirectory)])
+        return extensions.enumerated().compactMap { index, filenameExtension in
+            guard let gioType = gioTypes[index] else { return nil }
+            let byExtension = catalog.type(filenameExtension: filenameExtension, conformingTo: .item)
+            return GioVerdict(
+                filenameExtension: filenameExtension, gioMIMEType: gioType, byExtension: byExtension,
+                byGioMIMEType: catalog.type(mimeType: gioType, conformingTo: .item),
+                mimeTags: byExtension.map { catalog.tags(of: $0)[.mimeType] ?? [] } ?? [])
+        }
     }
 }
 

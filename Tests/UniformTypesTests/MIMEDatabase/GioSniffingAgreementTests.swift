@@ -59,23 +59,27 @@ private func gioContentTypes(_ paths: [String], gio: String) async throws -> [St
 /// kind with its files.
 private func sniffingVerdicts(_ root: String) async throws -> (compared: Int, disagreements: [String: [String]]) {
     let gio = try #require(gioPath)
-    let paths = corpus(root)
+    // The walk and the sniffing take seconds, minutes under the thread sanitizer: off the test pool, whose two
+    // threads other suites' sessions and deadlines need meanwhile.
+    let paths = try await onThreadOfItsOwn { corpus(root) }
     let gioTypes = try await gioContentTypes(paths, gio: gio)
-    let catalog = TypeCatalog()
-    catalog.importMIMEDatabase(directories: [URL(fileURLWithPath: systemMIMEDirectory)])
-    var compared = 0
-    var disagreements: [String: [String]] = [:]
-    for path in paths {
-        guard let gioType = gioTypes[path] else { continue }
-        compared += 1
-        let ours = try catalog.type(forFileAt: URL(fileURLWithPath: path))
-        let theirs = catalog.type(tag: gioType, tagClass: .mimeType, conformingTo: nil)
-        if ours != theirs {
-            let key = "gio \(gioType) (\(theirs?.identifier ?? "nil")), TransferKit \(ours.identifier)"
-            disagreements[key, default: []].append(path)
+    return try await onThreadOfItsOwn {
+        let catalog = TypeCatalog()
+        catalog.importMIMEDatabase(directories: [URL(fileURLWithPath: systemMIMEDirectory)])
+        var compared = 0
+        var disagreements: [String: [String]] = [:]
+        for path in paths {
+            guard let gioType = gioTypes[path] else { continue }
+            compared += 1
+            let ours = try catalog.type(forFileAt: URL(fileURLWithPath: path))
+            let theirs = catalog.type(tag: gioType, tagClass: .mimeType, conformingTo: nil)
+            if ours != theirs {
+                let key = "gio \(gioType) (\(theirs?.identifier ?? "nil")), TransferKit \(ours.identifier)"
+                disagreements[key, default: []].append(path)
+            }
         }
+        return (compared, disagreements)
     }
-    return (compared, disagreements)
 }
 
 /// The share of the corpus on which both agree, printed with the disagreements.
