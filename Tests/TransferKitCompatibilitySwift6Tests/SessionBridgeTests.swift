@@ -31,7 +31,7 @@ struct SessionBridgeTests {
         #expect(session.items.map(\.id.rawValue) == ["Otter"])
         let result = try await second.drop(session, at: 1)
         #expect(result.operation == .move)
-        #expect(await session.ended() == .move)
+        #expect(try await session.ended(within: .seconds(60)) == .move)
         #expect(first.elements.map(\.id) == ["Panther", "Heron"])
         #expect(second.elements.map(\.id) == ["Lynx", "Otter"])
         #expect(second.elements[1].object === otter)
@@ -83,7 +83,7 @@ struct SessionBridgeTests {
         let remote = try await RemoteDragSession.connect(toPath: path, origin: elsewhere, timeout: patience)
         let result = try await second.drop(remote, at: 0)
         #expect(result.operation == .move)
-        #expect(await publication.ended() == .move)
+        #expect(try await publication.ended(within: .seconds(60)) == .move)
         #expect(first.elements.map(\.id) == ["Panther"])
         #expect(second.elements.map(\.id) == ["Otter", "Lynx"])
         let arrived = second.elements[0].object
@@ -104,7 +104,7 @@ struct SessionBridgeTests {
             TransferKitExecutable.product(named: "transferkit-compatibility-probe"), arguments: ["drop-models", path])
         #expect(child.status == 0, "\(child.errorText)")
         #expect(child.outputText == "move\nOtter|Otter's character|Otter's favorite\n")
-        #expect(await publication.ended() == .move)
+        #expect(try await publication.ended(within: .seconds(60)) == .move)
         #expect(first.elements.map(\.id) == ["Panther", "Heron"])
     }
 }

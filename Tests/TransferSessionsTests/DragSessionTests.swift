@@ -70,6 +70,20 @@ struct DragSessionTests {
         #expect(right.elements.map(\.id) == ["x"])
     }
 
+    @Test("waiting for the end with a time limit: timedOut while no drop ends it, the operation once one does")
+    func endedWithinTimeLimit() async throws {
+        let (left, right) = lists(rows("a"), rows("x"))
+        let session = try left.beginDrag(["a"])
+        let error = await #expect(throws: TransferSessionError.self) {
+            _ = try await session.ended(within: .milliseconds(50))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(session.phase == .active)
+        _ = try await right.drop(session, at: 1)
+        #expect(try await session.ended(within: patience) == .move)
+        #expect(right.elements.map(\.id) == ["x", "a"])
+    }
+
     @Test("a move the source does not allow resolves to cancel and moves nothing")
     func moveNotAllowed() async throws {
         let (left, right) = lists(rows("a"), rows("x"))

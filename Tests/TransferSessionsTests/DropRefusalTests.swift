@@ -35,7 +35,7 @@ struct DropRefusalTests {
         #expect(refusal.description.contains("com.example.other"))
         #expect(refusal.description.contains("allowsMoveToOtherApplications"))
         #expect(session.endRefusal == refusal)
-        #expect(await session.ended() == .cancel)
+        #expect(try await session.ended(within: patience) == .cancel)
         #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
     }
 

@@ -54,7 +54,7 @@ struct ListChangeTests {
             toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let result = try await right.drop(remote, at: 1)
         #expect(result.operation == .move)
-        #expect(await publication.ended() == .move)
+        #expect(try await publication.ended(within: patience) == .move)
 
         let removal = try #require(await leftChanges.next())
         #expect(removal.cause == .movedAway(session.id))

@@ -117,8 +117,8 @@ struct RemoteSessionTests {
         }
         #expect(result.operation == .move && result.transferredItems == ["b"])
         #expect(sourceDuringCommit.withLock { $0 } == ["a", "b", "c"])
-        #expect(await session.ended() == .move)
-        #expect(await publication.ended() == .move)
+        #expect(try await session.ended(within: patience) == .move)
+        #expect(try await publication.ended(within: patience) == .move)
         #expect(left.elements.map(\.id) == ["a", "c"])
         #expect(right.elements.map(\.id) == ["x", "b"])
     }
@@ -137,7 +137,7 @@ struct RemoteSessionTests {
         let result = try await right.drop(remote, at: 0)
         #expect(result.operation == .cancel && result.transferredItems.isEmpty)
         #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
-        #expect(await session.ended() == .cancel)
+        #expect(try await session.ended(within: patience) == .cancel)
     }
 
     @Test("a copy keeps the source and adds a copy")
@@ -153,7 +153,7 @@ struct RemoteSessionTests {
         let result = try await right.drop(remote, at: 1, operation: .copy)
         #expect(result.operation == .copy)
         #expect(left.elements.map(\.id) == ["a", "b"] && right.elements.map(\.id) == ["x", "a+"])
-        #expect(await session.ended() == .copy)
+        #expect(try await session.ended(within: patience) == .copy)
     }
 
     @Test("a commit that throws leaves the source whole and the destination empty")
@@ -170,7 +170,7 @@ struct RemoteSessionTests {
             _ = try await remote.drop(DropProposal(operation: .move)) { _, _ in throw URLError(.cannotWriteToFile) }
         }
         #expect(error1?.code == .commitFailed)
-        #expect(await session.ended() == .cancel)
+        #expect(try await session.ended(within: patience) == .cancel)
         #expect(left.elements.map(\.id) == ["a", "b"])
         // A second drop from a new connection finds the session ended.
         let error2 = await #expect(throws: TransferSessionError.self) {
@@ -195,7 +195,7 @@ struct RemoteSessionTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
-        #expect(await session.ended() == .cancel)
+        #expect(try await session.ended(within: patience) == .cancel)
         #expect(left.elements.map(\.id) == ["a", "b"])
         // The reservation is gone: the items can be dragged again.
         #expect(try left.beginDrag(["a"]).items.count == 1)

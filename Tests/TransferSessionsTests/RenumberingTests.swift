@@ -73,7 +73,7 @@ struct RenumberingTests {
             toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let result = try await right.drop(remote, at: 1)
         #expect(result.operation == .move)
-        #expect(await session.ended() == .move)
+        #expect(try await session.ended(within: patience) == .move)
         #expect(numbered(right) == "x0 a1 y2")
         #expect(numbered(left) == "b0 c1")
     }

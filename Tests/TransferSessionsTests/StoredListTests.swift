@@ -204,7 +204,7 @@ struct StoredListTests {
             toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let result = try await right.drop(remote, at: 0)
         #expect(result.operation == .move)
-        #expect(await publication.ended() == .move)
+        #expect(try await publication.ended(within: patience) == .move)
         #expect(try folder.record.decision(for: session.id)?.outcome == .committed)
         #expect(try #require(await leftChanges.next()).cause == .movedAway(session.id))
         let (a, b) = (try folder.file("A"), try folder.file("B"))
@@ -229,7 +229,7 @@ struct StoredListTests {
             toPath: path, origin: sameApplicationElsewhere, timeout: patience)
         let error = await #expect(throws: TransferSessionError.self) { try await right.drop(remote, at: 0) }
         #expect(error?.code == .commitFailed)
-        #expect(await publication.ended() == .cancel)
+        #expect(try await publication.ended(within: patience) == .cancel)
         #expect(try #require(await rightChanges.next()).cause == .dropped(session.id))
         #expect(try #require(await rightChanges.next()).cause == .undone(session.id))
         #expect(right.elements.map(\.id) == ["x"] && left.elements.map(\.id) == ["a", "b"])

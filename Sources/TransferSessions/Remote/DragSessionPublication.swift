@@ -106,10 +106,7 @@ public final class DragSessionPublication: Sendable {
     ///   it or wait again).
     public func ended(within timeout: Duration) async throws(TransferSessionError) -> DropOperation {
         let deadline = Deadline.after(timeout)
-        let ending = Mailbox<DropOperation, Never>(capacity: 1)
-        let waiter = Task { [session] in ending.post(await session.ended()) }
-        defer { waiter.cancel() }
-        guard let operation = try? await ending.receive(until: deadline), await waitUntilQuiet(until: deadline) else {
+        guard let operation = await session.ended(until: deadline), await waitUntilQuiet(until: deadline) else {
             throw TransferSessionError(
                 code: .timedOut, message: "The session did not end within \(timeout).", source: session.id.rawValue)
         }

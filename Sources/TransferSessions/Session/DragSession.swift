@@ -116,6 +116,27 @@ public final class DragSession: Sendable, Identifiable {
         }
     }
 
+    /// Waits as ``ended()`` does, at most `timeout`: for a destination that never drops, or a drop that failed
+    /// without ending the session.
+    /// - Returns: The operation that took place.
+    /// - Throws: ``TransferSessionError`` with `timedOut` when the session had not ended in time (it goes on; cancel
+    ///   it or wait again).
+    public func ended(within timeout: Duration) async throws(TransferSessionError) -> DropOperation {
+        guard let operation = await ended(until: .after(timeout)) else {
+            throw TransferSessionError(
+                code: .timedOut, message: "The session did not end within \(timeout).", source: id.rawValue)
+        }
+        return operation
+    }
+
+    /// The operation that ended the session, or `nil` when `deadline` passed first.
+    func ended(until deadline: Deadline) async -> DropOperation? {
+        let ending = Mailbox<DropOperation, Never>(capacity: 1)
+        let waiter = Task { ending.post(await self.ended()) }
+        defer { waiter.cancel() }
+        return try? await ending.receive(until: deadline)
+    }
+
     /// The operation a proposal of `proposed` gets at a destination in `destination`, by the rule above: a move
     /// the session does not allow is ``DropOperation/cancel``; anything else stays as proposed.
     public func resolvedOperation(for proposed: DropOperation, at destination: TransferSessionOrigin) -> DropOperation {
