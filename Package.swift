@@ -335,7 +335,9 @@ package.targets += [
     // GTK 4's C API (Debian libgtk-4-dev).
     .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
     // GdkContentProvider and GdkClipboard over TransferKit's providers, through TransferClipboard's TransferOffer.
-    .target(name: "TransferGTK", dependencies: [gtk4, "TransferClipboard", "TransferKit", "UniformTypes"]),
+    .target(
+        name: "TransferGTK",
+        dependencies: [gtk4, "TransferKitPlatform", "TransferClipboard", "TransferKit", "UniformTypes"]),
     // The GTK program of TransferGTK's tests: it owns or reads GTK's clipboard while its main loop runs.
     .executableTarget(
         name: "transferkit-gtk-clipboard-probe", dependencies: [gtk4, "TransferGTK", "TransferKit", "UniformTypes"],

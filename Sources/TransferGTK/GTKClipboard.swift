@@ -45,11 +45,17 @@
         ///   - providers: The items.
         ///   - options: Sensitivity and cut-or-copy (as hints); a paste limit is not honoured here (GTK does not say
         ///     which requests are pastes).
-        public func write(_ providers: [TransferProvider], options: ClipboardWriteOptions = ClipboardWriteOptions()) {
+        ///   - stallTimeout: The longest a peer may take to accept one chunk before its transfer is cancelled.
+        public func write(
+            _ providers: [TransferProvider], options: ClipboardWriteOptions = ClipboardWriteOptions(),
+            stallTimeout: Duration = .seconds(30)
+        ) {
             let offer = TransferOffer(providers: providers, options: options)
             let clipboard = clipboard
             GTKMainContext.run {
-                guard let content = TransferContentProvider.make(offering: offer) else { return }
+                guard let content = TransferContentProvider.make(offering: offer, stallTimeout: stallTimeout) else {
+                    return
+                }
                 gdk_clipboard_set_content(clipboard.opaque, content)
                 g_object_unref(content)
             }

@@ -3,6 +3,7 @@
     import Foundation
     public import TransferClipboard
     public import TransferKit
+    import TransferKitPlatform
 
     /// A `GdkContentProvider` that serves TransferKit providers: what a GTK clipboard or drag offers for them.
     ///
@@ -11,9 +12,12 @@
     /// GTK's output stream, so a large representation never sits in memory whole. GTK serves MIME types only: its
     /// X11 backend refuses a request for any other name (`gdk_intern_mime_type` rejects it, though GTK 4.8 lists it
     /// among the targets), so the bare uniform type identifiers (`com.example.card`) are left out, and a custom type
-    /// reaches a peer as the MIME types of its supertypes (`application/json`). A provider's error, or a
-    /// name it cannot serve, reaches the peer as a `GError` (`G_IO_ERROR`); GTK's cancellation of a write stops the
-    /// stream, whose loader is then let go.
+    /// reaches a peer as the MIME types of its supertypes (`application/json`).
+    ///
+    /// A provider's error, or a name it cannot serve, completes GTK's write with a `GError` (`G_IO_ERROR`); GTK 4.8
+    /// on X11 then gives the peer no bytes rather than a refusal. GTK's cancellation of a write stops the stream,
+    /// whose loader is then let go, and so does a peer that takes no chunk within the stall timeout: GTK's X11
+    /// stream waits for ever for a reader that died mid-transfer.
     ///
     /// ```swift
     /// let provider = TransferProvider()
@@ -33,13 +37,18 @@
         /// A new content provider for `offer`, with a reference the caller owns (`g_object_unref` it once it is
         /// handed to GTK, which takes references of its own).
         ///
-        /// - Parameter offer: The names and their bytes.
+        /// - Parameters:
+        ///   - offer: The names and their bytes.
+        ///   - stallTimeout: The longest a peer may take to accept one chunk before its write is cancelled.
         /// - Returns: The content provider; `nil` only if GLib made no object.
-        public static func make(offering offer: TransferOffer) -> UnsafeMutablePointer<GdkContentProvider>? {
+        public static func make(
+            offering offer: TransferOffer, stallTimeout: Duration = .seconds(30)
+        ) -> UnsafeMutablePointer<GdkContentProvider>? {
             // GLib aborts rather than return no object (out of memory), but the pointer imports as optional.
             guard let object = g_object_new_with_properties(registeredType, 0, nil, nil) else { return nil }
-            let state = Unmanaged.passRetained(ContentProviderState(offer: offer, names: mimeNames(of: offer)))
-                .toOpaque()
+            let state = Unmanaged.passRetained(
+                ContentProviderState(offer: offer, names: mimeNames(of: offer), stallTimeout: stallTimeout)
+            ).toOpaque()
             g_object_set_qdata_full(
                 object, stateQuark, state,
                 { data in
@@ -129,10 +138,23 @@
                     to: taskReference)
                 return
             }
+            // The chunks are written under a cancellable of this write's own, which GTK's cancellation and the stall
+            // timeout both cancel.
+            let own = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
+            var connection: (GObjectReference, gulong)?
+            if let cancellable {
+                let forward: @convention(c) (UnsafeMutablePointer<GCancellable>?, gpointer?) -> Void = { _, data in
+                    g_cancellable_cancel(data?.assumingMemoryBound(to: GCancellable.self))
+                }
+                // The connection holds a reference to the write's cancellable until it is disconnected.
+                g_object_ref(own.pointer)
+                let handler = g_cancellable_connect(
+                    cancellable, unsafeBitCast(forward, to: GCallback.self), own.pointer, { g_object_unref($0) })
+                connection = (GObjectReference(retaining: UnsafeMutableRawPointer(cancellable)), handler)
+            }
             let write = ContentWrite(
                 task: taskReference, stream: GObjectReference(retaining: UnsafeMutableRawPointer(stream)),
-                cancellable: cancellable.map { GObjectReference(retaining: UnsafeMutableRawPointer($0)) },
-                priority: priority)
+                cancellable: own, gtkCancellation: connection, priority: priority, stallTimeout: state.stallTimeout)
             let offer = state.offer
             let asked = String(cString: mimeType)
             let name = state.names.first { $0.gtk == asked }?.offered ?? asked
@@ -145,9 +167,11 @@
         let offer: TransferOffer
         /// The names GTK offers, as it spells them, and the offer's name each stands for.
         let names: [(gtk: String, offered: String)]
-        init(offer: TransferOffer, names: [(gtk: String, offered: String)]) {
+        let stallTimeout: Duration
+        init(offer: TransferOffer, names: [(gtk: String, offered: String)], stallTimeout: Duration) {
             self.offer = offer
             self.names = names
+            self.stallTimeout = stallTimeout
         }
     }
 
@@ -155,8 +179,12 @@
     struct ContentWrite: Sendable {
         let task: GObjectReference
         let stream: GObjectReference
-        let cancellable: GObjectReference?
+        /// This write's own cancellable: GTK's cancellation and the stall timeout cancel it.
+        let cancellable: GObjectReference
+        /// GTK's cancellable and the handler that forwards its cancellation, disconnected at the end.
+        let gtkCancellation: (cancellable: GObjectReference, handler: gulong)?
         let priority: Int32
+        let stallTimeout: Duration
 
         /// Streams the bytes of `name`, then completes the GTask on the main context, with an error if one
         /// happened. Nothing thrown leaves this function.
@@ -171,7 +199,11 @@
             }
             let task = task
             let outcome = failure
+            let gtkCancellation = gtkCancellation
             GTKMainContext.run {
+                if let (cancellable, handler) = gtkCancellation {
+                    g_cancellable_disconnect(cancellable.assuming(GCancellable.self), handler)
+                }
                 if let failure = outcome {
                     GTKError.return(failure, to: task)
                 } else {
@@ -180,17 +212,31 @@
             }
         }
 
-        /// Writes `chunk` with `g_output_stream_write_all_async` on the main context and waits for its end.
+        /// Writes `chunk` with `g_output_stream_write_all_async` on the main context and waits for its end, at most
+        /// the stall timeout: then the write is cancelled and this returns at once, whether or not GTK ever calls
+        /// back (its X11 stream does not, for a reader that died).
         private func write(_ chunk: Data) async throws {
             let stream = stream
             let cancellable = cancellable
             let priority = priority
+            let stallTimeout = stallTimeout
+            let pending = PendingWrite(chunk)
+            let stall = Task {
+                try await Task.sleep(for: stallTimeout)
+                g_cancellable_cancel(cancellable.assuming(GCancellable.self))
+                pending.resume(
+                    with: .failure(
+                        ClipboardError(
+                            code: .timedOut, message: "The peer took no bytes for \(stallTimeout); the write stopped.")
+                    ))
+            }
+            defer { stall.cancel() }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let pending = PendingWrite(chunk, continuation)
+                pending.wait(continuation)
                 GTKMainContext.run {
                     g_output_stream_write_all_async(
                         stream.assuming(GOutputStream.self), pending.buffer.baseAddress, gsize(pending.buffer.count),
-                        priority, cancellable?.assuming(GCancellable.self),
+                        priority, cancellable.assuming(GCancellable.self),
                         { source, result, data in
                             guard let data else { return }
                             let pending = Unmanaged<PendingWrite>.fromOpaque(data).takeRetainedValue()
@@ -199,9 +245,9 @@
                                 UnsafeMutableRawPointer($0).assumingMemoryBound(to: GOutputStream.self)
                             }
                             if g_output_stream_write_all_finish(stream, result, nil, &error) != 0 {
-                                pending.continuation.resume()
+                                pending.resume(with: .success(()))
                             } else {
-                                pending.continuation.resume(throwing: GTKError(taking: error))
+                                pending.resume(with: .failure(GTKError(taking: error)))
                             }
                         }, Unmanaged.passRetained(pending).toOpaque())
                 }
@@ -209,15 +255,46 @@
         }
     }
 
-    /// A chunk's bytes in memory that stays put until GTK has written them, and the task waiting for that.
+    /// A chunk's bytes in memory that stays put until GTK has written them (GTK's callback holds it), and the task
+    /// waiting for that, resumed once: by GTK's callback or by the stall timeout, whichever comes first.
     final class PendingWrite: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
-        let continuation: CheckedContinuation<Void, any Error>
+        private enum State {
+            case idle
+            case waiting(CheckedContinuation<Void, any Error>)
+            case ended(Result<Void, any Error>)
+        }
+        private let state = SanitizedMutex(State.idle)
 
-        init(_ chunk: Data, _ continuation: CheckedContinuation<Void, any Error>) {
+        init(_ chunk: Data) {
             buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk.count, alignment: 1)
             buffer.copyBytes(from: chunk)
-            self.continuation = continuation
+        }
+
+        /// Resumes `continuation` at the end, or at once if the write has ended already.
+        func wait(_ continuation: CheckedContinuation<Void, any Error>) {
+            let ended: Result<Void, any Error>? = state.withLock { state in
+                if case .ended(let result) = state { return result }
+                state = .waiting(continuation)
+                return nil
+            }
+            if let ended { continuation.resume(with: ended) }
+        }
+
+        /// Ends the write with `result`; only the first call counts.
+        func resume(with result: Result<Void, any Error>) {
+            let waiting: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                switch state {
+                case .ended: return nil
+                case .idle:
+                    state = .ended(result)
+                    return nil
+                case .waiting(let continuation):
+                    state = .ended(result)
+                    return continuation
+                }
+            }
+            waiting?.resume(with: result)
         }
 
         deinit { buffer.deallocate() }

@@ -3,8 +3,8 @@
 // tests drive this program as a child under Xvfb instead. It reports one line at a time on standard output:
 //   write             puts a provider on GTK's clipboard (com.example.gtk-card conforming to public.json, UTF-8
 //                     text, HTML whose loader throws, and with `large N` a PDF stream of N bytes, made as read),
-//                     prints `ready`, then
-//                     `loaded NAME` for each loader GTK's peers make run; it runs until killed.
+//                     prints `ready`, then `loaded NAME` for each loader GTK's peers make run and `released large`
+//                     when the large stream is let go; it runs until killed.
 //   read NAME         waits for the clipboard to offer something, prints `offered A,B,…`, loads NAME's type
 //                     through GTKClipboard's provider and prints `read ` and the bytes (or `failed CODE: …`).
 //   read-size NAME    as `read`, but streams NAME and prints `read-size N` with the byte count and the peak
@@ -33,12 +33,18 @@
         return 0
     }
 
+    /// Reports `released large` when the last copy of a stream's iterator goes: GTK let the stream go.
+    final class Release: Sendable {
+        deinit { report("released large") }
+    }
+
     /// The bytes of the large representation: `count` of them, made a chunk at a time as GTK asks.
     struct CountedChunks: AsyncSequence, Sendable {
         let count: Int
         func makeAsyncIterator() -> Iterator { Iterator(remaining: count) }
         struct Iterator: AsyncIteratorProtocol {
             var remaining: Int
+            let release = Release()
             mutating func next() async -> Data? {
                 guard remaining > 0 else { return nil }
                 let size = Swift.min(remaining, 1 << 16)
@@ -80,7 +86,8 @@
                 return TransferByteStream(length: UInt64(size), CountedChunks(count: size))
             }
         }
-        clipboard.write([provider])
+        // A short stall timeout, so that the test of a reader that dies mid-transfer sees the stream let go soon.
+        clipboard.write([provider], stallTimeout: .seconds(3))
         GTKMainContext.run { report("ready") }
     case "read", "read-size", "read-string":
         guard arguments.count == 2 else {

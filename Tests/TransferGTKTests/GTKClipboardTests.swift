@@ -122,6 +122,23 @@
             #expect(writer.isRunning)
         }
 
+        @Test("A reader that dies mid-transfer costs that transfer: the stream is let go, the writer keeps serving")
+        func readerDiesMidTransfer() async throws {
+            let writer = try await startWriter(["large", String(1 << 30)])
+            _ = try await targets(containing: "application/pdf")
+            let reader = try BackgroundChild(
+                "/usr/bin/xclip", ["-selection", "clipboard", "-o", "-t", "application/pdf"],
+                output: URL(fileURLWithPath: "/dev/null"), environment: environment)
+            #expect(try await writer.wait(for: "loaded large"), "\(writer.text)")
+            try await Task.sleep(for: .milliseconds(300))
+            reader.kill()
+            // GTK's X11 stream never ends a write to a dead reader; the probe's stall timeout (3 s) does.
+            #expect(try await writer.wait(for: "released large", within: .seconds(60)), "\(writer.text)")
+            let json = try await xclip(["-o", "-t", "application/json"])
+            #expect(json.output == Data(#"{"name":"Luke"}"#.utf8))
+            #expect(writer.isRunning)
+        }
+
         @Test("GTK's clipboard reads what xclip owns, as a provider of the offered type")
         func gtkReadsFromXclip() async throws {
             let file = directory.appendingPathComponent("card.json")
