@@ -325,13 +325,40 @@ let package = Package(
     ]
 )
 
+// MARK: - GTK 4 (issue 36): an optional product behind the package trait `GTK`, so that nothing else needs GTK's
+// headers. An adopter writes `.package(url: …, from: …, traits: ["GTK"])`; here, `swift build --traits GTK`. The
+// targets always exist, but only the trait brings in the system library, and their code is under `#if GTK`.
+package.traits = [.trait(name: "GTK", description: "Builds TransferGTK over GTK 4 (pkg-config gtk4, libgtk-4-dev).")]
+package.products.append(.library(name: "TransferGTK", targets: ["TransferGTK"]))
+let gtk4: Target.Dependency = .target(name: "CGtk4", condition: .when(traits: ["GTK"]))
+package.targets += [
+    // GTK 4's C API (Debian libgtk-4-dev).
+    .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+    // GdkContentProvider and GdkClipboard over TransferKit's providers, through TransferClipboard's TransferOffer.
+    .target(
+        name: "TransferGTK",
+        dependencies: [gtk4, "TransferKitPlatform", "TransferClipboard", "TransferKit", "UniformTypes"]),
+    // The GTK program of TransferGTK's tests: it owns or reads GTK's clipboard while its main loop runs.
+    .executableTarget(
+        name: "transferkit-gtk-clipboard-probe", dependencies: [gtk4, "TransferGTK", "TransferKit", "UniformTypes"],
+        path: "Tests/GTKClipboardProbe"),
+    .testTarget(
+        name: "TransferGTKTests",
+        dependencies: [
+            "TransferGTK", "TransferKitPlatform", "TransferKitTesting", "TransferKitTestSupport",
+            "transferkit-gtk-clipboard-probe",
+        ]),
+]
+
 // Targets that hold adopters' Apple-platform code verbatim: built as such apps are, without the upcoming features
 // below (ExistentialAny would warn on their `Error` where Apple's compilers do not).
 let adopterCodeTargets: Set = ["TransferKitCompatibilitySeeds"]
 
 // Upcoming language features, enabled for every other target.
 for target in package.targets
-where target.type != .plugin && target.type != .binary && !adopterCodeTargets.contains(target.name) {
+where target.type != .plugin && target.type != .binary && target.type != .system
+    && !adopterCodeTargets.contains(target.name)
+{
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         // SE-0335: existential types are spelled `any P`.

@@ -154,12 +154,7 @@ public final class Clipboard: Sendable {
         }
         let start = ContinuousClock.now
         let now = Date()
-        let deadlines =
-            providers.compactMap(\.expirationDate)
-            + [options.lifetime.expiry.map { now.addingTimeInterval(Self.seconds($0)) }].compactMap { $0 }
-        // A lifetime of Int64.max seconds is allowed; the hint's clock and the sleep are not that long.
-        let latest = Date(timeIntervalSince1970: TransferProvider.expirationDateLimit)
-        let expiration = deadlines.min().map { min($0, latest) }
+        let expiration = Self.expiration(of: providers, options: options, now: now)
         let offers = ClipboardTypeMapping.offers(
             for: providers, options: options, expiration: expiration,
             includeX11Names: connection.backend.protocolName == "X11", catalog: catalog)
@@ -183,6 +178,19 @@ public final class Clipboard: Sendable {
         return ClipboardWriteHandle(
             connection: connection, ownership: ownership, selection: selection, serving: serving,
             handsOverOnRelease: options.lifetime.handsOverOnRelease && !isSecret)
+    }
+
+    /// When a write of `providers` made at `now` expires: the earlier of the lifetime's expiry and the providers'
+    /// `expirationDate`; `nil` for never.
+    static func expiration(
+        of providers: [TransferProvider], options: ClipboardWriteOptions, now: Date
+    ) -> Date? {
+        let deadlines =
+            providers.compactMap(\.expirationDate)
+            + [options.lifetime.expiry.map { now.addingTimeInterval(Self.seconds($0)) }].compactMap { $0 }
+        // A lifetime of Int64.max seconds is allowed; the hint's clock and the sleep are not that long.
+        let latest = Date(timeIntervalSince1970: TransferProvider.expirationDateLimit)
+        return deadlines.min().map { min($0, latest) }
     }
 
     /// `duration` in seconds.

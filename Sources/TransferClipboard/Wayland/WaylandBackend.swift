@@ -603,15 +603,7 @@ package final class WaylandBackend: ClipboardBackend {
         // reader, each a wake-up that a busy machine delays; 1 MiB needs 16 times fewer.
         Syscall.enlargePipe(fd, toAtMost: transferPipeCapacity)
         do {
-            for try await chunk in try await serve(mimeType) {
-                try Task.checkCancellation()
-                try await DedicatedThread.run { () throws(SystemError) in
-                    let outcome = chunk.withUnsafeBytes { bytes in
-                        Result { () throws(SystemError) in try Syscall.write(fd, bytes, timeout: timeout) }
-                    }
-                    try outcome.get()
-                }
-            }
+            try await TransferOffer.write(try await serve(mimeType), to: fd, timeout: timeout)
         } catch {
             // The reader went away (EPIPE), stopped reading (ETIMEDOUT) or the loader failed: this transfer ends,
             // the ownership stays. Closing the pipe tells the reader.
