@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The release build of the `transferkit` tool: `swift build -c release` with the Swift runtime and Foundation linked
+# statically (SwiftPM's own `--static-swift-stdlib`), then a check that the binary loads no Swift library at run time.
+# Prints the binary's path. Extra arguments go to `swift build` (such as `--build-path DIR`).
+#
+#   Scripts/release.sh                                   # .build/release/transferkit
+#   swift run -c release --static-swift-stdlib transferkit-bench   # the benchmark times the tool linked this way
+#
+# Why static: a dynamic start spends about half of a short command's time in the dynamic loader binding Foundation
+# (Benchmarks/README.md, the cli rows). Why on the command line and not in Package.swift: SwiftPM refuses a versioned
+# dependency whose products carry unsafe flags (`linkerSettings: [.unsafeFlags(…)]`), and every adopter's tests build
+# the `transferkit` product. Debug builds, which the tests spawn, stay dynamic.
+#
+# The binary stays position-independent. `-no-pie` started `types public.png` about 1 ms sooner (it skips some 80 000
+# relocations), but would load the tool, which reads archives and clipboard contents from other programs, at a fixed
+# address; packed relative relocations (`-z pack-relative-relocs`) gain most of that with ASLR kept, but need glibc 2.36
+# at run time, so a build on Ubuntu 22.04 would make a tool that does not start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+flags=(-c release --static-swift-stdlib "$@")
+swift build "${flags[@]}" --product transferkit >&2
+tool="$(swift build "${flags[@]}" --show-bin-path)/transferkit"
+if ldd "$tool" | grep -E 'libswift|libFoundation|lib_Foundation' >&2; then
+  echo "release.sh: $tool loads the Swift libraries above at run time; it should link them statically" >&2
+  exit 1
+fi
+echo "$tool"
