@@ -274,7 +274,7 @@ let package = Package(
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
                 "TransferImaging", "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
-                "TransferClipboard",
+                "TransferClipboard", "TransferDesktop",
             ]),
         .testTarget(
             name: "TransferKitCompatibilityTests",
