@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The release build of the `transferkit` tool: `swift build -c release` with the Swift runtime and Foundation linked
 # statically (SwiftPM's own `--static-swift-stdlib`), then a check that the binary loads no Swift library at run time.
-# Prints the binary's path. Extra arguments go to `swift build` (such as `--build-path DIR`).
 #
-#   Scripts/release.sh                                   # .build/release/transferkit
-#   swift run -c release --static-swift-stdlib transferkit-bench   # the benchmark times the tool linked this way
+#   Scripts/release.sh [SWIFT-BUILD-OPTION…]   # builds the tool and prints its path (.build/release/transferkit)
+#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the benchmark the same way and runs it (`bench --quick`)
 #
-# Why static: a dynamic start spends about half of a short command's time in the dynamic loader binding Foundation
-# (Benchmarks/README.md, the cli rows). Why on the command line and not in Package.swift: SwiftPM refuses a versioned
-# dependency whose products carry unsafe flags (`linkerSettings: [.unsafeFlags(…)]`), and every adopter's tests build
-# the `transferkit` product. Debug builds, which the tests spawn, stay dynamic.
+# `swift run` has no `--static-swift-stdlib`, so the benchmark is built and run in two steps here: it times the
+# `transferkit` built beside it, which is then linked as released (Benchmarks/README.md, the cli rows).
+#
+# Why static: a dynamic start spends about half of a short command's time in the dynamic loader binding Foundation.
+# Why on the command line and not in Package.swift: SwiftPM refuses a versioned dependency whose products carry unsafe
+# flags (`linkerSettings: [.unsafeFlags(…)]`), and every adopter's tests build the `transferkit` product. Debug
+# builds, which the tests spawn, stay dynamic.
 #
 # The binary stays position-independent. `-no-pie` started `types public.png` about 1 ms sooner (it skips some 80 000
 # relocations), but would load the tool, which reads archives and clipboard contents from other programs, at a fixed
@@ -17,7 +19,13 @@
 # at run time, so a build on Ubuntu 22.04 would make a tool that does not start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-flags=(-c release --static-swift-stdlib "$@")
+flags=(-c release --static-swift-stdlib)
+if [ "${1:-}" = bench ]; then
+  shift
+  swift build "${flags[@]}" --product transferkit-bench >&2
+  exec "$(swift build "${flags[@]}" --show-bin-path)/transferkit-bench" "$@"
+fi
+flags+=("$@")
 swift build "${flags[@]}" --product transferkit >&2
 tool="$(swift build "${flags[@]}" --show-bin-path)/transferkit"
 if ldd "$tool" | grep -E 'libswift|libFoundation|lib_Foundation' >&2; then

@@ -112,7 +112,8 @@ struct InstallAndDocsTests {
         #expect(!manifest[seeds.upperBound..<flags.lowerBound].contains(".target("), "the flag is the seeds' own")
         #expect(!manifest.contains(#"targets: ["TransferKitCompatibilitySeeds"]"#))
         let script = try String(contentsOf: repositoryFile("Scripts/release.sh"), encoding: .utf8)
-        #expect(script.contains("swift build \"${flags[@]}\" --product transferkit"))
+        #expect(script.contains("swift build \"${flags[@]}\" --product transferkit >&2"))
+        #expect(script.contains("swift build \"${flags[@]}\" --product transferkit-bench >&2"))
         #expect(script.contains("--static-swift-stdlib"))
     }
 
