@@ -1,23 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// How release builds link the `transferkit` tool (and the static hello world its start is also measured against):
-/// the Swift runtime and Foundation statically, by lld. Debug builds, which the tests spawn, stay dynamic. The flags
-/// are the executables' own: packages that depend on the library products never see them.
-///
-/// The executable stays position-independent. `-no-pie` started `types public.png` about 1 ms sooner (it skips some
-/// 80 000 relocations), but it would load the tool, which reads archives and clipboard contents from other programs,
-/// at a fixed address; packed relative relocations (`-z pack-relative-relocs`) gained most of that with ASLR kept,
-/// but need glibc 2.36 at run time, so a release build on Ubuntu 22.04 would make a tool that does not start.
-let staticReleaseLinking: [LinkerSetting] = [
-    .unsafeFlags(
-        [
-            "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lFoundationEssentials",
-            "-lFoundationInternationalization", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims",
-            "-l_FoundationCollections", "-lswiftSynchronization", "-Xlinker", "--end-group", "-use-ld=lld",
-        ], .when(configuration: .release))
-]
-
 let package = Package(
     name: "TransferKit",
     products: [
@@ -115,11 +98,9 @@ let package = Package(
                 "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard",
                 "TransferSessions", "TransferDesktop",
             ]),
-        // Release builds link the Swift runtime and Foundation statically: a dynamic start spends about half of a
-        // short command's time in the dynamic loader (Benchmarks/README.md, the cli row).
-        .executableTarget(
-            name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"],
-            linkerSettings: staticReleaseLinking),
+        // Released static (`Scripts/release.sh`: `--static-swift-stdlib`), not by linker flags here: SwiftPM refuses a
+        // versioned dependency whose products carry unsafe flags, and every adopter's tests build this product.
+        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 
@@ -146,13 +127,10 @@ let package = Package(
             name: "transferkit-bench",
             dependencies: [
                 "TransferKitPlatform", "CBOR", "TransferKit", "TransferImaging", "TransferSessions", "UniformTypes",
-                "transferkit", "transferkit-bench-hello", "transferkit-bench-hello-static",
+                "transferkit", "transferkit-bench-hello",
             ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),
-        .executableTarget(
-            name: "transferkit-bench-hello-static", path: "Benchmarks/HelloWorldStatic",
-            linkerSettings: staticReleaseLinking),
 
         // MARK: - Fuzzing (Fuzz/README.md: libFuzzer entry points with `Fuzz/replay.sh`'s flags, replay tools
         // in an ordinary build)
@@ -296,7 +274,7 @@ let package = Package(
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
                 "TransferImaging", "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
-                "TransferClipboard",
+                "TransferClipboard", "TransferDesktop",
             ]),
         .testTarget(
             name: "TransferKitCompatibilityTests",

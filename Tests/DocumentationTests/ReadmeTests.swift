@@ -82,9 +82,39 @@ struct InstallAndDocsTests {
         #expect(block.contains(#".product(name: "TransferKitTesting", package: "transferkit")"#))
         #expect(section.contains("A path dependency's identity is its **folder's name**"))
         // CI builds a package from exactly these lines.
-        let ci = try String(contentsOf: repositoryFile(".ci/run"), encoding: .utf8)
-        #expect(ci.contains(#"block ~ /\.package\(path:/"#))
+        let consumer = try String(contentsOf: repositoryFile(".ci/consumer"), encoding: .utf8)
+        #expect(consumer.contains(#"block ~ /\.package\(path:/"#))
         #expect(FileManager.default.fileExists(atPath: repositoryFile(".ci/adopter/Tests/CardsTests").path))
+        let ci = try String(contentsOf: repositoryFile(".ci/run"), encoding: .utf8)
+        #expect(ci.contains("\n.ci/consumer path\n"))
+    }
+
+    @Test("CI builds a package from the installation lines against a tag, by version, with every product named")
+    func versionedDependency() throws {
+        let consumer = try String(contentsOf: repositoryFile(".ci/consumer"), encoding: .utf8)
+        #expect(consumer.contains(#"block ~ /\.package\(url:/"#))
+        #expect(consumer.contains(#"awk '/^The other products are/, /^$/' README.md"#))
+        let section = try readmeSection("## Installation")
+        #expect(section.contains("\nThe other products are "))
+        let ci = try String(contentsOf: repositoryFile(".ci/run"), encoding: .utf8)
+        #expect(ci.contains("\n.ci/consumer version\n"))
+        #expect(FileManager.default.fileExists(atPath: repositoryFile(".ci/adopter/Tests/ProductsTests").path))
+    }
+
+    @Test("the one target with unsafe flags is a test helper no product builds; the tool links static by a script")
+    func noUnsafeFlagsInProducts() throws {
+        let manifest = try String(contentsOf: repositoryFile("Package.swift"), encoding: .utf8)
+        // A versioned dependency is refused when a product it uses builds a target with unsafe flags.
+        #expect(manifest.ranges(of: "unsafeFlags").count == 1)
+        let seeds = try #require(manifest.range(of: #"name: "TransferKitCompatibilitySeeds""#))
+        let flags = try #require(manifest.range(of: "unsafeFlags"))
+        #expect(seeds.upperBound < flags.lowerBound)
+        #expect(!manifest[seeds.upperBound..<flags.lowerBound].contains(".target("), "the flag is the seeds' own")
+        #expect(!manifest.contains(#"targets: ["TransferKitCompatibilitySeeds"]"#))
+        let script = try String(contentsOf: repositoryFile("Scripts/release.sh"), encoding: .utf8)
+        #expect(script.contains("swift build \"${flags[@]}\" --product transferkit >&2"))
+        #expect(script.contains("swift build \"${flags[@]}\" --product transferkit-bench >&2"))
+        #expect(script.contains("--static-swift-stdlib"))
     }
 
     /// The public modules: the targets of the library products.

@@ -6,7 +6,8 @@ import TransferKitTesting
 
 /// A ```swift block of the README or a DocC article, with the hidden context an HTML comment before it gives.
 ///
-/// A block compiles as written: it is type-checked as a program of its own against the built modules. A block that
+/// A block compiles as written: it is compiled as a program of its own against the built modules, through the SIL
+/// diagnostics a real build runs (Swift 6's region-based isolation among them), not type-checked only. A block that
 /// continues an earlier one says what it assumes in a comment that GitHub and DocC do not show:
 /// `<!-- context: let provider = TransferProvider() -->`, or, for code that cannot compile here (a Package.swift
 /// fragment, Apple-only code), `<!-- not compiled: reason -->`.
@@ -86,7 +87,7 @@ struct SnippetTests {
     }
 
     @Test(
-        "every snippet type-checks as written against the built modules",
+        "every snippet compiles as written against the built modules, SIL diagnostics included",
         .enabled(if: swiftCompiler != nil, "needs swiftc from the toolchain on the PATH"),
         arguments: DocumentationSnippet.all)
     func snippetCompiles(_ snippet: DocumentationSnippet) async throws {
@@ -101,7 +102,7 @@ struct SnippetTests {
         let source = folder.appendingPathComponent("main.swift")
         try Data((snippet.context + "\n" + snippet.code + "\n").utf8).write(to: source)
         let run = try await ChildProcess.run(
-            compiler, arguments: swiftTypeCheckArguments([source.path], products: products))
+            compiler, arguments: swiftTypeCheckArguments([source.path], products: products, check: .build))
         #expect(run.status == 0, "\(snippet) does not compile:\n\(run.errorText)")
     }
 }

@@ -11,16 +11,28 @@ public func executableOnPath(named name: String) -> String? {
         .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-/// The arguments that make `swiftc` type-check source files in Swift 6 language mode against the package's built
+/// How far `swiftc` takes the code an adopter would write.
+public enum SwiftCheck: Sendable {
+    /// Type checking only (`-typecheck`): fast, but blind to the diagnostics of the SIL passes.
+    case typeCheck
+    /// Type checking and SIL's mandatory diagnostic passes (`-emit-sil`), as every real build runs them: region-based
+    /// isolation (`sending 'model' risks causing data races`), definite initialization, missing returns. What this
+    /// accepts, a build accepts.
+    case build
+}
+
+/// The arguments that make `swiftc` check source files in Swift 6 language mode against the package's built
 /// modules, as an adopter's target that imports them is compiled.
 ///
 /// - Parameters:
 ///   - sources: The paths of the Swift files (a `main.swift` among them may hold top-level code).
 ///   - products: The folder of the built products (`TransferKitExecutable.productsDirectory`).
+///   - check: How far the compiler goes; `.typeCheck` unless said otherwise.
 /// - Returns: The arguments for `swiftc`.
-public func swiftTypeCheckArguments(_ sources: [String], products: URL) -> [String] {
-    [
-        "-typecheck", "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path, "-Xcc",
+public func swiftTypeCheckArguments(_ sources: [String], products: URL, check: SwiftCheck = .typeCheck) -> [String] {
+    let stage = check == .typeCheck ? ["-typecheck"] : ["-emit-sil", "-wmo", "-o", "/dev/null"]
+    return stage + [
+        "-swift-version", "6", "-I", products.appendingPathComponent("Modules").path, "-Xcc",
         "-fmodule-map-file=" + products.appendingPathComponent("CTransferKitCRC32.build/module.modulemap").path,
     ] + sources
 }

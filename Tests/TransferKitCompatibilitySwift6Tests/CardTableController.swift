@@ -12,6 +12,10 @@ import TransferKitCompatibility
 /// whether it claims an actor (`#isolation`) and each hop whether it runs on the main queue, the main actor's
 /// executor (on Linux a worker thread serves it once the main thread has parked in `dispatch_main`, so
 /// `Thread.isMainThread` cannot tell).
+///
+/// The model hop sends seed 000's `Model` to the main actor. Here it comes from the seeds' own module, in Swift 5 mode
+/// as the seeds are, whose types Swift 6 does not hold to `Sendable`; in one Swift 6 module with the controller the
+/// model must be `Sendable`, as the porting article's controller has it (`Swift6HandlerTests.realBuild` builds both).
 @MainActor
 final class CardTableController {
     /// Seed 000's model cards.

@@ -15,8 +15,10 @@ struct Options: Sendable {
         USAGE: transferkit-bench [--quick] [--json OUT] [--compare OLD.json] [--only NAME]
 
         Measures TransferKit against baselines run alternately in the same process, and prints a table of
-        best and median figures, ratios and targets. Build in release mode first:
-          swift build -c release && swift run -c release transferkit-bench
+        best and median figures, ratios and targets. Build in release mode, with the tool linked as released
+        (the Swift runtime statically; `swift run` has no flag for that):
+          Scripts/release.sh bench [OPTIONS]
+        or, the tool linked dynamically: swift run -c release transferkit-bench [OPTIONS]
 
         OPTIONS:
           --quick      A smoke run that finishes in under a minute (for CI; the figures mean little).

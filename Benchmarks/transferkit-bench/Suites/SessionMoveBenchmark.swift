@@ -109,11 +109,26 @@ enum SessionMoveBenchmark {
 
     /// Whether `/proc/net/unix` lists a socket bound to `path` with the listening flag (`__SO_ACCEPTCON`, 0x10000).
     private static func isListening(_ path: String) -> Bool {
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return false }
+        guard let table = unixSocketTable() else { return false }
         return table.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 8, fields[7] == path, let flags = UInt32(fields[3], radix: 16) else { return false }
             return flags & 0x10000 != 0
+        }
+    }
+
+    /// The kernel's table of Unix sockets, read to its end. It is a `seq_file` that reports a size of 0 and hands out
+    /// whole lines, about a page, per read; `String(contentsOfFile:)` stops after the first short read, so once the
+    /// machine had some 40 sockets the children's listeners fell past it and the suite failed ("nothing listens").
+    private static func unixSocketTable() -> String? {
+        guard let descriptor = try? Syscall.openForReading("/proc/net/unix") else { return nil }
+        defer { Syscall.close(descriptor) }
+        var table: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            guard let count = try? Syscall.read(descriptor, into: &chunk) else { return nil }
+            if count == 0 { return String(decoding: table, as: UTF8.self) }
+            table += chunk[..<count]
         }
     }
 

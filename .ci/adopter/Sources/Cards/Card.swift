@@ -1,5 +1,5 @@
-// An adopter's model type, as the README's "A model type" shows it: built by .ci/run in a package outside the
-// repository that depends on TransferKit by path, with the README's Package.swift lines for that case.
+// An adopter's model type, as the README's "A model type" shows it: built by .ci/consumer in a package outside the
+// repository that depends on TransferKit by path and by version, with the README's Package.swift lines for each.
 import Foundation
 import TransferKit
 import UniformTypes

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The release build of the `transferkit` tool: `swift build -c release` with the Swift runtime and Foundation linked
+# statically (SwiftPM's own `--static-swift-stdlib`), then a check that the binary loads no Swift library at run time.
+#
+#   Scripts/release.sh [SWIFT-BUILD-OPTION…]   # builds the tool and prints its path (.build/release/transferkit)
+#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the benchmark the same way and runs it (`bench --quick`)
+#
+# `swift run` has no `--static-swift-stdlib`, so the benchmark is built and run in two steps here: it times the
+# `transferkit` built beside it, which is then linked as released (Benchmarks/README.md, the cli rows).
+#
+# Why static: a dynamic start spends about half of a short command's time in the dynamic loader binding Foundation.
+# Why on the command line and not in Package.swift: SwiftPM refuses a versioned dependency whose products carry unsafe
+# flags (`linkerSettings: [.unsafeFlags(…)]`), and every adopter's tests build the `transferkit` product. Debug
+# builds, which the tests spawn, stay dynamic.
+#
+# The binary stays position-independent. `-no-pie` started `types public.png` about 1 ms sooner (it skips some 80 000
+# relocations), but would load the tool, which reads archives and clipboard contents from other programs, at a fixed
+# address; packed relative relocations (`-z pack-relative-relocs`) gain most of that with ASLR kept, but need glibc 2.36
+# at run time, so a build on Ubuntu 22.04 would make a tool that does not start.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+flags=(-c release --static-swift-stdlib)
+if [ "${1:-}" = bench ]; then
+  shift
+  swift build "${flags[@]}" --product transferkit-bench >&2
+  exec "$(swift build "${flags[@]}" --show-bin-path)/transferkit-bench" "$@"
+fi
+flags+=("$@")
+swift build "${flags[@]}" --product transferkit >&2
+tool="$(swift build "${flags[@]}" --show-bin-path)/transferkit"
+if ldd "$tool" | grep -E 'libswift|libFoundation|lib_Foundation' >&2; then
+  echo "release.sh: $tool loads the Swift libraries above at run time; it should link them statically" >&2
+  exit 1
+fi
+echo "$tool"
