@@ -213,12 +213,13 @@ final class DragDropHostilePeerTests {
         }
         let status = try await drop.process.exitStatus()
         #expect(status == 0, "\(drop.output)")
-        let written = out.appendingPathComponent("item")  // public.utf8-plain-text has no extension of its own
+        // public.utf8-plain-text has no extension of its own: it takes public.plain-text's.
+        let written = out.appendingPathComponent("item.txt")
         let lines = drop.output.split(separator: "\n")
         #expect(lines.filter { !$0.hasPrefix("transferkit drop:") } == ["\(written.path)\tpublic.utf8-plain-text\t4"])
         #expect(FileManager.default.contents(atPath: written.path) == Data("card".utf8))
         // Nothing of the endless drop stays.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["item"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path) == ["item.txt"])
     }
 
     @Test("drop of a source that lists 60 000 types takes its first type: the rest are ignored, not named")
@@ -246,7 +247,7 @@ final class DragDropHostilePeerTests {
         try await bed.pointer.drag(from: inside(leftCorner), to: inside(rightCorner))
         _ = try? await waylandWithin(90) { try await drag.value }
         #expect(try await drop.process.exitStatus() == 0, "\(drop.output)")
-        let written = out.appendingPathComponent("item")
+        let written = out.appendingPathComponent("item.txt")
         #expect(FileManager.default.contents(atPath: written.path) == Data("card".utf8), "\(drop.output)")
     }
 

@@ -136,16 +136,10 @@ final class DragDropX11CommandLineTests {
         let out = folder.appendingPathComponent("dropped", isDirectory: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("taken".utf8).write(to: out.appendingPathComponent("item.json"))
-        let drop = try start(["drop", "-o", out.path])
+        let (drop, source) = try await dragFromGTK(
+            [("application/json", card)], titled: "gtk4 source for transferkit drop", to: ["drop", "-o", out.path])
         defer { drop.process.stop() }
-        let source = try DragPeer.source(
-            title: "gtk4 source for transferkit drop", offers: [("application/json", card)],
-            environment: gtkEnvironment, directory: folder)
         defer { source.stop() }
-        try await source.place(at: leftCorner, with: pointer)
-        try await place("transferkit drop", at: rightCorner)
-
-        try await pointer.drag(from: insideGTKWindow(leftCorner), to: insideTransferKitWindow(rightCorner))
         #expect(try await drop.process.exitStatus() == 0, "\(drop.output)")
         // item.json was taken: the drop never replaces a file.
         let written = out.appendingPathComponent("item 2.json")
@@ -158,6 +152,99 @@ final class DragDropX11CommandLineTests {
         if let end = try? await source.waitForEvent(["drag-end", "drag-cancel"], within: .seconds(10)) {
             #expect(end.event == "drag-end" && end.deleteData == false, "\(source.transcript)")
         }
+    }
+
+    /// Starts `transferkit` with `arguments` (a `drop`) and a GTK 4 source window offering `offers`, side by side,
+    /// and drags from the source onto TransferKit's window; both still run (the caller stops them).
+    func dragFromGTK(
+        _ offers: [(mime: String, file: URL)], titled title: String, to arguments: [String]
+    ) async throws -> (Tool, DragPeer) {
+        let drop = try start(arguments)
+        let source: DragPeer
+        do {
+            source = try DragPeer.source(
+                title: title, offers: offers, environment: gtkEnvironment, directory: folder)
+        } catch {
+            drop.process.stop()
+            throw error
+        }
+        do {
+            try await source.place(at: leftCorner, with: pointer)
+            try await place("transferkit drop", at: rightCorner)
+            try await pointer.drag(from: insideGTKWindow(leftCorner), to: insideTransferKitWindow(rightCorner))
+        } catch {
+            source.stop()
+            drop.process.stop()
+            throw error
+        }
+        return (drop, source)
+    }
+
+    /// A folder of files to drag as `file:` URIs: a text file, a link to it, a FIFO, a folder; and the URI list.
+    func filesToDrag() throws -> (folder: URL, list: URL, hello: Data) {
+        let source = folder.appendingPathComponent("files to drag", isDirectory: true)
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        let hello = Data("hello from a file manager\n".utf8)
+        try hello.write(to: source.appendingPathComponent("hello.txt"))
+        try FileManager.default.createSymbolicLink(
+            atPath: source.appendingPathComponent("link to hello").path, withDestinationPath: "hello.txt")
+        #expect(mkfifo(source.appendingPathComponent("pipe").path, 0o600) == 0)
+        try FileManager.default.createDirectory(
+            at: source.appendingPathComponent("a folder"), withIntermediateDirectories: true)
+        let uris = ["hello.txt", "link to hello", "pipe", "a folder"].map {
+            source.appendingPathComponent($0).absoluteString + "\r\n"
+        }
+        let list = try file("files.uris", Data(uris.joined().utf8))
+        return (source, list, hello)
+    }
+
+    @Test("a GTK 4 source of file: URIs → drop -o DIR copies the files under their own names, never over one")
+    func dropFilesFromGTK() async throws {
+        let (_, list, hello) = try filesToDrag()
+        let out = folder.appendingPathComponent("copies", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("taken".utf8).write(to: out.appendingPathComponent("hello.txt"))
+        let (drop, source) = try await dragFromGTK(
+            [("text/uri-list", list)], titled: "gtk4 file source for transferkit drop", to: ["drop", "-o", out.path])
+        defer { drop.process.stop() }
+        defer { source.stop() }
+        // The FIFO and the folder are refused: named, and the exit status says so once the drop is done.
+        #expect(try await drop.process.exitStatus() == 2, "\(drop.output)")
+        let copy = out.appendingPathComponent("hello 2.txt")
+        let linked = out.appendingPathComponent("link to hello")
+        #expect(FileManager.default.contents(atPath: copy.path) == hello, "\(drop.output)")
+        #expect(FileManager.default.contents(atPath: linked.path) == hello, "\(drop.output)")
+        #expect(
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: linked.path)) == nil,
+            "the link's target was copied, not the link")
+        let kept = out.appendingPathComponent("hello.txt")
+        #expect(FileManager.default.contents(atPath: kept.path) == Data("taken".utf8))
+        let lines = drop.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("\(copy.path)\tpublic.data\t\(hello.count)"), "\(drop.output)")
+        #expect(lines.contains("\(linked.path)\tpublic.data\t\(hello.count)"), "\(drop.output)")
+        #expect(drop.output.contains("/pipe was not copied: is a FIFO"), "\(drop.output)")
+        #expect(drop.output.contains("/a folder was not copied: is a folder"), "\(drop.output)")
+        #expect(drop.output.contains("2 dropped files were not copied"), "\(drop.output)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(entries == ["hello 2.txt", "hello.txt", "link to hello"], "\(entries)")
+    }
+
+    @Test("drop --uris writes a dropped list of file: URIs as a file holding the list, as before")
+    func dropURIsFromGTK() async throws {
+        let (_, list, _) = try filesToDrag()
+        let out = folder.appendingPathComponent("lists", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let (drop, source) = try await dragFromGTK(
+            [("text/uri-list", list)], titled: "gtk4 uri source for transferkit drop",
+            to: ["drop", "-o", out.path, "--uris"])
+        defer { drop.process.stop() }
+        defer { source.stop() }
+        #expect(try await drop.process.exitStatus() == 0, "\(drop.output)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(entries.count == 1, "\(entries)")
+        let written = try #require(entries.first)
+        let bytes = try #require(FileManager.default.contents(atPath: out.appendingPathComponent(written).path))
+        #expect(String(decoding: bytes, as: UTF8.self).contains("hello.txt"))
     }
 
     @Test("a GTK 4 source → drop --archive saves every offered type into one archive")

@@ -83,6 +83,8 @@ final class KeeperWaylandTests {
         try await keeper.waitForLines(startingWith: "restored clipboard")
         let gnome = try await compositor.wlPaste(["--no-newline", "--type", "x-special/gnome-copied-files"])
         #expect(String(decoding: gnome.output, as: UTF8.self) == "cut\n" + moved.standardizedFileURL.absoluteString)
+        let kde = try await compositor.wlPaste(["--no-newline", "--type", "application/x-kde-cutselection"])
+        #expect(kde.output == Data("1".utf8), "\(kde.error)")
     }
 
     @Test("a concealed copy is never kept on Wayland either")

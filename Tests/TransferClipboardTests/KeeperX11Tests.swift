@@ -173,6 +173,8 @@ final class KeeperX11Tests {
         try await keeper.waitForLines(startingWith: "restored clipboard")
         let gnome = try await server.xclip(["-o", "-selection", "clipboard", "-t", "x-special/gnome-copied-files"])
         #expect(String(decoding: gnome.output, as: UTF8.self) == "cut\n" + moved.standardizedFileURL.absoluteString)
+        let kde = try await server.xclip(["-o", "-selection", "clipboard", "-t", "application/x-kde-cutselection"])
+        #expect(kde.status == 0 && kde.output == Data("1".utf8), "\(kde.error)")
         let list = try await server.xclip(["-o", "-selection", "clipboard", "-t", "text/uri-list"])
         #expect(String(decoding: list.output, as: UTF8.self).hasPrefix(moved.standardizedFileURL.absoluteString))
     }

@@ -57,6 +57,22 @@ final class WaylandCommandLineTests {
         #expect(processes(containing: path).isEmpty, "the serving copy is still running")
     }
 
+    @Test("copy a.json offers the JSON as plain text too, and wl-paste reads it under the text names")
+    func jsonIsText() async throws {
+        let json = Data(#"{"name":"Leia","title":"Princess ✓"}"#.utf8)
+        let path = try file("a.json", json).path
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
+        let types = try await offered()
+        #expect(types.contains("application/json"), "\(types)")
+        for name in ["text/plain;charset=utf-8", "text/plain"] {
+            #expect(types.contains(name), "\(types)")
+            let text = try await compositor.wlPaste(["--no-newline", "--type", name])
+            #expect(text.output == json, "\(name): \(text.error)")
+        }
+    }
+
     @Test("watch --json prints one object per change of owner")
     func watchPrintsChanges() async throws {
         let output = folder.appendingPathComponent("watch.out").path

@@ -102,6 +102,51 @@ final class X11CommandLineTests {
         return result.output
     }
 
+    @Test("copy a.json offers the JSON under UTF8_STRING and the plain-text names too; xclip reads it there")
+    func jsonIsText() async throws {
+        let json = Data(#"{"name":"Leia","title":"Princess ✓"}"#.utf8)
+        let path = try file("a.json", json)
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
+        let targets = try await xclipText("TARGETS").split(separator: "\n").map(String.init)
+        #expect(targets.contains("application/json"), "\(targets)")
+        for name in ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "TEXT"] {
+            #expect(targets.contains(name), "\(targets)")
+            #expect(try await xclipBytes(name) == json, "\(name)")
+        }
+        #expect(!targets.contains("STRING"), "\(targets)")
+    }
+
+    @Test("a .json file that is not UTF-8: its own type pastes its bytes, the text names refuse the paste")
+    func jsonThatIsNotUTF8() async throws {
+        let bytes = Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x7D])
+        let path = try file("broken.json", bytes)
+        let copy = try await transferkit(["copy", path])
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
+        #expect(try await xclipBytes("application/json") == bytes)
+        let refused = try await server.xclip(["-o", "-selection", "clipboard", "-t", "UTF8_STRING"])
+        #expect(refused.status != 0 && refused.output.isEmpty, "\(refused.status) \(refused.output) \(refused.error)")
+    }
+
+    @Test("standard input that is UTF-8 without NUL is offered as text whatever its sniffed type; other bytes are not")
+    func standardInputIsText() async throws {
+        // Sniffing says PDF (its magic), the bytes are text.
+        let text = Data("%PDF-1.4 is how a PDF starts, said the note ✓\n".utf8)
+        let copy = try await transferkit(["copy", "-"], input: Array(text))
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let targets = try await xclipText("TARGETS").split(separator: "\n").map(String.init)
+        #expect(targets.contains("application/pdf"), "\(targets)")
+        #expect(targets.contains("UTF8_STRING"), "\(targets)")
+        #expect(try await xclipBytes("UTF8_STRING") == text)
+        let binary = Data([0x25, 0x50, 0x44, 0x46, 0x2D, 0x31, 0x2E, 0x34, 0x00, 0x0A])
+        let second = try await transferkit(["copy", "-"], input: Array(binary))
+        #expect(second.status == 0, "\(second.errorText)")
+        let binaryTargets = try await xclipText("TARGETS").split(separator: "\n").map(String.init)
+        #expect(!binaryTargets.contains("UTF8_STRING"), "\(binaryTargets)")
+    }
+
     @Test("copy --cut offers the files as cut to file managers; without it, as copied")
     func copyCut() async throws {
         let path = try file("cut-me.txt", Data("moved".utf8))
@@ -110,6 +155,7 @@ final class X11CommandLineTests {
         #expect(cut.status == 0, "\(cut.errorText)")
         defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
         #expect(try await xclipText("x-special/gnome-copied-files") == "cut\n\(url)")
+        #expect(try await xclipText("application/x-kde-cutselection") == "1")
         #expect(try await xclipText("text/uri-list").hasPrefix(url))
         let copied = try file("copy-me.txt", Data("kept".utf8))
         let copy = try await transferkit(["copy", copied])
@@ -117,6 +163,7 @@ final class X11CommandLineTests {
         defer { for pid in processes(containing: copied) { kill(pid, SIGKILL) } }
         let copiedURL = URL(fileURLWithPath: copied).standardizedFileURL.absoluteString
         #expect(try await xclipText("x-special/gnome-copied-files") == "copy\n\(copiedURL)")
+        #expect(!(try await xclipText("TARGETS")).contains("application/x-kde-cutselection"))
     }
 
     /// Runs `transferkit` with `arguments` (single-quoted) under `script`, which gives it a pseudo-terminal for

@@ -11,13 +11,15 @@ struct TypesCommandTests {
         let run = try await runBinary(["types", "--extension", "py"])
         #expect(run.status == 0)
         #expect(run.error.isEmpty)
+        // The Linux database's name for *.py follows the declared one, where the database is installed.
+        let database = FileManager.default.fileExists(atPath: "/usr/share/mime/globs2") ? " text/x-python" : ""
         #expect(
             run.output == """
                 public.python-script
                   description:  Python script
                   declared:     yes
                   extensions:   py
-                  MIME types:   text/x-python-script
+                  MIME types:   text/x-python-script\(database)
                   conformance:
                     public.python-script
                     └─ public.shell-script
@@ -76,6 +78,41 @@ struct TypesCommandTests {
         #expect((object["mimeTypes"] as? [String])?.first == "text/x-csrc")
         let text = try await runBinary(["types", "public.c-source"])
         #expect(text.output.contains("MIME types:   text/x-csrc"))
+    }
+
+    @Test(
+        "the type of an extension lists the Linux database's MIME type for it, after its own preferred one",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/mime/globs2"), "needs shared-mime-info"),
+        arguments: [
+            ("php", "public.php-script", "text/php", ["application/x-php"]),
+            ("py", "public.python-script", "text/x-python-script", ["text/x-python"]),
+            ("pl", "public.perl-script", "text/x-perl-script", ["application/x-perl"]),
+            ("pm", "public.perl-script", "text/x-perl-script", ["application/x-perl"]),
+            ("rb", "public.ruby-script", "text/x-ruby-script", ["application/x-ruby"]),
+            ("cer", "public.x509-certificate", "application/x-x509-ca-cert", ["application/pkix-cert"]),
+            (
+                "exe", "com.microsoft.windows-executable", "application/x-msdownload",
+                ["application/x-ms-dos-executable"]
+            ),
+            ("j2c", "public.jpeg-2000", "image/jp2", ["image/x-jp2-codestream", "image/jpx"]),
+            ("j2k", "public.jpeg-2000", "image/jp2", ["image/x-jp2-codestream", "image/jpx"]),
+            ("jpf", "public.jpeg-2000", "image/jp2", ["image/x-jp2-codestream", "image/jpx"]),
+            ("svgz", "public.svg-image", "image/svg+xml", ["image/svg+xml-compressed"]),
+        ])
+    func databaseMIMETypesAreTags(
+        filenameExtension: String, identifier: String, preferred: String, database: [String]
+    ) async throws {
+        let run = try await runBinary(["types", "--extension", filenameExtension, "--json"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["identifier"] as? String == identifier)
+        let mimeTypes = try #require(object["mimeTypes"] as? [String])
+        #expect(mimeTypes.first == preferred)
+        for name in database {
+            #expect(mimeTypes.contains(name), "\(mimeTypes)")
+        }
+        let text = try await runBinary(["types", "--extension", filenameExtension])
+        #expect(text.output.contains(database[0]))
     }
 
     @Test(

@@ -22,6 +22,22 @@ struct ProviderFileTests {
         #expect(try contents(of: folder).isEmpty)
     }
 
+    @Test(
+        "A temporary file of a type without an extension of its own takes its nearest supertype's",
+        arguments: [
+            (UniformType.utf8PlainText, "item.txt"),
+            (UniformType(exportedAs: "com.example.note", conformingTo: .json), "item.json"),
+            (UniformType.png, "item.png"), (UniformType(exportedAs: "com.example.blob"), "item"),
+        ])
+    func inheritedExtension(type: UniformType, name: String) async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let provider = TransferProvider(temporaryDirectory: folder)
+        provider.registerDataRepresentation(for: type) { _ in Data([1]) }
+        let written = try await provider.loadFileRepresentation(for: type) { $0.lastPathComponent }
+        #expect(written == name)
+    }
+
     @Test("A file representation loads as data, and as a copy that is deleted while the original stays")
     func fileAsDataAndCopy() async throws {
         let folder = try makeTemporaryDirectory()

@@ -37,5 +37,9 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     /// A transfer carried more than its limit allows (a drop over `DesktopWindow.Options.maximumDropSize`); what it
     /// wrote was removed.
     public static var limitExceeded: Self { Self("limitExceeded") }
+    /// A representation offered under the plain-text names because its type is text (`application/json` as
+    /// `UTF8_STRING`) turned out not to be UTF-8 when it was pasted: that paste is refused (see "Text of other
+    /// types" in ``ClipboardTypeMapping``). Its own type still pastes its bytes as they are.
+    public static var notText: Self { Self("notText") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

@@ -12,7 +12,8 @@ public import UniformTypes
 /// that applications that know only the supertype can paste it; `public.data`'s `application/octet-stream` is
 /// never offered that way. Plain text adds `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING`,
 /// `STRING` (Latin-1) and `TEXT`; file URLs add `text/uri-list` and `x-special/gnome-copied-files` (with the copy
-/// or cut operation, and every provider's URLs). On reading, the file lists of other applications (`text/uri-list`,
+/// or cut operation, and every provider's URLs), and a cut (``ClipboardWriteOptions/isCut`` or a provider's
+/// `isCut`) adds KDE's `application/x-kde-cutselection` (`1`). On reading, either mark makes the item `isCut`. On reading, the file lists of other applications (`text/uri-list`,
 /// KDE's `application/x-kde4-urilist`) are `org.transferkit.uri-list`, which conforms to `public.file-url`, and the
 /// other names desktops and browsers commonly offer have declared types too, so snapshots carry no `dyn.mime…`
 /// types for them.
@@ -46,6 +47,16 @@ public import UniformTypes
 /// PNG has no BMP) does not fail the snapshot; a paste of a derived type still gets it, converted in the reader. A
 /// derived name whose type the reader cannot derive (a converter only the owner registered) stays a representation,
 /// loaded from the owner. The other hints come last, after the derived names.
+///
+/// ## Text of other types
+/// A provider none of whose types has the plain-text names above (registered or derived) but one of which conforms
+/// to `public.text` (JSON, a PHP or shell script, CSV, TOML, XML…) also offers the first such representation under the UTF-8 plain-text
+/// names, `text/plain;charset=utf-8`, `text/plain` and, on X11, `UTF8_STRING` and `TEXT` (not `STRING`), so that a
+/// text editor or a terminal can paste it. They are derived names like the converters' (after the marker), and
+/// they serve the representation's own bytes, checked to be UTF-8 as they pass: bytes that are not UTF-8 refuse
+/// that paste with ``ClipboardError`` `notText` (on X11 the requestor is refused, or an `INCR` transfer stops part
+/// way; on Wayland the pipe closes early), while the representation's own names still paste its bytes. A TransferKit
+/// reader keeps those names as a plain-text representation loaded from the owner.
 public enum ClipboardTypeMapping {
     /// What one offered name serves.
     package enum Conversion: Sendable, Equatable {
@@ -53,6 +64,9 @@ public enum ClipboardTypeMapping {
         case identity
         /// Plain text as Latin-1 (X11 `STRING`); characters outside it become `?`.
         case latin1
+        /// The bytes of a representation whose type is text of another kind (`public.json`), as plain text: checked
+        /// to be UTF-8 as they are served (see "Text of other types").
+        case utf8Text
         /// The file URLs of every provider as a `text/uri-list`.
         case uriList
         /// The file URLs of every provider as GNOME's `x-special/gnome-copied-files` (`copy` or `cut`, then URLs).
@@ -86,6 +100,7 @@ public enum ClipboardTypeMapping {
     ) -> [Offer] {
         var offers: [Offer] = []
         var seen: Set<String> = []
+        let isCut = options.isCut || providers.contains(where: \.isCut)
         func add(_ target: String, _ index: Int, _ type: UniformType, _ conversion: Conversion) {
             let key = target.lowercased()
             guard !seen.contains(key) else { return }
@@ -98,7 +113,8 @@ public enum ClipboardTypeMapping {
             // A URL list (a `[URL]`'s representation) conforms to public.file-url but is offered as it is.
             if type.conforms(to: .fileURL), !catalog.conforms(type, to: .uriList) {
                 add("text/uri-list", index, type, .uriList)
-                add("x-special/gnome-copied-files", index, type, .gnomeCopiedFiles(cut: options.isCut))
+                add(gnomeCopiedFilesName, index, type, .gnomeCopiedFiles(cut: isCut))
+                if isCut { add(kdeCutSelectionName, index, type, .constant(Data("1".utf8))) }
                 return
             }
             // Only UTF-8 text (or text of no stated encoding) under the UTF-8 names: a provider of UTF-16 or
@@ -120,6 +136,7 @@ public enum ClipboardTypeMapping {
         }
         // Every provider's registered types first, then the derived ones after the marker.
         var derived: [(type: UniformType, index: Int)] = []
+        var textOf: [(type: UniformType, index: Int)] = []
         for (index, provider) in providers.enumerated() {
             let registered = provider.registeredTypes(visibleTo: .otherProcesses)
             for type in registered {
@@ -127,12 +144,18 @@ public enum ClipboardTypeMapping {
             }
             let all = provider.offeredTypes(visibleTo: .otherProcesses)
             derived += all[registered.count...].map { ($0, index) }
+            if let text = textRepresentation(among: all, catalog: catalog) { textOf.append((text, index)) }
         }
-        if !derived.isEmpty {
+        if !derived.isEmpty || !textOf.isEmpty {
             let marker = offers.count
             add(derivedName, 0, .data, .constant(Data()))
             for (type, index) in derived {
                 addNames(of: type, index)
+            }
+            for (type, index) in textOf {
+                for (target, _) in textTargets where target != "STRING" && (includeX11Names || target.contains("/")) {
+                    add(target, index, type, .utf8Text)
+                }
             }
             // Names of a derived type that a registered one serves already (`text/plain`) are not offered again.
             let names = offers[(marker + 1)...].map(\.target)
@@ -155,6 +178,17 @@ public enum ClipboardTypeMapping {
         return offers
     }
 
+    /// The representation among `types` (a provider's offered types, in fidelity order) that the plain-text names
+    /// serve as checked UTF-8 (see "Text of other types"): the first whose type conforms to `public.text`, when none
+    /// of them has those names already (`public.plain-text` itself, or UTF-8 text, which a converter derives from
+    /// UTF-16 or Latin-1 text and from HTML); `nil` otherwise.
+    static func textRepresentation(among types: [UniformType], catalog: TypeCatalog) -> UniformType? {
+        guard !types.contains(where: { $0 == .plainText || catalog.conforms($0, to: .utf8PlainText) }) else {
+            return nil
+        }
+        return types.first { catalog.conforms($0, to: .text) }
+    }
+
     /// The hint names in the order they are offered, and the flag each stands for.
     static let hintNames: KeyValuePairs<String, ClipboardHints> = [
         "x-kde-passwordManagerHint": .concealed,
@@ -163,6 +197,51 @@ public enum ClipboardTypeMapping {
         "org.nspasteboard.TransientType": .transient,
         "org.nspasteboard.AutoGeneratedType": .autoGenerated,
     ]
+
+    /// GNOME's list of copied or cut files: `copy` or `cut`, then one URL a line.
+    package static let gnomeCopiedFilesName = "x-special/gnome-copied-files"
+
+    /// KDE's cut mark beside its URL list: `1` when the files were cut.
+    package static let kdeCutSelectionName = "application/x-kde-cutselection"
+
+    /// Whether an owner that offers `names` marks its files as cut, reading the marks' first bytes through `open`:
+    /// KDE's `application/x-kde-cutselection` is `1`, or GNOME's `x-special/gnome-copied-files` starts with the line
+    /// `cut`. `false` when neither mark says so or the owner no longer gives it.
+    ///
+    /// - Throws: Any other error of `open` or the stream, such as `CancellationError`.
+    package static func marksCut(
+        offered names: [String], _ open: (_ name: String) async throws -> TransferByteStream
+    ) async throws -> Bool {
+        if names.contains(kdeCutSelectionName),
+            let bytes = try await leadingBytes(8, { try await open(kdeCutSelectionName) }),
+            String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+        {
+            return true
+        }
+        if names.contains(gnomeCopiedFilesName),
+            let bytes = try await leadingBytes(4, { try await open(gnomeCopiedFilesName) })
+        {
+            return bytes == Data("cut".utf8) || bytes == Data("cut\n".utf8) || bytes == Data("cut\r".utf8)
+        }
+        return false
+    }
+
+    /// The first `count` bytes of a stream (fewer when it is shorter), read no further; `nil` when the owner does
+    /// not give it (`typeUnavailable`, `transferFailed`).
+    private static func leadingBytes(
+        _ count: Int, _ open: () async throws -> TransferByteStream
+    ) async throws -> Data? {
+        var bytes = Data()
+        do {
+            for try await chunk in try await open() {
+                bytes += chunk.prefix(count - bytes.count)
+                if bytes.count == count { break }
+            }
+        } catch let error as ClipboardError where [.typeUnavailable, .transferFailed].contains(error.code) {
+            return nil
+        }
+        return bytes
+    }
 
     /// The name of TransferKit's expiry hint, whose bytes are the expiry as decimal seconds since 1970.
     public static let expiresName = "application/x-transferkit-expires"
@@ -289,6 +368,9 @@ public enum ClipboardTypeMapping {
         switch offer.conversion {
         case .identity:
             return try await providers[offer.providerIndex].loadStream(for: offer.type, progress: progress)
+        case .utf8Text:
+            let stream = try await providers[offer.providerIndex].loadStream(for: offer.type, progress: progress)
+            return TransferByteStream(length: stream.length, UTF8CheckedChunks(base: stream, type: offer.type))
         case .latin1:
             let text = try await providers[offer.providerIndex].loadObject(ofClass: String.self, progress: progress)
             let latin1 = text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }

@@ -1,6 +1,7 @@
 public import Foundation
 import TransferKit
 import TransferKitPlatform
+import UniformTypes
 
 /// Keeps what is copied after the application that copied it exits: the clipboard of a desktop that has no
 /// clipboard manager, on Wayland and X11.
@@ -209,6 +210,9 @@ public struct ClipboardKeeper: Sendable {
     ///   when watching fails (`protocolUnavailable` on an X server without XFIXES).
     public func run(onEvent: @escaping @Sendable (Event) -> Void = { _ in }) async throws {
         try Self.makeFolder(options.spoolFolder)
+        // A restore offers every MIME name the system database gives a type, which needs the database: imported now,
+        // so that the first restore does not wait for it while the next owner may already be taking the selection.
+        clipboard.catalog.importSystemMIMEDatabaseIfNeeded()
         var selections: [ClipboardSelection] = []
         for selection in options.selections where !selections.contains(selection) {
             selections.append(selection)

@@ -13,7 +13,8 @@ final class KeptSnapshot: Sendable {
     let offered: [String]
     /// The payloads' bytes in all.
     let byteCount: UInt64
-    /// Whether the owner offered its files as cut (`x-special/gnome-copied-files` starting with `cut`).
+    /// Whether the owner offered its files as cut (`x-special/gnome-copied-files` starting with `cut`, or KDE's
+    /// `application/x-kde-cutselection` of `1`).
     let isCut: Bool
     /// Each representation's type, length and checksum, in order: equal for snapshots of equal content.
     let content: [Content]
@@ -57,6 +58,9 @@ final class KeptSnapshot: Sendable {
 
     /// The identifier GNOME's file list is read as (its first line is `copy` or `cut`).
     static let gnomeCopiedFiles = UniformType(exportedAs: "org.transferkit.gnome-copied-files")
+
+    /// The identifier KDE's cut mark is read as (`1` when the files were cut).
+    static let kdeCutSelection = UniformType(exportedAs: "org.transferkit.kde-cut-selection")
 
     /// Snapshots every type `selection` offers into one archive, as `paste --archive` does: the clipboard's lazily
     /// loading item written by the archive writer, one chunk at a time.
@@ -204,7 +208,8 @@ final class KeptSnapshot: Sendable {
                     content.append(Content(type: type, length: header.length, checksum: checksum))
                     let kept = data
                     provider.registerDataRepresentation(for: type) { _ in kept }
-                    if type == gnomeCopiedFiles { isCut = kept.starts(with: Data("cut".utf8)) }
+                    if type == gnomeCopiedFiles { isCut = isCut || kept.starts(with: Data("cut".utf8)) }
+                    if type == kdeCutSelection { isCut = isCut || kept.starts(with: Data("1".utf8)) }
                     continue
                 }
                 guard let offset = reader.payloadOffset else { break }
@@ -216,7 +221,7 @@ final class KeptSnapshot: Sendable {
                     TransferByteStream(range: Int64(offset), length: length, of: file, name: name)
                 }
                 if type == gnomeCopiedFiles {
-                    isCut = startsWithCut(file, at: Int64(offset), length: length)
+                    isCut = isCut || startsWithCut(file, at: Int64(offset), length: length)
                 }
             }
         }
@@ -229,7 +234,8 @@ final class KeptSnapshot: Sendable {
             throw error
         }
         return KeptSnapshot(
-            provider: provider, offered: offered, byteCount: byteCount, isCut: isCut, content: content,
+            provider: provider, offered: offered, byteCount: byteCount, isCut: isCut || provider.isCut,
+            content: content,
             deadline: deadline,
             budget: budget, reserved: reserved)
     }

@@ -33,6 +33,11 @@ struct CommandLineItems {
             // The descriptor's own path, so standard input redirected from a file (or spooled) serves too.
             let url = URL(fileURLWithPath: "/proc/self/fd/\(input.fileDescriptor)")
             provider.registerFileRepresentation(for: itemType, openInPlace: true) { _ in url }
+            // Standard input has no name to say what it is: when its bytes are text, it is offered as text too,
+            // whatever sniffing made of them.
+            if path == "-", type == nil, !catalog.conforms(itemType, to: .text), isUTF8TextWithoutNUL(input) {
+                provider.registerFileRepresentation(for: .utf8PlainText, openInPlace: true) { _ in url }
+            }
             if path != "-" {
                 let fileURL = URL(fileURLWithPath: path).standardizedFileURL
                 provider.registerDataRepresentation(for: .fileURL) { _ in Data(fileURL.absoluteString.utf8) }
@@ -86,6 +91,15 @@ struct CommandLineItems {
                 }
             })
         return CommandLineItems(providers: providers, spools: [spool], isArchive: true)
+    }
+
+    /// Whether `input` is UTF-8 text without a NUL byte (reading at most `InputFile.sniffLimit` bytes; a longer or
+    /// empty input is not taken for text).
+    static func isUTF8TextWithoutNUL(_ input: InputFile) -> Bool {
+        guard let size = input.size, size > 0, size <= InputFile.sniffLimit, let bytes = input.peek(Int(size)),
+            bytes.count == Int(size), !bytes.contains(0)
+        else { return false }
+        return String(validating: bytes, as: UTF8.self) != nil
     }
 
     /// Whether the single input is restored as an archive: a `.transferkit` name, or a binary archive's first bytes.

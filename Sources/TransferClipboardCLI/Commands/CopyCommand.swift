@@ -25,10 +25,13 @@ struct CopyCommand: Command {
     var discussion: String {
         """
         Each file is offered as its type (from --type, else from its filename extension, else public.data) and,
-        for applications that paste files, as its URL (text/uri-list). An archive (a .transferkit file, or any
+        for applications that paste files, as its URL (text/uri-list). A file whose type is text (JSON, a script,
+        XML, …) is offered as plain text too (UTF8_STRING, text/plain), so editors and terminals paste it; a paste
+        there of bytes that are not UTF-8 is refused. Standard input that is UTF-8 without a NUL byte is offered as
+        text whatever its first bytes look like. An archive (a .transferkit file, or any
         input that starts like a binary archive) offers every representation of its first item, as
         `paste --archive` saved them. With --cut, file managers that paste the files move them instead of
-        copying them (x-special/gnome-copied-files). Nothing is read until an application pastes; then the bytes
+        copying them (GNOME's x-special/gnome-copied-files and KDE's application/x-kde-cutselection). Nothing is read until an application pastes; then the bytes
         stream from the file. The command returns once the clipboard is this tool's, and a copy of it keeps serving in the
         background until another application takes the clipboard (--foreground: this process serves, and exits
         then).

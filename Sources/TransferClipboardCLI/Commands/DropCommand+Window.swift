@@ -16,6 +16,7 @@ extension DropCommand {
             maximumDropSize: maximumSize)
         defer { window.close() }
         var received = 0
+        var refusedFiles = 0
         var snapshots: [CommandLineItems] = []
         // A TransferKit drag that allows a move (`drag --move`) is moved, exactly once through its session; any other
         // program's drag is copied, so a file manager or an editor never deletes its data because of this window.
@@ -34,8 +35,9 @@ extension DropCommand {
                             throw NothingToTake()
                         }
                         switch destination {
-                        case .folder(let folder):
-                            try await write(providers, into: folder, context: context)
+                        case .folder(let folder, let copyingFiles):
+                            refusedFiles += try await write(
+                                providers, into: folder, copyingFiles: copyingFiles, context: context)
                             return nil
                         case .archive:
                             let taken = snapshots.reduce(0) { $0 + $1.providers.count }
@@ -62,6 +64,10 @@ extension DropCommand {
             try await PasteCommand.archive(
                 snapshots.flatMap(\.providers), budget: nil, format: format, output: path, context: context)
             withExtendedLifetime(snapshots) {}
+        }
+        if refusedFiles > 0 {
+            let files = refusedFiles == 1 ? "1 dropped file was" : "\(refusedFiles) dropped files were"
+            throw ToolIOError(code: .openFailed, message: "\(files) not copied (named above)")
         }
     }
 

@@ -35,6 +35,14 @@ struct DropCommand: Command {
         exactly once; a drag from any other program is copied, so its source never deletes anything because of a
         drop here.
 
+        A drop of files from a file manager or another program (a list of file: URIs on this machine) copies
+        those files into DIR under their own names, one line each, with a progress bar on a terminal; the files
+        are read as they are written, never whole into memory. A name taken in DIR gets ' 2', ' 3', … as above:
+        the copy is created anew, never over a file, and only ever in DIR. A symbolic link is followed: its target's
+        bytes are copied under the link's name. Only regular files are copied: a folder, a FIFO, a socket or a
+        device is refused unread (named on standard error); the other files of the drop are still copied, and the
+        tool exits 2 (openFailed) once the drops are done. --uris writes the list itself instead, as one file.
+
         A dropped file's name is the one its source suggests, made safe by one rule: control characters (newlines,
         tabs) and '/' become '_', leading dots and spaces go (no hidden files such as .profile), an empty name is
         'item', and a name over 250 bytes is shortened before its extension.
@@ -51,6 +59,7 @@ struct DropCommand: Command {
         EXAMPLES:
           transferkit drop
           transferkit drop -o ~/Downloads --count 3
+          transferkit drop -o ~/Downloads --uris
           transferkit drop --archive dropped.transferkit
         """
     }
@@ -62,6 +71,9 @@ struct DropCommand: Command {
                 .init(names: ["--count"], valueName: "N", help: "Exit after N drops (default 1)."),
                 .init(names: ["-o", "--output"], valueName: "DIR", help: "The folder to write into (default: .)."),
                 .init(names: ["--archive"], valueName: "FILE", help: "Save every offered type into one archive."),
+                .init(
+                    names: ["--uris"],
+                    help: "Write a dropped list of file URIs as a file holding the list, not copies of the files."),
                 .init(names: ["--format"], valueName: "cbor|json", help: "The archive's form (with --archive)."),
                 .init(
                     names: ["--max-size"], valueName: "SIZE",
@@ -94,8 +106,9 @@ struct DropCommand: Command {
 
     /// Where the drops go.
     enum Destination {
-        /// One file per item in this folder (ending with `/`, or empty for the current one).
-        case folder(String)
+        /// One file per item in this folder (ending with `/`, or empty for the current one); with `copyingFiles`
+        /// (unless `--uris`), the files a list of file URIs names.
+        case folder(String, copyingFiles: Bool)
         /// One archive at this path, in this form.
         case archive(String, TransferArchiveFormat)
     }
@@ -112,6 +125,7 @@ struct DropCommand: Command {
             if arguments.value("--output") != nil {
                 throw UsageError("-o names a folder for files, --archive one archive; give one of them")
             }
+            if arguments.flag("--uris") { throw UsageError("--uris goes with -o, not --archive") }
             let format = try ArchiveFormatChoice.output(arguments.value("--format"), path: archive)
             return (.archive(archive, format), count ?? 1)
         }
@@ -120,7 +134,9 @@ struct DropCommand: Command {
         guard Self.isFolder(folder) else {
             throw UsageError("\(folder) is not a folder (-o names the folder the dropped files go into)")
         }
-        return (.folder(folder.hasSuffix("/") ? folder : folder + "/"), count ?? 1)
+        return (
+            .folder(folder.hasSuffix("/") ? folder : folder + "/", copyingFiles: !arguments.flag("--uris")), count ?? 1
+        )
     }
 
     /// Whether `path` is a folder (or a link to one).
@@ -135,10 +151,27 @@ struct DropCommand: Command {
     }
 
     /// Writes each of `providers` (one drop's items) into `folder` as a new file of its best type, printing a line
-    /// for each.
-    func write(_ providers: [TransferProvider], into folder: String, context: CommandContext) async throws {
+    /// for each; with `copyingFiles`, an item of local `file:` URIs is the files they name, copied (see
+    /// ``copy(_:into:context:)``), and a file that is not copied is named on standard error.
+    /// - Returns: How many dropped files were not copied.
+    func write(
+        _ providers: [TransferProvider], into folder: String, copyingFiles: Bool, context: CommandContext
+    ) async throws -> Int {
+        var refusedCount = 0
         for provider in providers {
             guard let type = provider.registeredTypes.first else { continue }
+            if copyingFiles, let files = await localFiles(of: provider, best: type) {
+                for file in files {
+                    do {
+                        let (path, size) = try await copy(file, into: folder, context: context)
+                        try context.standardOutput.writeLine(Self.line(name: path, type: .data, size: size))
+                    } catch let refused as RefusedFile {
+                        try context.standardError.writeLine(Self.refusalLine(refused))
+                        refusedCount += 1
+                    }
+                }
+                continue
+            }
             var suggested = provider.suggestedName
             if suggested == nil { suggested = await fileName(inURLOf: provider, besides: type) }
             let names = Self.candidateNames(Self.fileName(suggested: suggested, for: type))
@@ -148,6 +181,7 @@ struct DropCommand: Command {
             }
             try context.standardOutput.writeLine(Self.line(name: path, type: type, size: size))
         }
+        return refusedCount
     }
 
     /// The file name in the URL that `provider` also offers (a TransferKit drag of a file offers its `public.file-url`

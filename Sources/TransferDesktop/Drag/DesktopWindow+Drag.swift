@@ -177,7 +177,7 @@ extension DesktopWindow {
     /// URL list; none for a constant (the hints).
     static func items(servedBy offer: ClipboardTypeMapping.Offer, _ providers: [TransferProvider]) -> [Int] {
         switch offer.conversion {
-        case .identity, .latin1: [offer.providerIndex]
+        case .identity, .latin1, .utf8Text: [offer.providerIndex]
         case .uriList, .gnomeCopiedFiles:
             providers.indices.filter { providers[$0].hasRepresentation(conformingTo: .fileURL) }
         case .constant: []

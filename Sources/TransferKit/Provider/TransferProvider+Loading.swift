@@ -349,15 +349,29 @@ extension TransferProvider {
     }
 
     /// The name of a file that holds a representation of `type`: `suggested` as one path component (a `/` becomes
-    /// `_`; nothing, `.` or `..` becomes `item`), with `type`'s preferred filename extension when it has none.
+    /// `_`; nothing, `.` or `..` becomes `item`), with `type`'s preferred filename extension when it has none. A type
+    /// without an extension of its own takes that of its most specific supertype that has one
+    /// (`public.utf8-plain-text` gives `item.txt`, an app's type conforming to `public.json` `item.json`).
     package static func fileName(suggested: String?, for type: UniformType) -> String {
         var name = (suggested ?? "").replacingOccurrences(of: "/", with: "_")
         if name.isEmpty || name == "." || name == ".." {
             name = "item"
         }
-        if let fileExtension = type.preferredFilenameExtension, (name as NSString).pathExtension.isEmpty {
+        if (name as NSString).pathExtension.isEmpty,
+            let fileExtension = type.preferredFilenameExtension ?? inheritedFilenameExtension(of: type)
+        {
             name += "." + fileExtension
         }
         return name
+    }
+
+    /// The preferred filename extension of the most specific supertype of `type` that has one (none of them conforms
+    /// to another; the first by identifier when several are), or `nil`.
+    static func inheritedFilenameExtension(of type: UniformType) -> String? {
+        let tagged = type.supertypes.filter { $0.preferredFilenameExtension != nil }
+        let mostSpecific = tagged.filter { candidate in
+            !tagged.contains { other in other != candidate && other.conforms(to: candidate) }
+        }
+        return mostSpecific.min { $0.identifier < $1.identifier }?.preferredFilenameExtension
     }
 }

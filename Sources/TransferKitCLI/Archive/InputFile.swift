@@ -142,7 +142,7 @@ package final class InputFile {
     }
 
     /// The most bytes read to tell whether a `.txt` file is UTF-8.
-    static let sniffLimit: UInt64 = 16 << 20
+    package static let sniffLimit: UInt64 = 16 << 20
 
     /// `type` made precise where the bytes tell: text of unknown encoding (`public.plain-text`, which `.txt`
     /// gives) is `public.utf8-plain-text` when the file is valid UTF-8 (files up to ``sniffLimit`` are read).

@@ -264,12 +264,13 @@ final class CatalogSnapshot: Sendable {
 
     /// The declared tags of `type` (with the MIME types of the database merged into it, after its own), or the tag a
     /// dynamic identifier encodes.
-    /// Whether an import may merge MIME types into `type`: a declared type that claims a filename extension and
-    /// declares no MIME type (see ``TypeCatalog/tags(of:)``).
+    /// Whether an import may merge MIME types into `type`: a declared type that claims a filename extension (the
+    /// database's type for it may merge in) or a MIME type (the database's aliases of it, and its canonical name,
+    /// do); see ``TypeCatalog/tags(of:)``.
     func mayGainMergedMIMETypes(_ type: UniformType) -> Bool {
         guard let entry = entry(for: type), entry.origin != .mimeDatabase else { return false }
         let tags = entry.declaration.tags
-        return !(tags[.filenameExtension] ?? []).isEmpty && (tags[.mimeType] ?? []).isEmpty
+        return !(tags[.filenameExtension] ?? []).isEmpty || !(tags[.mimeType] ?? []).isEmpty
     }
 
     func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {

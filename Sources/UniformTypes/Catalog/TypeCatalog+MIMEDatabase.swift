@@ -59,8 +59,9 @@ extension TypeCatalog {
     }
 
     /// Imports the system database into ``shared`` once, the first time a caller needs it; the
-    /// callers that come while it runs wait for it.
-    func importSystemMIMEDatabaseIfNeeded() {
+    /// callers that come while it runs wait for it. A long-running process that must answer fast
+    /// later (the clipboard keeper, whose restore races the next owner) calls it at its start.
+    package func importSystemMIMEDatabaseIfNeeded() {
         guard let lazy = lazyMIMEImport, !lazy.finished.load(ordering: .acquiring) else {
             return
         }

@@ -225,9 +225,11 @@ public final class TypeCatalog: Sendable {
     /// an imported database merged into the type because both claim an extension, with their aliases, see
     /// ``importMIMEDatabase(directories:)``), or for a dynamic type the tag its identifier encodes.
     ///
-    /// ``shared`` imports the system database first for a declared type that claims a filename extension but
-    /// declares no MIME type (`public.c-source` gets `text/x-csrc` there); the list of a type with a MIME type of
-    /// its own gains merged ones after it once the database is in, so its preferred MIME type never waits for it.
+    /// ``shared`` imports the system database first for a declared type that claims a filename extension or a MIME
+    /// type, so the list holds every name the database maps onto the type: `public.c-source` gets `text/x-csrc`,
+    /// and `public.php-script` gets `application/x-php` (the database's name for `*.php`) after its declared
+    /// `text/php`, which stays first. A lookup of the preferred MIME type alone
+    /// (``UniformType/preferredMIMEType``) does not wait for the import.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         let snapshot = snapshot
         if mayNeedMIMEDatabase(type) || (isMIMEImportPending && snapshot.mayGainMergedMIMETypes(type)) {
@@ -235,5 +237,18 @@ public final class TypeCatalog: Sendable {
             return self.snapshot.tags(of: type)
         }
         return snapshot.tags(of: type)
+    }
+
+    /// The preferred tag of `tagClass` of `type`, as ``tags(of:)`` lists it first; a type that declares a tag of
+    /// that class answers without waiting for ``shared``'s import of the system database (merged tags come after the
+    /// declared ones).
+    func preferredTag(of type: UniformType, tagClass: UniformTypeTagClass) -> String? {
+        let snapshot = snapshot
+        if !mayNeedMIMEDatabase(type), let entry = snapshot.entry(for: type), entry.origin != .mimeDatabase,
+            let declared = entry.declaration.tags[tagClass]?.first
+        {
+            return declared
+        }
+        return tags(of: type)[tagClass]?.first
     }
 }

@@ -139,12 +139,12 @@ extension UniformType {
 
     /// The preferred filename extension, without the dot, e.g. `jpeg` for ``jpeg``.
     public var preferredFilenameExtension: String? {
-        tags[.filenameExtension]?.first
+        TypeCatalog.shared.preferredTag(of: self, tagClass: .filenameExtension)
     }
 
     /// The preferred MIME type, e.g. `image/jpeg` for ``jpeg``.
     public var preferredMIMEType: String? {
-        tags[.mimeType]?.first
+        TypeCatalog.shared.preferredTag(of: self, tagClass: .mimeType)
     }
 
     /// The declared reference URL: a page that documents the format.

@@ -70,9 +70,25 @@ struct LazyMergedTagTests {
         try Data("50:text/x-fixture-csrc:*.c\n".utf8).write(to: directory.appendingPathComponent("globs2"))
         try Data("text/x-fixture-c text/x-fixture-csrc\n".utf8).write(to: directory.appendingPathComponent("aliases"))
         let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
-        #expect(catalog.tags(of: .png)[.mimeType] == ["image/png"])
+        #expect(catalog.preferredTag(of: .png, tagClass: .mimeType) == "image/png")
         #expect(catalog.isMIMEImportPending)
         #expect(catalog.tags(of: UniformType.cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
         #expect(!catalog.isMIMEImportPending)
+    }
+
+    @Test("a declared type with MIME types of its own lists the database's name for its extension after them")
+    func lazyMergeAfterOwnMIMETypes() throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("application/x-fixture-php\n".utf8).write(to: directory.appendingPathComponent("types"))
+        try Data("50:application/x-fixture-php:*.php\n".utf8).write(to: directory.appendingPathComponent("globs2"))
+        let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        // The preferred MIME type is the declared one, and asking for it alone does not import the database.
+        #expect(catalog.preferredTag(of: .phpScript, tagClass: .mimeType) == "text/php")
+        #expect(catalog.isMIMEImportPending)
+        #expect(
+            catalog.tags(of: .phpScript)[.mimeType]
+                == ["text/php", "text/x-php-script", "application/php", "application/x-fixture-php"])
+        #expect(catalog.type(mimeType: "application/x-fixture-php") == .phpScript)
     }
 }
