@@ -22,11 +22,15 @@ struct TransferOfferTests {
         return catalog
     }
 
-    @Test("JSON is offered as its identifier, then its MIME type")
+    @Test("JSON is offered as its identifier, then its MIME type, then behind the marker as plain text (it is text)")
     func jsonNames() {
         let provider = TransferProvider()
         provider.registerDataRepresentation(for: .json) { _ in Data("{}".utf8) }
-        #expect(TransferOffer(providers: [provider]).names == ["public.json", "application/json"])
+        #expect(
+            TransferOffer(providers: [provider]).names == [
+                "public.json", "application/json", "application/x-transferkit-derived", "text/plain;charset=utf-8",
+                "text/plain",
+            ])
     }
 
     /// The names of the text types the converters derive from UTF-8 text, behind the marker.
