@@ -200,12 +200,18 @@ final class DragDropX11CommandLineTests {
 
     @Test("a GTK 4 source of file: URIs → drop -o DIR copies the files under their own names, never over one")
     func dropFilesFromGTK() async throws {
-        let (_, list, hello) = try filesToDrag()
+        let (files, list, hello) = try filesToDrag()
+        // Two more that are refused: a file past what --max-size leaves after the others, and a kernel file that
+        // reports no size (it would be copied empty).
+        try Data(repeating: 7, count: 8192).write(to: files.appendingPathComponent("big.bin"))
+        let more = [files.appendingPathComponent("big.bin").absoluteString, "file:///proc/self/status"]
+        let longer = try file("more.uris", try Data(contentsOf: list) + Data(more.joined(separator: "\r\n").utf8))
         let out = folder.appendingPathComponent("copies", isDirectory: true)
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("taken".utf8).write(to: out.appendingPathComponent("hello.txt"))
         let (drop, source) = try await dragFromGTK(
-            [("text/uri-list", list)], titled: "gtk4 file source for transferkit drop", to: ["drop", "-o", out.path])
+            [("text/uri-list", longer)], titled: "gtk4 file source for transferkit drop",
+            to: ["drop", "-o", out.path, "--max-size", "4K"])
         defer { drop.process.stop() }
         defer { source.stop() }
         // The FIFO and the folder are refused: named, and the exit status says so once the drop is done.
@@ -224,7 +230,13 @@ final class DragDropX11CommandLineTests {
         #expect(lines.contains("\(linked.path)\tpublic.data\t\(hello.count)"), "\(drop.output)")
         #expect(drop.output.contains("/pipe was not copied: is a FIFO"), "\(drop.output)")
         #expect(drop.output.contains("/a folder was not copied: is a folder"), "\(drop.output)")
-        #expect(drop.output.contains("2 dropped files were not copied"), "\(drop.output)")
+        #expect(
+            drop.output.contains(
+                "/big.bin was not copied: has 8192 bytes, more than the 4044 this drop may still carry"),
+            "\(drop.output)")
+        #expect(
+            drop.output.contains("/proc/self/status was not copied: reports no size but has content"), "\(drop.output)")
+        #expect(drop.output.contains("4 dropped files were not copied"), "\(drop.output)")
         let entries = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(entries == ["hello 2.txt", "hello.txt", "link to hello"], "\(entries)")
     }

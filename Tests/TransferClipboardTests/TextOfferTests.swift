@@ -79,6 +79,32 @@ struct TextOfferTests {
         }
     }
 
+    /// Streams of text cut short or followed by bad bytes, and the whole characters before the fault.
+    static let faultyText: [([Data], Data)] = [
+        ([Data("ok".utf8), Data([0xE2])], Data("ok".utf8)),
+        ([Data([0x61, 0xE2, 0x9C])], Data("a".utf8)),
+        ([Data([0x61, 0xE2]), Data([0x9C, 0xFF])], Data("a".utf8)),
+    ]
+
+    @Test(
+        "only whole, checked characters are handed on: a faulty text gives a reader the bytes before it, then notText",
+        arguments: faultyText)
+    func nothingUncheckedIsHandedOn(chunks: [Data], before: Data) async throws {
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: .json) { _ in TransferByteStream(chunks: chunks) }
+        let offers = ClipboardTypeMapping.offers(
+            for: [provider], options: ClipboardWriteOptions(), includeX11Names: false, catalog: .shared)
+        let offer = try #require(offers.first { $0.target == "text/plain;charset=utf-8" })
+        var received = Data()
+        let error = await #expect(throws: ClipboardError.self) {
+            for try await chunk in try await ClipboardTypeMapping.stream(for: offer, providers: [provider]) {
+                received += chunk
+            }
+        }
+        #expect(error?.code == .notText)
+        #expect(received == before)
+    }
+
     @Test("a cut offers KDE's mark (1) beside GNOME's; a copy offers neither cut mark")
     func cutMarks() async throws {
         let providers = [TransferProvider(object: URL(fileURLWithPath: "/tmp/a.txt"))]

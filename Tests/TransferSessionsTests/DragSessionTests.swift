@@ -84,6 +84,19 @@ struct DragSessionTests {
         #expect(right.elements.map(\.id) == ["x", "a"])
     }
 
+    @Test("a wait for the end whose task is cancelled ends at once with timedOut, saying it was cancelled")
+    func endedWaitCancelled() async throws {
+        let (left, _) = lists(rows("a"), rows("x"))
+        let session = try left.beginDrag(["a"])
+        let waiting = Task { try await session.ended(within: .seconds(600)) }
+        waiting.cancel()
+        let error = await #expect(throws: TransferSessionError.self) { _ = try await waiting.value }
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("cancelled") == true, "\(error?.message ?? "")")
+        await session.cancel()
+        #expect(try await session.ended(within: patience) == .cancel)
+    }
+
     @Test("a move the source does not allow resolves to cancel and moves nothing")
     func moveNotAllowed() async throws {
         let (left, right) = lists(rows("a"), rows("x"))

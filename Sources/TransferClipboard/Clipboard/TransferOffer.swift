@@ -16,7 +16,8 @@ public import UniformTypes
 /// let provider = TransferProvider()
 /// provider.registerDataRepresentation(for: .json) { _ in Data(#"{"name":"Luke"}"#.utf8) }
 /// let offer = TransferOffer(providers: [provider])
-/// // offer.names == ["public.json", "application/json"]
+/// // offer.names == ["public.json", "application/json", "application/x-transferkit-derived",
+/// //                 "text/plain;charset=utf-8", "text/plain"]: JSON is text, so it is plain text too, checked
 /// let bytes = try await offer.data(for: "application/json")
 /// ```
 ///
@@ -61,7 +62,8 @@ public struct TransferOffer: Sendable {
     /// - Parameters:
     ///   - name: One of ``names``.
     ///   - progress: The caller's progress; cancelling it stops the load and the stream.
-    /// - Returns: The stream; iterating it throws the providers' errors (`TransferError`).
+    /// - Returns: The stream; iterating it throws the providers' errors (`TransferError`), and ``ClipboardError``
+    ///   `notText` when a text type served under a plain-text name is not UTF-8.
     /// - Throws: ``ClipboardError`` with `typeUnavailable` for a name not among ``names``; the provider's
     ///   `TransferError` when its loader fails.
     public func stream(for name: String, progress: TransferProgress? = nil) async throws -> TransferByteStream {
@@ -97,7 +99,8 @@ public struct TransferOffer: Sendable {
     ///   - timeout: The longest wait for the reader to make room; `nil` waits without limit.
     /// - Throws: ``ClipboardError``: `typeUnavailable` for a name not offered, `cancelled`, `transferFailed` when
     ///   the reader went away, stalled past `timeout` or the descriptor failed (the `SystemError` is the cause);
-    ///   the provider's `TransferError` when its loader or stream fails.
+    ///   `notText` when a text type served under a plain-text name is not UTF-8; the provider's `TransferError` when
+    ///   its loader or stream fails.
     public func write(
         _ name: String, to descriptor: Int32, progress: TransferProgress? = nil, timeout: Duration? = .seconds(30)
     ) async throws {

@@ -22,18 +22,23 @@ package struct UTF8CheckedChunks: AsyncSequence, Sendable {
         /// The first bytes of a character whose last ones are still to come (at most 3).
         var pending = Data()
 
+        /// The next checked bytes: only whole characters pass, so a paste never receives bytes before they are known
+        /// to be UTF-8; the first bytes of a character split between chunks wait for its last ones.
         package mutating func next() async throws -> Data? {
-            guard let chunk = try await base.next() else {
-                guard pending.isEmpty else { throw refusal("ends with bytes that are no whole UTF-8 character") }
-                return nil
+            while true {
+                guard let chunk = try await base.next() else {
+                    guard pending.isEmpty else { throw refusal("ends with bytes that are no whole UTF-8 character") }
+                    return nil
+                }
+                let bytes = pending + chunk
+                let complete = UTF8CheckedChunks.completeLength(of: bytes)
+                let checked = bytes.prefix(complete)
+                guard String(validating: checked, as: UTF8.self) != nil else {
+                    throw refusal("has bytes that are not UTF-8")
+                }
+                pending = Data(bytes.suffix(from: bytes.startIndex + complete))
+                if !checked.isEmpty { return Data(checked) }
             }
-            let bytes = pending + chunk
-            let complete = UTF8CheckedChunks.completeLength(of: bytes)
-            guard String(validating: bytes.prefix(complete), as: UTF8.self) != nil else {
-                throw refusal("has bytes that are not UTF-8")
-            }
-            pending = Data(bytes.suffix(from: bytes.startIndex + complete))
-            return chunk
         }
 
         func refusal(_ what: String) -> ClipboardError {

@@ -39,9 +39,14 @@ extension DropCommand {
     /// is copied: a folder, a FIFO, a socket or a device is refused without being read (a FIFO is opened without
     /// waiting for a writer, and only to check what it is), and so is a file that cannot be opened.
     ///
+    /// A file larger than `allowance` (what is left of the drop's `--max-size` after the files before it) is refused,
+    /// and so is a kernel file that reports no size but has content (`/proc`, `/sys`), which would be copied empty.
+    ///
     /// - Returns: The path written and its size.
     /// - Throws: ``RefusedFile`` for a file not copied; ``ToolIOError`` when the copy cannot be written.
-    func copy(_ url: URL, into folder: String, context: CommandContext) async throws -> (path: String, size: Int64) {
+    func copy(
+        _ url: URL, into folder: String, allowance: Int64, context: CommandContext
+    ) async throws -> (path: String, size: Int64) {
         let path = url.path
         let descriptor: Int32
         do {
@@ -60,6 +65,18 @@ extension DropCommand {
             let kind =
                 status.isDirectory ? "a folder" : status.isPipe ? "a FIFO" : "no regular file (a socket or a device)"
             throw RefusedFile(path: path, reason: "is \(kind); only regular files are copied")
+        }
+        guard status.size <= allowance else {
+            throw RefusedFile(
+                path: path,
+                reason: "has \(status.size) bytes, more than the \(allowance) this drop may still carry (--max-size)")
+        }
+        if status.size == 0 {
+            var probe = [UInt8](repeating: 0, count: 1)
+            let read = probe.withUnsafeMutableBytes { try? Syscall.read(descriptor, into: $0, atOffset: 0) }
+            guard read == 0 else {
+                throw RefusedFile(path: path, reason: "reports no size but has content (a kernel file)")
+            }
         }
         let provider = TransferProvider(catalog: catalog)
         let length = UInt64(max(0, status.size))

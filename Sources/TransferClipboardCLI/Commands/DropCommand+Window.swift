@@ -37,7 +37,8 @@ extension DropCommand {
                         switch destination {
                         case .folder(let folder, let copyingFiles):
                             refusedFiles += try await write(
-                                providers, into: folder, copyingFiles: copyingFiles, context: context)
+                                providers, into: folder, copyingFiles: copyingFiles, maximumSize: maximumSize,
+                                context: context)
                             return nil
                         case .archive:
                             let taken = snapshots.reduce(0) { $0 + $1.providers.count }

@@ -40,8 +40,10 @@ struct DropCommand: Command {
         are read as they are written, never whole into memory. A name taken in DIR gets ' 2', ' 3', … as above:
         the copy is created anew, never over a file, and only ever in DIR. A symbolic link is followed: its target's
         bytes are copied under the link's name. Only regular files are copied: a folder, a FIFO, a socket or a
-        device is refused unread (named on standard error); the other files of the drop are still copied, and the
-        tool exits 2 (openFailed) once the drops are done. --uris writes the list itself instead, as one file.
+        device is refused unread (named on standard error), and so are a file that would take the drop's copies past
+        --max-size and a kernel file that reports no size (/proc, /sys); the other files of the drop are still
+        copied, and the tool exits 2 (openFailed) once the drops are done. --uris writes the list itself instead, as
+        one file.
 
         A dropped file's name is the one its source suggests, made safe by one rule: control characters (newlines,
         tabs) and '/' become '_', leading dots and spaces go (no hidden files such as .profile), an empty name is
@@ -152,18 +154,22 @@ struct DropCommand: Command {
 
     /// Writes each of `providers` (one drop's items) into `folder` as a new file of its best type, printing a line
     /// for each; with `copyingFiles`, an item of local `file:` URIs is the files they name, copied (see
-    /// ``copy(_:into:context:)``), and a file that is not copied is named on standard error.
+    /// ``copy(_:into:allowance:context:)``), at most `maximumSize` bytes of them in all, and a file that is not copied
+    /// is named on standard error.
     /// - Returns: How many dropped files were not copied.
     func write(
-        _ providers: [TransferProvider], into folder: String, copyingFiles: Bool, context: CommandContext
+        _ providers: [TransferProvider], into folder: String, copyingFiles: Bool, maximumSize: Int64,
+        context: CommandContext
     ) async throws -> Int {
         var refusedCount = 0
+        var allowance = maximumSize
         for provider in providers {
             guard let type = provider.registeredTypes.first else { continue }
             if copyingFiles, let files = await localFiles(of: provider, best: type) {
                 for file in files {
                     do {
-                        let (path, size) = try await copy(file, into: folder, context: context)
+                        let (path, size) = try await copy(file, into: folder, allowance: allowance, context: context)
+                        allowance -= size
                         try context.standardOutput.writeLine(Self.line(name: path, type: .data, size: size))
                     } catch let refused as RefusedFile {
                         try context.standardError.writeLine(Self.refusalLine(refused))

@@ -66,6 +66,10 @@ public final class DragSession: Sendable, Identifiable {
         var phase = Phase.active
         /// The tasks waiting in ``ended()``.
         var waiters: [CheckedContinuation<DropOperation, Never>] = []
+        /// The mailboxes of the waits with a deadline (``ended(within:)``), by a key each wait removes its own with.
+        var timedWaiters: [Int: Mailbox<DropOperation, Never>] = [:]
+        /// The key of the last timed wait.
+        var lastTimedWaiter = 0
         /// Why the drop's proposed move was refused, once it was.
         var refusal: DropRefusal?
     }
@@ -119,21 +123,30 @@ public final class DragSession: Sendable, Identifiable {
     /// Waits as ``ended()`` does, at most `timeout`: for a destination that never drops, or a drop that failed
     /// without ending the session.
     /// - Returns: The operation that took place.
-    /// - Throws: ``TransferSessionError`` with `timedOut` when the session had not ended in time (it goes on; cancel
-    ///   it or wait again).
+    /// - Throws: ``TransferSessionError`` with `timedOut` when the session had not ended in time, or the waiting task
+    ///   was cancelled (the session goes on; cancel it or wait again). A wait that ends so leaves nothing behind.
     public func ended(within timeout: Duration) async throws(TransferSessionError) -> DropOperation {
         guard let operation = await ended(until: .after(timeout)) else {
+            let why = Task.isCancelled ? "The wait for the session's end was cancelled" : "The session did not end"
             throw TransferSessionError(
-                code: .timedOut, message: "The session did not end within \(timeout).", source: id.rawValue)
+                code: .timedOut, message: "\(why) within \(timeout).", source: id.rawValue)
         }
         return operation
     }
 
-    /// The operation that ended the session, or `nil` when `deadline` passed first.
+    /// The operation that ended the session, or `nil` when `deadline` passed first or the task was cancelled.
     func ended(until deadline: Deadline) async -> DropOperation? {
         let ending = Mailbox<DropOperation, Never>(capacity: 1)
-        let waiter = Task { ending.post(await self.ended()) }
-        defer { waiter.cancel() }
+        let registration = state.withLock { state -> (key: Int?, operation: DropOperation?) in
+            if case .ended(let operation) = state.phase {
+                return (nil, operation)
+            }
+            state.lastTimedWaiter += 1
+            state.timedWaiters[state.lastTimedWaiter] = ending
+            return (state.lastTimedWaiter, nil)
+        }
+        guard let key = registration.key else { return registration.operation }
+        defer { state.withLock { _ = $0.timedWaiters.removeValue(forKey: key) } }
         return try? await ending.receive(until: deadline)
     }
 
@@ -188,12 +201,18 @@ public final class DragSession: Sendable, Identifiable {
 
     /// Wakes the tasks waiting in ``ended()``, after the source has heard of the end.
     private func resumeWaiters(with operation: DropOperation) {
-        let waiters = state.withLock { state in
-            defer { state.waiters = [] }
-            return state.waiters
+        let (waiters, timedWaiters) = state.withLock { state in
+            defer {
+                state.waiters = []
+                state.timedWaiters = [:]
+            }
+            return (state.waiters, Array(state.timedWaiters.values))
         }
         for waiter in waiters {
             waiter.resume(returning: operation)
+        }
+        for waiter in timedWaiters {
+            _ = waiter.post(operation)
         }
     }
 
