@@ -55,6 +55,17 @@ struct TextOfferTests {
         #expect(!pngOffers.contains { $0.target == "UTF8_STRING" || $0.target == "text/plain" })
     }
 
+    /// A JSON provider that streams `chunks`, and its offer under the plain-text name `name` (X11's names included).
+    static func jsonOffered(
+        as name: String, streaming chunks: [Data]
+    ) throws -> (TransferProvider, ClipboardTypeMapping.Offer) {
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: .json) { _ in TransferByteStream(chunks: chunks) }
+        let offers = ClipboardTypeMapping.offers(
+            for: [provider], options: ClipboardWriteOptions(), includeX11Names: true, catalog: .shared)
+        return (provider, try #require(offers.first { $0.target == name }))
+    }
+
     @Test(
         "the checked text is UTF-8 across chunk boundaries, and bytes that are not refuse the paste with notText",
         arguments: [
@@ -65,11 +76,7 @@ struct TextOfferTests {
             ([Data([0xC0, 0x80])], false),
         ])
     func checkedChunks(chunks: [Data], isUTF8: Bool) async throws {
-        let provider = TransferProvider()
-        provider.registerStreamRepresentation(for: .json) { _ in TransferByteStream(chunks: chunks) }
-        let offers = ClipboardTypeMapping.offers(
-            for: [provider], options: ClipboardWriteOptions(), includeX11Names: true, catalog: .shared)
-        let offer = try #require(offers.first { $0.target == "UTF8_STRING" })
+        let (provider, offer) = try Self.jsonOffered(as: "UTF8_STRING", streaming: chunks)
         if isUTF8 {
             #expect(try await served(offer, [provider]) == chunks.reduce(Data(), +))
         } else {
@@ -90,11 +97,7 @@ struct TextOfferTests {
         "only whole, checked characters are handed on: a faulty text gives a reader the bytes before it, then notText",
         arguments: faultyText)
     func nothingUncheckedIsHandedOn(chunks: [Data], before: Data) async throws {
-        let provider = TransferProvider()
-        provider.registerStreamRepresentation(for: .json) { _ in TransferByteStream(chunks: chunks) }
-        let offers = ClipboardTypeMapping.offers(
-            for: [provider], options: ClipboardWriteOptions(), includeX11Names: false, catalog: .shared)
-        let offer = try #require(offers.first { $0.target == "text/plain;charset=utf-8" })
+        let (provider, offer) = try Self.jsonOffered(as: "text/plain;charset=utf-8", streaming: chunks)
         var received = Data()
         let error = await #expect(throws: ClipboardError.self) {
             for try await chunk in try await ClipboardTypeMapping.stream(for: offer, providers: [provider]) {
