@@ -291,6 +291,19 @@ struct TransferOfferTests {
         #expect(provider.expirationDate == Date(timeIntervalSince1970: 1_764_127_512.345))
     }
 
+    @Test(
+        "A peer's cut mark, KDE's or GNOME's, makes the provider a cut, as Clipboard.read does",
+        arguments: [
+            ("application/x-kde-cutselection", "1", true), ("x-special/gnome-copied-files", "cut\nfile:///a", true),
+            ("x-special/gnome-copied-files", "copy\nfile:///a", false),
+        ])
+    func cutMark(name: String, bytes: String, isCut: Bool) async throws {
+        let provider = await TransferOffer.provider(offering: ["text/uri-list", name]) { offered, _ in
+            TransferByteStream(data: Data((offered == name ? bytes : "file:///a").utf8))
+        }
+        #expect(provider.isCut == isCut)
+    }
+
     @Test("A reader that throws is loaderFailed; bytes that do not decode are decodingFailed")
     func badReader() async throws {
         struct PeerVanished: Error {}

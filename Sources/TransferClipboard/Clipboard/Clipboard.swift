@@ -259,26 +259,10 @@ public final class Clipboard: Sendable {
             return wrap(
                 TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: connection)))
         }
-        if offered.contains(where: { $0.name == ClipboardTypeMapping.expiresName }) {
-            provider.expirationDate = try await expiration(on: selection)
-        }
-        if try await ClipboardTypeMapping.marksCut(
-            offered: offered.map(\.name), { name in try await stream(of: name, from: selection) })
-        {
-            provider.isCut = true
+        try await ClipboardTypeMapping.applyHints(to: provider, offered: offered.map(\.name)) { name in
+            try await stream(of: name, from: selection)
         }
         return [provider]
-    }
-
-    /// The expiry that `selection`'s owner offers with TransferKit's hint; `nil` when the owner gave no valid one
-    /// (or went away meanwhile).
-    private func expiration(on selection: ClipboardSelection) async throws -> Date? {
-        // Twenty-odd digits are a date; more is no hint of ours.
-        guard
-            let bytes = try await ClipboardTypeMapping.hintBytes(
-                limit: 64, { try await stream(of: ClipboardTypeMapping.expiresName, from: selection) })
-        else { return nil }
-        return ClipboardTypeMapping.expiration(fromHint: bytes)
     }
 
     /// The raw bytes of one offered name, such as `UTF8_STRING` or `x-special/gnome-copied-files`, streamed from

@@ -204,6 +204,24 @@ public enum ClipboardTypeMapping {
     /// KDE's cut mark beside its URL list: `1` when the files were cut.
     package static let kdeCutSelectionName = "application/x-kde-cutselection"
 
+    /// Sets what the hints among `names` say that needs their bytes: the expiry (`expirationDate`, from TransferKit's
+    /// hint) and a cut (`isCut`, from KDE's or GNOME's mark), each read through `open` only when offered. The flags
+    /// that need no bytes come with ``provider(offering:catalog:load:)``.
+    /// - Throws: What `open` throws, other than `typeUnavailable` and `transferFailed` (an owner that does not give a
+    ///   hint's bytes gives no hint).
+    package static func applyHints(
+        to provider: TransferProvider, offered names: [String],
+        _ open: (_ name: String) async throws -> TransferByteStream
+    ) async throws {
+        // Twenty-odd digits are a date; more is no hint of ours.
+        if names.contains(expiresName), let bytes = try await hintBytes(limit: 64, { try await open(expiresName) }) {
+            provider.expirationDate = expiration(fromHint: bytes)
+        }
+        if try await marksCut(offered: names, open) {
+            provider.isCut = true
+        }
+    }
+
     /// Whether an owner that offers `names` marks its files as cut, reading the marks' first bytes through `open`:
     /// KDE's `application/x-kde-cutselection` is `1`, or GNOME's `x-special/gnome-copied-files` starts with the line
     /// `cut`. `false` when neither mark says so or the owner no longer gives it.

@@ -154,7 +154,8 @@ public struct TransferOffer: Sendable {
     ///
     /// Each name becomes a stream representation of its uniform type by the rules of
     /// ``ClipboardTypeMapping/type(forOffered:catalog:)`` (the first name of a type wins); the hints set the
-    /// provider's flags and, for the expiry, its `expirationDate` (read here, through `read`, when offered); a
+    /// provider's flags, its `expirationDate` from the expiry hint and `isCut` from KDE's or GNOME's cut mark (these
+    /// read here, through `read`, when offered, as ``Clipboard/read(from:)`` reads them); a
     /// TransferKit peer's derived names are left out when this process derives their types itself.
     ///
     /// ```swift
@@ -175,11 +176,9 @@ public struct TransferOffer: Sendable {
         read: @escaping @Sendable (_ name: String, _ progress: TransferProgress) async throws -> TransferByteStream
     ) async -> TransferProvider {
         let provider = ClipboardTypeMapping.provider(offering: names, catalog: catalog, load: read)
-        if names.contains(ClipboardTypeMapping.expiresName),
-            let bytes = try? await ClipboardTypeMapping.hintBytes(
-                limit: 64, { try await read(ClipboardTypeMapping.expiresName, TransferProgress()) })
-        {
-            provider.expirationDate = ClipboardTypeMapping.expiration(fromHint: bytes)
+        // A hint whose bytes the peer cannot give is no hint: the provider stands without it.
+        try? await ClipboardTypeMapping.applyHints(to: provider, offered: names) { name in
+            try await read(name, TransferProgress())
         }
         return provider
     }
