@@ -30,13 +30,15 @@ package struct UTF8CheckedChunks: AsyncSequence, Sendable {
                     guard pending.isEmpty else { throw refusal("ends with bytes that are no whole UTF-8 character") }
                     return nil
                 }
-                let bytes = pending + chunk
+                // The usual chunk, whole characters with none before it, passes as it came: no copy.
+                let bytes = pending.isEmpty ? chunk : pending + chunk
                 let complete = UTF8CheckedChunks.completeLength(of: bytes)
                 let checked = bytes.prefix(complete)
                 guard String(validating: checked, as: UTF8.self) != nil else {
                     throw refusal("has bytes that are not UTF-8")
                 }
-                pending = Data(bytes.suffix(from: bytes.startIndex + complete))
+                pending = complete == bytes.count ? Data() : Data(bytes.suffix(from: bytes.startIndex + complete))
+                if complete == bytes.count { return bytes }
                 if !checked.isEmpty { return Data(checked) }
             }
         }
