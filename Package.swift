@@ -315,16 +315,24 @@ package.targets += [
     // GdkContentProvider and GdkClipboard over TransferKit's providers, through TransferClipboard's TransferOffer.
     .target(
         name: "TransferGTK",
-        dependencies: [gtk4, "TransferKitPlatform", "TransferClipboard", "TransferKit", "UniformTypes"]),
+        dependencies: [
+            gtk4, "TransferKitPlatform", "TransferClipboard", "TransferDesktop", "TransferSessions", "TransferKit",
+            "UniformTypes",
+        ]),
     // The GTK program of TransferGTK's tests: it owns or reads GTK's clipboard while its main loop runs.
     .executableTarget(
         name: "transferkit-gtk-clipboard-probe", dependencies: [gtk4, "TransferGTK", "TransferKit", "UniformTypes"],
         path: "Tests/GTKClipboardProbe"),
+    // Seed 000's two tables as a Swift GTK 4 app (issue 36); without the trait it only says how to build it.
+    .executableTarget(
+        name: "CharacterCardsGTK",
+        dependencies: [gtk4, "TransferGTK", "TransferDesktop", "TransferSessions", "TransferKit", "UniformTypes"],
+        path: "Examples/CharacterCardsGTK", exclude: ["README.md"]),
     .testTarget(
         name: "TransferGTKTests",
         dependencies: [
             "TransferGTK", "TransferKitPlatform", "TransferKitTesting", "TransferKitTestSupport",
-            "transferkit-gtk-clipboard-probe",
+            "transferkit-gtk-clipboard-probe", "CharacterCardsGTK", "transferkit",
         ]),
 ]
 

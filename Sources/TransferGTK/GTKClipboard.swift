@@ -100,30 +100,31 @@
 
         /// Asks GTK for `name`'s stream (`gdk_clipboard_read_async`) and waits for it.
         static func open(_ name: String, from clipboard: GObjectReference) async throws -> TransferByteStream {
+            try await open(name) { pending, cancellable in
+                gdk_clipboard_read_async(
+                    clipboard.opaque, pending.mimeTypes, G_PRIORITY_DEFAULT, cancellable,
+                    { source, result, data in
+                        guard let data else { return }
+                        var error: UnsafeMutablePointer<GError>?
+                        let stream = gdk_clipboard_read_finish(source.map { OpaquePointer($0) }, result, nil, &error)
+                        Unmanaged<PendingOpen>.fromOpaque(data).takeRetainedValue().finish(stream, error)
+                    }, Unmanaged.passRetained(pending).toOpaque())
+            }
+        }
+
+        /// Asks GTK for `name`'s stream and waits for it: `start` runs on the main context and begins the read
+        /// (`gdk_clipboard_read_async`, `gdk_drop_read_async`) under the cancellable it is given, with a callback
+        /// that calls the pending open's `finish` once (taking the retained reference it was given).
+        static func open(
+            _ name: String,
+            start: @escaping @Sendable (PendingOpen, UnsafeMutablePointer<GCancellable>) -> Void
+        ) async throws -> TransferByteStream {
             let cancellable = GObjectReference(adopting: UnsafeMutableRawPointer(g_cancellable_new()))
             let stream = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation {
                     (continuation: CheckedContinuation<GObjectReference, any Error>) in
                     let pending = PendingOpen(name: name, continuation: continuation)
-                    GTKMainContext.run {
-                        gdk_clipboard_read_async(
-                            clipboard.opaque, pending.mimeTypes, G_PRIORITY_DEFAULT,
-                            cancellable.assuming(GCancellable.self),
-                            { source, result, data in
-                                guard let data else { return }
-                                let pending = Unmanaged<PendingOpen>.fromOpaque(data).takeRetainedValue()
-                                var error: UnsafeMutablePointer<GError>?
-                                let clipboard = source.map { OpaquePointer($0) }
-                                if let stream = gdk_clipboard_read_finish(clipboard, result, nil, &error) {
-                                    pending.continuation.resume(
-                                        returning: GObjectReference(adopting: UnsafeMutableRawPointer(stream)))
-                                } else {
-                                    let failure = GTKError(taking: error)
-                                    pending.continuation.resume(
-                                        throwing: GTKError.clipboardError(failure, name: pending.name))
-                                }
-                            }, Unmanaged.passRetained(pending).toOpaque())
-                    }
+                    GTKMainContext.run { start(pending, cancellable.assuming(GCancellable.self)) }
                 }
             } onCancel: {
                 g_cancellable_cancel(cancellable.assuming(GCancellable.self))
@@ -211,6 +212,15 @@
             mimeTypes = .allocate(capacity: 2)
             mimeTypes[0] = UnsafePointer(copy)
             mimeTypes[1] = nil
+        }
+
+        /// Resumes the waiting task with GTK's stream, or with `error` when GTK gave none.
+        func finish(_ stream: UnsafeMutablePointer<GInputStream>?, _ error: UnsafeMutablePointer<GError>?) {
+            if let stream {
+                continuation.resume(returning: GObjectReference(adopting: UnsafeMutableRawPointer(stream)))
+            } else {
+                continuation.resume(throwing: GTKError.clipboardError(GTKError(taking: error), name: name))
+            }
         }
 
         deinit {

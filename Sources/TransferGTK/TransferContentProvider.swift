@@ -50,11 +50,27 @@
         public static func make(
             offering offer: TransferOffer, stallTimeout: Duration = .seconds(30)
         ) -> UnsafeMutablePointer<GdkContentProvider>? {
+            make(
+                ContentProviderState(
+                    offer: offer, names: mimeNames(of: offer.names), stallTimeout: stallTimeout,
+                    serve: { try await offer.stream(for: $0) }))
+        }
+
+        /// A new content provider that offers `names` (those that are MIME types) and serves each with `serve`, only
+        /// when a peer asks: a drag's offer, whose names include TransferKit's session offer.
+        static func make(
+            names: [String], stallTimeout: Duration,
+            serve: @escaping @Sendable (String) async throws -> TransferByteStream
+        ) -> UnsafeMutablePointer<GdkContentProvider>? {
+            make(
+                ContentProviderState(
+                    offer: nil, names: mimeNames(of: names), stallTimeout: stallTimeout, serve: serve))
+        }
+
+        private static func make(_ contentState: ContentProviderState) -> UnsafeMutablePointer<GdkContentProvider>? {
             // GLib aborts rather than return no object (out of memory), but the pointer imports as optional.
             guard let object = g_object_new_with_properties(registeredType, 0, nil, nil) else { return nil }
-            let state = Unmanaged.passRetained(
-                ContentProviderState(offer: offer, names: mimeNames(of: offer), stallTimeout: stallTimeout)
-            ).toOpaque()
+            let state = Unmanaged.passRetained(contentState).toOpaque()
             g_object_set_qdata_full(
                 object, stateQuark, state,
                 { data in
@@ -83,9 +99,9 @@
             state(of: provider)?.offer
         }
 
-        /// The offer's names that GTK serves, as GTK spells them (its canonical MIME type), with the offer's own.
-        static func mimeNames(of offer: TransferOffer) -> [(gtk: String, offered: String)] {
-            offer.names.compactMap { name in
+        /// The names that GTK serves, as GTK spells them (its canonical MIME type), with the offer's own.
+        static func mimeNames(of names: [String]) -> [(gtk: String, offered: String)] {
+            names.compactMap { name in
                 gdk_intern_mime_type(name).map { (String(cString: $0), name) }
             }
         }
@@ -161,23 +177,30 @@
             let write = ContentWrite(
                 task: taskReference, stream: GObjectReference(retaining: UnsafeMutableRawPointer(stream)),
                 cancellable: own, gtkCancellation: connection, priority: priority, stallTimeout: state.stallTimeout)
-            let offer = state.offer
+            let serve = state.serve
             let asked = String(cString: mimeType)
             let name = state.names.first { $0.gtk == asked }?.offered ?? asked
-            Task { await write.run(offer: offer, name: name) }
+            Task { await write.run(serve: serve, name: name) }
         }
     }
 
     /// The Swift state of one content provider.
     final class ContentProviderState: Sendable {
-        let offer: TransferOffer
+        /// The clipboard offer it serves; `nil` for a drag's.
+        let offer: TransferOffer?
         /// The names GTK offers, as it spells them, and the offer's name each stands for.
         let names: [(gtk: String, offered: String)]
         let stallTimeout: Duration
-        init(offer: TransferOffer, names: [(gtk: String, offered: String)], stallTimeout: Duration) {
+        /// Serves one of the offer's names.
+        let serve: @Sendable (String) async throws -> TransferByteStream
+        init(
+            offer: TransferOffer?, names: [(gtk: String, offered: String)], stallTimeout: Duration,
+            serve: @escaping @Sendable (String) async throws -> TransferByteStream
+        ) {
             self.offer = offer
             self.names = names
             self.stallTimeout = stallTimeout
+            self.serve = serve
         }
     }
 
@@ -194,10 +217,10 @@
 
         /// Streams the bytes of `name`, then completes the GTask on the main context, with an error if one
         /// happened. Nothing thrown leaves this function.
-        func run(offer: TransferOffer, name: String) async {
+        func run(serve: @Sendable (String) async throws -> TransferByteStream, name: String) async {
             var failure: ClipboardError?
             do {
-                for try await chunk in try await offer.stream(for: name) where !chunk.isEmpty {
+                for try await chunk in try await serve(name) where !chunk.isEmpty {
                     try await write(chunk)
                 }
             } catch {

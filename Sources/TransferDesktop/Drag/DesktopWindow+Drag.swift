@@ -57,131 +57,17 @@ extension DesktopWindow {
     /// - Returns: What the drop did, and where.
     /// - Throws: As ``drag(_:)``. A failed write is not thrown here: the target is told and learns it.
     public func drag(_ session: DragSession, filePromise: DesktopFilePromise?) async throws -> DesktopDragResult {
-        guard session.phase == .active else {
-            throw TransferSessionError(
-                code: .sessionEnded,
-                message: "This drag session was already dropped or cancelled (\(session.phase)); start a new drag.",
-                source: session.id.rawValue)
-        }
-        let providers = session.items.map(\.provider)
-        let offers = ClipboardTypeMapping.offers(
-            for: providers, options: ClipboardWriteOptions(),
-            includeX11Names: backend.dragAndDropProtocolName.hasPrefix("X11"), catalog: options.catalog)
-        let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
-        let published = publish(session)
-        defer { published?.publication.close() }
-        LocalDragSessions.shared.insert(session)
-        defer { LocalDragSessions.shared.remove(session) }
-
-        let movesToOthers =
-            session.allowsMoveOperation && session.source != nil && session.allowsMoveToOtherApplications
-        let offerBytes = published?.bytes
-        let delivered = DeliveredItems()
-        let offer = DesktopDragOffer(
-            targets: offers.map(\.target) + (offerBytes == nil ? [] : DesktopSessionOffer.names),
-            actions: movesToOthers ? [.copy, .move] : [.copy],
-            filePromise: filePromise
-        ) { target in
-            if DesktopSessionOffer.isOfferName(target), let offerBytes {
-                return TransferByteStream(data: offerBytes)
-            }
-            guard let offer = byName[target] else {
-                throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
-            }
-            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers)
-            return TransferByteStream(
-                length: stream.length,
-                DeliveredItems.Noting(base: stream, items: Self.items(servedBy: offer, providers), delivered: delivered)
-            )
-        }
-
-        let outcome: DesktopDragOutcome
+        let drag = try PreparedDrag(
+            session, filePromise: filePromise, includeX11Names: backend.dragAndDropProtocolName.hasPrefix("X11"),
+            catalog: options.catalog, environment: options.environment, timeout: options.timeout,
+            observer: options.sessionObserver)
+        let outcome: Result<DesktopDragOutcome, any Error>
         do {
-            outcome = try await handle.drag(offer)
+            outcome = .success(try await handle.drag(drag.offer))
         } catch {
-            if session.phase != .active, let publication = published?.publication {
-                // A TransferKit target dropped through the session before the display protocol failed: the
-                // session's outcome is the truth.
-                return try await ended(publication, target: nil)
-            }
-            await session.cancel()
-            throw error
+            outcome = .failure(error)
         }
-        if session.phase != .active, let publication = published?.publication {
-            return try await ended(publication, target: outcome.target)
-        }
-        switch outcome {
-        case .dropped(let performed, let target):
-            // A target that says it moved the items but read none of some item's representations (to its end) took
-            // nothing of it: deleting would lose it, so the drop counts as a copy and the source keeps every item.
-            let unread = delivered.missing(from: providers.count)
-            let moved = performed == .move && movesToOthers && unread.isEmpty
-            let keptReason =
-                performed == .move && movesToOthers && !unread.isEmpty
-                ? "The target \(target ?? "") reported a move but read none of the data of item(s) "
-                    + "\(unread.map { String($0 + 1) }.joined(separator: ", ")); nothing was removed." : nil
-            let origin = TransferSessionOrigin(
-                applicationIdentifier: "desktop:\(target ?? "unknown")", processIdentifier: 0)
-            let operation: DropOperation
-            do {
-                operation = try await session.drop(DropProposal(operation: moved ? .move : .copy), on: origin) {
-                    _, _ in
-                }.operation
-            } catch {
-                // A TransferKit target raced the display protocol's finish through the session.
-                guard error.code == .sessionEnded, let publication = published?.publication else { throw error }
-                return try await ended(publication, target: target)
-            }
-            return DesktopDragResult(
-                operation: operation, target: target, exactlyOnce: false,
-                reason: operation == .copy ? keptReason : nil)
-        case .refused(let target):
-            await session.cancel()
-            return DesktopDragResult(
-                operation: .cancel, target: target, exactlyOnce: false, reason: "The drop target refused the drop.")
-        case .cancelled(let reason):
-            await session.cancel()
-            return DesktopDragResult(operation: .cancel, target: nil, exactlyOnce: false, reason: reason)
-        }
-    }
-
-    /// The result of a session that a TransferKit target dropped through `publication`, once its destination has
-    /// heard how it ended.
-    private func ended(_ publication: DragSessionPublication, target: String?) async throws -> DesktopDragResult {
-        let operation = try await publication.ended(within: options.timeout)
-        return DesktopDragResult(
-            operation: operation, target: target, exactlyOnce: operation.transfersItems,
-            reason: operation.transfersItems ? nil : publication.session.endRefusal?.description)
-    }
-
-    /// `session` published for TransferKit targets, and the session offer's bytes; `nil` when it cannot be (no
-    /// folder for the socket, or the socket cannot be made): the drag then goes on for other programs only.
-    private func publish(_ session: DragSession) -> (publication: DragSessionPublication, bytes: Data)? {
-        guard let path = DesktopSessionOffer.socketPath(for: session.id, environment: options.environment),
-            let publication = try? DragSessionPublication(
-                publishing: session, atPath: path, timeout: options.timeout, observer: options.sessionObserver)
-        else { return nil }
-        let offer = DesktopSessionOffer(
-            session: session.id.rawValue, socket: path, application: session.origin.applicationIdentifier,
-            process: session.origin.processIdentifier)
-        guard let bytes = try? offer.encoded() else {
-            publication.close()
-            return nil
-        }
-        return (publication, bytes)
-    }
-}
-
-extension DesktopWindow {
-    /// The items (indices into `providers`) whose data `offer` carries: its provider's, or every file URL's for a
-    /// URL list; none for a constant (the hints).
-    static func items(servedBy offer: ClipboardTypeMapping.Offer, _ providers: [TransferProvider]) -> [Int] {
-        switch offer.conversion {
-        case .identity, .latin1, .utf8Text: [offer.providerIndex]
-        case .uriList, .gnomeCopiedFiles:
-            providers.indices.filter { providers[$0].hasRepresentation(conformingTo: .fileURL) }
-        case .constant: []
-        }
+        return try await drag.finish(outcome)
     }
 }
 
@@ -227,36 +113,26 @@ final class DeliveredItems: Sendable {
     }
 }
 
-extension DesktopDragOutcome {
-    /// The window the drag ended on, where the protocol names it.
-    fileprivate var target: String? {
-        switch self {
-        case .dropped(_, let target), .refused(let target): target
-        case .cancelled: nil
-        }
-    }
-}
-
 /// The drags running from this process's windows, by session identity: a drop on another window of the same process
 /// takes the session itself (with its local objects and context) rather than connecting to its publication.
-final class LocalDragSessions: Sendable {
+package final class LocalDragSessions: Sendable {
     /// The process's drags.
-    static let shared = LocalDragSessions()
+    package static let shared = LocalDragSessions()
 
     private let sessions = SanitizedMutex([String: DragSession]())
 
     /// Adds a running drag.
-    func insert(_ session: DragSession) {
+    package func insert(_ session: DragSession) {
         sessions.withLock { $0[session.id.rawValue] = session }
     }
 
     /// Removes a drag that ended.
-    func remove(_ session: DragSession) {
+    package func remove(_ session: DragSession) {
         _ = sessions.withLock { $0.removeValue(forKey: session.id.rawValue) }
     }
 
     /// The running drag with identity `id`, if it is this process's.
-    func session(_ id: String) -> DragSession? {
+    package func session(_ id: String) -> DragSession? {
         sessions.withLock { $0[id] }
     }
 }

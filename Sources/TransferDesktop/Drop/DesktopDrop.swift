@@ -3,7 +3,7 @@ public import TransferClipboard
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions
-import UniformTypes
+package import UniformTypes
 
 /// A drop on a ``DesktopWindow``, from any program: what it offers, where it landed, and how to take it.
 ///
@@ -40,8 +40,9 @@ public final class DesktopDrop: Sendable {
     let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
     private let isSettled = SanitizedMutex(false)
 
-    /// A drop delivered by `handle`, with the proposal made for it.
-    init(
+    /// A drop delivered by `handle`, with the proposal made for it: by a ``DesktopWindow``, or by a toolkit's drop
+    /// target (TransferGTK's).
+    package init(
         handle: any DesktopDropHandle, context: DesktopDropContext, proposal: DropProposal, catalog: TypeCatalog,
         timeout: Duration, maximumSize: Int64 = DesktopWindow.Options.defaultMaximumDropSize,
         observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil

@@ -1,6 +1,6 @@
-import TransferClipboard
+package import TransferClipboard
 public import TransferSessions
-import UniformTypes
+package import UniformTypes
 
 extension DesktopWindow {
     /// The proposal a window makes when given none: a copy of whatever is offered.
@@ -49,7 +49,9 @@ extension DesktopWindow {
     }
 
     /// The context of a drag that offers `targets` with `actions`.
-    static func context(targets: [String], actions: [DesktopDragAction], catalog: TypeCatalog) -> DesktopDropContext {
+    package static func context(
+        targets: [String], actions: [DesktopDragAction], catalog: TypeCatalog
+    ) -> DesktopDropContext {
         var operations: [DropOperation] = []
         for action in actions {
             let operation: DropOperation = action == .move ? .move : .copy
@@ -63,7 +65,7 @@ extension DesktopWindow {
     }
 
     /// The display protocol's action for `proposal` of a drag that allows `actions`; `nil` refuses.
-    static func action(
+    package static func action(
         for proposal: DropProposal?, in context: DesktopDropContext, actions: [DesktopDragAction]
     ) -> DesktopDragAction? {
         switch proposal?.operation {
