@@ -122,6 +122,8 @@ struct TransferableExportTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
 
+        let remote = try #require(URL(string: "https://example.com/posters/"))
+        #expect(await transferErrorCode { try await luke.export(to: remote, contentType: nil) } == .fileCoercionFailed)
         let missing = folder.appendingPathComponent("no such folder", isDirectory: true)
         #expect(await transferErrorCode { try await luke.export(to: missing, contentType: nil) } == .fileCoercionFailed)
         #expect(

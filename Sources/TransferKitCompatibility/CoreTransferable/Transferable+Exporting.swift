@@ -63,8 +63,14 @@
         ///   - contentType: The type of the file, or `nil` for the first exported representation.
         /// - Returns: The new file's URL.
         /// - Throws: The errors of ``exported(as:)``, or `TransferError.Code.fileCoercionFailed` when the file cannot
-        ///   be written (no such folder, no permission, every numbered name taken, a full disk).
+        ///   be written (not a file URL, no such folder, no permission, every numbered name taken, a full disk).
         public func export(to destinationDirectory: URL, contentType: UTType?) async throws -> URL {
+            guard destinationDirectory.isFileURL else {
+                throw TransferError(
+                    code: .fileCoercionFailed,
+                    message: "\(destinationDirectory.absoluteString) is not a file URL; pass a folder's file URL.",
+                    source: destinationDirectory.absoluteString)
+            }
             let (provider, type) = try exportingProvider(contentType)
             let data = try await provider.loadDataRepresentation(for: type)
             let value = TransferableValue(self)

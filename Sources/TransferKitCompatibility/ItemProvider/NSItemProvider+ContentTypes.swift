@@ -33,7 +33,7 @@
             transferProvider.registeredTypes.filter { $0.conforms(to: contentType) }
         }
 
-        /// The ``TransferProvider/metadata`` key of ``preferredPresentationSize``: `org.transferkit.presentation-size`,
+        /// The `TransferProvider.metadata` key of ``preferredPresentationSize``: `org.transferkit.presentation-size`,
         /// an array of the width and the height (floating-point numbers).
         public static let presentationSizeMetadataKey = "org.transferkit.presentation-size"
 
@@ -41,7 +41,7 @@
         ///
         /// Apple derives it from an image's or a video's natural size and uses it for drag and drop previews; nothing
         /// on Linux derives it or draws with it. Set it, as iOS code does, and it travels with the item: it is kept in
-        /// the native provider's ``TransferProvider/metadata`` under ``presentationSizeMetadataKey``, so an archive
+        /// the native provider's `TransferProvider.metadata` under ``presentationSizeMetadataKey``, so an archive
         /// and an in-process drag carry it and the receiver reads it back. Setting `.zero` removes it; a stored value
         /// that is not two finite numbers reads as `.zero`.
         public var preferredPresentationSize: CGSize {
