@@ -146,15 +146,4 @@ struct ItemProviderParityTests {
         }
         #expect(invalid.registeredContentTypes.isEmpty)
     }
-
-    /// What `loadItem(forTypeIdentifier:options:completionHandler:)` hands its handler.
-    private func loadedItem(
-        _ provider: NSItemProvider, _ typeIdentifier: String
-    ) async -> ((any NSSecureCoding)?, (any Error)?) {
-        await withCheckedContinuation { continuation in
-            provider.loadItem(forTypeIdentifier: typeIdentifier, options: nil) {
-                continuation.resume(returning: ($0, $1))
-            }
-        }
-    }
 }
