@@ -143,15 +143,4 @@ struct ItemProviderAPITests {
         let (_, undecodable) = await loadedItem(broken, kUTTypeURL as String)
         #expect(domainAndCode(undecodable)! == (NSItemProviderErrorDomain, -1100))
     }
-
-    /// What `loadItem(forTypeIdentifier:options:completionHandler:)` hands its handler.
-    private func loadedItem(
-        _ provider: NSItemProvider, _ typeIdentifier: String
-    ) async -> ((any NSSecureCoding)?, (any Error)?) {
-        await withCheckedContinuation { continuation in
-            provider.loadItem(forTypeIdentifier: typeIdentifier, options: nil) {
-                continuation.resume(returning: ($0, $1))
-            }
-        }
-    }
 }

@@ -11,6 +11,15 @@ func completion<T>(
     }
 }
 
+/// What `loadItem(forTypeIdentifier:options:completionHandler:)` hands its handler.
+func loadedItem(_ provider: NSItemProvider, _ typeIdentifier: String) async -> ((any NSSecureCoding)?, (any Error)?) {
+    await withCheckedContinuation { continuation in
+        provider.loadItem(forTypeIdentifier: typeIdentifier, options: nil) {
+            continuation.resume(returning: ($0, $1))
+        }
+    }
+}
+
 /// The domain and code of an error as an `NSError`.
 func domainAndCode(_ error: (any Error)?) -> (String, Int)? {
     guard let error = error as NSError? else { return nil }

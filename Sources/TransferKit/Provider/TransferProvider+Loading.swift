@@ -365,6 +365,16 @@ extension TransferProvider {
         return name
     }
 
+    /// `name`, then `name` with ` 2`, ` 3`, … ` 1000` before its extension (`Luke.card`, `Luke 2.card`, …): the names
+    /// a file saved into a folder may take, in order, so that it never replaces a file already there.
+    package static func numberedFileNames(_ name: String) -> [String] {
+        let stem = (name as NSString).deletingPathExtension
+        let pathExtension = (name as NSString).pathExtension
+        let suffix = pathExtension.isEmpty || stem.isEmpty ? "" : "." + pathExtension
+        let base = suffix.isEmpty ? name : stem
+        return [name] + (2...1000).map { "\(base) \($0)\(suffix)" }
+    }
+
     /// The preferred filename extension of the most specific supertype of `type` that has one (none of them conforms
     /// to another; the first by identifier when several are), or `nil`.
     static func inheritedFilenameExtension(of type: UniformType) -> String? {

@@ -82,6 +82,55 @@
             }
         }
 
+        /// Apple's handler type of ``registerItem(forTypeIdentifier:loadHandler:)``: it gets a completion handler to
+        /// pass the item (or an error) to, the class the item should have, and options (always `nil` here).
+        public typealias LoadHandler = @Sendable (CompletionHandler?, AnyClass?, [AnyHashable: Any]?) -> Void
+
+        /// Registers an item that `loadHandler` produces on each load, as a data representation of the type.
+        ///
+        /// The handler gets a completion handler (never `nil`), the class Apple's `loadItem` would expect — `NSURL`
+        /// when the type conforms to `public.url`, else `NSData` — and `nil` options. It passes the completion
+        /// handler what ``init(item:typeIdentifier:)`` stores: `NSData`/`Data` as the bytes, `NSString`/`String` as
+        /// UTF-8, `NSURL`/`URL` as the URL's absolute string. Every load of the representation
+        /// (``loadItem(forTypeIdentifier:options:completionHandler:)``, ``loadDataRepresentation(forTypeIdentifier:completionHandler:)``,
+        /// `loadObject(ofClass:)` of a class that reads the type, an archive) calls the handler once.
+        ///
+        /// ```swift
+        /// provider.registerItem(forTypeIdentifier: kUTTypePlainText as String) { completion, _, _ in
+        ///     completion?("Luke" as NSString, nil)
+        /// }
+        /// ```
+        ///
+        /// Apple also coerces other classes between an item and the class a loader declares; Linux has no keyed
+        /// archiving of arbitrary classes, so another item fails the load with ``NSItemProviderErrorDomain`` code
+        /// −1100 (`unexpectedValueClassError`). An error passed to the completion handler reaches the loader
+        /// unchanged; a handler that never calls its completion handler leaves the load waiting until it is cancelled.
+        ///
+        /// - Parameters:
+        ///   - typeIdentifier: The item's type; an invalid identifier registers nothing.
+        ///   - loadHandler: Produces the item and passes it (or an error) to its completion handler once.
+        public func registerItem(forTypeIdentifier typeIdentifier: String, loadHandler: @escaping LoadHandler) {
+            guard let type = UniformType(typeIdentifier) else { return }
+            transferProvider.registerDataRepresentation(for: type) { progress in
+                let item: Unchecked<any NSSecureCoding> = try await TransferProvider.bridge(progress) { completion in
+                    let expectedClass: AnyClass = type.conforms(to: .url) ? NSURL.self : NSData.self
+                    loadHandler(
+                        { item, error in completion(item.map { Unchecked(value: $0) }, error) }, expectedClass, nil)
+                    return nil
+                }
+                guard let (data, _) = Self.bytes(of: item.value) else {
+                    throw NSError(
+                        domain: NSItemProviderErrorDomain, code: ErrorCode.unexpectedValueClassError.rawValue,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The load handler for \(type) passed a \(Swift.type(of: item.value)); pass NSData, "
+                                + "NSString or NSURL (Linux cannot archive other classes)."
+                        ])
+                }
+                return data
+            }
+        }
+
         /// Registers a file representation whose handler passes a file's URL to a completion handler.
         ///
         /// - Parameters:

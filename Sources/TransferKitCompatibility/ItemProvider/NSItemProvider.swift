@@ -118,8 +118,9 @@
                 ? transferProvider.registeredTypes(openableInPlace: true) : transferProvider.registeredTypes
         }
 
-        /// The bytes and natural type of an item of `init(item:typeIdentifier:)`.
-        private static func bytes(of item: (any NSSecureCoding)?) -> (Data, UniformType)? {
+        /// The bytes and natural type of an item of `init(item:typeIdentifier:)` or a load handler of
+        /// `registerItem(forTypeIdentifier:loadHandler:)`.
+        static func bytes(of item: (any NSSecureCoding)?) -> (Data, UniformType)? {
             switch item {
             case let data as NSData: (Data(referencing: data), .data)
             case let text as NSString: (Data(String(describing: text).utf8), .utf8PlainText)
