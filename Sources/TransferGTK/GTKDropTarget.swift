@@ -185,7 +185,14 @@
         func finish(performed: DesktopDragAction?) async {
             let drop = drop
             let action = performed.map(GTKDropTarget.gdkAction) ?? GdkDragAction(rawValue: 0)
-            await GTKMainContext.perform { gdk_drop_finish(drop.opaque, action) }
+            await GTKMainContext.perform {
+                if performed == nil {
+                    // GTK's X11 source takes a failed finish as done and deletes a moved item when the last status
+                    // it heard said move: say no action first.
+                    gdk_drop_status(drop.opaque, GdkDragAction(rawValue: 0), GdkDragAction(rawValue: 0))
+                }
+                gdk_drop_finish(drop.opaque, action)
+            }
         }
     }
 #endif

@@ -229,6 +229,81 @@
             try await expectLine("dropped Ben into right at 1", from: app)
         }
 
+        /// Starts the Python GTK 4 peer (`Tests/Interop/gtk4_dnd_peer.py`) with `arguments`, titled `title`, and places
+        /// its window's top-left corner at `corner`.
+        func startPeer(_ arguments: [String], title: String, at corner: ScreenPoint) async throws -> BackgroundChild {
+            let peer = try BackgroundChild(
+                "/usr/bin/python3",
+                [repositoryFile("Tests/Interop/gtk4_dnd_peer.py").path] + arguments + [
+                    "--title", title, "--width", "200", "--height", "150", "--timeout", "120",
+                ],
+                output: directory.appendingPathComponent("\(title).out"), environment: environment)
+            #expect(try await peer.wait(for: "\"ready\""), "\(peer.text)")
+            try await pointer.place(try await pointer.window(titled: title), at: corner)
+            return peer
+        }
+
+        @Test(
+            "bytes that make no card, and a source that dies mid-transfer, fail that drop alone with a typed error",
+            .enabled(if: gtk4PythonPresent, "needs GTK 4 for Python (Debian: python3-gi, gir1.2-gtk-4.0)"))
+        func badDropsFailAlone() async throws {
+            let app = try await startApp(["--cards", "Luke|Han"])
+            defer { app.kill() }
+            let blank = directory.appendingPathComponent("blank.txt")
+            try Data("  \n".utf8).write(to: blank)
+            let source = try await startPeer(
+                ["source", "--offer", "text/plain;charset=utf-8", blank.path, "--actions", "copy,move"],
+                title: "blank source", at: ScreenPoint(x: 700, y: 300))
+            defer { source.kill() }
+            try await pointer.drag(from: ScreenPoint(x: 800, y: 375), to: row("right", 1), steps: 6)
+            try await expectLine(
+                "drop failed: commitFailed The destination could not take the items: TransferError.decodingFailed: "
+                    + "An empty text makes no card. (in public.utf8-plain-text). Nothing moved; the source keeps its "
+                    + "items.", from: app)
+            // The failed drop finished with no action, so GTK's source keeps its item although it offered a move.
+            #expect(try await source.wait(for: "\"delete_data\": false"), "\(source.text)")
+            source.kill()
+
+            // 192 MiB of text, served by GTK in INCR chunks: the source is killed while the app reads it.
+            let large = directory.appendingPathComponent("large.txt")
+            try Data(repeating: UInt8(ascii: "x"), count: 192 << 20).write(to: large)
+            let dying = try await startPeer(
+                ["source", "--offer", "text/plain;charset=utf-8", large.path, "--actions", "copy"],
+                title: "dying source", at: ScreenPoint(x: 700, y: 300))
+            defer { dying.kill() }
+            try await pointer.drag(from: ScreenPoint(x: 800, y: 375), to: row("left", 1), steps: 6)
+            try await Task.sleep(for: .milliseconds(300))
+            dying.kill()
+            let failed = try await app.wait(for: "drop failed: ", within: .seconds(60))
+            #expect(failed, "\(app.text)")
+            #expect(!app.text.contains("dropped"), "\(app.text)")
+            // The app goes on: its lists still hold Luke and Han, and a move between them works.
+            try await drag(from: row("left", 0), to: row("right", 0))
+            try await expectLine("moved Luke from left to right at 0", from: app)
+        }
+
+        @Test(
+            "a GTK 4 target that dies while it reads a moved card leaves the card where it was",
+            .enabled(if: gtk4PythonPresent, "needs GTK 4 for Python (Debian: python3-gi, gir1.2-gtk-4.0)"))
+        func targetDiesMidMove() async throws {
+            let app = try await startApp(["--cards", "Luke,Leia|Han"])
+            defer { app.kill() }
+            let target = try await startPeer(
+                [
+                    "target", "--accept", "application/json", "--out", directory.appendingPathComponent("t.json").path,
+                    "--prefer", "move", "--chunk-delay", "3000",
+                ], title: "dying target", at: ScreenPoint(x: 700, y: 0))
+            defer { target.kill() }
+            try await drag(from: row("left", 0), to: ScreenPoint(x: 800, y: 75))
+            #expect(try await target.wait(for: "\"receiving\""), "\(target.text)")
+            target.kill()
+            try await Task.sleep(for: .seconds(2))
+            #expect(!app.text.contains("removed"), "\(app.text)")
+            // Luke is still the left list's first row: it moves to the right list.
+            try await drag(from: row("left", 0), to: row("right", 0))
+            try await expectLine("moved Luke from left to right at 0", from: app)
+        }
+
         @Test("transferkit drag of a file into the app makes a card named after it")
         func transferkitDragIntoTheApp() async throws {
             let app = try await startApp(["--cards", "Luke|Han"])
