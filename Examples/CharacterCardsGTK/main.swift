@@ -67,7 +67,7 @@
         let name: String
         let list: TransferList<Card>
         let rows: GTKListModel<Card>
-        let view: UnsafeSendableWidget
+        let view: GTKWidget
         /// The list view's `GtkSingleSelection`, as a bit pattern (used on the main context only).
         let selection: UInt
 
@@ -79,8 +79,9 @@
             self.selection = UInt(bitPattern: selection.map { Int(bitPattern: UnsafeMutableRawPointer($0)) } ?? 0)
             gtk_single_selection_set_autoselect(selection, 0)
             gtk_single_selection_set_can_unselect(selection, 1)
-            view = UnsafeSendableWidget(
-                gtk_list_view_new(selection, GTKListModel<Card>.labelFactory(rowHeight: 40)))
+            // GTK aborts rather than return no widget; a missing one would be an empty label.
+            view = GTKWidget(
+                gtk_list_view_new(selection, GTKListModel<Card>.labelFactory(rowHeight: 40)) ?? gtk_label_new(nil))
         }
     }
 
@@ -126,8 +127,8 @@
     /// Makes `table`'s rows draggable and the table a drop target.
     func wire(_ table: Table) {
         let view = table.view
-        GTKDragSource.attach(to: view.widget, options: options) { location in
-            guard let row = GTKListRows.row(at: location, in: view.widget),
+        GTKDragSource.attach(to: view.pointer, options: options) { view, location in
+            guard let row = GTKListRows.row(at: location, in: view),
                 let card = table.rows.element(at: row.position),
                 let session = try? table.list.beginDrag(
                     [card.id], localContext: table.name, allowsMoveToOtherApplications: true)
@@ -141,7 +142,7 @@
                 say("removed \(item.id.rawValue) from \(table.name)")
             }
         }
-        let target = GTKDropTarget.attach(to: view.widget, options: options) { context, _ in
+        let target = GTKDropTarget.attach(to: view.pointer, options: options) { context, _ in
             // Cards move within this app and wherever the source allows a move; anything else is copied. (A
             // TransferKit drag from another program offers the display protocol's move only when its session allows
             // one.)
@@ -155,7 +156,7 @@
         Task {
             for await drop in target.drops {
                 let index = await GTKMainContext.perform {
-                    GTKListRows.dropIndex(at: drop.location, in: view.widget, count: table.rows.count)
+                    GTKListRows.dropIndex(at: drop.location, in: target.widget, count: table.rows.count)
                 }
                 await take(drop, on: table, at: index)
             }
@@ -182,7 +183,7 @@
                 gtk_shortcut_trigger_parse_string(keys), gtk_callback_action_new(action, data, nil))
             gtk_shortcut_controller_add_shortcut(controller, shortcut)
         }
-        gtk_widget_add_controller(table.view.widget, controller)
+        gtk_widget_add_controller(table.view.pointer, controller)
     }
 
     /// Puts the card selected in `table` on the clipboard (on the main context).
@@ -252,15 +253,6 @@
         }
     }
 
-    /// A widget pointer carried to the main context.
-    struct UnsafeSendableWidget: @unchecked Sendable {
-        let widget: UnsafeMutablePointer<GtkWidget>
-        init(_ widget: UnsafeMutablePointer<GtkWidget>?) {
-            // GTK aborts rather than return no widget; a missing one is an empty label.
-            self.widget = widget ?? gtk_label_new(nil)
-        }
-    }
-
     extension Array {
         subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
     }
@@ -277,7 +269,7 @@
     gtk_box_set_homogeneous(cast(box, to: GtkBox.self), 1)
     for table in tables {
         let scrolled = gtk_scrolled_window_new()
-        gtk_scrolled_window_set_child(OpaquePointer(scrolled), table.view.widget)
+        gtk_scrolled_window_set_child(OpaquePointer(scrolled), table.view.pointer)
         gtk_widget_set_hexpand(scrolled, 1)
         gtk_widget_set_vexpand(scrolled, 1)
         gtk_box_append(cast(box, to: GtkBox.self), scrolled)

@@ -19,7 +19,7 @@
     /// item's data, the rule of ``TransferDesktop/DesktopWindow/drag(_:)``.
     ///
     /// ```swift
-    /// GTKDragSource.attach(to: rowWidget) { location in
+    /// GTKDragSource.attach(to: rowWidget) { _, _ in
     ///     try? cards.beginDrag([card.id])
     /// } ended: { session, result in
     ///     print((try? result.get())?.operation ?? .cancel)
@@ -30,15 +30,18 @@
     /// controller and keeps it, with this object, until the widget is destroyed.
     public final class GTKDragSource: Sendable {
         private let options: GTKDragAndDropOptions
-        private let makeSession: @Sendable (DesktopDropLocation) -> DragSession?
+        private let widget: GTKWidget
+        private let makeSession: @Sendable (GTKWidget, DesktopDropLocation) -> DragSession?
         private let ended: @Sendable (DragSession, Result<DesktopDragResult, any Error>) -> Void
         /// The drag under way: prepared for GTK, and the cancel reason GTK gave, until `drag-end`.
         private let current = SanitizedMutex<(drag: PreparedDrag, cancel: DesktopDragOutcome?)?>(nil)
 
         private init(
-            options: GTKDragAndDropOptions, makeSession: @escaping @Sendable (DesktopDropLocation) -> DragSession?,
+            widget: GTKWidget, options: GTKDragAndDropOptions,
+            makeSession: @escaping @Sendable (GTKWidget, DesktopDropLocation) -> DragSession?,
             ended: @escaping @Sendable (DragSession, Result<DesktopDragResult, any Error>) -> Void
         ) {
+            self.widget = widget
             self.options = options
             self.makeSession = makeSession
             self.ended = ended
@@ -49,19 +52,19 @@
         /// - Parameters:
         ///   - widget: The widget the user drags from.
         ///   - options: The deadlines, the catalogue and where sessions are published.
-        ///   - session: Called on GTK's main context when the user starts dragging, with where the press was (in the
-        ///     widget's pixels): the session to drag, or `nil` for no drag there (a pinned row, empty space). A
-        ///     session that is no longer active starts no drag either.
+        ///   - session: Called on GTK's main context when the user starts dragging, with the widget and where the press
+        ///     was (in the widget's pixels): the session to drag, or `nil` for no drag there (a pinned row, empty
+        ///     space). A session that is no longer active starts no drag either.
         ///   - ended: Called once per drag, off the main context, with the session and what the drop did
         ///     (`DesktopDragResult`), or the error that stopped it; the session has ended by then.
         /// - Returns: The drag source; the widget keeps it.
         @discardableResult
         public static func attach(
             to widget: UnsafeMutablePointer<GtkWidget>, options: GTKDragAndDropOptions = GTKDragAndDropOptions(),
-            session: @escaping @Sendable (DesktopDropLocation) -> DragSession?,
+            session: @escaping @Sendable (_ widget: GTKWidget, _ location: DesktopDropLocation) -> DragSession?,
             ended: @escaping @Sendable (DragSession, Result<DesktopDragResult, any Error>) -> Void = { _, _ in }
         ) -> GTKDragSource {
-            let source = GTKDragSource(options: options, makeSession: session, ended: ended)
+            let source = GTKDragSource(widget: GTKWidget(widget), options: options, makeSession: session, ended: ended)
             guard let controller = gtk_drag_source_new() else { return source }
             let object = UnsafeMutableRawPointer(controller)
             let data = GTKSignals.keep(source, on: object, key: stateQuark)
@@ -96,7 +99,7 @@
         >? {
             // A drag GTK never began (no drag-end came) is over now.
             abandon()
-            guard let session = makeSession(DesktopDropLocation(x: Int(x.rounded()), y: Int(y.rounded()))),
+            guard let session = makeSession(widget, DesktopDropLocation(x: Int(x.rounded()), y: Int(y.rounded()))),
                 let drag = try? PreparedDrag(
                     session, filePromise: nil, includeX11Names: false, catalog: options.catalog,
                     environment: options.environment, timeout: options.timeout, observer: options.sessionObserver)

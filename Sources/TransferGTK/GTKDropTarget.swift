@@ -22,7 +22,7 @@
     /// }
     /// Task {
     ///     for await drop in target.drops {
-    ///         _ = try? await cards.drop(drop, at: 0)
+    ///         _ = try? await cards.drop(drop, at: 0, operation: drop.proposal.operation)
     ///     }
     /// }
     /// ```
@@ -33,16 +33,19 @@
         /// The drops on the widget, in order, each with the proposal's answer when it came. A drop nobody takes is
         /// declined when it is released.
         public let drops: AsyncStream<DesktopDrop>
+        /// The widget the drops land on, for the tasks that take them (``GTKListRows/dropIndex(at:in:count:)``).
+        public let widget: GTKWidget
 
         private let continuation: AsyncStream<DesktopDrop>.Continuation
         private let options: GTKDragAndDropOptions
         private let proposal: @Sendable (DesktopDropContext, DesktopDropLocation) -> DropProposal?
 
         private init(
-            options: GTKDragAndDropOptions,
+            widget: GTKWidget, options: GTKDragAndDropOptions,
             proposal: @escaping @Sendable (DesktopDropContext, DesktopDropLocation) -> DropProposal?
         ) {
             (drops, continuation) = AsyncStream.makeStream(of: DesktopDrop.self)
+            self.widget = widget
             self.options = options
             self.proposal = proposal
         }
@@ -64,7 +67,7 @@
             to widget: UnsafeMutablePointer<GtkWidget>, options: GTKDragAndDropOptions = GTKDragAndDropOptions(),
             proposal: @escaping @Sendable (DesktopDropContext, DesktopDropLocation) -> DropProposal?
         ) -> GTKDropTarget {
-            let target = GTKDropTarget(options: options, proposal: proposal)
+            let target = GTKDropTarget(widget: GTKWidget(widget), options: options, proposal: proposal)
             let all = GdkDragAction([GDK_ACTION_COPY, GDK_ACTION_MOVE, GDK_ACTION_LINK, GDK_ACTION_ASK])
             guard let controller = gtk_drop_target_async_new(nil, all) else { return target }
             let object = UnsafeMutableRawPointer(controller)

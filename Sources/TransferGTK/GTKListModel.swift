@@ -155,11 +155,12 @@
         ///
         /// - Parameters:
         ///   - location: A point in the list view.
-        ///   - listView: The `GtkListView` (or any widget whose rows were marked).
+        ///   - listView: The `GtkListView` (or any widget whose rows were marked); use it on the main context.
         /// - Returns: The row's position, and whether the point is in its lower half.
         public static func row(
-            at location: DesktopDropLocation, in listView: UnsafeMutablePointer<GtkWidget>
+            at location: DesktopDropLocation, in listView: GTKWidget
         ) -> (position: Int, lowerHalf: Bool)? {
+            let listView = listView.pointer
             var widget = gtk_widget_pick(listView, Double(location.x), Double(location.y), GTK_PICK_DEFAULT)
             while let current = widget, current != listView {
                 if let item = g_object_get_qdata(
@@ -185,9 +186,7 @@
         ///   - listView: The list view.
         ///   - count: The number of rows it shows.
         /// - Returns: The index the first dropped element gets.
-        public static func dropIndex(
-            at location: DesktopDropLocation, in listView: UnsafeMutablePointer<GtkWidget>, count: Int
-        ) -> Int {
+        public static func dropIndex(at location: DesktopDropLocation, in listView: GTKWidget, count: Int) -> Int {
             guard let row = row(at: location, in: listView) else { return count }
             return min(row.position + (row.lowerHalf ? 1 : 0), count)
         }

@@ -1,5 +1,5 @@
 #if GTK
-    import CGtk4
+    public import CGtk4
 
     /// GTK's main context (GLib's global default one), where every call into GTK happens.
     ///
@@ -50,6 +50,23 @@
             await withCheckedContinuation { continuation in
                 run { continuation.resume(returning: body()) }
             }
+        }
+    }
+
+    /// A GTK widget that Swift code may carry anywhere, to use on GTK's main context only: what a drag source's
+    /// session closure and a drop target's tasks get, since a bare `UnsafeMutablePointer<GtkWidget>` is not `Sendable`.
+    ///
+    /// It holds no reference: the widget must outlive the uses (a widget keeps its drag source and drop target, so
+    /// theirs does).
+    public struct GTKWidget: @unchecked Sendable, Hashable {
+        /// The widget.
+        public let pointer: UnsafeMutablePointer<GtkWidget>
+
+        /// The widget `pointer`.
+        ///
+        /// - Parameter pointer: A `GtkWidget *`.
+        public init(_ pointer: UnsafeMutablePointer<GtkWidget>) {
+            self.pointer = pointer
         }
     }
 
