@@ -12,6 +12,8 @@ import TransferKitPlatform
 /// **Indexes** are UIKit's, as for the array edits (`moveElements(withIDs:toIndex:)`): a drop's
 /// index is the position the first dropped element has **after** the drop, as `destinationIndexPath` gives it. A
 /// reorder of `a b c d` that drops `b` at 2 gives `a c b d`; a drop from elsewhere at 2 puts the new element at 2.
+/// A list shown filtered (seed 002's category tabs) takes drops and proposals with the view's index through the
+/// `inViewWhere:` forms, by the same rule as the array edits' filtered-view forms.
 ///
 /// **Pinned elements** (seed 003) cannot be dragged, and a drop that would shift a pinned element from its
 /// position is ``DropOperation/forbidden``.
