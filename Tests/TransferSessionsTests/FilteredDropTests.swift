@@ -47,6 +47,24 @@ struct FilteredDropTests {
         #expect(change.difference == result.value)
     }
 
+    @Test("a main-actor view controller drops in the tab it shows with a closure literal")
+    @MainActor func mainActorCaller() async throws {
+        final class ShelfController {
+            let books = TransferList(shelf(), makeProvider: Row.provider)
+            var tab = "family"
+
+            func drop(_ ids: [String], atRow row: Int) async throws {
+                let tab = self.tab
+                let session = try books.beginDrag(ids)
+                _ = books.proposal(for: session, at: row, inViewWhere: { $0.title == self.tab })
+                _ = try await books.drop(session, at: row, inViewWhere: { $0.title == tab })
+            }
+        }
+        let controller = ShelfController()
+        try await controller.drop(["a"], atRow: 2)
+        #expect(ids(controller.books).family == ["c", "d", "a", "f"])
+    }
+
     @Test(
         "a move from another list lands before the tab's row at the index, at the list's end past the tab's end",
         arguments: [
@@ -75,7 +93,7 @@ struct FilteredDropTests {
     func copyIntoTab() async throws {
         let books = TransferList(shelf(), makeCopy: copy, makeProvider: Row.provider, renumbering: \.order)
         // From the All tab, copy e (friends) onto row 1 of the friends tab (b e): before e.
-        let isFriend: (Row) -> Bool = { $0.title == "friends" }
+        let isFriend: @Sendable (Row) -> Bool = { $0.title == "friends" }
         let session = try books.beginDrag(["e"])
         let result = try await books.drop(session, at: 1, inViewWhere: isFriend, operation: .copy)
         #expect(result.operation == .copy)
@@ -108,7 +126,7 @@ struct FilteredDropTests {
     func pinnedHiddenElement() async throws {
         // All: a b P, P pinned and not in the tab (a b).
         let rows = [Row(id: "a", title: "tab"), Row(id: "b", title: "tab"), Row(id: "P", title: "pinned")]
-        let inTab: (Row) -> Bool = { $0.title == "tab" }
+        let inTab: @Sendable (Row) -> Bool = { $0.title == "tab" }
         let list = TransferList(rows, isPinned: { $0.id == "P" }, makeProvider: Row.provider)
         let other = TransferList([Row(id: "x", title: "tab")], makeProvider: Row.provider)
         let incoming = try other.beginDrag(["x"])
@@ -133,7 +151,7 @@ struct FilteredDropTests {
             Row(id: "P", title: "tab"), Row(id: "h", title: "hidden"), Row(id: "a", title: "tab"),
             Row(id: "b", title: "tab"),
         ]
-        let inTab: (Row) -> Bool = { $0.title == "tab" }
+        let inTab: @Sendable (Row) -> Bool = { $0.title == "tab" }
         let list = TransferList(rows, isPinned: { $0.id == "P" }, makeProvider: Row.provider)
         let session = try list.beginDrag(["b"])
         #expect(list.proposal(for: session, at: 0, inViewWhere: inTab).operation == .forbidden)

@@ -160,7 +160,7 @@ struct SeedReorderTests {
         for filing in 0..<(1 << count) {
             let books = numberedRows(count) { (filing >> $0) & 1 == 0 ? "family" : "friends" }
             for tab in [nil, "family", "friends"] {
-                let isShown: (Row) -> Bool = { tab == nil || $0.title == tab }
+                let isShown: @Sendable (Row) -> Bool = { tab == nil || $0.title == tab }
                 let shown = books.filter(isShown)
                 for (source, destination) in everyMove(in: shown.indices) {
                     var seed = HomeViewModel(books, showing: tab)

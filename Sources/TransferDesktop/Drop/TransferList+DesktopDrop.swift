@@ -52,14 +52,16 @@ extension TransferList {
     ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
     ///     element has after the drop; clamped to the view.
     ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
-    ///     list.
+    ///     list. It is `@Sendable` because the drop awaits: a main-actor caller captures the tab it shows as a value
+    ///     (`let tab = self.tab; … { $0.category == tab }`).
     ///   - operation: The operation to propose for a TransferKit drag (another program's drop does what its display
     ///     protocol accepted).
     /// - Returns: What happened, with the list's change as the value.
     /// - Throws: The errors of the list's drops (``TransferSessionError``); `commitFailed` when another program's
     ///   item cannot be read as `Element`.
     public func drop(
-        _ drop: DesktopDrop, at index: Int, inViewWhere isShown: (Element) -> Bool, operation: DropOperation = .move
+        _ drop: DesktopDrop, at index: Int, inViewWhere isShown: @Sendable (Element) -> Bool,
+        operation: DropOperation = .move
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
         try await drop.perform(

@@ -413,14 +413,15 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
     ///     element has after the drop (for a reorder, counted without the dragged elements); clamped to the view.
     ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
-    ///     list.
+    ///     list. It is `@Sendable` because the drop awaits: a main-actor caller captures the tab it shows as a value
+    ///     (`let tab = self.tab; … { $0.category == tab }`).
     ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
     ///   - destination: The application and process of this list.
     /// - Returns: What happened, with the list's change as the value.
     /// - Throws: The errors of ``DragSession/drop(_:on:commit:)``, and `forbiddenByList` when the drop would shift
     ///   a pinned element or bring an identity the list already has (nothing moves then either).
     public func drop(
-        _ session: DragSession, at index: Int, inViewWhere isShown: (Element) -> Bool,
+        _ session: DragSession, at index: Int, inViewWhere isShown: @Sendable (Element) -> Bool,
         operation: DropOperation = .move, destination: TransferSessionOrigin = .current
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
@@ -487,7 +488,8 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
     ///     element has after the drop; clamped to the view.
     ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
-    ///     list.
+    ///     list. It is `@Sendable` because the drop awaits: a main-actor caller captures the tab it shows as a value
+    ///     (`let tab = self.tab; … { $0.category == tab }`).
     ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
     ///   - decisions: For a list in memory, the record shared with the source, for a move that survives a crash. A
     ///     stored list decides in its own record (``decisions``) and ignores this.
@@ -495,7 +497,7 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     /// - Throws: The errors of ``RemoteDragSession/drop(_:decisions:commit:)``, and `forbiddenByList` as for a drop
     ///   in this process.
     public func drop(
-        _ remote: RemoteDragSession, at index: Int, inViewWhere isShown: (Element) -> Bool,
+        _ remote: RemoteDragSession, at index: Int, inViewWhere isShown: @Sendable (Element) -> Bool,
         operation: DropOperation = .move, decisions: SessionDecisionRecord? = nil
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
