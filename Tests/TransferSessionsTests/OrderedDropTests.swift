@@ -68,6 +68,37 @@ struct OrderedDropTests {
         #expect(shelf.moveElements(withIDs: ["gone"], toIndex: 0, inViewWhere: isNovel).isEmpty)
     }
 
+    @Test(
+        "an insertion in a category tab goes before the tab's row at the index, at the list's end past the tab's end",
+        arguments: [
+            (0, ["x", "n1", "c1", "n2", "c2", "n3", "c3"]),
+            (1, ["n1", "c1", "x", "n2", "c2", "n3", "c3"]),
+            (2, ["n1", "c1", "n2", "c2", "x", "n3", "c3"]),
+            (3, ["n1", "c1", "n2", "c2", "n3", "c3", "x"]),
+            (99, ["n1", "c1", "n2", "c2", "n3", "c3", "x"]),
+            (-2, ["x", "n1", "c1", "n2", "c2", "n3", "c3"]),
+        ])
+    func insertionInFilteredView(index: Int, expected: [String]) {
+        let before = rows(["n1", "c1", "n2", "c2", "n3", "c3"])
+        var shelf = before
+        let change = shelf.insertElements(rows(["x"]), at: index, inViewWhere: { !$0.id.hasPrefix("c") })
+        #expect(shelf.map(\.id) == expected)
+        #expect(before.applying(change)?.map(\.id) == expected)
+        // Unfiltered, the same call is the plain insertion.
+        var whole = before
+        whole.insertElements(rows(["x"]), at: 2, inViewWhere: { _ in true })
+        var plain = before
+        plain.insertElements(rows(["x"]), at: 2)
+        #expect(whole.map(\.id) == plain.map(\.id))
+    }
+
+    @Test("an insertion into an empty view goes to the list's end")
+    func insertionInEmptyView() {
+        var shelf = rows(["c1", "c2"])
+        shelf.insertElements(rows(["x", "y"]), at: 0, inViewWhere: { $0.id.hasPrefix("n") })
+        #expect(shelf.map(\.id) == ["c1", "c2", "x", "y"])
+    }
+
     @Test("the edit-mode move takes the final index, and refuses positions outside the list (seed 004)")
     func moveRow() throws {
         var list = rows(["a", "b", "c"])

@@ -153,6 +153,37 @@ struct SeedReorderTests {
     }
 
     @Test(
+        "seed 002: a drop in a category tab or in All on a TransferList, proposed and dropped, as the seed's view model",
+        arguments: 1...6)
+    func categoryTabDrops(count: Int) async throws {
+        var mismatches = Mismatches()
+        for filing in 0..<(1 << count) {
+            let books = numberedRows(count) { (filing >> $0) & 1 == 0 ? "family" : "friends" }
+            for tab in [nil, "family", "friends"] {
+                let isShown: @Sendable (Row) -> Bool = { tab == nil || $0.title == tab }
+                let shown = books.filter(isShown)
+                for (source, destination) in everyMove(in: shown.indices) {
+                    var seed = HomeViewModel(books, showing: tab)
+                    seed.dragAndDropBookCover(from: source, to: destination)
+                    let list = TransferList(books, makeProvider: Row.provider, renumbering: \.order)
+                    let session = try list.beginDrag([shown[source].id])
+                    let proposed = list.proposal(for: session, at: destination, inViewWhere: isShown).operation
+                    _ = try await list.drop(session, at: destination, inViewWhere: isShown)
+                    let what = "\(books.map { "\($0.id)/\($0.title)" }) tab \(tab ?? "All") \(source)→\(destination)"
+                    mismatches.check(["\(proposed)"], ["\(DropOperation.move)"], "proposal, \(what)")
+                    mismatches.check(list.elements.map(\.id), seed.bookCovers.map(\.id), "All, \(what)")
+                    mismatches.check(
+                        list.elements.filter(isShown).map(\.id), seed.currentBookCovers.map(\.id), "tab, \(what)")
+                    // The seed's `order` is each cover's place in All, which the list keeps by itself.
+                    mismatches.check(
+                        list.elements.map { "\($0.order)" }, list.elements.indices.map { "\($0)" }, "order, \(what)")
+                }
+            }
+        }
+        mismatches.expectNone()
+    }
+
+    @Test(
         "seed 003: a pinned add cell first; drags, proposals and drops on TransferList as the seed's delegate",
         arguments: 1...6)
     func pinnedAddCell(count: Int) async throws {

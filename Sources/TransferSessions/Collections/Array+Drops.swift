@@ -67,13 +67,7 @@ extension Array where Element: Identifiable {
             }
         }
         removeAll { wanted.contains($0.id) }
-        // The view's gap the elements are dropped into lies between two of its remaining elements; in the whole
-        // list it spans every hidden element between them.
-        let shown = indices.filter { isShown(self[$0]) }
-        let slot = Swift.min(Swift.max(destination, 0), shown.count)
-        let lower = slot == 0 ? 0 : shown[slot - 1] + 1
-        let upper = slot == shown.count ? count : shown[slot]
-        insert(contentsOf: moving, at: Swift.min(Swift.max(staying, lower), upper))
+        insert(contentsOf: moving, at: index(ofViewGap: destination, inViewWhere: isShown, nearest: staying))
         return identityDifference(from: old)
     }
 
@@ -94,9 +88,39 @@ extension Array where Element: Identifiable {
     /// change.
     @discardableResult
     public mutating func insertElements(_ elements: [Element], at destination: Int) -> CollectionDifference<Element> {
+        insertElements(elements, at: destination, inViewWhere: { _ in true })
+    }
+
+    /// Inserts `elements` at position `destination` of the view that shows only the elements for which `isShown`
+    /// is true (a category tab of one list, seed 002), and so in the whole list: a drop from elsewhere into a
+    /// filtered view.
+    ///
+    /// `destination` is the first inserted element's position in the view after the drop, as the view's
+    /// `destinationIndexPath` gives it; it is clamped to the view. In the whole list the elements go right before the
+    /// view's element that was at `destination`, as seed 002 puts a cover at its target's `order`, and at the list's
+    /// end when `destination` is the view's end: where ``moveElements(withIDs:toIndex:inViewWhere:)`` would put them
+    /// if they had been at the end of the list. The elements the view does not show keep their order.
+    ///
+    /// ```swift
+    /// // All: b1 (family), b2 (friends), b3 (family), b4 (friends). Drop b5 on row 1 of the family tab (b1 b3):
+    /// books.insertElements([b5], at: 1, inViewWhere: { $0.category == "family" })
+    /// // family: b1 b5 b3; All: b1 b2 b5 b3 b4
+    /// ```
+    /// - Returns: The change.
+    @discardableResult
+    public mutating func insertElements(
+        _ elements: [Element], at destination: Int, inViewWhere isShown: (Element) -> Bool
+    ) -> CollectionDifference<Element> {
         let old = self
-        insert(contentsOf: elements, at: Swift.min(Swift.max(destination, 0), count))
+        insert(contentsOf: elements, at: insertionIndex(ofViewGap: destination, inViewWhere: isShown))
         return identityDifference(from: old)
+    }
+
+    /// Where ``insertElements(_:at:inViewWhere:)`` puts new elements dropped in the gap at `slot` of the view: as
+    /// if they came from the list's end, right before the view's element at `slot`, at the list's end past the view's
+    /// last element.
+    func insertionIndex(ofViewGap slot: Int, inViewWhere isShown: (Element) -> Bool) -> Int {
+        index(ofViewGap: slot, inViewWhere: isShown, nearest: count)
     }
 
     /// Removes the elements with the given identities and returns the change.
@@ -113,6 +137,29 @@ extension Array where Element: Identifiable {
         for index in indices {
             self[index][keyPath: order] = start + index
         }
+    }
+
+    /// Where in the whole list the gap at `slot` of a filtered view lies: the one rule that turns a view's index into
+    /// the list's, for moves and insertions alike.
+    ///
+    /// The view shows the elements for which `isShown` is true. Its gap before its element `slot` (after its last
+    /// one when `slot` is its count; `slot` is clamped to the view) lies between two shown elements, and in the
+    /// whole list it spans every hidden element between them: any index from just after the shown element above to
+    /// the shown element below. Of those, the one nearest `preferred` is chosen, so hidden elements move only when
+    /// the dropped ones pass them.
+    /// - Parameters:
+    ///   - slot: The view's index, as UIKit's `destinationIndexPath` gives it (counted without moved elements,
+    ///     which must not be in this list any more).
+    ///   - isShown: Which elements the view shows.
+    ///   - preferred: Where the elements would go if the gap allowed it: a moved element's place before the move,
+    ///     the list's end for new elements.
+    /// - Returns: An index in `0...count`.
+    func index(ofViewGap slot: Int, inViewWhere isShown: (Element) -> Bool, nearest preferred: Int) -> Int {
+        let shown = indices.filter { isShown(self[$0]) }
+        let slot = Swift.min(Swift.max(slot, 0), shown.count)
+        let lower = slot == 0 ? 0 : shown[slot - 1] + 1
+        let upper = slot == shown.count ? count : shown[slot]
+        return Swift.min(Swift.max(preferred, lower), upper)
     }
 
     /// The change from `old` to this list, elements matched by identity, with moves inferred: an element that

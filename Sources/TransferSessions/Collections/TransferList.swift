@@ -12,6 +12,8 @@ import TransferKitPlatform
 /// **Indexes** are UIKit's, as for the array edits (`moveElements(withIDs:toIndex:)`): a drop's
 /// index is the position the first dropped element has **after** the drop, as `destinationIndexPath` gives it. A
 /// reorder of `a b c d` that drops `b` at 2 gives `a c b d`; a drop from elsewhere at 2 puts the new element at 2.
+/// A list shown filtered (seed 002's category tabs) takes drops and proposals with the view's index through the
+/// `inViewWhere:` forms, by the same rule as the array edits' filtered-view forms.
 ///
 /// **Pinned elements** (seed 003) cannot be dragged, and a drop that would shift a pinned element from its
 /// position is ``DropOperation/forbidden``.
@@ -327,6 +329,27 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         for session: DragSession, at index: Int, operation: DropOperation = .move,
         destination: TransferSessionOrigin = .current
     ) -> DropProposal {
+        proposal(for: session, at: index, inViewWhere: { _ in true }, operation: operation, destination: destination)
+    }
+
+    /// What a drop of `session` at `index` of a filtered view of the list would do (a category tab, seed 002):
+    /// `operation` as the session resolves it, or ``DropOperation/forbidden`` when it would shift a pinned element.
+    ///
+    /// The view shows the elements for which `isShown` is true, and `index` counts its rows, as
+    /// `drop(_:at:inViewWhere:operation:destination:)` counts them.
+    /// - Parameters:
+    ///   - session: The drag passing over the list.
+    ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
+    ///     element would have after the drop (for a reorder, counted without the dragged elements).
+    ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
+    ///     list.
+    ///   - operation: The operation the list would propose.
+    ///   - destination: The application and process of this list.
+    /// - Returns: The proposal, its intent `insertAtIndex(index)` with the view's index.
+    public func proposal(
+        for session: DragSession, at index: Int, inViewWhere isShown: (Element) -> Bool,
+        operation: DropOperation = .move, destination: TransferSessionOrigin = .current
+    ) -> DropProposal {
         let resolved = session.resolvedOperation(for: operation, at: destination)
         let intent = DropIntent.insertAtIndex(index)
         guard resolved.transfersItems else {
@@ -335,10 +358,11 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         let ids = session.items.compactMap { Element.ID($0.id.rawValue) }
         let allowed = state.withLock { state in
             guard session.source === self && resolved == .move else {
-                return pinnedStay(in: state.elements, insertingCount: ids.count, at: index)
+                let target = state.elements.insertionIndex(ofViewGap: index, inViewWhere: isShown)
+                return pinnedStay(in: state.elements, insertingCount: ids.count, at: target)
             }
             var after = state.elements
-            after.moveElements(withIDs: ids, toIndex: index)
+            after.moveElements(withIDs: ids, toIndex: index, inViewWhere: isShown)
             return pinnedStay(from: state.elements, to: after)
         }
         return DropProposal(operation: allowed ? resolved : .forbidden, intent: intent)
@@ -366,19 +390,54 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         destination: TransferSessionOrigin = .current
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
+        try await drop(session, at: index, inViewWhere: { _ in true }, operation: operation, destination: destination)
+    }
+
+    /// Drops `session` at `index` of a filtered view of the list (a category tab, seed 002), as
+    /// `drop(_:at:operation:destination:)` drops on the whole list.
+    ///
+    /// The view shows the elements for which `isShown` is true, and `index` counts its rows. A reorder moves the
+    /// dragged elements as `moveElements(withIDs:toIndex:inViewWhere:)` does: next to the view's neighbour they
+    /// passed. Elements from elsewhere go where `insertElements(_:at:inViewWhere:)` puts them: right before the
+    /// view's element at `index`, at the list's end when `index` is the view's end. The elements the view does not
+    /// show keep their order, a list made with `renumbering:` renumbers the whole list, and a drop that would shift a
+    /// pinned element is refused, as in the whole list.
+    ///
+    /// ```swift
+    /// // All: a b c d e f, the family tab shows a c d f. Drag a to row 2 of the family tab:
+    /// _ = try await books.drop(try books.beginDrag(["a"]), at: 2, inViewWhere: { $0.category == "family" })
+    /// // family: c d a f; All: b c d a e f
+    /// ```
+    /// - Parameters:
+    ///   - session: The drag to drop.
+    ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
+    ///     element has after the drop (for a reorder, counted without the dragged elements); clamped to the view.
+    ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
+    ///     list. It is `@Sendable` because the drop awaits: a main-actor caller captures the tab it shows as a value
+    ///     (`let tab = self.tab; … { $0.category == tab }`).
+    ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
+    ///   - destination: The application and process of this list.
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of ``DragSession/drop(_:on:commit:)``, and `forbiddenByList` when the drop would shift
+    ///   a pinned element or bring an identity the list already has (nothing moves then either).
+    public func drop(
+        _ session: DragSession, at index: Int, inViewWhere isShown: @Sendable (Element) -> Bool,
+        operation: DropOperation = .move, destination: TransferSessionOrigin = .current
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
         let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
         // A move from another stored list of the same record is decided in it, as across processes.
         let record = decidesMove(from: session.source) ? storage?.record : nil
         do throws(TransferSessionError) {
             let result = try await session.drop(proposal, on: destination) { drop, resolved in
                 if resolved == .move, session.source === self {
-                    return try self.moveInPlace(drop.items, to: index, for: session.id)
+                    return try self.moveInPlace(drop.items, to: index, inViewWhere: isShown, for: session.id)
                 }
                 let loaded = try await drop.loadObjects(ofClass: Element.self)
                 let pending = resolved == .move && record != nil
                 let change = try self.insert(
-                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, for: session.id,
-                    pending: pending)
+                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, inViewWhere: isShown,
+                    for: session.id, pending: pending)
                 if pending, let record {
                     try self.decideCommitted(session.id, items: drop.items.map(\.id), in: record)
                 }
@@ -415,13 +474,40 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         decisions: SessionDecisionRecord? = nil
     ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
     where Element: TransferProviderReading {
+        try await drop(remote, at: index, inViewWhere: { _ in true }, operation: operation, decisions: decisions)
+    }
+
+    /// Drops a drag published by another process at `index` of a filtered view of the list (a category tab, seed
+    /// 002), as `drop(_:at:operation:decisions:)` drops on the whole list.
+    ///
+    /// The view shows the elements for which `isShown` is true, and `index` counts its rows: the items go where
+    /// `insertElements(_:at:inViewWhere:)` puts them, right before the view's element at `index`, at the list's end
+    /// when `index` is the view's end.
+    /// - Parameters:
+    ///   - remote: The drag, connected with ``RemoteDragSession/connect(toPath:origin:timeout:observer:)``.
+    ///   - index: UIKit's destination index in the view: the position among the shown elements the first dropped
+    ///     element has after the drop; clamped to the view.
+    ///   - isShown: Which elements the view shows. It is called while the list is locked, so it must not use the
+    ///     list. It is `@Sendable` because the drop awaits: a main-actor caller captures the tab it shows as a value
+    ///     (`let tab = self.tab; … { $0.category == tab }`).
+    ///   - operation: The operation to propose: ``DropOperation/move`` or ``DropOperation/copy``.
+    ///   - decisions: For a list in memory, the record shared with the source, for a move that survives a crash. A
+    ///     stored list decides in its own record (``decisions``) and ignores this.
+    /// - Returns: What happened, with the list's change as the value.
+    /// - Throws: The errors of ``RemoteDragSession/drop(_:decisions:commit:)``, and `forbiddenByList` as for a drop
+    ///   in this process.
+    public func drop(
+        _ remote: RemoteDragSession, at index: Int, inViewWhere isShown: @Sendable (Element) -> Bool,
+        operation: DropOperation = .move, decisions: SessionDecisionRecord? = nil
+    ) async throws(TransferSessionError) -> DropResult<CollectionDifference<Element>>
+    where Element: TransferProviderReading {
         let proposal = DropProposal(operation: operation, intent: .insertAtIndex(index))
         do throws(TransferSessionError) {
             let result = try await remote.drop(proposal, decisions: storage?.record ?? decisions) { drop, resolved in
                 let loaded = try await drop.loadObjects(ofClass: Element.self)
                 return try self.insert(
-                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, for: remote.id,
-                    pending: resolved == .move && self.storage != nil)
+                    resolved == .copy ? loaded.map(self.makeCopy) : loaded, at: index, inViewWhere: isShown,
+                    for: remote.id, pending: resolved == .move && self.storage != nil)
             }
             settle(remote.id)
             return result
@@ -432,12 +518,12 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
     }
 
     private func moveInPlace(
-        _ items: [DragItem], to index: Int, for session: DragSession.ID
+        _ items: [DragItem], to index: Int, inViewWhere isShown: (Element) -> Bool, for session: DragSession.ID
     ) throws(TransferSessionError) -> CollectionDifference<Element> {
         try state.withLock { state throws(TransferSessionError) in
             let ids = items.compactMap { Element.ID($0.id.rawValue) }
             var after = state.elements
-            after.moveElements(withIDs: ids, toIndex: index)
+            after.moveElements(withIDs: ids, toIndex: index, inViewWhere: isShown)
             guard pinnedStay(from: state.elements, to: after) else {
                 throw Self.pinnedError()
             }
@@ -450,10 +536,11 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
         }
     }
 
-    /// Inserts dropped elements; a stored list marks them pending for `session` when `pending` (a move that the
-    /// decision record settles).
+    /// Inserts dropped elements at `index` of the view `isShown` picks; a stored list marks them pending for
+    /// `session` when `pending` (a move that the decision record settles).
     private func insert(
-        _ incoming: [Element], at index: Int, for session: DragSession.ID, pending: Bool
+        _ incoming: [Element], at index: Int, inViewWhere isShown: (Element) -> Bool, for session: DragSession.ID,
+        pending: Bool
     ) throws(TransferSessionError) -> CollectionDifference<Element> {
         try state.withLock { state throws(TransferSessionError) in
             let present = Set(state.elements.map(\.id))
@@ -463,11 +550,12 @@ where Element: Identifiable & Sendable, Element.ID: LosslessStringConvertible & 
                     message: "The list already has an element \(duplicate.id); give copies a new identity (makeCopy).",
                     source: "\(duplicate.id)")
             }
-            guard pinnedStay(in: state.elements, insertingCount: incoming.count, at: index) else {
+            let target = state.elements.insertionIndex(ofViewGap: index, inViewWhere: isShown)
+            guard pinnedStay(in: state.elements, insertingCount: incoming.count, at: target) else {
                 throw Self.pinnedError()
             }
             return try change(&state, .dropped(session)) { next throws(TransferSessionError) in
-                next.elements.insertElements(incoming, at: index)
+                next.elements.insertElements(incoming, at: target)
                 if pending {
                     next.pending[session.rawValue] = incoming.map(\.id.description)
                 }
