@@ -15,6 +15,31 @@
         var name: String
         var character = ""
         var favorite = ""
+        /// Seed 002's category: the tab that shows the card.
+        var category = ""
+        /// Seed 002's stored order: the card's index in its list, kept by the list.
+        var order = 0
+
+        /// The pinned last row of seed 003: it cannot be dragged, and nothing is dropped below it.
+        static let addRow = Card(name: "+ New card")
+
+        /// Whether this is the add row.
+        var isAddRow: Bool { name == Card.addRow.name }
+
+        init(name: String, category: String = "") {
+            self.name = name
+            self.category = category
+        }
+
+        /// A card from JSON that may lack the fields other card apps do not write.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            character = try container.decodeIfPresent(String.self, forKey: .character) ?? ""
+            favorite = try container.decodeIfPresent(String.self, forKey: .favorite) ?? ""
+            category = try container.decodeIfPresent(String.self, forKey: .category) ?? ""
+            order = try container.decodeIfPresent(Int.self, forKey: .order) ?? 0
+        }
 
         /// The card's identity in lists: its name.
         var id: String { name }

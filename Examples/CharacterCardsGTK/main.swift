@@ -23,6 +23,11 @@
     }
 
     let cards = option("--cards", in: &arguments) ?? "Luke,Leia|Han"
+    // Seed 002's category tabs: show only the cards of one category (each list keeps every card, and its order).
+    let tab = option("--tab", in: &arguments)
+    // Seed 003's pinned add row, first in each list (a pinned element keeps its index: nothing is dropped above it).
+    let addRow = arguments.contains("--add-row")
+    arguments.removeAll { $0 == "--add-row" }
     let store = option("--store", in: &arguments).map { URL(fileURLWithPath: $0) }
     let pause = option("--pause-at", in: &arguments).flatMap(RemoteSessionEvent.init(rawValue:))
     let printOnly = arguments.first == "--print"
@@ -50,9 +55,17 @@
         exit(1)
     }
 
-    let columns = cards.split(separator: "|", omittingEmptySubsequences: false).map {
-        $0.split(separator: ",").map { Card(name: String($0)) }
+    // "Luke:jedi,Leia|Han": names, each with an optional category after a colon.
+    let columns = cards.split(separator: "|", omittingEmptySubsequences: false).map { column in
+        column.split(separator: ",").map { entry in
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            return Card(name: String(parts[0]), category: parts.count > 1 ? String(parts[1]) : "")
+        }
+    }.map {
+        (addRow ? [Card.addRow] : []) + $0
     }
+    /// Whether a row shows `card`: every card, or the tab's (the add row always).
+    let isShown: @Sendable (Card) -> Bool = { card in tab == nil || card.category == tab || card.isAddRow }
     let names = ["left", "right"]
     let options = GTKDragAndDropOptions(sessionObserver: { event in
         // A test kills the app at this step of a drop between two processes.
@@ -74,7 +87,7 @@
         init(name: String, list: TransferList<Card>) {
             self.name = name
             self.list = list
-            rows = GTKListModel(list) { $0.name }
+            rows = GTKListModel(list, showing: isShown) { $0.name }
             let selection = gtk_single_selection_new(rows.retainedModel())
             self.selection = UInt(bitPattern: selection.map { Int(bitPattern: UnsafeMutableRawPointer($0)) } ?? 0)
             gtk_single_selection_set_autoselect(selection, 0)
@@ -111,9 +124,11 @@
     }
 
     func open(_ name: String, _ cards: [Card]) throws -> TransferList<Card> {
-        guard let store else { return TransferList(cards, makeCopy: { $0 }) }
+        let pinned: @Sendable (Card) -> Bool = { $0.isAddRow }
+        guard let store else { return TransferList(cards, isPinned: pinned, renumbering: \.order) }
         return try TransferList(
-            storedIn: store.appendingPathComponent(name), initialElements: cards, makeCopy: { $0 })
+            storedIn: store.appendingPathComponent(name), initialElements: cards, isPinned: pinned,
+            renumbering: \.order)
     }
 
     let tables: [Table]
@@ -142,7 +157,9 @@
                 say("removed \(item.id.rawValue) from \(table.name)")
             }
         }
-        let target = GTKDropTarget.attach(to: view.pointer, options: options) { context, _ in
+        let target = GTKDropTarget.attach(to: view.pointer, options: options) { context, location in
+            // Nothing goes above the pinned add row.
+            if addRow, GTKListRows.dropIndex(at: location, in: view, count: table.rows.count) == 0 { return nil }
             // Cards move within this app and wherever the source allows a move; anything else is copied. (A
             // TransferKit drag from another program offers the display protocol's move only when its session allows
             // one.)
@@ -220,9 +237,10 @@
     func take(_ drop: DesktopDrop, on table: Table, at index: Int) async {
         let source = drop.context.isFromTransferKit ? drags.claim() : nil
         do {
-            let before = table.list.elements
+            let before = table.list.elements.filter(isShown)
             let result = try await table.list.drop(
-                drop, at: adjusted(index, on: table, before: before), operation: drop.proposal.operation)
+                drop, at: adjusted(index, on: table, before: before), inViewWhere: isShown,
+                operation: drop.proposal.operation)
             for case .insert(let offset, let card, _) in result.value?.insertions ?? [] {
                 if let source, source.cards.contains(where: { $0.id == card.id }) {
                     say("moved \(card.name) from \(source.table) to \(table.name) at \(offset)")
@@ -235,8 +253,8 @@
         }
     }
 
-    /// UIKit's index for a reorder: the rows above `index` that the drag takes out of this same table do not
-    /// count.
+    /// UIKit's index for a reorder: the rows above `index` (of the rows shown, `before`) that the drag takes out of
+    /// this same table do not count.
     func adjusted(_ index: Int, on table: Table, before: [Card]) -> Int {
         guard let dragged = drags.draggedCards(from: table.name) else { return index }
         let above = before.prefix(index).filter { card in dragged.contains { $0.id == card.id } }.count
@@ -262,6 +280,12 @@
         widget.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: type) }
     }
 
+    // Rows exactly as high as the factory makes them (40 pixels), so scripts find row N at 40 × N.
+    if let css = gtk_css_provider_new(), let display = gdk_display_get_default() {
+        gtk_css_provider_load_from_data(css, "listview > row { padding: 0; margin: 0; min-height: 0; }", -1)
+        gtk_style_context_add_provider_for_display(
+            display, OpaquePointer(css), guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+    }
     let window = gtk_window_new()
     gtk_window_set_title(cast(window, to: GtkWindow.self), "Character Cards")
     gtk_window_set_default_size(cast(window, to: GtkWindow.self), 640, 400)

@@ -4,9 +4,10 @@
     import TransferKitPlatform
     public import TransferSessions
 
-    /// A `TransferList` as a `GListModel` that a `GtkListView` shows: a `GtkStringList` of each element's title,
-    /// kept equal to the list by applying every change the list reports (drops on it, moves away, reorders, undos,
-    /// your edits) as GTK's `items-changed`, so the view updates only the rows that changed.
+    /// A `TransferList` as a `GListModel` that a `GtkListView` shows: a `GtkStringList` of each element's title (of
+    /// all elements, or of a filtered view's), kept equal to the list by applying every change the list reports (drops
+    /// on it, moves away, reorders, undos, your edits) as GTK's `items-changed`, so the view updates only the rows that
+    /// changed.
     ///
     /// The model follows the list on GTK's main context, a moment after each change; ``element(at:)`` answers for
     /// the rows the view shows now, so map a row to its element through it, not through `TransferList/elements`.
@@ -28,26 +29,37 @@
         private let shown: ShownElements<Element>
         private let follower: Task<Void, Never>
 
-        /// A model of `list`, each row showing `title` of its element.
+        /// A model of `list`, or of the elements of it that `isShown` (a filtered view, such as seed 002's category
+        /// tabs), each row showing `title` of its element.
         ///
         /// - Parameters:
         ///   - list: The list.
+        ///   - isShown: Which elements the rows show; all by default. Pass the same closure to the list's
+        ///     `drop(_:at:inViewWhere:operation:)`, whose index counts the rows shown.
         ///   - title: The text of an element's row.
-        public init(_ list: TransferList<Element>, title: @escaping @Sendable (Element) -> String) {
+        public init(
+            _ list: TransferList<Element>, showing isShown: @escaping @Sendable (Element) -> Bool = { _ in true },
+            title: @escaping @Sendable (Element) -> String
+        ) {
             self.list = list
             let (elements, changes) = list.elementsAndChanges()
             let strings = GObjectReference(adopting: UnsafeMutableRawPointer(gtk_string_list_new(nil)))
-            for element in elements {
+            let visible = elements.filter(isShown)
+            for element in visible {
                 gtk_string_list_append(strings.opaque, title(element))
             }
-            let shown = ShownElements(elements)
+            let shown = ShownElements(visible)
             self.strings = strings
             self.shown = shown
             follower = Task {
                 for await change in changes {
+                    let next = change.elements.filter(isShown)
                     await GTKMainContext.perform {
-                        Self.apply(change.difference, to: strings, title: title)
-                        shown.elements.withLock { $0 = change.elements }
+                        let difference = shown.elements.withLock { shown in
+                            defer { shown = next }
+                            return next.difference(from: shown) { $0.id == $1.id }
+                        }
+                        Self.apply(difference, to: strings, title: title)
                     }
                 }
             }

@@ -16,8 +16,9 @@
     /// ```
     ///
     /// The main loop must be running for anything to happen here. Swift's `MainActor` is not GTK's main context on
-    /// Linux: its jobs run on Dispatch's main queue, which a GTK main loop does not drain, so an `await` on the main
-    /// actor from a GTK app waits for ever. Use this type, not `@MainActor`, to reach GTK.
+    /// Linux: its jobs run on Dispatch's main queue, which a plain GTK main loop does not drain, so an `await` on the
+    /// main actor from such an app waits for ever (SwiftCrossUI's GTK backend drains it every few dozen milliseconds;
+    /// Adwaita for Swift does not). Use this type, not `@MainActor`, to reach GTK.
     public enum GTKMainContext {
         /// Whether the calling thread runs GTK's main context now (inside one of its callbacks).
         public static var isCurrent: Bool { g_main_context_is_owner(g_main_context_default()) != 0 }

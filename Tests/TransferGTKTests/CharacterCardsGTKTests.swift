@@ -110,7 +110,10 @@
                     })
             }
             let before = sockets()
-            try await pointer.drag(from: start, to: end, steps: 6, interval: .milliseconds(120)) {
+            // The first move must pass GTK's drag threshold (8 pixels): fewer, longer steps for a short drag.
+            let distance = max(abs(end.x - start.x), abs(end.y - start.y))
+            let steps = max(2, min(6, distance / 16))
+            try await pointer.drag(from: start, to: end, steps: steps, interval: .milliseconds(120)) {
                 let deadline = ContinuousClock.now + .seconds(10)
                 while ContinuousClock.now < deadline {
                     if !sockets().subtracting(before).isEmpty { return true }
@@ -157,6 +160,21 @@
                 ], "\(app.text)")
         }
 
+        @Test("in seed 002's family tab, a reorder counts the rows shown; seed 003's pinned add row stays first")
+        func tabAndPinnedRow() async throws {
+            let app = try await startApp([
+                "--cards", "a:family,b:work,c:family,d:family,e:work,f:family|", "--tab", "family", "--add-row",
+            ])
+            defer { app.kill() }
+            // The tab shows + a c d f. The add row does not drag, and nothing is dropped above it.
+            try await pointer.drag(from: row("left", 0), to: row("right", 1), steps: 6)
+            try await drag(from: row("left", 1), to: row("left", 0))
+            // a dropped on the upper half of d's row goes between c and d: + c a d f, which is + b c a d e f in all.
+            try await drag(from: row("left", 1), to: row("left", 3))
+            try await expectLine("moved a from left to left at 3", from: app)
+            #expect(changes(app) == ["moved a from left to left at 3"], "\(app.text)")
+        }
+
         @Test("copy puts a card's JSON and text on GTK's clipboard for xclip; paste makes a card of xclip's text")
         func clipboardBothWays() async throws {
             let app = try await startApp(["--cards", "Luke,Leia|Han"])
@@ -173,8 +191,8 @@
             let json = try await ChildProcess.run(
                 "/usr/bin/xclip", arguments: ["-selection", "clipboard", "-o", "-t", "application/json"],
                 environment: environment)
-            let card = try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [String: String]
-            #expect(card?["name"] == "Leia")
+            let card = try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [String: Any]
+            #expect(card?["name"] as? String == "Leia")
 
             let owner = try BackgroundChild(
                 "/bin/sh", ["-c", "printf 'Obi-Wan' | /usr/bin/xclip -selection clipboard -i -quiet"],
