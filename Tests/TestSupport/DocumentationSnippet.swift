@@ -8,12 +8,18 @@ import Foundation
 /// `<!-- context: let provider = TransferProvider() -->`, or, for code that cannot compile here (a Package.swift
 /// fragment, Apple-only code), `<!-- not compiled: reason -->`.
 public struct DocumentationSnippet: Sendable, CustomStringConvertible {
+    /// The file, relative to the checkout.
     public var file: String
+    /// The line of the block's first line of code.
     public var line: Int
+    /// The block's code.
     public var code: String
+    /// The code its `<!-- context: … -->` comment puts before it.
     public var context: String
+    /// Why it is not compiled, from a `<!-- not compiled: … -->` comment.
     public var skipReason: String?
 
+    /// `file:line`.
     public var description: String { "\(file):\(line)" }
 
     /// Every Swift block of README.md and of every DocC catalog under Sources/ but TransferGTK's (whose snippets
