@@ -27,7 +27,9 @@
     let tab = option("--tab", in: &arguments)
     // Seed 003's pinned add row, first in each list (a pinned element keeps its index: nothing is dropped above it).
     let addRow = arguments.contains("--add-row")
-    arguments.removeAll { $0 == "--add-row" }
+    // Timings for the latency figures: each proposal's time on GTK's thread, each drop's from GTK's drop to the list.
+    let timing = arguments.contains("--timing")
+    arguments.removeAll { $0 == "--add-row" || $0 == "--timing" }
     let store = option("--store", in: &arguments).map { URL(fileURLWithPath: $0) }
     let pause = option("--pause-at", in: &arguments).flatMap(RemoteSessionEvent.init(rawValue:))
     let printOnly = arguments.first == "--print"
@@ -67,12 +69,23 @@
     /// Whether a row shows `card`: every card, or the tab's (the add row always).
     let isShown: @Sendable (Card) -> Bool = { card in tab == nil || card.category == tab || card.isAddRow }
     let names = ["left", "right"]
-    let options = GTKDragAndDropOptions(sessionObserver: { event in
-        // A test kills the app at this step of a drop between two processes.
-        guard event == pause else { return }
-        say("paused at \(event.rawValue)")
-        try? await Task.sleep(for: .seconds(3600))
-    })
+    extension Duration {
+        /// The duration in whole microseconds.
+        var microseconds: Int64 { components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000 }
+    }
+
+    let printProposalTime: @Sendable (Duration) -> Void = { duration in
+        say("timing proposal \(duration.microseconds) us")
+    }
+    let proposalTimer = timing ? printProposalTime : nil
+    let options = GTKDragAndDropOptions(
+        sessionObserver: { event in
+            // A test kills the app at this step of a drop between two processes.
+            guard event == pause else { return }
+            say("paused at \(event.rawValue)")
+            try? await Task.sleep(for: .seconds(3600))
+        },
+        proposalTimer: proposalTimer)
     let drags = AppDrags()
 
     /// One of the two tables: a stored or in-memory list, its GTK model and its list view.
@@ -172,10 +185,11 @@
         }
         Task {
             for await drop in target.drops {
+                let arrived = ContinuousClock.now
                 let index = await GTKMainContext.perform {
                     GTKListRows.dropIndex(at: drop.location, in: target.widget, count: table.rows.count)
                 }
-                await take(drop, on: table, at: index)
+                await take(drop, on: table, at: index, arrived: arrived)
             }
         }
     }
@@ -234,8 +248,9 @@
     }
 
     /// Drops `drop` on `table` at `index` and says what changed.
-    func take(_ drop: DesktopDrop, on table: Table, at index: Int) async {
+    func take(_ drop: DesktopDrop, on table: Table, at index: Int, arrived: ContinuousClock.Instant) async {
         let source = drop.context.isFromTransferKit ? drags.claim() : nil
+        defer { if timing { say("timing drop \((ContinuousClock.now - arrived).microseconds) us") } }
         do {
             let before = table.list.elements.filter(isShown)
             let result = try await table.list.drop(

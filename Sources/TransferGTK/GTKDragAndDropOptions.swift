@@ -21,6 +21,9 @@
         public var maximumDropSize: Int64
         /// Told of each step of a drop between TransferKit processes, for logs and tests.
         public var sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)?
+        /// Told, on GTK's main context, how long each answer of a ``GTKDropTarget`` to a hovering drag took (the
+        /// offered types mapped, your proposal asked, GTK's action chosen): for logs and benchmarks. Keep it quick.
+        public var proposalTimer: (@Sendable (Duration) -> Void)?
 
         /// Options with TransferKit's defaults: 30-second deadlines, the shared catalogue, this process's
         /// environment and a 1 GiB limit per drop.
@@ -32,11 +35,13 @@
         ///   - environment: The variables that say where sessions are published.
         ///   - maximumDropSize: The most bytes one drop may carry.
         ///   - sessionObserver: Told of each step of a drop between TransferKit processes.
+        ///   - proposalTimer: Told how long each answer to a hovering drag took.
         public init(
             timeout: Duration = .seconds(30), stallTimeout: Duration = .seconds(30), catalog: TypeCatalog = .shared,
             environment: [String: String] = ProcessInfo.processInfo.environment,
             maximumDropSize: Int64 = DesktopWindow.Options.defaultMaximumDropSize,
-            sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
+            sessionObserver: (@Sendable (RemoteSessionEvent) async -> Void)? = nil,
+            proposalTimer: (@Sendable (Duration) -> Void)? = nil
         ) {
             self.timeout = timeout
             self.stallTimeout = stallTimeout
@@ -44,6 +49,7 @@
             self.environment = environment
             self.maximumDropSize = maximumDropSize
             self.sessionObserver = sessionObserver
+            self.proposalTimer = proposalTimer
         }
     }
 #endif

@@ -83,7 +83,10 @@
                         guard let drop, let target = GTKSignals.state(data, as: GTKDropTarget.self) else {
                             return GdkDragAction(rawValue: 0)
                         }
-                        return target.hover(drop, x: x, y: y).action
+                        let start = ContinuousClock.now
+                        let action = target.hover(drop, x: x, y: y).action
+                        target.options.proposalTimer?(ContinuousClock.now - start)
+                        return action
                     }
             let dropped:
                 @convention(c) (OpaquePointer?, OpaquePointer?, Double, Double, UnsafeMutableRawPointer?) -> gboolean =

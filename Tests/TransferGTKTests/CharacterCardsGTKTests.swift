@@ -322,6 +322,26 @@
             try await expectLine("moved Luke from left to right at 0", from: app)
         }
 
+        @Test("a card dragged to transferkit drop moves there through the session: its JSON is written, then removed")
+        func dragToTransferkitDrop() async throws {
+            let app = try await startApp(["--cards", "Luke,Leia|Han"])
+            defer { app.kill() }
+            let out = directory.appendingPathComponent("dropped", isDirectory: true)
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let drop = try BackgroundChild(
+                TransferKitExecutable.defaultPath, ["drop", "-o", out.path, "--backend", "x11"],
+                output: directory.appendingPathComponent("drop.out"), environment: environment)
+            defer { drop.kill() }
+            try await pointer.place(try await pointer.window(titled: "transferkit drop"), at: ScreenPoint(x: 700, y: 0))
+            try await drag(from: row("left", 0), to: ScreenPoint(x: 800, y: 60))
+            try await expectLine("removed Luke from left", from: app)
+            #expect(try await drop.wait(for: "com.example.character-card"), "\(drop.text)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+            let written = try #require(files.first.map { out.appendingPathComponent($0) }, "\(drop.text)")
+            let card = try JSONSerialization.jsonObject(with: Data(contentsOf: written)) as? [String: Any]
+            #expect(card?["name"] as? String == "Luke")
+        }
+
         @Test("transferkit drag of a file into the app makes a card named after it")
         func transferkitDragIntoTheApp() async throws {
             let app = try await startApp(["--cards", "Luke|Han"])
