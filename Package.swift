@@ -321,7 +321,8 @@ package.targets += [
         ]),
     // The GTK program of TransferGTK's tests: it owns or reads GTK's clipboard while its main loop runs.
     .executableTarget(
-        name: "transferkit-gtk-clipboard-probe", dependencies: [gtk4, "TransferGTK", "TransferKit", "UniformTypes"],
+        name: "transferkit-gtk-clipboard-probe",
+        dependencies: [gtk4, "TransferGTK", "TransferDesktop", "TransferSessions", "TransferKit", "UniformTypes"],
         path: "Tests/GTKClipboardProbe"),
     // Seed 000's two tables as a Swift GTK 4 app (issue 36); without the trait it only says how to build it.
     .executableTarget(

@@ -115,6 +115,7 @@
             let actions = GdkDragAction(offer.actions.map { $0 == .move ? GDK_ACTION_MOVE : GDK_ACTION_COPY })
             gtk_drag_source_set_actions(controller, actions)
             current.withLock { $0 = (drag, nil) }
+            watch(drag, controller: controller)
             return content
         }
 
@@ -145,6 +146,25 @@
             let selected = gdkDrag.map { gdk_drag_get_selected_action($0) } ?? GdkDragAction(rawValue: 0)
             let performed: DesktopDragAction = deleteData || selected.contains(GDK_ACTION_MOVE) ? .move : .copy
             finish(drag, .success(.dropped(performed: performed, target: nil)))
+        }
+
+        /// Ends GTK's drag when a TransferKit target ended the session and GTK, a moment later, still has not: GTK 4.8's
+        /// X11 source now and then misses the `XdndFinished` of a target that finished at once, and would hold its
+        /// drag (and the pointer) for ever. The session's end decides the result either way.
+        private func watch(_ drag: PreparedDrag, controller: OpaquePointer?) {
+            guard let controller else { return }
+            let controllerAddress = UInt(bitPattern: Int(bitPattern: UnsafeMutableRawPointer(controller)))
+            Task { [weak self] in
+                _ = await drag.session.ended()
+                try? await Task.sleep(for: .seconds(2))
+                guard let source = self else { return }
+                GTKMainContext.run {
+                    guard source.current.withLock({ $0?.drag === drag }),
+                        let controller = OpaquePointer(bitPattern: controllerAddress)
+                    else { return }
+                    gtk_drag_source_drag_cancel(controller)
+                }
+            }
         }
 
         /// Ends a drag that was prepared but never began.

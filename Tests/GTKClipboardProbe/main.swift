@@ -10,12 +10,20 @@
 //   read-size NAME    as `read`, but streams NAME and prints `read-size N` with the byte count and the peak
 //                     resident memory as `peak-kib N`.
 //   read-string NAME  as `read`, but loads a String (decoded as NAME's type says).
+//   drag-source N     a window titled `gtk probe source` whose drag (TransferGTK's GTKDragSource) carries one item
+//                     with a PDF stream of N bytes, made as read; prints `ready`, then `drag OPERATION` and
+//                     `peak-kib K` when the drag ended.
+//   drop-target       a window titled `gtk probe target` (TransferGTK's GTKDropTarget, proposing a copy) that streams
+//                     the first drop's application/pdf and prints `dropped-size N` and `peak-kib K` (or
+//                     `failed …`).
 #if GTK
     import CGtk4
     import Foundation
     import TransferClipboard
     import TransferGTK
+    import TransferDesktop
     import TransferKit
+    import TransferSessions
     import UniformTypes
 
     /// Writes one line and flushes it at once: the test reads the lines while this process runs.
@@ -132,8 +140,56 @@
                 exit(1)
             }
         }
+    case "drag-source", "drop-target":
+        let window = gtk_window_new()
+        let label = gtk_label_new(arguments[0] == "drag-source" ? "drag me" : "drop here")
+        window.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWindow.self) }.map { window in
+            gtk_window_set_title(window, arguments[0] == "drag-source" ? "gtk probe source" : "gtk probe target")
+            gtk_window_set_default_size(window, 200, 150)
+            gtk_window_set_child(window, label)
+            gtk_window_present(window)
+        }
+        guard let label else { exit(2) }
+        if arguments[0] == "drag-source" {
+            let size = arguments.count == 2 ? Int(arguments[1]) ?? 0 : 0
+            GTKDragSource.attach(to: label) { _, _ in
+                let provider = TransferProvider()
+                provider.registerStreamRepresentation(for: .pdf) { _ in
+                    report("loaded large")
+                    return TransferByteStream(length: UInt64(size), CountedChunks(count: size))
+                }
+                return DragSession(items: [DragItem(id: TransferItemID("large"), provider: provider)], source: nil)
+            } ended: { _, result in
+                report("drag \((try? result.get())?.operation.rawValue ?? "failed")")
+                report("peak-kib \(peakResidentKiB())")
+            }
+        } else {
+            let target = GTKDropTarget.attach(to: label) { _, _ in DropProposal(operation: .copy) }
+            Task.detached {
+                for await drop in target.drops {
+                    do {
+                        let result = try await drop.perform { session, _ in
+                            var size = 0
+                            for try await chunk in try await session.items[0].provider.loadStream(for: .pdf) {
+                                size += chunk.count
+                            }
+                            return size
+                        }
+                        report("dropped-size \(result.value ?? -1)")
+                    } catch let error as TransferSessionError {
+                        report("failed \(error.code): \(error.message)")
+                    } catch {
+                        report("failed \(error)")
+                    }
+                    report("peak-kib \(peakResidentKiB())")
+                }
+            }
+        }
+        GTKMainContext.run { report("ready") }
     default:
-        report("failed usage: write [large N] | read NAME | read-size NAME | read-string NAME")
+        report(
+            "failed usage: write [large N] | read NAME | read-size NAME | read-string NAME | drag-source N | drop-target"
+        )
         exit(2)
     }
     g_main_loop_run(loop)

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import TransferKitPlatform
 
 /// A point on an X screen, in pixels from its top-left corner.
@@ -168,5 +168,35 @@ public struct PointerDriver: Sendable {
                     "xdotool \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.errorText)")
         }
         return result.outputText
+    }
+}
+
+extension PointerDriver {
+    /// Drags from `start` to `end` from a TransferGTK drag source, which is known to have begun its drag when its
+    /// session's socket (`transferkit-drag-….sock`) appears in `runtimeDirectory` (its `XDG_RUNTIME_DIR`); pressed
+    /// again if it did not, as on a loaded machine. The first move passes every toolkit's drag threshold. (A
+    /// `DesktopWindow` publishes its session before the press: drag from it with ``drag(from:to:steps:interval:started:)``.)
+    ///
+    /// - Throws: ``PointerDriverError`` when the drag never began.
+    public func dragPublishingSession(
+        from start: ScreenPoint, to end: ScreenPoint, runtimeDirectory: URL
+    ) async throws {
+        let sockets = { @Sendable in
+            Set(
+                ((try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path)) ?? []).filter {
+                    $0.hasPrefix("transferkit-drag-")
+                })
+        }
+        let before = sockets()
+        let distance = max(abs(end.x - start.x), abs(end.y - start.y))
+        let steps = max(2, min(6, distance / 16))
+        try await drag(from: start, to: end, steps: steps, interval: .milliseconds(120)) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if !sockets().subtracting(before).isEmpty { return true }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return false
+        }
     }
 }

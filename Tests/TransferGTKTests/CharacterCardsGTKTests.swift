@@ -99,28 +99,10 @@
             ScreenPoint(x: corner.x + (list == "left" ? 100 : 420), y: corner.y + 40 * index + (lower ? 32 : 12))
         }
 
-        /// Drags with the pointer from `start` to `end` as a user does; a drag from the app is known to have begun when
-        /// its session's socket appears in the runtime folder (pressed again if it did not, as on a loaded machine).
+        /// Drags with the pointer from `start` to `end` as a user does, from the app (see
+        /// `PointerDriver.dragPublishingSession`).
         func drag(from start: ScreenPoint, to end: ScreenPoint) async throws {
-            let folder = runtime
-            let sockets = { @Sendable in
-                Set(
-                    ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
-                        $0.hasPrefix("transferkit-drag-")
-                    })
-            }
-            let before = sockets()
-            // The first move must pass GTK's drag threshold (8 pixels): fewer, longer steps for a short drag.
-            let distance = max(abs(end.x - start.x), abs(end.y - start.y))
-            let steps = max(2, min(6, distance / 16))
-            try await pointer.drag(from: start, to: end, steps: steps, interval: .milliseconds(120)) {
-                let deadline = ContinuousClock.now + .seconds(10)
-                while ContinuousClock.now < deadline {
-                    if !sockets().subtracting(before).isEmpty { return true }
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                return false
-            }
+            try await pointer.dragPublishingSession(from: start, to: end, runtimeDirectory: runtime)
         }
 
         /// Waits until `app` has printed `line` (a whole line).
@@ -334,7 +316,8 @@
             defer { drop.kill() }
             try await pointer.place(try await pointer.window(titled: "transferkit drop"), at: ScreenPoint(x: 700, y: 0))
             try await drag(from: row("left", 0), to: ScreenPoint(x: 800, y: 60))
-            try await expectLine("removed Luke from left", from: app)
+            let removed = try await app.wait(for: "removed Luke from left\n", within: .seconds(30))
+            #expect(removed, "app:\n\(app.text)\ntransferkit drop:\n\(drop.text)")
             #expect(try await drop.wait(for: "com.example.character-card"), "\(drop.text)")
             let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
             let written = try #require(files.first.map { out.appendingPathComponent($0) }, "\(drop.text)")
