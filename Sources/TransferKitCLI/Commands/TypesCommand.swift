@@ -117,7 +117,12 @@ package struct TypesCommand: Command {
         if catalog.declaration(for: type) == nil {
             let hint = "--declarations FILE declares it"
             if !type.isDynamic {
-                throw CommandFailure(code: .notDeclared, message: "\(type.identifier) is not a declared type; \(hint)")
+                // A filename extension or a slip of the keyboard given as TYPE (`types bmp`): name the type it means.
+                let meant = arguments.positionals.first.flatMap { TypeArgument.suggestion(for: $0, catalog: catalog) }
+                throw CommandFailure(
+                    code: .notDeclared,
+                    message: "\(type.identifier) is not a declared type; "
+                        + (meant.map { "did you mean \($0)? (\(hint))" } ?? hint))
             }
             if !arguments.flag("--dynamic") {
                 throw CommandFailure(
