@@ -194,10 +194,11 @@ struct CommandLineMannersTests {
         let fifo = folder.appendingPathComponent("pipe")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let received = folder.appendingPathComponent("received.transferkit")
-        // The reader gives up after 10 s: a tool that replaced the FIFO would leave it waiting for a writer.
+        // Each side gives up after a minute: a writer whose reader never came (or, before, a reader of a FIFO that the
+        // tool had replaced with a file) would wait for ever.
         let script =
-            "timeout 10 cat '\(fifo.path)' > '\(received.path)' & "
-            + "'\(transferkitPath)' pack '\(card.path)' -o '\(fifo.path)'; wait"
+            "timeout 60 cat '\(fifo.path)' > '\(received.path)' & "
+            + "timeout 60 '\(transferkitPath)' pack '\(card.path)' -o '\(fifo.path)'; wait"
         let run = try await ChildProcess.run("/bin/sh", arguments: ["-c", script])
         #expect(run.status == 0, "\(run.errorText)")
         let archive = try TransferArchive(decoding: Data(contentsOf: received))
