@@ -26,7 +26,10 @@ public import UniformTypes
 /// After any error the writer is failed: later calls throw `TransferArchiveError.Code.ioFailed`, and the output
 /// holds an incomplete archive that readers reject.
 ///
-/// Not `Sendable`: it owns a position in its output; make it in the task that writes.
+/// Not `Sendable`: it owns a position in its output; make it in the task that writes. TransferKit's async methods
+/// (`write(providers:progress:)`, `writeItem(from:progress:)`) need the writer in a local variable: at the top level
+/// of a `main.swift`, declare it inside a `do { }` block or a function, since Swift passes a top-level `var` (a
+/// main-actor global) `inout` to no async call.
 public struct TransferArchiveWriter: ~Copyable {
     private enum Sink {
         case fileDescriptor(Int32)

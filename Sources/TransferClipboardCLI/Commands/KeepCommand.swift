@@ -31,7 +31,8 @@ struct KeepCommand: Command {
         default); an owner past either is skipped ("too large", "timed out") and nothing of it stays. A new copy
         never waits for a snapshot under way: it pre-empts it. Only the first 256 names an owner offers are read
         (ClipboardLimits.maximumOfferedTypes); the others are reported once ("ignored …").
-        Prints one line per snapshot kept or skipped and per restore.
+        Prints one line per snapshot kept or skipped and per restore, at most 100 columns: the first offered names
+        and how many others ('paste --list' lists them all).
 
         EXAMPLES:
           transferkit keep
@@ -92,10 +93,46 @@ struct KeepCommand: Command {
             try await keeper.run { continuation.yield($0) }
         }
         for await event in events {
-            try context.standardOutput.writeLine(event.description)
+            try context.standardOutput.writeLine(Self.line(for: event))
         }
         try await keeping.value
         return .success
+    }
+
+    /// The most characters a line about a copy takes: one row of a terminal, however many names the owner offers.
+    static let lineWidth = 100
+
+    /// The line the keeper prints for `event`: a snapshot or a restore names as many of the offered names, in the
+    /// owner's order (its best first), as fit in ``lineWidth`` and counts the others (`… 12 more`); every other event
+    /// as the library describes it. `paste --list` shows every name.
+    static func line(for event: ClipboardKeeper.Event) -> String {
+        switch event {
+        case .kept(let selection, let offered, let byteCount):
+            let head = "kept \(selection.rawValue): \(offered.count) names, \(byteCount) bytes"
+            return head + " (" + names(offered, fitting: lineWidth - head.count - 3) + ")"
+        case .restored(let selection, let offered):
+            let head = "restored \(selection.rawValue): \(offered.count) names"
+            return head + " (" + names(offered, fitting: lineWidth - head.count - 3) + ")"
+        default:
+            return event.description
+        }
+    }
+
+    /// The first of `names` that fit in `width` characters, then `… N more` for the rest (its length counted in).
+    private static func names(_ names: [String], fitting width: Int) -> String {
+        var shown: [String] = []
+        var length = 0
+        for (index, name) in names.enumerated() {
+            let rest = names.count - index - 1
+            let tail = rest > 0 ? " … \(rest) more".count : 0
+            let added = (shown.isEmpty ? 0 : 1) + name.count
+            guard length + added + tail <= width || shown.isEmpty && rest == 0 else {
+                return (shown + ["… \(names.count - index) more"]).joined(separator: " ")
+            }
+            shown.append(name)
+            length += added
+        }
+        return shown.joined(separator: " ")
     }
 
     /// The bytes a size value of `option` (`--memory-cap`, `--max-snapshot`) names: a number, optionally followed by

@@ -8,9 +8,16 @@ extension TransferArchiveWriter {
     /// representation is held at a time.
     ///
     /// ```swift
-    /// var writer = TransferArchiveWriter(fileDescriptor: output)
-    /// try await writer.write(providers: [provider])
+    /// do {
+    ///     var writer = TransferArchiveWriter(fileDescriptor: output)
+    ///     try await writer.write(providers: [provider])
+    /// }
     /// ```
+    ///
+    /// The writer must be a local variable, as in this `do` block or in a function: at the top level of a
+    /// `main.swift` a `var` is a global isolated to the main actor, and Swift passes no actor-isolated variable
+    /// `inout` to an async method (`cannot call mutating async function 'write(providers:progress:)' on
+    /// actor-isolated var 'writer'`). The same holds for ``writeItem(from:progress:)``.
     ///
     /// - Parameters:
     ///   - providers: The items, in order.

@@ -91,7 +91,7 @@ extension TransferCodable {
         do {
             self = try TransferTypeFacts.coding(of: Self.self).decode(data)
         } catch {
-            throw TransferError.decodingFailed(error, reader: Self.self, type: Self.contentType, byteCount: data.count)
+            throw TransferError.decodingFailed(error, type: Self.contentType, byteCount: data.count)
         }
     }
 

@@ -64,14 +64,20 @@ extension TransferError {
         return TransferError(code: code, message: message(), cause: error, source: source)
     }
 
-    /// A decoding failure of `reader` on `byteCount` bytes of `type`, naming the coding path of a `DecodingError`.
+    /// A reader's decoding failure on `byteCount` bytes of `type`, naming the coding path of a `DecodingError`.
+    ///
+    /// The message names the type and the bytes, not the reader: a Swift type name means nothing to a person reading
+    /// a tool's error line, and an adapter's (`ItemProviderObject<Model>`) is not even the adopter's own. A reason
+    /// that ends with a period (Foundation's "The given data was not valid JSON.") does not get a second one.
     static func decodingFailed(
-        _ error: any Error, reader: Any.Type, type: UniformType, byteCount: Int
+        _ error: any Error, type: UniformType, byteCount: Int
     ) -> TransferError {
-        wrapping(
+        var reason = describe(error)
+        while reason.hasSuffix(".") { reason.removeLast() }
+        return wrapping(
             error, as: .decodingFailed,
-            message: "\(reader) could not read \(byteCount) bytes of \(type): \(describe(error)). "
-                + "Check that the sender wrote this type and version.",
+            message: "Cannot read \(byteCount) bytes of \(type): \(reason). Check that the sender wrote this type and "
+                + "version.",
             source: type.identifier)
     }
 

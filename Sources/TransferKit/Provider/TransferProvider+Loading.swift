@@ -119,7 +119,7 @@ extension TransferProvider {
             }
             return try objectClass.object(from: data, type: entry.type)
         } catch {
-            throw TransferError.decodingFailed(error, reader: objectClass, type: entry.type, byteCount: data.count)
+            throw TransferError.decodingFailed(error, type: entry.type, byteCount: data.count)
         }
     }
 

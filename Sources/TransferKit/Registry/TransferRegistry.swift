@@ -169,7 +169,7 @@ public final class TransferRegistry: Sendable {
         do {
             return try reader.object(from: data, type: type)
         } catch {
-            throw TransferError.decodingFailed(error, reader: reader, type: type, byteCount: data.count)
+            throw TransferError.decodingFailed(error, type: type, byteCount: data.count)
         }
     }
 

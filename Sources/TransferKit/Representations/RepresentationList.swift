@@ -157,7 +157,7 @@ extension RepresentationList {
                         return try coding.decode(data)
                     } catch {
                         throw TransferError.decodingFailed(
-                            error, reader: Item.self, type: registered, byteCount: data.count)
+                            error, type: registered, byteCount: data.count)
                     }
                 })
         ])
@@ -243,7 +243,7 @@ extension RepresentationList {
                             other = try Other.object(from: data, type: type)
                         } catch {
                             throw TransferError.decodingFailed(
-                                error, reader: Other.self, type: type, byteCount: data.count)
+                                error, type: type, byteCount: data.count)
                         }
                         return try await importing(other)
                     }

@@ -4,7 +4,8 @@ import TransferKitPlatform
 /// Where a command writes its result: a file written atomically, or standard output for `-`.
 package enum ArchiveOutput {
     /// Runs `body` with a sink on `path` (standard output for `-` or `nil`); a file appears at
-    /// `path` only once `body` has returned without throwing.
+    /// `path` only once `body` has returned without throwing. A device or a FIFO at `path` (`/dev/null`) is written
+    /// in place instead.
     ///
     /// Binary output (`isBinary`) is refused when it would go to a terminal by default (no `-o`):
     /// bytes that are not text can garble the terminal. An explicit `-o -` writes it anyway.
@@ -21,6 +22,18 @@ package enum ArchiveOutput {
                 Syscall.enlargePipe(output.fileDescriptor, toAtMost: InputFile.pipeCapacity)
             }
             return try await body(context.standardOutput)
+        }
+        if let status = try? Syscall.status(atPath: path), !status.isRegularFile, !status.isDirectory {
+            // A device or a FIFO (`-o /dev/null`, a named pipe, or a link to one) is written in place, as `cat >`
+            // writes it: a file renamed over it would replace the device node or the pipe itself.
+            let descriptor: Int32
+            do {
+                descriptor = try Syscall.openForWriting(path)
+            } catch {
+                throw ToolIOError.system(.writeFailed, "cannot open \(path)", source: path, cause: error)
+            }
+            defer { Syscall.close(descriptor) }
+            return try await body(FileDescriptorOutput(fileDescriptor: descriptor))
         }
         do {
             return try await AtomicFile.write(toPath: path) { descriptor in

@@ -23,7 +23,8 @@ public struct ParsedArguments: Sendable, Equatable {
     ///
     /// Accepts `--name value`, `--name=value`, `-o value`, flags anywhere, and `--` to end
     /// option parsing. A lone `-` is a positional argument.
-    /// - Throws: ``UsageError`` for an unknown option, a missing value, a repeated option that
+    /// - Throws: ``UsageError`` for an unknown option (naming the nearest known one, when one is near: "did you
+    ///   mean '--type'?"), a missing value, a repeated option that
     ///   is not repeatable, or the wrong number of positional arguments.
     public init(parsing arguments: [String], signature: CommandSignature) throws(UsageError) {
         var index = 0
@@ -46,7 +47,8 @@ public struct ParsedArguments: Sendable, Equatable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = signature.option(named: name) else {
-                throw UsageError("unknown option '\(name)'")
+                let known = signature.options.flatMap(\.names) + ["--help"]
+                throw UsageError("unknown option '\(name)'" + Suggestion.hint(for: name, in: known))
             }
             let key = option.key
             if !option.isRepeatable, values[key] != nil || flags.contains(key) {

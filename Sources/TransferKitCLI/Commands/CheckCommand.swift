@@ -36,6 +36,11 @@ package struct CheckCommand: Command {
         the first, in the item's order, that conforms to TYPE (what extract --type TYPE writes).
         Exit 0 when every check passes, 1 when one fails, 2 when an archive cannot be read or is
         damaged (its error is printed on standard error; --json output still lists it).
+
+        EXAMPLES:
+          transferkit check cards.transferkit cover.transferkit
+          transferkit check --cross-process cards.transferkit
+          transferkit check --type public.text --json cards.transferkit
         """
     }
 

@@ -16,6 +16,11 @@ package struct ConvertCommand: Command {
         The output form comes from --format, else from the output's extension (.json for JSON),
         else it is the form the input is not. Every representation survives bit for bit.
         The archive is held in memory while converting (the JSON form is never streamed).
+
+        EXAMPLES:
+          transferkit convert cards.transferkit -o cards.transferkit.json
+          transferkit convert cards.transferkit.json -o cards-again.transferkit
+          transferkit convert cover.transferkit --format json -o -
         """
     }
 

@@ -24,6 +24,11 @@ package struct InspectCommand: Command {
         standard input. --json prints one line with sorted keys; metadata is written as the archive's
         text form writes it (1.0 stays a float), and NaN and the infinities, which JSON cannot hold, as
         the strings "NaN", "Infinity" and "-Infinity". The version is the archive's own.
+
+        EXAMPLES:
+          transferkit inspect cards.transferkit
+          transferkit inspect cards.transferkit --json
+          transferkit inspect - < cover.transferkit
         """
     }
 

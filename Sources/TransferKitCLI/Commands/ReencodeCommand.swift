@@ -21,6 +21,18 @@ package struct ReencodeCommand: Command {
     package var name: String { "reencode" }
     /// One line of help.
     package var abstract: String { "Decode and re-encode every representation (the child of check --cross-process)." }
+    /// What it does, and examples.
+    package var discussion: String {
+        """
+        Every representation whose type has a registered reader is decoded and encoded again; the others, and the
+        archive's structure, are copied as they are. The output has the input's form.
+
+        EXAMPLES:
+          transferkit reencode cards.transferkit -o cards-reencoded.transferkit
+          transferkit reencode - -o - < cover.transferkit > cover-reencoded.transferkit
+        """
+    }
+
     /// The accepted options.
     package var signature: CommandSignature {
         CommandSignature(

@@ -16,19 +16,9 @@ package struct TypesCommand: Command {
     package var name: String { "types" }
     /// One line of help.
     package var abstract: String { "Look up uniform types, their conformance and tags." }
-    /// Examples.
+    /// Rules, then examples.
     package var discussion: String {
         """
-        EXAMPLES:
-          transferkit types public.utf8-plain-text
-          transferkit types --extension py
-          transferkit types --mime image/png --json
-          transferkit types --file Examples/ExampleTypes.json   (from the name and content, as gio info reports it)
-          transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
-          transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
-          transferkit types --extension zzq --dynamic
-          transferkit types --export-mime --declarations Examples/ExampleTypes.json
-
         --export-mime prints a freedesktop shared-mime-info package for the exported types of the --declarations files
         (each with a MIME type of its own: its globs, comment, sub-class-of and aliases); -o FILE writes it, and
         --install writes it to $XDG_DATA_HOME/mime/packages/transferkit-<file name>.xml (by default under
@@ -42,6 +32,16 @@ package struct TypesCommand: Command {
 
         A type the catalogue does not declare is not there: exit 1. A lookup by extension or MIME type that finds
         no declared type makes a dynamic type (dyn.…), which --dynamic describes instead (exit 0).
+
+        EXAMPLES:
+          transferkit types public.utf8-plain-text
+          transferkit types --extension py
+          transferkit types --mime image/png --json
+          transferkit types --file Examples/ExampleTypes.json   (from the name and content, as gio info reports it)
+          transferkit types --conforms public.png public.image   (exit 0 if it does, 1 if not)
+          transferkit types --declarations Examples/ExampleTypes.json com.example.book-cover
+          transferkit types --extension zzq --dynamic
+          transferkit types --export-mime --declarations Examples/ExampleTypes.json
         """
     }
 
@@ -117,7 +117,12 @@ package struct TypesCommand: Command {
         if catalog.declaration(for: type) == nil {
             let hint = "--declarations FILE declares it"
             if !type.isDynamic {
-                throw CommandFailure(code: .notDeclared, message: "\(type.identifier) is not a declared type; \(hint)")
+                // A filename extension or a slip of the keyboard given as TYPE (`types bmp`): name the type it means.
+                let meant = arguments.positionals.first.flatMap { TypeArgument.suggestion(for: $0, catalog: catalog) }
+                throw CommandFailure(
+                    code: .notDeclared,
+                    message: "\(type.identifier) is not a declared type; "
+                        + (meant.map { "did you mean \($0)? (\(hint))" } ?? hint))
             }
             if !arguments.flag("--dynamic") {
                 throw CommandFailure(

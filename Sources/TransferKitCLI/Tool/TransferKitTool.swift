@@ -13,7 +13,8 @@ import TransferKitPlatform
 /// ```
 ///
 /// The tool handles `--help` for itself and every command and reports every error a command throws as one line,
-/// `tool CMD: <what> (<code>)`: a ``UsageError`` with the command's `--help` as a hint and exit code 2, a
+/// `tool CMD: <what> (<code>)`: a ``UsageError`` with the command's `--help` as a hint and exit code 2 (a mistyped
+/// command or option names the nearest known one: `unknown command 'pste'; did you mean 'paste'?`), a
 /// ``CommandFailure`` (what was asked for is not there) with exit code 1, a write to a closed output pipe with
 /// nothing and exit code 141, and any other error as unreadable input with exit code 2 (see ``ExitCode``).
 public struct TransferKitTool: Sendable {
@@ -70,7 +71,9 @@ public struct TransferKitTool: Sendable {
             return report(HelpText.render(self), to: context.standardOutput)
         }
         guard let command = command(named: first) else {
-            return usageError(UsageError("unknown command '\(first)'"), in: name, context: context)
+            let known = commands.map(\.name) + ["help"]
+            let message = "unknown command '\(first)'" + Suggestion.hint(for: first, in: known)
+            return usageError(UsageError(message), in: name, context: context)
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
