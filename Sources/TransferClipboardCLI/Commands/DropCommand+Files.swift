@@ -83,7 +83,7 @@ extension DropCommand {
         provider.registerStreamRepresentation(for: .data) { _ in
             TransferByteStream(range: 0, length: length, of: file, name: path)
         }
-        let names = Self.candidateNames(Self.fileName(suggested: url.lastPathComponent, for: .data))
+        let names = TransferProvider.numberedFileNames(Self.fileName(suggested: url.lastPathComponent, for: .data))
         var written = ""
         let size = try await PasteCommand.write(.data, of: provider, context: context) { body in
             written = try await ArchiveOutput.writeNew(inDirectory: folder, firstFreeOf: names, body).path

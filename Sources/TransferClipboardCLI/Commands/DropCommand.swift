@@ -180,7 +180,7 @@ struct DropCommand: Command {
             }
             var suggested = provider.suggestedName
             if suggested == nil { suggested = await fileName(inURLOf: provider, besides: type) }
-            let names = Self.candidateNames(Self.fileName(suggested: suggested, for: type))
+            let names = TransferProvider.numberedFileNames(Self.fileName(suggested: suggested, for: type))
             var path = ""
             let size = try await PasteCommand.write(type, of: provider, context: context) { body in
                 path = try await ArchiveOutput.writeNew(inDirectory: folder, firstFreeOf: names, body).path
@@ -205,7 +205,7 @@ struct DropCommand: Command {
     }
 
     /// The longest name of a dropped file, in UTF-8 bytes: a file system's 255 less room for ` 1000`
-    /// (``candidateNames(_:)``).
+    /// (`TransferProvider.numberedFileNames(_:)`).
     static let longestFileName = 250
 
     /// The name a dropped file gets from the name its source suggests, by one rule: every control character (a
@@ -236,15 +236,6 @@ struct DropCommand: Command {
                     default: scalar
                     }
                 }))
-    }
-
-    /// `name`, then `name` with ` 2`, ` 3`, … before its extension: the names a dropped file may take, in order.
-    static func candidateNames(_ name: String) -> [String] {
-        let stem = (name as NSString).deletingPathExtension
-        let pathExtension = (name as NSString).pathExtension
-        let suffix = pathExtension.isEmpty || stem.isEmpty ? "" : "." + pathExtension
-        let base = suffix.isEmpty ? name : stem
-        return [name] + (2...1000).map { "\(base) \($0)\(suffix)" }
     }
 
     /// Every representation of each of `providers` (one drop's items), copied into one unlinked temporary file
