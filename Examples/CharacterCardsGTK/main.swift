@@ -321,7 +321,10 @@
     let loop = g_main_loop_new(nil, 0)
     g_main_loop_run(loop)
 #else
-    print(
-        "CharacterCardsGTK needs GTK 4: build it with `swift run --traits GTK CharacterCardsGTK` (Debian: libgtk-4-dev)."
-    )
+    import Foundation
+
+    // Built without the trait GTK: nothing to show. Say how to build it, and fail.
+    FileHandle.standardError.write(
+        Data("CharacterCardsGTK needs GTK 4: swift run --traits GTK CharacterCardsGTK (Debian: libgtk-4-dev)\n".utf8))
+    exit(1)
 #endif
