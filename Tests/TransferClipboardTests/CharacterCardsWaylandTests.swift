@@ -32,6 +32,12 @@
             runtime = URL(fileURLWithPath: "/tmp/tkw-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(
                 at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            // The app's windows float from the start, without a border: sway tiles a new window over the whole output
+            // first otherwise, and a window floated afterwards may commit the tiled size after the float (seen: a
+            // 1276x693 source app over the second app's window, the drop landing in its own right list).
+            for rule in [["floating", "enable"], ["border", "none"]] {
+                try await compositor.swaymsg(["for_window", "[title=\"^Character Cards$\"]"] + rule)
+            }
             // Both before the apps start, so their seat has a pointer and a keyboard from the first.
             pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
             keyboard = try WaylandVirtualKeyboard(
@@ -56,29 +62,36 @@
             return environment
         }
 
-        /// Starts the app with `arguments`, waits for its window and places its top-left corner at `corner` of the
-        /// output, floating and without a border (so the window's content starts there).
+        /// Starts the app with `arguments`, waits for its window (floating at its own size, 640x400) and places its
+        /// top-left corner at `corner` of the output.
         func startApp(_ arguments: [String], at corner: (x: Int, y: Int) = (0, 0)) async throws -> BackgroundChild {
             let app = try BackgroundChild(
                 Self.app, arguments, output: directory.appendingPathComponent("app-\(UUID().uuidString).out"),
                 environment: environment)
             #expect(try await app.wait(for: "ready"), "\(app.text)")
             let pid = app.pid
-            try await waitUntil("the app's window") { try await self.contentOrigin(ofProcess: pid) != nil }
+            try await waitUntil("the app's window") { try await self.content(ofProcess: pid) != nil }
             try await compositor.swaymsg([
-                "[pid=\(pid)]", "floating", "enable,", "border", "none,", "move", "absolute", "position", "\(corner.x)",
-                "\(corner.y)",
+                "[pid=\(pid)]", "move", "absolute", "position", "\(corner.x)", "\(corner.y)",
             ])
-            try await waitUntil("the app's window at \(corner)") {
-                guard let origin = try await self.contentOrigin(ofProcess: pid) else { return false }
-                return origin.x == corner.x && origin.y == corner.y
+            try await waitUntil("the app's window at \(corner), 640x400") {
+                guard let content = try await self.content(ofProcess: pid) else { return false }
+                return content == Content(x: corner.x, y: corner.y, width: 640, height: 400)
             }
             return app
         }
 
-        /// The top-left corner of the content of the window of process `pid` on the output, or nil while sway shows
-        /// none.
-        func contentOrigin(ofProcess pid: Int32) async throws -> (x: Int, y: Int)? {
+        /// Where a window's content is on the output, in pixels.
+        struct Content: Equatable {
+            var x: Int
+            var y: Int
+            var width: Int
+            var height: Int
+        }
+
+        /// Where the content of the window of process `pid` is on the output (its size as the app last committed it),
+        /// or nil while sway shows none.
+        func content(ofProcess pid: Int32) async throws -> Content? {
             let tree = try await compositor.swaymsg(["-t", "get_tree", "-r"])
             guard let root = try JSONSerialization.jsonObject(with: Data(tree.utf8)) as? [String: Any] else {
                 return nil
@@ -94,9 +107,11 @@
             }
             guard let node = find(root), let rect = node["rect"] as? [String: Any],
                 let content = node["window_rect"] as? [String: Any], let x = rect["x"] as? Int,
-                let y = rect["y"] as? Int, let dx = content["x"] as? Int, let dy = content["y"] as? Int
+                let y = rect["y"] as? Int, let dx = content["x"] as? Int, let dy = content["y"] as? Int,
+                let geometry = node["geometry"] as? [String: Any], let width = geometry["width"] as? Int,
+                let height = geometry["height"] as? Int
             else { return nil }
-            return (x + dx, y + dy)
+            return Content(x: x + dx, y: y + dy, width: width, height: height)
         }
 
         /// The middle of row `index` of the app's `list` (`left` or `right`), for an app whose window is at `corner`;
@@ -332,7 +347,9 @@
             try await drag(from: row("left", 0), to: row("right", 0, corner: (640, 0)))
             if let killed, let event {
                 let victim = killed == "source" ? source : target
-                #expect(try await victim.wait(for: "paused at \(event)"), "\(victim.text)")
+                #expect(
+                    try await victim.wait(for: "paused at \(event)"), "source:\n\(source.text)\ntarget:\n\(target.text)"
+                )
                 victim.kill()
                 try await Task.sleep(for: .seconds(1))
             } else {
@@ -346,7 +363,9 @@
             func open(_ store: String) async throws -> String {
                 let opened = try await ChildProcess.run(
                     Self.app, arguments: ["--store", store, "--print"], input: [], environment: environment)
-                return String(decoding: opened.standardOutput, as: UTF8.self)
+                // A failure shows in the comparison: the status and what the app wrote to standard error.
+                guard opened.status == 0 else { return "status \(opened.status): \(opened.errorText)" }
+                return opened.outputText
             }
             return (try await open(sourceStore), try await open(targetStore), outputs)
         }
