@@ -248,7 +248,7 @@ let package = Package(
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "transferkit", "transferkit-memory-probe",
-                "transferkit-clipboard-probe",
+                "transferkit-clipboard-probe", "CharacterCardsGTK",
             ]),
         .testTarget(
             name: "TransferDesktopTests",
