@@ -213,8 +213,8 @@
             let text = try await compositor.wlPaste(["--no-newline", "--type", "text/plain;charset=utf-8"])
             #expect(String(decoding: text.output, as: UTF8.self) == "Leia", "\(text.error)")
             let json = try await compositor.wlPaste(["--no-newline", "--type", "application/json"])
-            let card = try JSONSerialization.jsonObject(with: json.output) as? [String: String]
-            #expect(card?["name"] == "Leia", "\(json.error)")
+            let card = try JSONSerialization.jsonObject(with: json.output) as? [String: Any]
+            #expect(card?["name"] as? String == "Leia", "\(json.error)")
 
             let file = directory.appendingPathComponent("obi-wan.txt")
             try Data("Obi-Wan".utf8).write(to: file)
