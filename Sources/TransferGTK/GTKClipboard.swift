@@ -73,10 +73,10 @@
         }
 
         /// The clipboard's item as a provider whose representations are read from GTK only when loaded
-        /// (`gdk_clipboard_read_async` of that one name), by the name → type rules of ``Clipboard/read(from:)``.
+        /// (`gdk_clipboard_read_async` of that one name), by the name → type rules of `Clipboard.read(from:)`.
         ///
         /// - Returns: The provider, or `nil` when the clipboard offers nothing.
-        /// - Note: Loading throws ``TransferClipboard/ClipboardError`` inside the provider's `TransferError`
+        /// - Note: Loading throws `ClipboardError` inside the provider's `TransferError`
         ///   (`loaderFailed`): `transferFailed` with a ``GTKError`` cause when GTK fails the read (the name is not
         ///   offered any more, the owner went away), `cancelled` when the load was cancelled.
         public func read() async -> TransferProvider? {

@@ -16,7 +16,7 @@
     /// session itself (its local objects too); one of another TransferKit process drops through the session
     /// protocol, so a move is exactly once, whichever process dies. Any other program gets the bytes, and a move
     /// removes the items (through the session's `DragSource`) only when GTK reports a move and the target read each
-    /// item's data, the rule of ``TransferDesktop/DesktopWindow/drag(_:)``.
+    /// item's data, the rule of `DesktopWindow.drag(_:)`.
     ///
     /// ```swift
     /// GTKDragSource.attach(to: rowWidget) { _, _ in

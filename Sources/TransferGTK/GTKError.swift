@@ -3,7 +3,7 @@
     import TransferClipboard
     import TransferKit
 
-    /// A `GError` that GTK or GIO reported, as a Swift value: the `cause` of the ``TransferClipboard/ClipboardError``
+    /// A `GError` that GTK or GIO reported, as a Swift value: the `cause` of the `ClipboardError`
     /// that TransferGTK throws for it.
     public struct GTKError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The error's domain, such as `g-io-error-quark`.
@@ -41,7 +41,7 @@
 
         static var ioDomain: String { g_quark_to_string(g_io_error_quark()).map { String(cString: $0) } ?? "" }
 
-        /// `error` as the clipboard error TransferGTK reports for a transfer of `name`: ``ClipboardError``s as they
+        /// `error` as the clipboard error TransferGTK reports for a transfer of `name`: `ClipboardError`s as they
         /// are, cancellations (GIO's, the task's, a progress's) as `cancelled`, anything else as `transferFailed`
         /// with the error as `cause`.
         static func clipboardError(_ error: any Error, name: String) -> ClipboardError {
