@@ -314,7 +314,10 @@
             try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
             let drop = try await startTransferKit(["drop", "-o", out.path], titled: "transferkit drop", at: (700, 450))
             defer { drop.kill() }
-            try await drag(from: row("left", 0), to: try await centre(of: "transferkit drop"))
+            // A sanitizer-built transferkit answers a position many times slower: wait longer before the release.
+            try await drag(
+                from: row("left", 0), to: try await centre(of: "transferkit drop"),
+                isOver: Self.after(threadSanitizerIsActive ? .seconds(3) : .milliseconds(700)))
             #expect(try await drop.wait(for: "\n"), "\(drop.text)")
             let written = try FileManager.default.contentsOfDirectory(atPath: out.path)
             #expect(written.count == 1, "\(written) \(drop.text)")
