@@ -28,3 +28,13 @@ public func writeExecutableScript(_ body: String, toPath path: String) throws {
     try AtomicFile.writeDurably(Array("#!/bin/sh\n\(body)".utf8), toPath: path)
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
 }
+
+/// A new private folder (mode 0700) with a short path, `/tmp/PREFIX-XXXXXXXX`, for a child's `XDG_RUNTIME_DIR`: a
+/// drag publishes its session's socket there, and a socket address holds at most 107 bytes, which a test folder's
+/// path (``makeTemporaryDirectory(prefix:)``) can pass. Remove it when done.
+public func makeRuntimeDirectory(prefix: String) throws -> URL {
+    let url = URL(fileURLWithPath: "/tmp/\(prefix)-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(
+        at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    return url
+}

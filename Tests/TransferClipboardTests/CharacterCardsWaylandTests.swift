@@ -29,9 +29,7 @@
         init() async throws {
             compositor = try await WaylandCompositor.start()
             directory = try makeTemporaryDirectory(prefix: "transferkit-gtk-app-wayland")
-            runtime = URL(fileURLWithPath: "/tmp/tkw-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(
-                at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            runtime = try makeRuntimeDirectory(prefix: "tkw")
             // The app's windows float from the start, without a border: sway tiles a new window over the whole output
             // first otherwise, and a window floated afterwards may commit the tiled size after the float (seen: a
             // 1276x693 source app over the second app's window, the drop landing in its own right list).

@@ -35,9 +35,7 @@
 
         init() async throws {
             directory = try makeTemporaryDirectory(prefix: "transferkit-gtk-app")
-            runtime = URL(fileURLWithPath: "/tmp/tkg-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(
-                at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            runtime = try makeRuntimeDirectory(prefix: "tkg")
             server = try await PrivateXvfb(directory: directory)
         }
 

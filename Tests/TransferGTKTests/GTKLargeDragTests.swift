@@ -20,9 +20,7 @@
 
         init() async throws {
             directory = try makeTemporaryDirectory(prefix: "transferkit-gtk-large")
-            runtime = URL(fileURLWithPath: "/tmp/tkl-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(
-                at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            runtime = try makeRuntimeDirectory(prefix: "tkl")
             server = try await PrivateXvfb(directory: directory)
         }
 
