@@ -11,8 +11,9 @@
 //                     resident memory as `peak-kib N`.
 //   read-string NAME  as `read`, but loads a String (decoded as NAME's type says).
 //   drag-source N     a window titled `gtk probe source` whose drag (TransferGTK's GTKDragSource) carries one item
-//                     with a PDF stream of N bytes, made as read; prints `ready`, then `drag OPERATION` and
-//                     `peak-kib K` when the drag ended.
+//                     with a PDF stream of N bytes, made as read; prints `ready`, then `accepted ACTION` whenever
+//                     a target's answer selects an action, and `drag OPERATION` (with the outcome) and `peak-kib K` when
+//                     the drag ended.
 //   drop-target       a window titled `gtk probe target` (TransferGTK's GTKDropTarget, proposing a copy) that streams
 //                     the first drop's application/pdf and prints `dropped-size N` and `peak-kib K` (or
 //                     `failed …`).
@@ -29,6 +30,47 @@
     /// Writes one line and flushes it at once: the test reads the lines while this process runs.
     func report(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Reports `accepted ACTION` whenever a target's answer selects an action for a drag from `widget`'s drag source (GDK's
+    /// `selected-action` becomes an action): the tests release the pointer only then, since a target built with the
+    /// thread sanitizer can answer the pointer's positions seconds late.
+    func reportAcceptance(of widget: UnsafeMutablePointer<GtkWidget>) {
+        guard let controllers = gtk_widget_observe_controllers(widget) else { return }
+        let dragSourceType = gtk_drag_source_get_type()
+        for index in 0..<g_list_model_get_n_items(controllers) {
+            if let controller = g_list_model_get_item(controllers, index) {
+                let instance = controller.assumingMemoryBound(to: GTypeInstance.self)
+                if g_type_check_instance_is_a(instance, dragSourceType) != 0 {
+                    g_signal_connect_data(
+                        controller, "drag-begin", unsafeBitCast(Acceptance.begin, to: GCallback.self), nil, nil,
+                        GConnectFlags(0))
+                }
+                g_object_unref(controller)
+            }
+        }
+        g_object_unref(UnsafeMutableRawPointer(controllers))
+    }
+
+    /// The signal handlers of ``reportAcceptance(of:)``.
+    enum Acceptance {
+        /// `drag-begin`: follows the new drag's selected action.
+        static let begin: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+            _, drag, _ in
+            guard let drag else { return }
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(drag), "notify::selected-action", unsafeBitCast(selected, to: GCallback.self),
+                nil, nil, GConnectFlags(0))
+        }
+
+        /// `notify::selected-action`: reports an action a target's answer selected.
+        static let selected: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = {
+            drag, _, _ in
+            guard let drag else { return }
+            let action = gdk_drag_get_selected_action(drag)
+            guard action.rawValue != 0 else { return }
+            report("accepted \(action.rawValue & GDK_ACTION_MOVE.rawValue != 0 ? "move" : "copy")")
+        }
     }
 
     /// This process's peak resident memory (`VmHWM`) in KiB, or 0 where `/proc` does not give it.
@@ -160,9 +202,13 @@
                 }
                 return DragSession(items: [DragItem(id: TransferItemID("large"), provider: provider)], source: nil)
             } ended: { _, result in
-                report("drag \((try? result.get())?.operation.rawValue ?? "failed")")
+                switch result {
+                case .success(let result): report("drag \(result.operation.rawValue) (\(result.reason ?? "no reason"))")
+                case .failure(let error): report("drag failed (\(error))")
+                }
                 report("peak-kib \(peakResidentKiB())")
             }
+            reportAcceptance(of: label)
         } else {
             let target = GTKDropTarget.attach(to: label) { _, _ in DropProposal(operation: .copy) }
             Task.detached {

@@ -177,9 +177,12 @@ extension PointerDriver {
     /// again if it did not, as on a loaded machine. The first move passes every toolkit's drag threshold. (A
     /// `DesktopWindow` publishes its session before the press: drag from it with ``drag(from:to:steps:interval:started:)``.)
     ///
-    /// - Throws: ``PointerDriverError`` when the drag never began.
+    /// - Parameter accepted: When given, awaited after the last move and before the release: whether the target
+    ///   has accepted the drag (the source's own report). Without it, a sanitizer-built run waits 2 seconds instead.
+    /// - Throws: ``PointerDriverError`` when the drag never began, or `accepted` answered `false`.
     public func dragPublishingSession(
-        from start: ScreenPoint, to end: ScreenPoint, runtimeDirectory: URL
+        from start: ScreenPoint, to end: ScreenPoint, runtimeDirectory: URL,
+        accepted: (() async throws -> Bool)? = nil
     ) async throws {
         let sockets = { @Sendable in
             Set(
@@ -202,7 +205,14 @@ extension PointerDriver {
         try await moveAlong(from: first, to: end, steps: max(steps, 2) - 1, interval: interval)
         // A target built with the thread sanitizer answers a position many times slower: give it time to accept
         // before the release, or the source drops on a target that has not said yes (a cancel).
-        if threadSanitizerIsActive { try await Task.sleep(for: .seconds(2)) }
+        if let accepted {
+            guard try await accepted() else {
+                try await release()
+                throw PointerDriverError(description: "the drop target never accepted the drag")
+            }
+        } else if threadSanitizerIsActive {
+            try await Task.sleep(for: .seconds(2))
+        }
         try await release()
     }
 }
