@@ -104,13 +104,16 @@ let package = Package(
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 
+        // The examples use only the products' public API; the one piece they share, starting the "other app" as a
+        // child process, is Foundation's `Process` in ExampleSupport.
+        .target(name: "ExampleSupport", path: "Examples/Support"),
         .executableTarget(
             name: "CharacterCards",
-            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
+            dependencies: ["ExampleSupport", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/CharacterCards", exclude: ["README.md"]),
         .executableTarget(
             name: "ModulePalette",
-            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
+            dependencies: ["ExampleSupport", "TransferKitCLI", "TransferKit", "TransferSessions", "UniformTypes"],
             path: "Examples/ModulePalette", exclude: ["README.md"]),
         // Seed 000's two lists in two windows of two processes: the one example that links the desktop code.
         .executableTarget(

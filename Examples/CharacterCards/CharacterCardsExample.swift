@@ -1,7 +1,7 @@
+import ExampleSupport
 import Foundation
 import TransferKit
 import TransferKitCLI
-import TransferKitPlatform
 import TransferSessions
 import UniformTypes
 
@@ -87,14 +87,14 @@ enum CharacterCardsExample {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
         let extract = ["extract", "--type", "public.utf8-plain-text", "--item", "2", "-o", "-", "-"]
         for arguments in [["cards", "-"], extract] {
-            let child = try await ChildProcess.run(executable, arguments: arguments, input: Array(cbor))
+            let child = try await ExampleProcess.run(executable, arguments: arguments, input: cbor)
             print("   $ \(CardsTool.name) \(arguments.joined(separator: " "))   (exit \(child.status))")
             for line in (child.outputText + child.errorText).split(separator: "\n") { print("     \(line)") }
         }
 
         print("5. Cross-process check: the child decodes and re-encodes every card with the real Model type")
-        let check = try await ChildProcess.run(
-            executable, arguments: ["check", "--cross-process", "-"], input: Array(jsonArchive))
+        let check = try await ExampleProcess.run(
+            executable, arguments: ["check", "--cross-process", "-"], input: jsonArchive)
         print("   $ \(CardsTool.name) check --cross-process -   (exit \(check.status))")
         for line in (check.outputText + check.errorText).split(separator: "\n") { print("     \(line)") }
 
@@ -122,9 +122,8 @@ enum CharacterCardsExample {
         try TwoProcesses.StoredList(cards: Model.samples.map(TwoProcesses.StoredCard.init)).write(path("first.json"))
         try TwoProcesses.StoredList(cards: []).write(path("second.json"))
         let source = Task {
-            try await ChildProcess.run(
-                executable, arguments: ["session-source", path("first.json"), path("socket"), path("record"), "Han"],
-                input: [])
+            try await ExampleProcess.run(
+                executable, arguments: ["session-source", path("first.json"), path("socket"), path("record"), "Han"])
         }
         for _ in 0..<1000 where !FileManager.default.fileExists(atPath: path("socket")) {
             try await Task.sleep(for: .milliseconds(10))

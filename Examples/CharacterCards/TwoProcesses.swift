@@ -1,6 +1,5 @@
 import Foundation
 import TransferKit
-import TransferKitPlatform
 import TransferSessions
 
 /// Seed 000 between two processes: a list of cards in one process, another list in a second process, and a drag

@@ -1,7 +1,7 @@
+import ExampleSupport
 import Foundation
 import TransferKit
 import TransferKitCLI
-import TransferKitPlatform
 import TransferSessions
 import UniformTypes
 
@@ -153,8 +153,8 @@ enum ModulePaletteExample {
     /// Sends `archive` (binary form) to a child `--drop-target` process and prints what it says.
     static func runDropTarget(_ archive: TransferArchive) async throws {
         let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let child = try await ChildProcess.run(
-            executable, arguments: ["--drop-target"], input: Array(try archive.encoded(as: .cbor)))
+        let child = try await ExampleProcess.run(
+            executable, arguments: ["--drop-target"], input: try archive.encoded(as: .cbor))
         print("   $ ModulePalette --drop-target   (exit \(child.status))")
         for line in (child.outputText + child.errorText).split(separator: "\n") { print("     \(line)") }
     }
