@@ -37,7 +37,9 @@ struct TwoProcessSessionTests {
             defer { Syscall.close(input) }
             // prlimit (util-linux) starts the example with fewer descriptors, for the flood test.
             let command =
-                descriptorLimit.map { ["/usr/bin/prlimit", "--nofile=\($0):\($0)", TwoProcessSessionTests.executable] }
+                descriptorLimit.map {
+                    [SystemTool.path("prlimit"), "--nofile=\($0):\($0)", TwoProcessSessionTests.executable]
+                }
                 ?? [TwoProcessSessionTests.executable]
             pid = try ChildProcess.spawn(
                 command[0], arguments: Array(command.dropFirst()) + arguments, environment: environment,
@@ -126,7 +128,7 @@ struct TwoProcessSessionTests {
             // A real process holds a thousand connections at once: the source runs out of descriptors while they
             // last, and must go on accepting afterwards.
             let flood = try await ChildProcess.run(
-                "/usr/bin/python3",
+                SystemTool.path("python3"),
                 arguments: [repositoryFile("Tests/Interop/session_peer.py").path, "flood", path("s"), "1000"], input: []
             )
             let report = String(decoding: flood.standardOutput, as: UTF8.self)
@@ -185,8 +187,8 @@ struct TwoProcessSessionTests {
 
     @Test(
         "a source that ran out of descriptors under a flood of connections goes on accepting, and the move completes",
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs util-linux's prlimit"),
-        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "the flood is a Python peer"))
+        .enabled(if: SystemTool.exists("prlimit"), "needs util-linux's prlimit"),
+        .enabled(if: SystemTool.exists("python3"), "the flood is a Python peer"))
     func acceptsAfterFlood() async throws {
         let lists = try await run(killing: nil, at: nil, flooding: true)
         #expect(lists.source == ["Luke", "Leia"])

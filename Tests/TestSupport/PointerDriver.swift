@@ -37,7 +37,7 @@ public struct PointerDriverError: Error, CustomStringConvertible {
 /// ```
 public struct PointerDriver: Sendable {
     /// Where Debian installs `xdotool`.
-    public static let xdotoolPath = "/usr/bin/xdotool"
+    public static let xdotoolPath = SystemTool.path("xdotool")
 
     /// Whether `xdotool` is installed, for `.enabled(if:)`.
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: xdotoolPath) }

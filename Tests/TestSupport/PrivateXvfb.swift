@@ -70,13 +70,16 @@ public final class PrivateXvfb {
     }
 
     /// Starts an Xvfb on a free display number, its output in `directory`.
+    ///
+    /// - Throws: ``XvfbStartError`` saying which displays were tried and what the last server said.
     public init(directory: URL) async throws {
+        var failures: [String] = []
         for _ in 0..<20 {
             let display = Int.random(in: 1000...1900)
             guard !FileManager.default.fileExists(atPath: "/tmp/.X\(display)-lock") else { continue }
             let output = directory.appendingPathComponent("Xvfb-\(display).out")
             let process = try BackgroundChild(
-                "/usr/bin/Xvfb",
+                SystemTool.path("Xvfb"),
                 [":\(display)", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
                 output: output)
             let deadline = ContinuousClock.now + .seconds(30)
@@ -89,9 +92,13 @@ public final class PrivateXvfb {
                 }
                 try await Task.sleep(for: .milliseconds(20))
             }
+            let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            failures.append(
+                ":\(display) \(process.isRunning ? "was not ready within 30 s" : "exited"): "
+                    + said.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " / "))
             process.kill()
         }
-        throw XvfbStartError()
+        throw XvfbStartError(failures: failures)
     }
 
     deinit {
@@ -104,8 +111,17 @@ public final class PrivateXvfb {
 extension PrivateXvfb {
     /// Whether Xvfb and xdotool are installed (Debian: xvfb, xdotool; `.ci/run` installs them).
     public static let isAvailable =
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") && PointerDriver.isAvailable
+        SystemTool.exists("Xvfb") && PointerDriver.isAvailable
 }
 
 /// Xvfb did not start on any of the display numbers tried.
-public struct XvfbStartError: Error {}
+public struct XvfbStartError: Error, CustomStringConvertible {
+    /// For each display number tried, why its server did not start (the end of its output).
+    public var failures: [String]
+
+    /// Which displays were tried and why each failed.
+    public var description: String {
+        "Xvfb did not start on any display tried"
+            + (failures.isEmpty ? " (every number was taken)" : ": " + failures.joined(separator: "; "))
+    }
+}

@@ -73,7 +73,7 @@ extension TestDesktop {
 /// `paste -o` and `keep` under a private Xvfb.
 @Suite(
     "paste to a file's type, and the keeper's lines, on X11", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class CommandLineMannersX11Tests {
     let server: XvfbServer
 

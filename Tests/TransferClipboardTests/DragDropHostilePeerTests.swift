@@ -12,7 +12,9 @@ import TransferKitTesting
 /// end, or carry names that would hide a file, forge the output or pass the file system's limit.
 @Suite(
     "drag and drop against hostile peers on X11", .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip, xauth, xdotool"))
+    .enabled(
+        if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip and xdotool (Debian: xvfb, xclip, xdotool)"
+    ))
 final class DragDropHostilePeerTests {
     let bed: DragAndDropBed
     let folder: URL
@@ -68,7 +70,7 @@ final class DragDropHostilePeerTests {
         _ mode: String, title: String, action: String = "move", seconds: Int = 120
     ) async throws -> Running {
         let target = try start([
-            "/usr/bin/python3", repositoryFile("Tests/Interop/xdnd_hostile_target.py").path, "--title", title,
+            SystemTool.path("python3"), repositoryFile("Tests/Interop/xdnd_hostile_target.py").path, "--title", title,
             "--mode", mode, "--action", action, "--seconds", "\(seconds)",
         ])
         try await target.waitFor("\"ready\"")

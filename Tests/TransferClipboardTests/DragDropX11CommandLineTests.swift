@@ -12,7 +12,7 @@ import TransferKitTesting
     "transferkit drag and drop on X11", .timeLimit(.minutes(5)),
     .enabled(
         if: x11ToolsPresent && gtk4DragPeerPresent,
-        "needs Xvfb, xauth, xdotool and GTK 4 for Python (Debian: xvfb, xauth, xdotool, python3-gi, gir1.2-gtk-4.0)"))
+        "needs Xvfb, xclip, xdotool and GTK 4 for Python (Debian: xvfb, xclip, xdotool, python3-gi, gir1.2-gtk-4.0)"))
 final class DragDropX11CommandLineTests {
     let bed: DragAndDropBed
     let folder: URL
@@ -314,7 +314,7 @@ final class DragDropX11CommandLineTests {
     func moveOfAFileThatCannotBeRemoved() async throws {
         let card = try file("card.json", Self.card)
         // An immutable file cannot be unlinked, even by root (who ignores the folder's modes).
-        let chattr = try? await ChildProcess.run("/usr/bin/chattr", arguments: ["+i", card.path])
+        let chattr = try? await ChildProcess.run(SystemTool.path("chattr"), arguments: ["+i", card.path])
         try #require(chattr?.status == 0, "chattr +i is needed (an ext2/3/4 or similar file system)")
         let out = folder.appendingPathComponent("gtk-received.json")
         let drag = try start(["drag", "--and-exit", "--move", card.path])
@@ -328,7 +328,7 @@ final class DragDropX11CommandLineTests {
 
         try await pointer.drag(from: insideTransferKitWindow(leftCorner), to: insideGTKWindow(rightCorner))
         let status = try? await drag.process.exitStatus()
-        _ = try await ChildProcess.run("/usr/bin/chattr", arguments: ["-i", card.path])  // so the folder goes
+        _ = try await ChildProcess.run(SystemTool.path("chattr"), arguments: ["-i", card.path])  // so the folder goes
         #expect(status == 2, "\(drag.output)")
         #expect(drag.output.contains("dropped move 0x"), "\(drag.output)")
         #expect(

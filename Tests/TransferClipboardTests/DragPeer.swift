@@ -101,7 +101,7 @@ final class DragPeer: Sendable {
         environment["GSETTINGS_BACKEND"] = "memory"
         let script = repositoryFile("Tests/Interop/\(toolkit.rawValue)").path
         process = try BackgroundProcess(
-            ["/usr/bin/python3", script] + arguments + [
+            [SystemTool.path("python3"), script] + arguments + [
                 "--title", title, "--width", "\(Self.windowSize.x)", "--height", "\(Self.windowSize.y)",
                 "--timeout", "240",
             ], environment: environment, outputFile: outputFile.path)

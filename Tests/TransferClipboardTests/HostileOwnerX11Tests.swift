@@ -14,7 +14,7 @@ import UniformTypes
 /// of a minute against a hang.
 @Suite(
     "Hostile X11 owners", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class HostileOwnerX11Tests {
     let server: XvfbServer
     let folder: URL

@@ -119,7 +119,7 @@ extension WestonSuites {
 struct DoctorTests {
     @Test(
         "Under Xvfb: X11, because only DISPLAY is set; exit 0",
-        .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+        .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
     func xvfb() async throws {
         let server = try await XvfbServer.start()
         defer { server.stop() }
@@ -173,7 +173,8 @@ extension WestonSuites {
     @Suite(
         "Compositors without data control: the X11 fallback through XWayland", .timeLimit(.minutes(5)),
         .enabled(
-            if: westonWithXWaylandPresent, "needs weston, Xwayland, Xvfb, xclip and xauth (Debian: weston, xwayland)"))
+            if: westonWithXWaylandPresent,
+            "needs weston, Xwayland, Xvfb and xclip (Debian: weston, xwayland, xvfb, xclip)"))
     struct XWaylandFallbackTests {
         @Test("Automatic falls back to XWayland (started by the first connection); xclip and wl-paste read the copy")
         func fallback() async throws {
@@ -187,13 +188,17 @@ extension WestonSuites {
             ]
             )
             let xclip = try await runTool(
-                ["/usr/bin/timeout", "60", "/usr/bin/xclip", "-o", "-selection", "clipboard", "-t", "UTF8_STRING"],
+                [
+                    "/usr/bin/timeout", "60", SystemTool.path("xclip"), "-o", "-selection", "clipboard", "-t",
+                    "UTF8_STRING",
+                ],
                 environment: weston.environment)
             #expect(xclip.output == Data("via XWayland".utf8), "\(xclip.error)")
             // weston's window manager hands the X11 selection to Wayland clients: wl-paste (which takes keyboard focus
             // with a surface of its own) reads it.
             let wlPaste = try await runTool(
-                ["/usr/bin/timeout", "60", "/usr/bin/wl-paste", "--no-newline"], environment: weston.environment)
+                ["/usr/bin/timeout", "60", SystemTool.path("wl-paste"), "--no-newline"], environment: weston.environment
+            )
             #expect(wlPaste.output == Data("via XWayland".utf8), "\(wlPaste.error)")
             await handle.release()
             let doctor = try await weston.transferkit(["doctor"])
@@ -210,7 +215,7 @@ extension WestonSuites {
 /// Where the X server is, seen from a process whose `/tmp` is not the server's.
 @Suite(
     "An X server reachable only by its abstract name", .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 struct X11AbstractSocketTests {
     @Test("Without the socket file (a private /tmp), the clipboard connects by the abstract name, as xclip does")
     func abstractName() async throws {
@@ -237,8 +242,8 @@ extension WestonSuites {
     @Suite(
         "Compositors without data control: the focus-surface fallback", .timeLimit(.minutes(5)),
         .enabled(
-            if: westonPresent && x11ToolsPresent && programExists("wl-copy"),
-            "needs weston, Xvfb, xauth and wl-clipboard (Debian: weston, xvfb, xauth, wl-clipboard)"))
+            if: westonPresent && x11ToolsPresent && SystemTool.exists("wl-copy"),
+            "needs weston, Xvfb, xclip and wl-clipboard (Debian: weston, xvfb, xclip, wl-clipboard)"))
     struct FocusSurfaceFallbackTests {
         @Test("A write through the focus surface is read by wl-paste; the surface is gone once the write returns")
         func write() async throws {
@@ -252,11 +257,15 @@ extension WestonSuites {
             let backend = try #require(clipboard.connection.backend as? WaylandBackend)
             #expect(!backend.isShowingFocusSurface, "the window stays only while the selection is set")
             let types = try await runTool(
-                ["/usr/bin/timeout", "60", "/usr/bin/wl-paste", "--list-types"], environment: weston.environment)
+                ["/usr/bin/timeout", "60", SystemTool.path("wl-paste"), "--list-types"], environment: weston.environment
+            )
             #expect(
                 String(decoding: types.output, as: UTF8.self).contains("text/plain;charset=utf-8"), "\(types.error)")
             let pasted = try await runTool(
-                ["/usr/bin/timeout", "60", "/usr/bin/wl-paste", "--no-newline", "--type", "text/plain;charset=utf-8"],
+                [
+                    "/usr/bin/timeout", "60", SystemTool.path("wl-paste"), "--no-newline", "--type",
+                    "text/plain;charset=utf-8",
+                ],
                 environment: weston.environment)
             #expect(pasted.output == Data("focused".utf8), "\(pasted.error)")
             await handle.release()
@@ -271,7 +280,7 @@ extension WestonSuites {
             let file = weston.directory.appendingPathComponent("copied.txt")
             try Data("from wl-copy".utf8).write(to: file)
             let copy = try BackgroundProcess(
-                ["/usr/bin/wl-copy", "--type", "text/plain;charset=utf-8"], environment: weston.environment,
+                [SystemTool.path("wl-copy"), "--type", "text/plain;charset=utf-8"], environment: weston.environment,
                 inputFile: file.path)
             #expect(try await copy.exitStatus() == 0)
             let clipboard = try await Clipboard(

@@ -12,7 +12,7 @@ import UniformTypes
 /// tool's own `inspect` reads.
 @Suite(
     "paste --archive --format json and the text form's limit", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class PasteTextSnapshotTests {
     let server: XvfbServer
     let folder: URL

@@ -73,7 +73,7 @@ struct TwoProcessClipboard {
 
 @Suite(
     "X11 clipboard between two TransferKit processes", .serialized,
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 struct X11TwoProcessTests {
     @Test("Custom types keep full fidelity, loaders run only when asked, and cancellation reaches the writer")
     func twoProcesses() async throws {

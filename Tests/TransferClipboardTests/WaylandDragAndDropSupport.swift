@@ -20,7 +20,7 @@ extension WaylandCompositor {
     @discardableResult
     func swaymsg(_ arguments: [String]) async throws -> String {
         let result = try await runTool(
-            ["/usr/bin/swaymsg", "-s", try ipcSocket()] + arguments, environment: environment)
+            [SystemTool.path("swaymsg"), "-s", try ipcSocket()] + arguments, environment: environment)
         guard result.status == 0 else {
             throw XvfbError(message: "swaymsg \(arguments) exited with \(result.status): \(result.error)")
         }

@@ -179,7 +179,7 @@ struct WaylandHostilePeerTests {
 /// `.automatic` under a compositor without data-control, with an X server beside it (XWayland's situation).
 @Suite(
     "Falling back from Wayland to X11", .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 struct WaylandFallbackTests {
     @Test func automaticFallsBackToX11WhenTheCompositorLacksDataControl() async throws {
         let server = try await XvfbServer.start()

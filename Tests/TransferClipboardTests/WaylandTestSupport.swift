@@ -12,7 +12,7 @@ let waylandPatience: Duration = .seconds(60)
 
 /// sway and wl-clipboard, the tools of the Wayland tests (and setpriv, to start sway as `nobody` under root).
 let waylandToolsPresent =
-    programExists("sway") && programExists("wl-copy") && programExists("wl-paste") && programExists("setpriv")
+    SystemTool.exist("sway", "wl-copy", "wl-paste", "setpriv")
 
 /// A private headless sway (`WLR_BACKENDS=headless`), started as `nobody` when the tests run as root (sway refuses
 /// root), with its socket in a runtime folder of its own.
@@ -51,12 +51,12 @@ final class WaylandCompositor: Sendable {
         environment["HOME"] = directory.path
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "DISPLAY")
-        var arguments = ["/usr/bin/sway", "-c", "/dev/null"]
+        var arguments = [SystemTool.path("sway"), "-c", "/dev/null"]
         if getuid() == 0 {
             // The runtime folder must belong to the user sway runs as.
             try FileManager.default.setAttributes(
                 [.ownerAccountID: 65534, .posixPermissions: 0o700], ofItemAtPath: directory.path)
-            arguments = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+            arguments = [SystemTool.path("setpriv"), "--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
         }
         let process = try BackgroundProcess(arguments, environment: environment)
         let compositor = WaylandCompositor(directory: directory, process: process)
@@ -77,14 +77,14 @@ final class WaylandCompositor: Sendable {
 
     /// Runs `wl-paste` with `arguments` to its end; its standard output goes to `outputFile`, or is returned.
     func wlPaste(_ arguments: [String], outputFile: String? = nil) async throws -> ToolResult {
-        try await runTool(["/usr/bin/wl-paste"] + arguments, environment: environment, outputFile: outputFile)
+        try await runTool([SystemTool.path("wl-paste")] + arguments, environment: environment, outputFile: outputFile)
     }
 
     /// Puts `file`'s bytes on the clipboard (or the primary selection) with `wl-copy`, offered as `type`, and waits
     /// until it serves them: wl-copy's first process returns once its forked child owns the selection.
     func wlCopy(_ file: URL, type: String, primary: Bool = false) async throws {
         let copy = try BackgroundProcess(
-            ["/usr/bin/wl-copy"] + (primary ? ["--primary"] : []) + ["--type", type], environment: environment,
+            [SystemTool.path("wl-copy")] + (primary ? ["--primary"] : []) + ["--type", type], environment: environment,
             inputFile: file.path)
         let status = try await copy.exitStatus()
         guard status == 0 else { throw XvfbError(message: "wl-copy exited with \(status)") }

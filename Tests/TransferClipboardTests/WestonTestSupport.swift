@@ -5,9 +5,9 @@ import TransferKitTestSupport
 import TransferKitTesting
 
 /// weston, the compositor without data control of the tests (Debian's weston 10).
-let westonPresent = programExists("weston")
+let westonPresent = SystemTool.exists("weston")
 /// weston with XWayland (Debian: xwayland) and Xvfb to run its X11 backend on.
-let westonWithXWaylandPresent = westonPresent && programExists("Xwayland") && x11ToolsPresent
+let westonWithXWaylandPresent = westonPresent && SystemTool.exists("Xwayland") && x11ToolsPresent
 
 /// A private weston: a Wayland compositor with `wl_data_device_manager` but no data-control protocol, as GNOME's
 /// Mutter is.
@@ -61,7 +61,7 @@ final class WestonCompositor: Sendable {
         environment["HOME"] = directory.path
         environment.removeValue(forKey: "WAYLAND_DISPLAY")
         environment.removeValue(forKey: "WAYLAND_SOCKET")
-        var arguments = ["/usr/bin/weston", "--socket=wayland-weston", "--idle-time=0", "--no-config"]
+        var arguments = [SystemTool.path("weston"), "--socket=wayland-weston", "--idle-time=0", "--no-config"]
         var host: XvfbServer?
         if seat || xwayland {
             let server = try await XvfbServer.start()

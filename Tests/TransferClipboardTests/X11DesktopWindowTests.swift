@@ -5,12 +5,12 @@ import TransferKitTestSupport
 @testable import TransferClipboard
 
 /// Xvfb and xdotool, the tools of the X11 drag-and-drop tests.
-let xdndToolsPresent = x11ToolsPresent && programExists("xdotool")
+let xdndToolsPresent = x11ToolsPresent && SystemTool.exists("xdotool")
 
 /// TransferKit's own X11 window for drag and drop, under a private Xvfb.
 @Suite(
     "X11 drag-and-drop window", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: xdndToolsPresent, "needs Xvfb, xauth and xdotool (Debian: xvfb, xauth, xdotool)"))
+    .enabled(if: xdndToolsPresent, "needs Xvfb, xclip and xdotool (Debian: xvfb, xclip, xdotool)"))
 final class X11DesktopWindowTests {
     let server: XvfbServer
 
@@ -57,7 +57,7 @@ final class X11DesktopWindowTests {
 
         // A stock tool finds it by its title among the visible windows.
         let found = try await runTool(
-            ["/usr/bin/xdotool", "search", "--onlyvisible", "--name", String(title.prefix(28))],
+            [SystemTool.path("xdotool"), "search", "--onlyvisible", "--name", String(title.prefix(28))],
             environment: server.environment)
         #expect(found.status == 0)
         #expect(String(decoding: found.output, as: UTF8.self).split(separator: "\n") == ["\(window.window)"])
@@ -69,7 +69,8 @@ final class X11DesktopWindowTests {
         let deadline = ContinuousClock.now + .seconds(30)
         while !gone, ContinuousClock.now < deadline {
             let search = try await runTool(
-                ["/usr/bin/xdotool", "search", "--name", String(title.prefix(28))], environment: server.environment)
+                [SystemTool.path("xdotool"), "search", "--name", String(title.prefix(28))],
+                environment: server.environment)
             gone = search.status != 0
             if !gone { try await Task.sleep(for: .milliseconds(50)) }
         }

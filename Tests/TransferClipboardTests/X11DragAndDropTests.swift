@@ -10,7 +10,7 @@ import TransferKitTestSupport
 /// under a private Xvfb.
 @Suite(
     "X11 drag and drop between TransferKit windows", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: xdndToolsPresent, "needs Xvfb, xauth and xdotool (Debian: xvfb, xauth, xdotool)"))
+    .enabled(if: xdndToolsPresent, "needs Xvfb, xclip and xdotool (Debian: xvfb, xclip, xdotool)"))
 final class X11DragAndDropTests {
     let server: XvfbServer
     var pointer: PointerDriver { PointerDriver(environment: server.environment) }
@@ -386,7 +386,7 @@ final class X11DragAndDropTests {
         let drag = try await startDrag(Self.textOffer("escaped"), from: source)
         try await pointer.press(at: Self.start)
         try await pointer.moveAlong(from: Self.start, to: Self.end)
-        let key = try await runTool(["/usr/bin/xdotool", "key", "Escape"], environment: server.environment)
+        let key = try await runTool([SystemTool.path("xdotool"), "key", "Escape"], environment: server.environment)
         #expect(key.status == 0)
         #expect(try await drag.value == .cancelled(reason: "the user pressed Escape"))
         try await pointer.release()

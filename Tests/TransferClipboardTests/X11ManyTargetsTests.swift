@@ -15,7 +15,7 @@ import UniformTypes
 /// printed, not asserted (these machines are shared); the time limit only stops a run that regressed.
 @Suite(
     "X11 selections that offer very many types", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11ManyTargetsTests {
     let server: XvfbServer
 

@@ -9,7 +9,7 @@ import UniformTypes
 /// The ICCCM `MULTIPLE` target, asked with raw requests (no stock tool asks for it).
 @Suite(
     "X11 MULTIPLE conversions", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11MultipleTests {
     let server: XvfbServer
 

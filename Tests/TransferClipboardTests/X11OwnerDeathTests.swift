@@ -8,7 +8,7 @@ import TransferKitTesting
 /// instead of waiting for the next chunk until its 60-second time limit.
 @Suite(
     "X11 owner killed mid-transfer", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11OwnerDeathTests {
     let server: XvfbServer
 

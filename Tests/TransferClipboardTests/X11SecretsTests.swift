@@ -10,7 +10,7 @@ import UniformTypes
 /// Paste limits, expiry, the hints and `watch --exec` against xclip and the tool, under a private Xvfb.
 @Suite(
     "X11 secrets: paste limits, expiry, hints and hooks", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11SecretsTests {
     let server: XvfbServer
     let folder: URL

@@ -1,12 +1,8 @@
 import Foundation
 import Testing
+import TransferClipboard
 import TransferKitPlatform
 import TransferKitTestSupport
-
-/// Whether a program is on this machine, for `.enabled(if:)`.
-func programExists(_ name: String) -> Bool {
-    ["/usr/bin/", "/bin/", "/usr/local/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + name) }
-}
 
 /// The time limit of clipboards in tests that are not about time limits: the longest wait of a test (issue 21).
 ///
@@ -32,7 +28,7 @@ func reportedPeak(_ text: String) throws -> Int {
 }
 
 /// Xvfb and xclip, the tools of the X11 tests.
-let x11ToolsPresent = programExists("Xvfb") && programExists("xclip") && programExists("xauth")
+let x11ToolsPresent = SystemTool.exist("Xvfb", "xclip")
 
 /// The result of a tool run.
 struct ToolResult: Sendable {
@@ -141,15 +137,31 @@ final class XvfbServer: Sendable {
         self.cookie = cookie
     }
 
+    /// The authority file's entry for `display` with `cookie`, as `xauth add :DISPLAY . COOKIE` makes it: the local
+    /// family with this host's name (`gethostname`, as Xlib and xauth take it) and MIT-MAGIC-COOKIE-1.
+    static func authorityEntry(display: Int, cookie: [UInt8]) -> X11AuthorityEntry {
+        var name = [CChar](repeating: 0, count: 256)
+        let hostname =
+            gethostname(&name, name.count - 1) == 0
+            ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "localhost"
+        return X11AuthorityEntry(
+            family: 256, address: Array(hostname.utf8), number: String(display), name: "MIT-MAGIC-COOKIE-1",
+            data: cookie)
+    }
+
     /// Starts Xvfb on a free display number and waits until it accepts connections.
     ///
+    /// The authority file is written here, whole, before the server starts, in the server's own folder: `xauth add`
+    /// took a lock beside the file, which a loaded machine's parallel suites made fail (`error in locking
+    /// authority file`).
     /// - Parameter screen: The screen's `WIDTHxHEIGHTxDEPTH` (drag-and-drop tests need room for their windows).
+    /// - Throws: `XvfbError` saying which displays were tried and what the last server said.
     static func start(screen: String = "64x64x24") async throws -> XvfbServer {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-x11")
         let authority = directory.appendingPathComponent("Xauthority").path
         var generator = SystemRandomNumberGenerator()
         let cookie = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let hex = cookie.map { String(format: "%02x", $0) }.joined()
+        var failures: [String] = []
         for _ in 0..<20 {
             let display = Int.random(in: 200...900)
             // Suites start servers in parallel: a number is this process's once reserved, so two of them never
@@ -158,10 +170,14 @@ final class XvfbServer: Sendable {
                 !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(display)"),
                 reservedDisplays.withLock({ $0.insert(display).inserted })
             else { continue }
-            let added = try await runTool(
-                ["/usr/bin/xauth", "-f", authority, "add", ":\(display)", ".", hex],
-                environment: ProcessInfo.processInfo.environment)
-            guard added.status == 0 else { throw XvfbError(message: "xauth failed: \(added.error)") }
+            do {
+                try Data(authorityEntry(display: display, cookie: cookie).encoded).write(
+                    to: URL(fileURLWithPath: authority), options: .atomic)
+            } catch {
+                reservedDisplays.withLock { _ = $0.remove(display) }
+                try? FileManager.default.removeItem(at: directory)
+                throw XvfbError(message: "Xvfb :\(display): cannot write its authority file \(authority): \(error)")
+            }
             // -noreset: by default the server resets when its last client leaves, and a client that connects
             // during the reset is dropped before the setup reply (a test's probe, right after an xclip had ended).
             // -displayfd 1: the server writes its display number to its output once it accepts connections, the
@@ -169,9 +185,8 @@ final class XvfbServer: Sendable {
             let output = directory.appendingPathComponent("Xvfb-\(display).out").path
             let process = try BackgroundProcess(
                 [
-                    "/usr/bin/Xvfb", ":\(display)", "-displayfd", "1", "-noreset", "-nolisten", "tcp", "-auth",
-                    authority,
-                    "-screen", "0", screen,
+                    SystemTool.path("Xvfb"), ":\(display)", "-displayfd", "1", "-noreset", "-nolisten", "tcp",
+                    "-auth", authority, "-screen", "0", screen,
                 ], environment: ProcessInfo.processInfo.environment, outputFile: output)
             let server = XvfbServer(display: display, directory: directory, process: process, cookie: cookie)
             for _ in 0..<500 {
@@ -180,18 +195,31 @@ final class XvfbServer: Sendable {
                 if said.split(whereSeparator: \.isNewline).contains(where: { $0 == "\(display)" }) { return server }
                 try await Task.sleep(for: .milliseconds(20))
             }
-            server.stop()
+            let said = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+            failures.append(
+                ":\(display) \(process.isRunning ? "was not ready within 10 s" : "exited"): "
+                    + (said.split(whereSeparator: \.isNewline).suffix(3).joined(separator: " / ")))
+            server.stopKeepingFiles()
         }
-        throw XvfbError(message: "Xvfb did not start")
+        try? FileManager.default.removeItem(at: directory)
+        throw XvfbError(
+            message: "Xvfb did not start on any display tried"
+                + (failures.isEmpty ? " (every number was taken)" : ": " + failures.joined(separator: "; ")))
     }
 
     /// Stops the server and removes its files.
     func stop() {
+        stopKeepingFiles()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops the server and removes what it left in `/tmp`, but not its folder (a start that tries another display
+    /// number goes on using it).
+    private func stopKeepingFiles() {
         process.stop()
         // Killed, Xvfb leaves its lock file and socket behind.
         try? FileManager.default.removeItem(atPath: "/tmp/.X\(display)-lock")
         try? FileManager.default.removeItem(atPath: "/tmp/.X11-unix/X\(display)")
-        try? FileManager.default.removeItem(at: directory)
         reservedDisplays.withLock { _ = $0.remove(display) }
     }
 
@@ -200,16 +228,19 @@ final class XvfbServer: Sendable {
     /// request whose owner exits before answering would keep it (and the test run) waiting forever.
     func xclip(_ arguments: [String], input: Data? = nil, outputFile: String? = nil) async throws -> ToolResult {
         try await runTool(
-            ["/usr/bin/timeout", "--kill-after=5", "120", "/usr/bin/xclip"] + arguments, environment: environment,
+            ["/usr/bin/timeout", "--kill-after=5", "120", SystemTool.path("xclip")] + arguments,
+            environment: environment,
             input: input, outputFile: outputFile)
     }
 
     /// Starts `xclip -quiet -i` in the background (it serves until another client takes the selection).
     func startXclipServing(_ arguments: [String], file: String) throws -> BackgroundProcess {
-        try BackgroundProcess(["/usr/bin/xclip", "-quiet", "-i"] + arguments + [file], environment: environment)
+        try BackgroundProcess(
+            [SystemTool.path("xclip"), "-quiet", "-i"] + arguments + [file], environment: environment)
     }
 }
 
-struct XvfbError: Error {
+struct XvfbError: Error, CustomStringConvertible {
     var message: String
+    var description: String { message }
 }

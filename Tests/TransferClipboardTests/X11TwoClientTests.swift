@@ -9,7 +9,7 @@ import UniformTypes
 /// Two TransferKit clients (two X11 connections) on one private Xvfb.
 @Suite(
     "X11 clipboard between two TransferKit clients", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11TwoClientTests {
     let server: XvfbServer
 

@@ -38,9 +38,7 @@ struct X11WireTests {
 
     static func entry(_ family: UInt16, _ address: String, _ number: String, _ name: String, _ data: [UInt8]) -> [UInt8]
     {
-        func field(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes }
-        return [UInt8(family >> 8), UInt8(family & 0xFF)] + field(Array(address.utf8)) + field(Array(number.utf8))
-            + field(Array(name.utf8)) + field(data)
+        X11AuthorityEntry(family: family, address: Array(address.utf8), number: number, name: name, data: data).encoded
     }
 
     @Test("The cookie for this host and display is chosen; a truncated entry is ignored")
@@ -53,9 +51,30 @@ struct X11WireTests {
             + Self.entry(65535, "", "", "MIT-MAGIC-COOKIE-1", [5]) + [0, 1, 0, 9, 1]
         let entries = X11AuthorityEntry.parse(bytes)
         #expect(entries.count == 5)
+        #expect(entries.map(\.encoded).joined().elementsEqual(bytes.dropLast(5)))
         #expect(X11AuthorityEntry.cookie(in: entries, display: 0, hostname: "vm")?.data == [4])
         #expect(X11AuthorityEntry.cookie(in: entries, display: 1, hostname: "vm")?.data == [2])
         #expect(X11AuthorityEntry.cookie(in: entries, display: 7, hostname: "vm")?.data == [5])
+    }
+
+    @Test(
+        "An entry is written byte for byte as `xauth add` writes it (the test servers' authority files)",
+        .enabled(if: SystemTool.exists("xauth"), "needs xauth (Debian: xauth)"))
+    func authorityAsXauthWritesIt() async throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferkit-xauth")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("Xauthority").path
+        let cookie: [UInt8] = (0..<16).map { UInt8($0 * 17) }
+        let added = try await runTool(
+            [
+                SystemTool.path("xauth"), "-f", file, "add", ":517", ".",
+                cookie.map { String(format: "%02x", $0) }.joined(),
+            ],
+            environment: ProcessInfo.processInfo.environment)
+        #expect(added.status == 0, "\(added.error)")
+        let written = try #require(FileManager.default.contents(atPath: file))
+        let entry = XvfbServer.authorityEntry(display: 517, cookie: cookie)
+        #expect(Array(written) == entry.encoded)
     }
 
     @Test("Requests carry their length in 4-byte units")

@@ -45,7 +45,7 @@ func threeRepresentationProvider(_ counter: CallCounter) -> TransferProvider {
 /// The stock X11 tool against TransferKit, under a private Xvfb with a real MIT-MAGIC-COOKIE-1.
 @Suite(
     "X11 clipboard with xclip", .serialized, .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent, "needs Xvfb, xclip and xauth (Debian: xvfb, xclip, xauth)"))
+    .enabled(if: x11ToolsPresent, "needs Xvfb and xclip (Debian: xvfb, xclip)"))
 final class X11XclipTests {
     let server: XvfbServer
 

@@ -15,7 +15,9 @@ let pythonXlibPresent = FileManager.default.fileExists(atPath: "/usr/lib/python3
 /// nothing outside the folder changes. A plain new name in the folder still gets `S`.
 @Suite(
     "X11 direct save (XDS) against a hostile target", .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip, xauth, xdotool"),
+    .enabled(
+        if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip and xdotool (Debian: xvfb, xclip, xdotool)"
+    ),
     .enabled(if: pythonXlibPresent, "needs python-xlib (Debian: python3-xlib)"))
 final class XdndDirectSaveHostileTests {
     let bed: DragAndDropBed
@@ -95,7 +97,7 @@ final class XdndDirectSaveHostileTests {
         let good = "file://\(folder.path)/card.txt"
         let output = root.appendingPathComponent("hostile.out")
         let peer = try BackgroundProcess(
-            ["/usr/bin/python3", repositoryFile("Tests/Interop/xds_hostile_target.py").path, source.identifier]
+            [SystemTool.path("python3"), repositoryFile("Tests/Interop/xds_hostile_target.py").path, source.identifier]
                 + hostile + [good],
             environment: bed.server.environment, outputFile: output.path)
         defer { peer.stop() }

@@ -10,7 +10,9 @@ import TransferKitTestSupport
 /// private Xvfb: a file promise is written by the source where the target asks (issue 23, item 4).
 @Suite(
     "X11 direct save (XDS) between TransferKit windows", .timeLimit(.minutes(5)),
-    .enabled(if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip, xauth, xdotool"))
+    .enabled(
+        if: x11ToolsPresent && PointerDriver.isAvailable, "needs Xvfb, xclip and xdotool (Debian: xvfb, xclip, xdotool)"
+    ))
 final class XdndDirectSaveTests {
     let bed: DragAndDropBed
 

@@ -8,7 +8,7 @@ import TransferKitTestSupport
 import TransferSessions
 
 /// The system Python, which runs the CDDL checker (standard library only).
-private let systemPython = "/usr/bin/python3"
+private let systemPython = SystemTool.path("python3")
 
 /// What `session_peer.py check-desktop-offer` says of `bytes` checked against Schemas/transfer-session.cddl.
 private func checkAgainstCDDL(_ bytes: Data) async throws -> String {

@@ -165,11 +165,11 @@
                 PointerDriver.xdotoolPath, arguments: ["key", "ctrl+c"], environment: environment)
             try await expectLine("copied Leia", from: app)
             let text = try await ChildProcess.run(
-                "/usr/bin/xclip", arguments: ["-selection", "clipboard", "-o", "-t", "UTF8_STRING"],
+                SystemTool.path("xclip"), arguments: ["-selection", "clipboard", "-o", "-t", "UTF8_STRING"],
                 environment: environment)
             #expect(String(decoding: text.standardOutput, as: UTF8.self) == "Leia")
             let json = try await ChildProcess.run(
-                "/usr/bin/xclip", arguments: ["-selection", "clipboard", "-o", "-t", "application/json"],
+                SystemTool.path("xclip"), arguments: ["-selection", "clipboard", "-o", "-t", "application/json"],
                 environment: environment)
             let card = try JSONSerialization.jsonObject(with: Data(json.standardOutput)) as? [String: Any]
             #expect(card?["name"] as? String == "Leia")
@@ -195,7 +195,7 @@
             let out = directory.appendingPathComponent("peer-received.txt")
             let script = repositoryFile("Tests/Interop/gtk4_dnd_peer.py").path
             let target = try BackgroundChild(
-                "/usr/bin/python3",
+                SystemTool.path("python3"),
                 [
                     script, "target", "--title", "peer target", "--accept", "text/plain;charset=utf-8", "--out",
                     out.path,
@@ -214,7 +214,7 @@
             let offered = directory.appendingPathComponent("ben.txt")
             try Data("Ben".utf8).write(to: offered)
             let source = try BackgroundChild(
-                "/usr/bin/python3",
+                SystemTool.path("python3"),
                 [
                     script, "source", "--title", "peer source", "--offer", "text/plain;charset=utf-8", offered.path,
                     "--actions", "copy", "--width", "200", "--height", "150", "--timeout", "120",
@@ -231,7 +231,7 @@
         /// its window's top-left corner at `corner`.
         func startPeer(_ arguments: [String], title: String, at corner: ScreenPoint) async throws -> BackgroundChild {
             let peer = try BackgroundChild(
-                "/usr/bin/python3",
+                SystemTool.path("python3"),
                 [repositoryFile("Tests/Interop/gtk4_dnd_peer.py").path] + arguments + [
                     "--title", title, "--width", "200", "--height", "150", "--timeout", "120",
                 ],

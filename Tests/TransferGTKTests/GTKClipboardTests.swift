@@ -7,7 +7,7 @@
 
     /// Whether the stock X11 tools these tests drive are installed (Debian: xvfb, xclip, xdotool).
     let x11ToolsPresent =
-        PrivateXvfb.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip")
+        PrivateXvfb.isAvailable && SystemTool.exists("xclip")
 
     /// TransferGTK's GdkClipboard against xclip and a TransferKit owner, under a private Xvfb. The GTK side is
     /// `transferkit-gtk-clipboard-probe`, a child process: GTK must run its main loop on the thread that initialized
@@ -39,7 +39,7 @@
         /// Runs xclip to completion with `arguments` and returns its standard output.
         func xclip(_ arguments: [String]) async throws -> (status: Int32, output: Data) {
             let result = try await ChildProcess.run(
-                "/usr/bin/xclip", arguments: ["-selection", "clipboard"] + arguments, environment: environment)
+                SystemTool.path("xclip"), arguments: ["-selection", "clipboard"] + arguments, environment: environment)
             return (result.status, Data(result.standardOutput))
         }
 
@@ -127,7 +127,7 @@
             let writer = try await startWriter(["large", String(1 << 30)])
             _ = try await targets(containing: "application/pdf")
             let reader = try BackgroundChild(
-                "/usr/bin/xclip", ["-selection", "clipboard", "-o", "-t", "application/pdf"],
+                SystemTool.path("xclip"), ["-selection", "clipboard", "-o", "-t", "application/pdf"],
                 output: URL(fileURLWithPath: "/dev/null"), environment: environment)
             #expect(try await writer.wait(for: "loaded large"), "\(writer.text)")
             try await Task.sleep(for: .milliseconds(300))
@@ -144,7 +144,8 @@
             let file = directory.appendingPathComponent("card.json")
             try Data(#"{"name":"Leia"}"#.utf8).write(to: file)
             let owner = try BackgroundChild(
-                "/usr/bin/xclip", ["-quiet", "-selection", "clipboard", "-t", "application/json", "-i", file.path],
+                SystemTool.path("xclip"),
+                ["-quiet", "-selection", "clipboard", "-t", "application/json", "-i", file.path],
                 output: directory.appendingPathComponent("xclip.out"), environment: environment)
             defer { owner.kill() }
             #expect(try await owner.wait(for: "Waiting for selection requests"), "\(owner.text)")
@@ -170,7 +171,7 @@
             let file = directory.appendingPathComponent("bad.txt")
             try Data([0x4C, 0xFF, 0xFE, 0xC0]).write(to: file)
             let owner = try BackgroundChild(
-                "/usr/bin/xclip",
+                SystemTool.path("xclip"),
                 ["-quiet", "-selection", "clipboard", "-t", "text/plain;charset=utf-8", "-i", file.path],
                 output: directory.appendingPathComponent("xclip.out"), environment: environment)
             defer { owner.kill() }
@@ -199,7 +200,7 @@
                 let file = directory.appendingPathComponent("large.bin")
                 try Data(repeating: 0x4C, count: count).write(to: file)
                 let owner = try BackgroundChild(
-                    "/usr/bin/xclip",
+                    SystemTool.path("xclip"),
                     ["-quiet", "-selection", "clipboard", "-t", "application/octet-stream", "-i", file.path],
                     output: directory.appendingPathComponent("xclip-large.out"), environment: environment)
                 defer { owner.kill() }

@@ -27,7 +27,7 @@
                 return
             }
             let compiler = try #require(swiftCompiler)
-            let flags = try await ChildProcess.run("/usr/bin/pkg-config", arguments: ["--cflags", "gtk4"])
+            let flags = try await ChildProcess.run(SystemTool.path("pkg-config"), arguments: ["--cflags", "gtk4"])
             try #require(flags.status == 0, "pkg-config knows no gtk4: \(flags.errorText)")
             let headers = String(decoding: flags.standardOutput, as: UTF8.self).split(whereSeparator: \.isWhitespace)
                 .flatMap { ["-Xcc", String($0)] }

@@ -7,7 +7,7 @@ import TransferSessions
 import UniformTypes
 
 /// The system's Python 3, which runs the hostile peers (`Tests/Interop/session_peer.py`, standard library only).
-let python3 = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+let python3 = SystemTool.location(of: "python3")
 
 /// A peer process running `session_peer.py ROLE SOCKET ARGS…`.
 final class PeerProcess: Sendable {

@@ -65,6 +65,15 @@ package struct X11AuthorityEntry: Sendable, Equatable {
     /// The secret.
     package var data: [UInt8]
 
+    /// An entry of these fields.
+    package init(family: UInt16, address: [UInt8], number: String, name: String, data: [UInt8]) {
+        self.family = family
+        self.address = address
+        self.number = number
+        self.name = name
+        self.data = data
+    }
+
     /// The entries of an Xauthority file's bytes; a truncated final entry is ignored, as Xlib does.
     package static func parse(_ bytes: [UInt8]) -> [X11AuthorityEntry] {
         var entries: [X11AuthorityEntry] = []
@@ -87,6 +96,18 @@ package struct X11AuthorityEntry: Sendable, Equatable {
                     name: String(decoding: name, as: UTF8.self), data: data))
         }
         return entries
+    }
+
+    /// The entry in an Xauthority file's form, which ``parse(_:)`` reads back: the family, then the address, the
+    /// number, the name and the data, each as a 16-bit big-endian length and its bytes (each field at most 65535
+    /// bytes; longer ones are cut there).
+    package var encoded: [UInt8] {
+        func field(_ bytes: [UInt8]) -> [UInt8] {
+            let bytes = bytes.prefix(Int(UInt16.max))
+            return [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
+        }
+        return [UInt8(family >> 8), UInt8(family & 0xFF)] + field(address) + field(Array(number.utf8))
+            + field(Array(name.utf8)) + field(data)
     }
 
     /// The MIT-MAGIC-COOKIE-1 entry for `display` on `hostname`: the local family with this host's name, or the

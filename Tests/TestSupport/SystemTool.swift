@@ -1,0 +1,26 @@
+public import Foundation
+
+/// The system programs the tests drive (`python3`, `xdotool`, `Xvfb`, `xclip`, `prlimit`, …), found one way: the
+/// first of ``searchPath``'s folders that holds an executable of that name. A test that needs one is enabled with
+/// ``exists(_:)`` and runs ``path(_:)``.
+public enum SystemTool {
+    /// The folders searched, in order: Debian's, then a local installation's. The test process's `PATH` is not
+    /// used, so that a developer's own builds of these tools do not change what the tests measure.
+    public static let searchPath = ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]
+
+    /// Whether `name` is installed in one of ``searchPath``'s folders.
+    public static func exists(_ name: String) -> Bool { location(of: name) != nil }
+
+    /// Whether all of `names` are installed.
+    public static func exist(_ names: String...) -> Bool { names.allSatisfy(exists) }
+
+    /// The full path of `name`: where it is installed, or `/usr/bin/NAME` when it is not, so that a test that
+    /// runs it anyway fails saying which program was missing (tests check ``exists(_:)`` first).
+    public static func path(_ name: String) -> String { location(of: name) ?? "/usr/bin/" + name }
+
+    /// Where `name` is installed, or `nil`.
+    public static func location(of name: String) -> String? {
+        guard !name.isEmpty, !name.contains("/") else { return nil }
+        return searchPath.lazy.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
