@@ -36,16 +36,19 @@ let package = Package(
         // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply intrinsic.
         // Used only by TransferArchive's CRC32; depends on nothing.
         .target(name: "CTransferKitCRC32"),
-        // The archive format: its deterministic CBOR and JSON forms, streaming reader and writer, limits, CRC-32.
+        // CRC-32 (zlib's), the archive's checksum and PNG's: a module of its own, below both, so that neither
+        // codec depends on the other. Not a product.
+        .target(name: "TransferChecksum", dependencies: ["CTransferKitCRC32"]),
+        // The archive format: its deterministic CBOR and JSON forms, streaming reader and writer, limits.
         .target(
             name: "TransferArchive",
             dependencies: [
                 "TransferKitErrors", "TransferKitPlatform", "TransferKitJSON", "UniformTypes", "CBOR",
-                "CTransferKitCRC32",
+                "TransferChecksum",
             ]),
         // Image codecs (issue 25): PNG (with zlib inflate and deflate written in Swift), BMP, PPM and PAM, to and from
-        // RGBAImage. Over TransferArchive for its CRC-32 (PNG's chunk checksum) and nothing else.
-        .target(name: "TransferImaging", dependencies: ["TransferKitErrors", "TransferArchive"]),
+        // RGBAImage. It depends on nothing above the error module and the checksum.
+        .target(name: "TransferImaging", dependencies: ["TransferKitErrors", "TransferChecksum"]),
         // Providers, protocols, progress, the registry, the converters (images through TransferImaging) and the provider ⇄
         // archive bridge; re-exports TransferArchive.
         .target(
@@ -231,16 +234,21 @@ let package = Package(
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferArchiveTests",
-            dependencies: ["TransferArchive", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
+            dependencies: [
+                "TransferArchive", "TransferChecksum", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+            ],
             resources: [.copy("Resources")]),
         .testTarget(
             name: "TransferImagingTests",
-            dependencies: ["TransferImaging", "TransferArchive", "TransferKitPlatform", "TransferKitTestSupport"],
+            dependencies: [
+                "TransferImaging", "TransferChecksum", "TransferArchive", "TransferKitPlatform",
+                "TransferKitTestSupport",
+            ],
             exclude: ["make_fixtures.py"], resources: [.copy("Resources")]),
         .testTarget(
             name: "TransferKitTests",
             dependencies: [
-                "TransferKit", "TransferImaging", "CBOR", "UniformTypes", "TransferKitPlatform",
+                "TransferKit", "TransferImaging", "TransferChecksum", "CBOR", "UniformTypes", "TransferKitPlatform",
                 "TransferKitTestSupport",
             ]),
         .testTarget(
@@ -250,7 +258,7 @@ let package = Package(
             name: "TransferClipboardTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
-                "TransferKitTesting", "TransferImaging", "transferkit", "transferkit-memory-probe",
+                "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
                 "transferkit-clipboard-probe", "CharacterCardsGTK",
             ]),
         .testTarget(
@@ -268,8 +276,8 @@ let package = Package(
         .testTarget(
             name: "TransferKitCLITests",
             dependencies: [
-                "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferImaging", "TransferKitTesting",
-                "transferkit", "transferkit-memory-probe", "TransferKitTestSupport",
+                "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferImaging", "TransferChecksum",
+                "TransferKitTesting", "transferkit", "transferkit-memory-probe", "TransferKitTestSupport",
             ]),
         // Compiles every Swift snippet of the README and the DocC catalogs against the built modules.
         .testTarget(

@@ -3,6 +3,7 @@ import Testing
 import TransferKitTestSupport
 
 @testable import TransferArchive
+@testable import TransferChecksum
 
 /// `count` random bytes from a generator seeded with `seed`.
 func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferArchive
+import TransferChecksum
 import TransferImaging
 
 /// The test target's `Resources` folder.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferChecksum
 import TransferImaging
 import TransferKit
 import TransferKitPlatform

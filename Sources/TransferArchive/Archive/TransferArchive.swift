@@ -1,4 +1,5 @@
 public import Foundation
+import TransferChecksum
 public import UniformTypes
 
 /// A transfer archive in memory: items, each with typed representations in fidelity order, a suggested name and

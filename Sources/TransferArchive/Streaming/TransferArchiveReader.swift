@@ -1,4 +1,5 @@
 import CBOR
+import TransferChecksum
 public import UniformTypes
 
 /// Reads the binary form of a transfer archive front to back, streaming payloads with constant memory.

@@ -1,5 +1,6 @@
 import CBOR
 public import Foundation
+import TransferChecksum
 import TransferKitPlatform
 public import UniformTypes
 

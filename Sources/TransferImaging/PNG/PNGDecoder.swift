@@ -1,4 +1,4 @@
-internal import TransferArchive
+internal import TransferChecksum
 
 /// Reads PNG files (ISO/IEC 15948) into ``RGBAImage``s.
 enum PNGDecoder {

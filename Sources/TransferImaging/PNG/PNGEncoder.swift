@@ -1,4 +1,4 @@
-internal import TransferArchive
+internal import TransferChecksum
 
 /// Writes ``RGBAImage``s as PNG: 8-bit RGB when every pixel is opaque, else 8-bit RGBA; each row with the filter
 /// that gives the smallest sum of absolute differences (the heuristic libpng uses), deflated as it is filtered.
