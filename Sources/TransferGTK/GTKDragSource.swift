@@ -156,7 +156,7 @@
             let controllerAddress = UInt(bitPattern: Int(bitPattern: UnsafeMutableRawPointer(controller)))
             Task { [weak self] in
                 _ = await drag.session.ended()
-                try? await Task.sleep(for: .seconds(2))
+                try? await WireTimer.sleep(for: .seconds(2))
                 guard let source = self else { return }
                 GTKMainContext.run {
                     guard source.current.withLock({ $0?.drag === drag }),

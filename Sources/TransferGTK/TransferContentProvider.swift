@@ -251,7 +251,7 @@
             let stallTimeout = stallTimeout
             let pending = PendingWrite(chunk)
             let stall = Task {
-                try await Task.sleep(for: stallTimeout)
+                try await WireTimer.sleep(for: stallTimeout)
                 g_cancellable_cancel(cancellable.assuming(GCancellable.self))
                 pending.resume(
                     with: .failure(

@@ -99,7 +99,7 @@ struct WireTests {
         #expect(started.duration(to: .now) >= .milliseconds(50))
         let mailbox = Mailbox<Int, Never>(capacity: 1)
         DedicatedThread.start {
-            Syscall.sleep(for: .milliseconds(20))
+            WireTimer.block(for: .milliseconds(20))
             mailbox.post(7)
         }
         let taken = await DedicatedThread.run { mailbox.take(until: .after(.seconds(30))) }
@@ -138,6 +138,42 @@ struct WireTests {
         #expect(WireTimer.shared.cancel(cancelled))
         try await done.receive(until: .after(.seconds(10)))
         #expect(fired.withLock { $0 } == [1, 2])
+    }
+
+    @Test("the timer's sleep ends at its deadline, and at once with CancellationError when its task is cancelled")
+    func timerSleep() async throws {
+        let started = ContinuousClock.now
+        try await WireTimer.sleep(for: .milliseconds(30))
+        #expect(started.duration(to: .now) >= .milliseconds(30))
+        try await WireTimer.sleep(until: .after(.zero))
+
+        // Cancelled while asleep: a sleep without end ends, and says why.
+        let asleep = Task { () -> (any Error)? in
+            do {
+                try await WireTimer.sleep(until: .never)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        asleep.cancel()
+        #expect(await asleep.value is CancellationError)
+
+        // Already cancelled: it does not wait at all.
+        let late = Task { () -> (any Error)? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                try await WireTimer.sleep(for: .seconds(600))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await late.value is CancellationError)
+
+        let blocked = ContinuousClock.now
+        await DedicatedThread.run { WireTimer.block(for: .milliseconds(30)) }
+        #expect(blocked.duration(to: .now) >= .milliseconds(30))
     }
 
     @Test("a framed connection hands frames and their descriptors over, and reports a mid-frame end once")

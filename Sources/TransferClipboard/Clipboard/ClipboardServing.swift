@@ -71,7 +71,7 @@ final class ClipboardServing: Sendable {
         }
         if let release {
             Task {
-                try? await Task.sleep(for: Self.grace)
+                try? await WireTimer.sleep(for: Self.grace)
                 await release.release()
             }
         }
@@ -90,7 +90,7 @@ final class ClipboardServing: Sendable {
             state.ownership = ownership
             if let expiry {
                 state.expiryTask = Task { [weak self] in
-                    try? await Task.sleep(for: expiry)
+                    try? await WireTimer.sleep(for: expiry)
                     guard !Task.isCancelled else { return }
                     await self?.end(.expired)
                 }

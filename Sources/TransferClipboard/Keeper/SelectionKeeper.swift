@@ -215,7 +215,7 @@ struct SelectionKeeper: Sendable {
                         of: selection, offered: offered, keeper: keeper, budget: budget, replacing: previous)
                 }
                 group.addTask {
-                    try? await Task.sleep(for: timeout)
+                    try? await WireTimer.sleep(for: timeout)
                     return nil
                 }
                 let first = await group.next() ?? nil
@@ -253,7 +253,7 @@ struct SelectionKeeper: Sendable {
                 let selection = selection
                 let onEvent = onEvent
                 Task {
-                    try await Task.sleep(until: deadline)
+                    try await WireTimer.sleep(until: .at(deadline))
                     await handle.release()
                     onEvent(.expired(selection))
                 }

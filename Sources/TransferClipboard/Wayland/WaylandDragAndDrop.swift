@@ -124,7 +124,7 @@ extension WaylandBackend: DragAndDropBackend {
             return [
                 {
                     Task { [weak self] in
-                        try? await Task.sleep(for: timeout)
+                        try? await WireTimer.sleep(for: timeout)
                         self?.expireDrag(window, source: source)
                     }
                 }

@@ -387,14 +387,6 @@ package enum Syscall {
     /// This process's real user id.
     package static var userID: UInt32 { getuid() }
 
-    /// Blocks this thread for `duration` (never call it from a task of the concurrency pool).
-    package static func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-    }
-
     /// Whether a process with id `pid` exists (`kill(pid, 0)`: also when it belongs to another user).
     package static func processExists(_ pid: Int32) -> Bool {
         guard pid > 0 else { return false }

@@ -14,6 +14,11 @@ package struct Deadline: Sendable, Hashable, Comparable, CustomStringConvertible
         Deadline(instant: duration.map { ContinuousClock.now.advanced(by: $0) })
     }
 
+    /// The deadline at `instant` of the continuous clock.
+    package static func at(_ instant: ContinuousClock.Instant) -> Deadline {
+        Deadline(instant: instant)
+    }
+
     /// A deadline that never passes.
     package static let never = Deadline(instant: nil)
 

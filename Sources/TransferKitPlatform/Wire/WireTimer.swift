@@ -88,3 +88,35 @@ package final class WireTimer: Sendable {
         }
     }
 }
+
+extension WireTimer {
+    /// Suspends the calling task until `deadline` passes: the package's one way for a task to wait for time (a
+    /// grace period, an expiry, a stall limit), woken by this timer's thread rather than the concurrency pool's
+    /// sleep, so that every timed wait goes through one clock.
+    ///
+    /// ```swift
+    /// try await WireTimer.sleep(until: .after(.milliseconds(250)))
+    /// ```
+    /// - Parameter deadline: When to wake; ``Deadline/never`` waits until the task is cancelled.
+    /// - Throws: `CancellationError` when the task is cancelled before the deadline (at once if it already was).
+    package static func sleep(until deadline: Deadline) async throws(CancellationError) {
+        do {
+            _ = try await Mailbox<Void, Never>(capacity: 1).receive(until: deadline)
+        } catch {
+            // An empty mailbox that nobody closes ends only by the deadline or by cancellation.
+            if case .cancelled = error { throw CancellationError() }
+        }
+    }
+
+    /// Suspends the calling task for `duration`, as ``sleep(until:)``.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    package static func sleep(for duration: Duration) async throws(CancellationError) {
+        try await sleep(until: .after(duration))
+    }
+
+    /// Blocks the calling thread for `duration`: for a thread of its own (an accept loop's back-off), never a task
+    /// of the concurrency pool, which must use ``sleep(for:)``.
+    package static func block(for duration: Duration) {
+        _ = Mailbox<Void, Never>(capacity: 1).take(until: .after(duration))
+    }
+}

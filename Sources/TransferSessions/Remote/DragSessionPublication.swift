@@ -173,7 +173,7 @@ public final class DragSessionPublication: Sendable {
                 pause = .milliseconds(10)
             } catch {
                 if state.withLock({ $0.isClosed }) { return }
-                Syscall.sleep(for: pause)
+                WireTimer.block(for: pause)
                 pause = min(pause * 2, .seconds(1))
                 continue
             }
