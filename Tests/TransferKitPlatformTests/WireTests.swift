@@ -176,6 +176,33 @@ struct WireTests {
         #expect(blocked.duration(to: .now) >= .milliseconds(30))
     }
 
+    @Test("a latch wakes every waiter once opened; a wait ends by its deadline or its task's cancellation")
+    func latch() async throws {
+        let latch = Latch()
+        #expect(try await !latch.wait(until: .after(.milliseconds(20))))
+        #expect(!latch.block(until: .after(.milliseconds(20))))
+        let waiters = (0..<3).map { _ in Task { await latch.wait() } }
+        let blocked = Task { await DedicatedThread.run { latch.block(until: .after(.seconds(60))) } }
+        let cancelled = Task { () -> (any Error)? in
+            do {
+                _ = try await latch.wait(until: .never)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        cancelled.cancel()
+        #expect(await cancelled.value is CancellationError)
+        #expect(!latch.isOpen)
+        #expect(latch.open())
+        #expect(!latch.open())
+        for waiter in waiters { #expect(await waiter.value) }
+        #expect(await blocked.value)
+        // Open, it answers at once, whatever the deadline.
+        #expect(try await latch.wait(until: .after(.zero)))
+        #expect(latch.block(until: .after(.zero)))
+    }
+
     @Test("a framed connection hands frames and their descriptors over, and reports a mid-frame end once")
     func framedConnection() async throws {
         let (near, far) = try UnixSocket.pair()

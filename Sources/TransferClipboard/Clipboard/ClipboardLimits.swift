@@ -8,8 +8,16 @@ import Synchronization
 /// ``maximumOfferedTypes`` names, the first ones in the peer's order (its preference), and ignores the rest;
 /// ``ClipboardChange/omittedTypeCount`` says how many were left out, and `transferkit` reports it once per offer.
 ///
+/// An owner, in turn, serves every reader, and on X11 any client may ask for any number of conversions at once:
+/// each conversion holds a load of the item's data until it is written. An X11 owner serves at most
+/// ``maximumConcurrentConversions`` conversions at once for each client (the X11 client whose windows ask, however
+/// many windows it uses); a request past that is refused at once, as ICCCM refuses a conversion (a
+/// `SelectionNotify` whose property is `None`), and the client may ask again once one of its conversions ended.
+/// Other clients are served meanwhile.
+///
 /// ```swift
 /// ClipboardLimits.maximumOfferedTypes = 256  // before connecting; applies process-wide
+/// ClipboardLimits.maximumConcurrentConversions = 64
 /// ```
 public enum ClipboardLimits {
     /// The default of ``maximumOfferedTypes``: 256 names, far more than applications offer (a browser or an office
@@ -25,5 +33,20 @@ public enum ClipboardLimits {
     public static var maximumOfferedTypes: Int {
         get { offeredTypes.load(ordering: .relaxed) }
         set { offeredTypes.store(max(1, newValue), ordering: .relaxed) }
+    }
+
+    /// The default of ``maximumConcurrentConversions``: 64, as many loads as a drag session's source serves at once
+    /// for one destination; clipboard managers and applications ask for a few at a time.
+    public static let defaultMaximumConcurrentConversions = 64
+
+    private static let concurrentConversions = Atomic(defaultMaximumConcurrentConversions)
+
+    /// The most conversions an X11 owner (a clipboard write, a drag's selection) serves at once for one requesting
+    /// client (``defaultMaximumConcurrentConversions`` by default); more are refused at once. It is read for each
+    /// request; values below 1 count as 1. Wayland's compositor hands each paste over separately and is not
+    /// affected.
+    public static var maximumConcurrentConversions: Int {
+        get { concurrentConversions.load(ordering: .relaxed) }
+        set { concurrentConversions.store(max(1, newValue), ordering: .relaxed) }
     }
 }

@@ -20,11 +20,12 @@ final class ClipboardServing: Sendable {
         /// The limit was reached before the ownership was known: release it once it is.
         var releaseWhenAttached = false
         var expiryTask: Task<Void, Never>?
-        var waiters: [Mailbox<Void, Never>] = []
     }
 
     let pasteLimit: Int?
     private let state = SanitizedMutex(State())
+    /// Opens once the ownership has ended and every request under way was served.
+    private let finish = Latch()
 
     init(pasteLimit: Int?) {
         self.pasteLimit = pasteLimit
@@ -128,29 +129,16 @@ final class ClipboardServing: Sendable {
     }
 
     private func wakeIfFinished() {
-        let waiters = state.withLock { state -> [Mailbox<Void, Never>] in
-            guard state.ownershipEnded, state.inFlight == 0, state.reason != nil else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+        let isFinished = state.withLock { state in
+            state.ownershipEnded && state.inFlight == 0 && state.reason != nil
         }
-        for waiter in waiters { waiter.close(nil) }
+        if isFinished { finish.open() }
     }
 
     /// Waits until the ownership has ended and every request under way was served; why it ended, or `nil` when
     /// the waiting task was cancelled first.
     func finished() async -> ClipboardWriteEnd? {
-        let waiter = Mailbox<Void, Never>(capacity: 1)
-        let done: ClipboardWriteEnd? = state.withLock { state in
-            if state.ownershipEnded, state.inFlight == 0, let reason = state.reason { return reason }
-            state.waiters.append(waiter)
-            return nil
-        }
-        if let done { return done }
-        do {
-            _ = try await waiter.receive(until: .never)
-        } catch {
-            guard case .finished = error else { return nil }
-        }
+        guard await finish.wait() else { return nil }
         return state.withLock { $0.reason }
     }
 }

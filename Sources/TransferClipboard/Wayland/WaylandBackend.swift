@@ -56,7 +56,7 @@ package final class WaylandBackend: ClipboardBackend {
     struct Storage {
         var machine = WaylandState()
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
-        var ownerships: [UInt32: (serve: Serve, end: OwnershipEnd)] = [:]
+        var ownerships: [UInt32: (serve: Serve, end: Latch)] = [:]
         var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
         /// The waits for the focus surface's keyboard focus.
         var focusWaiters: [Mailbox<Void, ClipboardError>] = []
@@ -182,7 +182,7 @@ package final class WaylandBackend: ClipboardBackend {
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
         try await withFocus {
-            let end = OwnershipEnd()
+            let end = Latch()
             let source = try perform { storage throws(ClipboardError) in
                 let (source, actions) = try storage.machine.own(selection, targets: targets)
                 storage.ownerships[source] = (serve, end)
@@ -315,7 +315,7 @@ package final class WaylandBackend: ClipboardBackend {
                     effects.append { reply.close(error) }
                 }
             case .endOwnership(let source):
-                if let end = storage.ownerships.removeValue(forKey: source)?.end { effects.append { end.finish() } }
+                if let end = storage.ownerships.removeValue(forKey: source)?.end { effects.append { end.open() } }
             case .notify(let watcher, let types, let omitted):
                 if let continuation = storage.watchers[watcher] {
                     let change = ClipboardBackendChange(targets: types, owner: nil, omittedCount: omitted)
@@ -611,7 +611,7 @@ package final class WaylandBackend: ClipboardBackend {
     }
 
     /// Gives up `source` if `end` is still its ownership (the id may be another source's by now).
-    fileprivate func release(_ source: UInt32, end: OwnershipEnd) async {
+    fileprivate func release(_ source: UInt32, end: Latch) async {
         perform { storage in
             guard storage.ownerships[source]?.end === end else { return ((), []) }
             return ((), storage.machine.release(source))
@@ -620,39 +620,14 @@ package final class WaylandBackend: ClipboardBackend {
     }
 }
 
-/// The end of one ownership: every ``wait()`` returns once ``finish()`` was called.
-final class OwnershipEnd: Sendable {
-    private let state = SanitizedMutex((isFinished: false, waiters: [Mailbox<Void, Never>]()))
-
-    /// Ends the ownership and wakes every waiter.
-    func finish() {
-        let waiters = state.withLock { state in
-            state.isFinished = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.close(nil) }
-    }
-
-    /// Waits until ``finish()`` (or the task's cancellation): an ownership lasts as long as nobody takes it.
-    func wait() async {
-        let waiter = Mailbox<Void, Never>(capacity: 1)
-        let isFinished = state.withLock { state in
-            if !state.isFinished { state.waiters.append(waiter) }
-            return state.isFinished
-        }
-        guard !isFinished else { return }
-        _ = try? await waiter.receive(until: .never)
-    }
-}
-
 /// A selection this process owns on Wayland: a data-control source.
 final class WaylandOwnership: ClipboardOwnership {
     let backend: WaylandBackend
     let source: UInt32
-    let end: OwnershipEnd
+    /// Opens when the ownership ends; ``ended()`` waits for it (or the task's cancellation).
+    let end: Latch
 
-    init(backend: WaylandBackend, source: UInt32, end: OwnershipEnd) {
+    init(backend: WaylandBackend, source: UInt32, end: Latch) {
         self.backend = backend
         self.source = source
         self.end = end

@@ -34,6 +34,9 @@ package final class X11Backend: ClipboardBackend {
         var selectedSelections: Set<X11.ID> = []
         var nextSubscriber: UInt64 = 0
         var failure: ClipboardError?
+        /// The conversions being served, by requesting client (its resource-ID base): at most
+        /// ``ClipboardLimits/maximumConcurrentConversions`` each.
+        var conversions: [X11.ID: Int] = [:]
     }
 
     struct WatchKey: Hashable {
@@ -207,9 +210,30 @@ package final class X11Backend: ClipboardBackend {
             let watcher = state.withLock { $0.notifyWatchers[requestor] }
             if let watcher { X11Wait.post(event, to: watcher) }
         case .selectionRequest(let time, _, let requestor, let selection, let target, let property):
+            // The client asking is the one whose resource IDs the requestor window's ID is in, however many
+            // windows it asks from.
+            let client = requestor & ~connection.info.resourceIDMask
+            let limit = ClipboardLimits.maximumConcurrentConversions
+            let admitted = state.withLock { state in
+                let running = state.conversions[client, default: 0]
+                guard running < limit else { return false }
+                state.conversions[client] = running + 1
+                return true
+            }
+            guard admitted else {
+                // Refused at once (ICCCM's refusal, `None`): the client asks again when one of its conversions ended.
+                let refusal = X11RequestEncoder.sendSelectionNotify(
+                    requestor: requestor, selection: selection, target: target, property: X11.none, time: time)
+                Task { _ = try? self.connection.send(refusal) }
+                return
+            }
             Task {
                 await self.answer(
                     time: time, requestor: requestor, selection: selection, target: target, property: property)
+                self.state.withLock { state in
+                    let running = state.conversions[client, default: 1] - 1
+                    state.conversions[client] = running > 0 ? running : nil
+                }
             }
         case .selectionClear(let time, _, let selection):
             let ownership: X11Ownership? = state.withLock { state in
@@ -601,7 +625,8 @@ final class X11Ownership: ClipboardOwnership {
     weak let backend: X11Backend?
     let selection: X11.ID
     let time: UInt32
-    private let state = SanitizedMutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    /// Opens when the ownership ends.
+    private let end = Latch()
 
     init(backend: X11Backend, selection: X11.ID, time: UInt32) {
         self.backend = backend
@@ -610,22 +635,12 @@ final class X11Ownership: ClipboardOwnership {
     }
 
     func finish() {
-        let waiters = state.withLock { state in
-            state.ended = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+        end.open()
     }
 
+    /// Waits until the ownership ended, or the task is cancelled.
     func ended() async {
-        await withCheckedContinuation { continuation in
-            let ended = state.withLock { state in
-                if !state.ended { state.waiters.append(continuation) }
-                return state.ended
-            }
-            if ended { continuation.resume() }
-        }
+        await end.wait()
     }
 
     func release() async {
