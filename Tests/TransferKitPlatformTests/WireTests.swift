@@ -203,6 +203,25 @@ struct WireTests {
         #expect(latch.block(until: .after(.zero)))
     }
 
+    @Test("a dedicated worker runs its jobs in order on one thread, passes their errors on, and ends when closed")
+    func dedicatedWorker() async throws {
+        let worker = DedicatedWorker()
+        var threads: Set<UInt> = []
+        for index in 0..<20 {
+            let (thread, echoed) = await worker.run { (UInt(bitPattern: Int(bitPattern: pthread_self())), index) }
+            threads.insert(thread)
+            #expect(echoed == index)
+        }
+        #expect(threads.count == 1)
+        let error = await #expect(throws: SystemError.self) {
+            try await worker.run { () throws(SystemError) in throw SystemError(call: "write", errorNumber: EPIPE) }
+        }
+        #expect(error?.errorNumber == EPIPE)
+        worker.close()
+        // Closed, it still runs what it is handed, on a thread of its own.
+        #expect(await worker.run { 7 } == 7)
+    }
+
     @Test("a framed connection hands frames and their descriptors over, and reports a mid-frame end once")
     func framedConnection() async throws {
         let (near, far) = try UnixSocket.pair()

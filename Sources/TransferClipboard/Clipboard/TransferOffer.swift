@@ -127,8 +127,9 @@ public struct TransferOffer: Sendable {
         }
     }
 
-    /// Writes every chunk of `stream` to `descriptor`, each by a ``DedicatedThread`` that waits at most `timeout` for
-    /// the reader to make room; `written` is told each chunk's size once it is written.
+    /// Writes every chunk of `stream` to `descriptor` on one thread of the transfer's own (a ``DedicatedWorker``),
+    /// which waits at most `timeout` for the reader to make room; `written` is told each chunk's size once it is
+    /// written.
     ///
     /// - Throws: `CancellationError` when the task is cancelled; `SystemError` from the descriptor (`EPIPE`: the
     ///   reader has gone; `ETIMEDOUT`); the stream's and `written`'s errors.
@@ -136,9 +137,11 @@ public struct TransferOffer: Sendable {
         _ stream: TransferByteStream, to descriptor: Int32, timeout: Duration?,
         written: (Int) throws -> Void = { _ in }
     ) async throws {
+        let writer = DedicatedWorker()
+        defer { writer.close() }
         for try await chunk in stream {
             try Task.checkCancellation()
-            try await DedicatedThread.run { () throws(SystemError) in
+            try await writer.run { () throws(SystemError) in
                 let outcome = chunk.withUnsafeBytes { bytes in
                     Result { () throws(SystemError) in try Syscall.write(descriptor, bytes, timeout: timeout) }
                 }

@@ -27,7 +27,7 @@ final class XdndTargetSession: Sendable {
     private let generations = SanitizedMutex<UInt64>(0)
     /// Who waits for a finish posted to the loop until its `XdndFinished` is sent, by drop: a process that exits right
     /// after finishing its last drop (`transferkit drop`) must not close the connection before the source hears it.
-    private let finishWaiters = SanitizedMutex<[UInt64: CheckedContinuation<Void, Never>]>([:])
+    private let finishWaiters = SanitizedMutex<[UInt64: Latch]>([:])
 
     init(window: X11DesktopWindow) {
         self.window = window.window
@@ -80,7 +80,7 @@ final class XdndTargetSession: Sendable {
                 let event = queue.removeFirst()
                 defer {
                     if case .finish(let drop, _) = event {
-                        finishWaiters.withLock { $0.removeValue(forKey: drop) }?.resume()
+                        finishWaiters.withLock { $0.removeValue(forKey: drop) }?.open()
                     }
                 }
                 for action in machine.handle(event) {
@@ -114,7 +114,7 @@ final class XdndTargetSession: Sendable {
             defer { waiters = [:] }
             return waiters
         }
-        for waiter in waiters.values { waiter.resume() }
+        for waiter in waiters.values { waiter.open() }
         return ending
     }
 
@@ -176,12 +176,16 @@ final class XdndTargetSession: Sendable {
     }
 
     /// Ends drop `id` as ``finish(_:performed:)`` does, returning once its `XdndFinished` is sent (or the window's loop
-    /// has ended).
+    /// has ended, or the task is cancelled).
     func finishSent(_ drop: XdndTargetMachine.Drop, performed: DesktopDragAction?) async {
-        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-            finishWaiters.withLock { $0[drop.id] = waiter }
-            finish(drop, performed: performed)
+        let sent = finishWaiters.withLock { waiters in
+            if let latch = waiters[drop.id] { return latch }
+            let latch = Latch()
+            waiters[drop.id] = latch
+            return latch
         }
+        finish(drop, performed: performed)
+        await sent.wait()
     }
 
     /// Ends drop `id`: through the machine while the window is open, else straight to the source.
@@ -189,7 +193,7 @@ final class XdndTargetSession: Sendable {
         guard events.post(.finish(drop: drop.id, performed: performed), until: .after(.zero)) != .posted else {
             return
         }
-        finishWaiters.withLock { $0.removeValue(forKey: drop.id) }?.resume()
+        finishWaiters.withLock { $0.removeValue(forKey: drop.id) }?.open()
         let message = XdndMessage.finished(
             target: window, succeeded: performed != nil, action: performed.map(atoms.atom(for:)) ?? X11.none)
         _ = try? backend.connection.send(message.request(to: drop.source, atoms: atoms))
