@@ -1,5 +1,6 @@
 #if GTK
     public import CGtk4
+    import Synchronization
 
     /// GTK's main context (GLib's global default one), where every call into GTK happens.
     ///
@@ -31,11 +32,13 @@
                 body()
                 return
             }
-            let job = Unmanaged.passRetained(MainContextJob(body)).toOpaque()
+            let made = MainContextJob(body)
+            made.publish()
+            let job = Unmanaged.passRetained(made).toOpaque()
             g_idle_add_full(
                 G_PRIORITY_DEFAULT,
                 { data in
-                    if let data { Unmanaged<MainContextJob>.fromOpaque(data).takeUnretainedValue().body() }
+                    if let data { Unmanaged<MainContextJob>.fromOpaque(data).takeUnretainedValue().run() }
                     return 0  // G_SOURCE_REMOVE: once
                 }, job,
                 { data in
@@ -72,9 +75,24 @@
     }
 
     /// One closure to run on the main context, kept alive by its idle source.
+    ///
+    /// GLib hands the job to the main thread under its own lock, which the thread sanitizer cannot see (GLib is not
+    /// instrumented, and its mutex is a bare futex): the job is published with a release store and read after an
+    /// acquire load, the same ordering made visible.
     final class MainContextJob: Sendable {
-        let body: @Sendable () -> Void
+        private let body: @Sendable () -> Void
+        private let published = Atomic(false)
+
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+        /// Called by the thread that made the job, before handing it to GLib.
+        func publish() { published.store(true, ordering: .releasing) }
+
+        /// Runs the job (on the main context).
+        func run() {
+            _ = published.load(ordering: .acquiring)
+            body()
+        }
     }
 
     /// A reference to a GObject that is only used on GTK's main context: sendable so that tasks can carry it there,

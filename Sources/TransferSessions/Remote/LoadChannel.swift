@@ -30,6 +30,8 @@ final class LoadChannel: Sendable {
         var cancelHandler: (@Sendable () -> Void)?
         var isOver = false
         var file: (descriptor: Int32, remaining: UInt64)?
+        /// The thread that reads the passed file, one for the whole file (made when the file arrives).
+        var fileReader: DedicatedWorker?
     }
 
     init(timeout: Duration) {
@@ -39,6 +41,7 @@ final class LoadChannel: Sendable {
     deinit {
         state.withLock { state in
             if let file = state.file { Syscall.close(file.descriptor) }
+            state.fileReader?.close()
         }
         while let piece = pieces.poll() {
             if case .file(let descriptor, _) = piece { Syscall.close(descriptor) }
@@ -212,9 +215,16 @@ final class LoadChannel: Sendable {
         }
     }
 
-    /// ``readFile(_:remaining:)`` on a thread of its own: its wait for a slow pipe must not hold a pool thread.
+    /// ``readFile(_:remaining:)`` on the file's own thread (one for all its chunks): its wait for a slow pipe must not
+    /// hold a pool thread.
     private func readFileOffPool(_ descriptor: Int32, remaining: UInt64) async throws(TransferError) -> Data? {
-        let outcome = await DedicatedThread.run { [self] in
+        let reader = state.withLock { state in
+            if let reader = state.fileReader { return reader }
+            let reader = DedicatedWorker()
+            state.fileReader = reader
+            return reader
+        }
+        let outcome = await reader.run { [self] in
             Result { () throws(TransferError) in try readFile(descriptor, remaining: remaining) }
         }
         return try outcome.get()
@@ -261,6 +271,8 @@ final class LoadChannel: Sendable {
             if let file = state.file { Syscall.close(file.descriptor) }
             state.file = nil
             state.isOver = true
+            state.fileReader?.close()
+            state.fileReader = nil
         }
     }
 }
