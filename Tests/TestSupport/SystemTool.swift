@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The system programs the tests drive (`python3`, `xdotool`, `Xvfb`, `xclip`, `prlimit`, …), found one way: the
 /// first of ``searchPath``'s folders that holds an executable of that name. A test that needs one is enabled with
