@@ -2,7 +2,7 @@
 """One X11 client that floods a selection's owner with conversions, in python-xlib: it asks for COUNT conversions
 of SELECTION to TARGET at once, from WINDOWS windows of its own in turn, each into a property of its own, then
 prints one line per SelectionNotify that comes back, `refused` (property None) or `answered`, until all COUNT have
-come or 120 seconds passed; then `done`.
+come or 60 seconds passed; then `done`.
 
 usage: x11_conversion_flood.py SELECTION TARGET COUNT WINDOWS
 """
@@ -32,7 +32,7 @@ def main():
     dpy.flush()
     print("asked %d" % count, flush=True)
     seen = 0
-    deadline = time.time() + 120
+    deadline = time.time() + 60
     while seen < count and time.time() < deadline:
         while dpy.pending_events() and seen < count:
             event = dpy.next_event()

@@ -50,10 +50,10 @@ extension WaylandCompositor {
 
     /// Waits (polling, at most `seconds`) until sway shows a window titled `title`, and returns its rectangle.
     ///
-    /// 90 s by default: in a whole-suite run on a loaded two-core machine, `transferkit drag`'s window once took more
+    /// 60 s by default: in a whole-suite run on a loaded two-core machine, `transferkit drag`'s window once took more
     /// than 30 s to appear (each of that suite's tests then took over 100 s), and alone it appears within a second.
     func waitForWindow(
-        titled title: String, seconds: Int = 90
+        titled title: String, seconds: Int = 60
     ) async throws -> (x: Int, y: Int, width: Int, height: Int) {
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline {

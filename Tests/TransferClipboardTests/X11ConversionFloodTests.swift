@@ -72,7 +72,7 @@ final class X11ConversionFloodTests {
         #expect(String(decoding: other.output, as: UTF8.self) == "<b>other</b>")
 
         gate.open()
-        #expect(try await flood.wait(for: "done", within: .seconds(120)), "\(flood.text)")
+        #expect(try await flood.wait(for: "done", within: .seconds(60)), "\(flood.text)")
         #expect(lines("answered") == cap, "\(flood.text)")
         #expect(lines("refused") == count - cap, "\(flood.text)")
         #expect(loads.load(ordering: .relaxed) == cap)
