@@ -197,6 +197,11 @@ let package = Package(
         // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table, the
         // xdotool pointer driver of the drag-and-drop tests).
         .target(name: "TransferKitTestSupport", dependencies: ["TransferKitPlatform"], path: "Tests/TestSupport"),
+        // The sessions' test rows and socket folders, shared by their unit and integration tests.
+        .target(
+            name: "TransferSessionsTestSupport",
+            dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"],
+            path: "Tests/SessionsTestSupport"),
         // The tool with a peak-memory report at exit, for the streaming test; never shipped.
         .executableTarget(
             name: "transferkit-memory-probe",
@@ -225,12 +230,23 @@ let package = Package(
                 "TransferKitCompatibility", "TransferKitCompatibilitySeeds", "TransferKitCLI", "TransferSessions",
             ],
             path: "Tests/CompatibilityProbe"),
+        // Tests come in two kinds (CONTRIBUTING.md): a module's unit tests (machines, codecs, in-memory fakes: no display
+        // server, no child process, no system tool), and its integration tests in a target named …IntegrationTests,
+        // so that `swift test --skip IntegrationTests` runs the unit tests alone.
         .testTarget(
             name: "TransferKitPlatformTests",
             dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKitJSON", "TransferKitTestSupport"]),
+        // Child processes started, signalled and killed for real.
+        .testTarget(
+            name: "TransferKitPlatformIntegrationTests",
+            dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
             name: "UniformTypesTests", dependencies: ["UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"],
             resources: [.copy("Resources")]),
+        // The system's MIME database compared with GLib's `gio` over every glob and real files.
+        .testTarget(
+            name: "UniformTypesIntegrationTests",
+            dependencies: ["UniformTypes", "TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(name: "CBORTests", dependencies: ["CBOR", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferArchiveTests",
@@ -253,9 +269,27 @@ let package = Package(
             ]),
         .testTarget(
             name: "TransferSessionsTests",
-            dependencies: ["TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport"]),
+            dependencies: [
+                "TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport",
+                "TransferSessionsTestSupport",
+            ]),
+        // Sessions against hostile peers that are real processes (Tests/Interop/session_peer.py).
+        .testTarget(
+            name: "TransferSessionsIntegrationTests",
+            dependencies: [
+                "TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport",
+                "TransferSessionsTestSupport",
+            ]),
+        // The clipboard's machines, wire codecs and in-memory fakes: no display server, no child process.
         .testTarget(
             name: "TransferClipboardTests",
+            dependencies: [
+                "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+            ]),
+        // The clipboard and drag and drop against real servers (Xvfb, headless sway, weston), the stock tools,
+        // toolkits, hostile peers as processes and the tool end to end.
+        .testTarget(
+            name: "TransferClipboardIntegrationTests",
             dependencies: [
                 "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
@@ -267,21 +301,33 @@ let package = Package(
                 "TransferDesktop", "TransferClipboard", "TransferSessions", "TransferKit", "UniformTypes",
                 "TransferKitPlatform", "TransferKitTestSupport",
             ]),
+        // File promises between two windows on a private Xvfb.
         .testTarget(
-            name: "TransferKitTestingTests",
+            name: "TransferDesktopIntegrationTests",
+            dependencies: [
+                "TransferDesktop", "TransferClipboard", "TransferSessions", "TransferKit", "UniformTypes",
+                "TransferKitPlatform", "TransferKitTestSupport", "TransferSessionsTestSupport",
+            ]),
+        // Round trips in this process and through the `transferkit` tool in a child process.
+        .testTarget(
+            name: "TransferKitTestingIntegrationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTesting", "TransferKit", "UniformTypes", "transferkit",
                 "TransferKitTestSupport",
             ]),
         .testTarget(
             name: "TransferKitCLITests",
+            dependencies: ["TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferKitTestSupport"]),
+        // The `transferkit` tool end to end: every command in a child process, with the system's MIME tools.
+        .testTarget(
+            name: "TransferKitCLIIntegrationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitCLI", "TransferKit", "TransferImaging", "TransferChecksum",
                 "TransferKitTesting", "transferkit", "transferkit-memory-probe", "TransferKitTestSupport",
             ]),
         // Compiles every Swift snippet of the README and the DocC catalogs against the built modules.
         .testTarget(
-            name: "DocumentationTests",
+            name: "DocumentationIntegrationTests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferKitTesting", "TransferKit", "TransferArchive",
                 "TransferImaging", "CBOR", "UniformTypes", "TransferKitCLI", "TransferClipboardCLI", "TransferSessions",
@@ -303,8 +349,9 @@ let package = Package(
                 "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
                 "TransferKitTesting", "TransferKitTestSupport", "TransferSessions", "transferkit-compatibility-probe",
             ]),
+        // The examples' scenarios end to end: their executables, two processes, Xvfb.
         .testTarget(
-            name: "ExamplesTests",
+            name: "ExamplesIntegrationTests",
             dependencies: [
                 "TransferKitPlatform", "CharacterCards", "ModulePalette", "BookShelf", "DesktopLists",
                 "TransferKitTesting",
@@ -341,7 +388,7 @@ package.targets += [
         dependencies: [gtk4, "TransferGTK", "TransferDesktop", "TransferSessions", "TransferKit", "UniformTypes"],
         path: "Examples/CharacterCardsGTK", exclude: ["README.md"]),
     .testTarget(
-        name: "TransferGTKTests",
+        name: "TransferGTKIntegrationTests",
         dependencies: [
             "TransferGTK", "TransferKitPlatform", "TransferKitTesting", "TransferKitTestSupport",
             "transferkit-gtk-clipboard-probe", "CharacterCardsGTK", "transferkit",

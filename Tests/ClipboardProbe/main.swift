@@ -1,4 +1,4 @@
-// The writer of the two-process clipboard tests (Tests/TransferClipboardTests/TwoProcessClipboardTests.swift):
+// The writer of the two-process clipboard tests (Tests/TransferClipboardIntegrationTests/TwoProcessClipboardTests.swift):
 // puts one provider on the clipboard of the display server its environment names and reports, one line at a time
 // on standard output, what the readers in other processes made its loaders do:
 //   ready             the clipboard is this process's

@@ -1,4 +1,4 @@
-// The GTK program of TransferGTK's clipboard tests (Tests/TransferGTKTests): GTK needs its main loop running on the
+// The GTK program of TransferGTK's clipboard tests (Tests/TransferGTKIntegrationTests): GTK needs its main loop running on the
 // thread that initialized it, which a test process (whose main thread runs the test runner) cannot give it, so the
 // tests drive this program as a child under Xvfb instead. It reports one line at a time on standard output:
 //   write             puts a provider on GTK's clipboard (com.example.gtk-card conforming to public.json, UTF-8

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Hostile and stubborn peers of the TransferKit drag session protocol (Schemas/transfer-session.md), as real
-processes for the Swift tests (Tests/TransferSessionsTests/HostilePeerTests.swift). Standard library only.
+processes for the Swift tests (Tests/TransferSessionsIntegrationTests/HostilePeerTests.swift). Standard library only.
 
 Destination roles connect to a publication:  session_peer.py ROLE SOCKET [ARGS]
 Source roles listen at a path:               session_peer.py source-ROLE SOCKET

@@ -8,6 +8,9 @@ import TransferKitTestSupport
 /// A fake X server on a Unix socket in a temporary folder: it accepts one client, reads its setup request and
 /// then does what the test scripts.
 final class FakeXServer: Sendable {
+    /// How long a client waits for this server's setup reply: it answers at once, so only a broken test waits.
+    static let patience: Duration = .seconds(30)
+
     let path: String
     let directory: URL
     private let listener: UnixSocket
@@ -72,7 +75,7 @@ final class ClientBox: Sendable {
 
 @Suite("X11 against a hostile server", .timeLimit(.minutes(5)))
 struct X11HostileServerTests {
-    func connect(_ server: FakeXServer, timeout: Duration = patience) async throws -> X11Backend {
+    func connect(_ server: FakeXServer, timeout: Duration = FakeXServer.patience) async throws -> X11Backend {
         try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: timeout)
     }
 

@@ -57,26 +57,6 @@ struct X11WireTests {
         #expect(X11AuthorityEntry.cookie(in: entries, display: 7, hostname: "vm")?.data == [5])
     }
 
-    @Test(
-        "An entry is written byte for byte as `xauth add` writes it (the test servers' authority files)",
-        .enabled(if: SystemTool.exists("xauth"), "needs xauth (Debian: xauth)"))
-    func authorityAsXauthWritesIt() async throws {
-        let directory = try makeTemporaryDirectory(prefix: "transferkit-xauth")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("Xauthority").path
-        let cookie: [UInt8] = (0..<16).map { UInt8($0 * 17) }
-        let added = try await runTool(
-            [
-                SystemTool.path("xauth"), "-f", file, "add", ":517", ".",
-                cookie.map { String(format: "%02x", $0) }.joined(),
-            ],
-            environment: ProcessInfo.processInfo.environment)
-        #expect(added.status == 0, "\(added.error)")
-        let written = try #require(FileManager.default.contents(atPath: file))
-        let entry = XvfbServer.authorityEntry(display: 517, cookie: cookie)
-        #expect(Array(written) == entry.encoded)
-    }
-
     @Test("Requests carry their length in 4-byte units")
     func requestLengths() {
         let intern = X11RequestEncoder.internAtom("CLIPBOARD")

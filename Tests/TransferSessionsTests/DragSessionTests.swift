@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// Another application on this machine, for the rules that depend on where a drop happens.
 private let otherApplication = TransferSessionOrigin(applicationIdentifier: "com.example.other", processIdentifier: 1)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// The application a process is in by default, and why a refused move says why.
 @Suite("Application identity and refused moves", .timeLimit(.minutes(5)))

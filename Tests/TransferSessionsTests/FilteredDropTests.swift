@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// Seed 002's shelf as the issue has it: `a b c d e f`, the family tab showing `a c d f`, each book's `order` stale
 /// (99) so a renumbering shows.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferSessions
+import TransferSessionsTestSupport
 
 private func rowList(_ ids: String...) -> TransferList<Row> {
     TransferList(ids.map { Row(id: $0, title: "row \($0)") }, makeProvider: Row.provider)

@@ -3,6 +3,7 @@ import Testing
 import TransferKit
 import TransferKitTestSupport
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// Thousands of random drags over two lists: moves within and between them, copies, cancels, drops that fail
 /// (undecodable items from another application, pinned positions, cancelled tasks), drags of items that are

@@ -1,5 +1,6 @@
 import Testing
 import TransferSessions
+import TransferSessionsTestSupport
 
 private func rows(_ ids: [String]) -> [Row] {
     ids.map { Row(id: $0, title: $0) }

@@ -4,23 +4,12 @@ import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import TransferSessions
+import TransferSessionsTestSupport
 import UniformTypes
 
 /// This application in another process: a move is allowed, local objects do not cross.
 let sameApplicationElsewhere = TransferSessionOrigin(
     applicationIdentifier: TransferSessionOrigin.current.applicationIdentifier, processIdentifier: 999_999)
-
-/// The time limit of the sessions in tests that are not about time limits.
-///
-/// Above the library's default of 30 seconds: the whole test run shares two threads, and under the thread
-/// sanitizer a test's task can wait behind hundreds of others for longer than that while the limit's timer runs.
-let patience: Duration = .seconds(60)
-
-/// A socket path in a fresh temporary directory, and the directory to remove.
-func socketPath() throws -> (path: String, directory: URL) {
-    let directory = try makeTemporaryDirectory(prefix: "tk-sess")
-    return (directory.appendingPathComponent("s").path, directory)
-}
 
 /// Counts calls by name, across tasks.
 final class CallCounter: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// Rows whose stored `order` is deliberately wrong, so a renumbering shows.
 private func staleRows(_ ids: String...) -> [Row] {

@@ -1,5 +1,6 @@
 import Testing
 import TransferSessions
+import TransferSessionsTestSupport
 
 // The seeds' own reorder code, transcribed as oracles: each moves rows by removing at the source index and
 // inserting at UIKit's destination index (the position after the move). The helpers and `TransferList` take the

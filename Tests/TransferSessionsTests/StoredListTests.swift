@@ -3,6 +3,7 @@ import Testing
 import TransferKit
 import TransferKitTestSupport
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// A fresh folder for a test's stored lists, with a decision record of its own in it.
 private struct Folder {

@@ -6,6 +6,7 @@ import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import TransferSessions
+import TransferSessionsTestSupport
 
 /// File promises through the public API (issue 23, item 4): two `DesktopWindow`s of this process on a private Xvfb,
 /// a real (xdotool) drag between them, and XDS underneath.
@@ -55,7 +56,7 @@ struct DesktopFilePromiseTests {
             return nil
         }
         defer { receiver.cancel() }
-        let list = TransferList([Card(id: "1", title: "card 1")])
+        let list = TransferList([Row(id: "1", title: "card 1")], makeProvider: Row.provider)
         let session = try list.beginDrag(["1"])
         let drag = Task { try await source.drag(session, filePromise: promise) }
         // Neither wait below may outlast the test, should no drop come: cancelling the test does not reach these

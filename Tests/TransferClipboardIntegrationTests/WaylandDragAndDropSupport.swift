@@ -65,22 +65,6 @@ extension WaylandCompositor {
     }
 }
 
-extension WaylandState {
-    /// A machine whose registry announced `interfaces`, each at `version`, and that has finished its first round
-    /// trip: ready to bind.
-    static func announcing(_ interfaces: [String], version: UInt32) throws(ClipboardError) -> WaylandState {
-        var machine = WaylandState()
-        _ = try machine.getRegistry()
-        let (callback, _) = try machine.startRoundTrip()
-        for (index, interface) in interfaces.enumerated() {
-            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: version), live: true)
-        }
-        _ = machine.handle(.done(callback: callback), live: true)
-        _ = machine.handle(.deleteID(callback), live: false)
-        return machine
-    }
-}
-
 extension WaylandCompositor {
     /// Makes the window titled `title` float with its top-left corner at (`x`, `y`) of the output, and waits until
     /// sway shows it there: sway floats a window of fixed size (GTK's unresizable ones) over the middle of the

@@ -4,6 +4,7 @@ import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import TransferSessions
+import TransferSessionsTestSupport
 import UniformTypes
 
 /// The system's Python 3, which runs the hostile peers (`Tests/Interop/session_peer.py`, standard library only).
