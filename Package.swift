@@ -261,6 +261,10 @@ let package = Package(
                 "TransferKitTestSupport",
             ],
             exclude: ["make_fixtures.py"], resources: [.copy("Resources")]),
+        // The deflater's streams inflated by Python's zlib.
+        .testTarget(
+            name: "TransferImagingIntegrationTests",
+            dependencies: ["TransferImaging", "TransferKitPlatform", "TransferKitTestSupport"]),
         .testTarget(
             name: "TransferKitTests",
             dependencies: [
@@ -347,7 +351,15 @@ let package = Package(
             name: "TransferKitCompatibilitySwift6Tests",
             dependencies: [
                 "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
-                "TransferKitTesting", "TransferKitTestSupport", "TransferSessions", "transferkit-compatibility-probe",
+                "TransferKitTesting", "TransferKitTestSupport", "TransferSessions",
+            ]),
+        // The compatibility layer with real parts: `swiftc` building the seeds in Swift 6 mode, and a drop into the
+        // compatibility probe's process.
+        .testTarget(
+            name: "TransferKitCompatibilityIntegrationTests",
+            dependencies: [
+                "TransferKitPlatform", "TransferKitCompatibility", "TransferKitCompatibilitySeeds",
+                "TransferKitTestSupport", "TransferKitTesting", "TransferSessions", "transferkit-compatibility-probe",
             ]),
         // The examples' scenarios end to end: their executables, two processes, Xvfb.
         .testTarget(

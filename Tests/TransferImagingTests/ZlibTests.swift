@@ -13,7 +13,7 @@ func zlibFixtureNames() -> [String] {
 }
 
 @Suite(
-    "zlib: Python's streams inflate, the deflater's streams inflate in Python, every malformed stream",
+    "zlib: Python's streams inflate, the deflater's streams inflate back, every malformed stream",
     .timeLimit(.minutes(5)))
 struct ZlibTests {
     @Test("every level and strategy of Python's zlib inflates to the original bytes", arguments: zlibFixtureNames())
@@ -27,34 +27,14 @@ struct ZlibTests {
     @Test("the fixtures are there")
     func fixturesExist() { #expect(zlibFixtureNames().count >= 40) }
 
-    static func samples() -> [[UInt8]] {
-        var generator = SplitMix64(state: 25)
-        let noise = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-        let text = Array((0..<3000).map { "row \($0 % 97) of something that repeats\n" }.joined().utf8)
-        return [[], [7], noise, text, [UInt8](repeating: 9, count: 200_000), Array(noise.prefix(300)) + text]
-    }
-
     @Test("the deflater's streams inflate back (stored blocks for noise, fixed codes otherwise)")
     func roundTrip() throws {
-        for sample in Self.samples() {
+        for sample in deflaterSamples() {
             let stream = Deflate.zlib(sample)
             #expect(try Inflate.zlib(stream, maximumOutputCount: sample.count) == sample)
             #expect(stream.count <= sample.count + 5 * (sample.count / 65535 + 1) + 6)
         }
         #expect(Deflate.zlib([UInt8](repeating: 9, count: 200_000)).count < 2000)
-    }
-
-    @Test(
-        "Python's zlib inflates the deflater's streams",
-        .enabled(if: SystemTool.exists("python3"), "needs /usr/bin/python3"))
-    func pythonInflates() async throws {
-        let script = "import sys, zlib; sys.stdout.buffer.write(zlib.decompress(sys.stdin.buffer.read()))"
-        for sample in Self.samples() {
-            let result = try await ChildProcess.run(
-                SystemTool.path("python3"), arguments: ["-c", script], input: Deflate.zlib(sample))
-            #expect(result.status == 0, "\(result.errorText)")
-            #expect(result.standardOutput == sample)
-        }
     }
 
     static func inflate(_ stream: [UInt8], limit: Int = 1 << 20) -> ImagingError? {
@@ -173,7 +153,7 @@ struct ZlibTests {
     func bomb() {
         let bomb = Deflate.zlib([UInt8](repeating: 0, count: 1 << 22))
         #expect(Self.inflate(bomb, limit: 1 << 16)?.code == .limitExceeded)
-        let stored = Deflate.zlib(Array(Self.samples()[2].prefix(1000)))
+        let stored = Deflate.zlib(Array(deflaterSamples()[2].prefix(1000)))
         #expect(Self.inflate(stored, limit: 999)?.code == .limitExceeded)
         #expect(Self.inflate(Deflate.zlib([1]), limit: 0)?.code == .limitExceeded)
     }

@@ -90,21 +90,4 @@ struct SessionBridgeTests {
         #expect(arrived !== otter)
         #expect((arrived.character, arrived.favorite) == ("Otter's character", "Otter's favorite"))
     }
-
-    @Test("A Model moves to another process, which decodes it with the class's own code; the source loses it once")
-    func moveToAnotherProcess() async throws {
-        let directory = try makeTemporaryDirectory(prefix: "tk-compat-proc")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("s").path
-        let first = TransferList(cards(["Panther", "Otter", "Heron"]))
-        let session = try first.beginDrag(["Otter"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
-        defer { publication.close() }
-        let child = try await ChildProcess.run(
-            TransferKitExecutable.product(named: "transferkit-compatibility-probe"), arguments: ["drop-models", path])
-        #expect(child.status == 0, "\(child.errorText)")
-        #expect(child.outputText == "move\nOtter|Otter's character|Otter's favorite\n")
-        #expect(try await publication.ended(within: .seconds(60)) == .move)
-        #expect(first.elements.map(\.id) == ["Panther", "Heron"])
-    }
 }
