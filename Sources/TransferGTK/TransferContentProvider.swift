@@ -250,80 +250,52 @@
             let priority = priority
             let stallTimeout = stallTimeout
             let pending = PendingWrite(chunk)
-            let stall = Task {
-                try await WireTimer.sleep(for: stallTimeout)
+            GTKMainContext.run {
+                g_output_stream_write_all_async(
+                    stream.assuming(GOutputStream.self), pending.buffer.baseAddress, gsize(pending.buffer.count),
+                    priority, cancellable.assuming(GCancellable.self),
+                    { source, result, data in
+                        guard let data else { return }
+                        let pending = Unmanaged<PendingWrite>.fromOpaque(data).takeRetainedValue()
+                        var error: UnsafeMutablePointer<GError>?
+                        let stream = source.map {
+                            UnsafeMutableRawPointer($0).assumingMemoryBound(to: GOutputStream.self)
+                        }
+                        if g_output_stream_write_all_finish(stream, result, nil, &error) != 0 {
+                            pending.ended.open(.success(()))
+                        } else {
+                            pending.ended.open(.failure(GTKError(taking: error)))
+                        }
+                    }, Unmanaged.passRetained(pending).toOpaque())
+            }
+            // GTK's callback holds the pending write (and its buffer) until it runs, whenever that is; this waits
+            // for it at most the stall timeout, or until the task is cancelled, then cancels the write.
+            let result: Result<Void, any Error>?
+            do {
+                result = try await pending.ended.wait(until: .after(stallTimeout))
+            } catch {
                 g_cancellable_cancel(cancellable.assuming(GCancellable.self))
-                pending.resume(
-                    with: .failure(
-                        ClipboardError(
-                            code: .timedOut, message: "The peer took no bytes for \(stallTimeout); the write stopped.")
-                    ))
+                throw error
             }
-            defer { stall.cancel() }
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                pending.wait(continuation)
-                GTKMainContext.run {
-                    g_output_stream_write_all_async(
-                        stream.assuming(GOutputStream.self), pending.buffer.baseAddress, gsize(pending.buffer.count),
-                        priority, cancellable.assuming(GCancellable.self),
-                        { source, result, data in
-                            guard let data else { return }
-                            let pending = Unmanaged<PendingWrite>.fromOpaque(data).takeRetainedValue()
-                            var error: UnsafeMutablePointer<GError>?
-                            let stream = source.map {
-                                UnsafeMutableRawPointer($0).assumingMemoryBound(to: GOutputStream.self)
-                            }
-                            if g_output_stream_write_all_finish(stream, result, nil, &error) != 0 {
-                                pending.resume(with: .success(()))
-                            } else {
-                                pending.resume(with: .failure(GTKError(taking: error)))
-                            }
-                        }, Unmanaged.passRetained(pending).toOpaque())
-                }
+            guard let result else {
+                g_cancellable_cancel(cancellable.assuming(GCancellable.self))
+                throw ClipboardError(
+                    code: .timedOut, message: "The peer took no bytes for \(stallTimeout); the write stopped.")
             }
+            try result.get()
         }
     }
 
-    /// A chunk's bytes in memory that stays put until GTK has written them (GTK's callback holds it), and the task
-    /// waiting for that, resumed once: by GTK's callback or by the stall timeout, whichever comes first.
+    /// A chunk's bytes in memory that stay put until GTK has written them (GTK's callback holds this), and the
+    /// write's end, which the writing task waits for.
     final class PendingWrite: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
-        private enum State {
-            case idle
-            case waiting(CheckedContinuation<Void, any Error>)
-            case ended(Result<Void, any Error>)
-        }
-        private let state = SanitizedMutex(State.idle)
+        /// Opens with the write's result when GTK calls back.
+        let ended = Latch<Result<Void, any Error>>()
 
         init(_ chunk: Data) {
             buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk.count, alignment: 1)
             buffer.copyBytes(from: chunk)
-        }
-
-        /// Resumes `continuation` at the end, or at once if the write has ended already.
-        func wait(_ continuation: CheckedContinuation<Void, any Error>) {
-            let ended: Result<Void, any Error>? = state.withLock { state in
-                if case .ended(let result) = state { return result }
-                state = .waiting(continuation)
-                return nil
-            }
-            if let ended { continuation.resume(with: ended) }
-        }
-
-        /// Ends the write with `result`; only the first call counts.
-        func resume(with result: Result<Void, any Error>) {
-            let waiting: CheckedContinuation<Void, any Error>? = state.withLock { state in
-                switch state {
-                case .ended: return nil
-                case .idle:
-                    state = .ended(result)
-                    return nil
-                case .waiting(let continuation):
-                    state = .ended(result)
-                    return continuation
-                }
-            }
-            waiting?.resume(with: result)
         }
 
         deinit { buffer.deallocate() }

@@ -35,7 +35,7 @@ final class X11ConversionFloodTests {
         let cap = ClipboardLimits.maximumConcurrentConversions
         let count = 200
         // Every load waits here until the test opens it.
-        let gate = Latch()
+        let gate = Latch<Void>()
         let loads = Atomic(0)
         let provider = TransferProvider()
         provider.registerDataRepresentation(for: .utf8PlainText) { _ in

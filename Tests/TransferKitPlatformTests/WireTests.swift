@@ -178,9 +178,9 @@ struct WireTests {
 
     @Test("a latch wakes every waiter once opened; a wait ends by its deadline or its task's cancellation")
     func latch() async throws {
-        let latch = Latch()
-        #expect(try await !latch.wait(until: .after(.milliseconds(20))))
-        #expect(!latch.block(until: .after(.milliseconds(20))))
+        let latch = Latch<Int>()
+        #expect(try await latch.wait(until: .after(.milliseconds(20))) == nil)
+        #expect(latch.block(until: .after(.milliseconds(20))) == nil)
         let waiters = (0..<3).map { _ in Task { await latch.wait() } }
         let blocked = Task { await DedicatedThread.run { latch.block(until: .after(.seconds(60))) } }
         let cancelled = Task { () -> (any Error)? in
@@ -193,14 +193,29 @@ struct WireTests {
         }
         cancelled.cancel()
         #expect(await cancelled.value is CancellationError)
-        #expect(!latch.isOpen)
-        #expect(latch.open())
-        #expect(!latch.open())
-        for waiter in waiters { #expect(await waiter.value) }
-        #expect(await blocked.value)
-        // Open, it answers at once, whatever the deadline.
-        #expect(try await latch.wait(until: .after(.zero)))
-        #expect(latch.block(until: .after(.zero)))
+        #expect(!latch.isOpen && latch.value == nil)
+        #expect(latch.open(7))
+        // Only the first opening counts: its value stays.
+        #expect(!latch.open(8))
+        for waiter in waiters { #expect(await waiter.value == 7) }
+        #expect(await blocked.value == 7)
+        // Open, it answers at once with its value, whatever the deadline, even to a cancelled task.
+        #expect(try await latch.wait(until: .after(.zero)) == 7)
+        #expect(latch.block(until: .after(.zero)) == 7)
+        let late = Task { await latch.wait() }
+        late.cancel()
+        #expect(await late.value == 7)
+    }
+
+    @Test("a latch without a value opens once; a cancelled wait gets nil")
+    func voidLatch() async {
+        let gate = Latch<Void>()
+        let cancelled = Task { await gate.wait() }
+        cancelled.cancel()
+        #expect(await cancelled.value == nil)
+        #expect(gate.open())
+        #expect(!gate.open())
+        #expect(await gate.wait() != nil)
     }
 
     @Test("a dedicated worker runs its jobs in order on one thread, passes their errors on, and ends when closed")

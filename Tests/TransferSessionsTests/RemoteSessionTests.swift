@@ -242,6 +242,52 @@ struct RemoteSessionTests {
         #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
     }
 
+    @Test("an observer that holds the offer past the time limit ends that connection with timedOut; the items stay")
+    func observerPastTheLimit() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (left, _) = rowLists(["a"], [])
+        let session = try left.beginDrag(["a"])
+        let gate = Latch<Void>()
+        defer { gate.open() }
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(1)) {
+            event in
+            if event == .offered { await gate.wait() }
+        }
+        defer { publication.close() }
+        // The destination on a thread of its own, so that a busy task pool cannot delay its hello past the
+        // source's silence limit: it says hello and drops at once, then reads to the end.
+        let received = try await DedicatedThread.run { () throws -> [SourceMessage] in
+            let socket = try UnixSocket.connect(toPath: path, deadline: .after(patience))
+            defer { socket.close() }
+            let hello = DestinationMessage.hello(version: SessionWire.version, application: "elsewhere", process: 1)
+            try socket.sendAll(
+                try SessionWire.frame(hello) + SessionWire.frame(DestinationMessage.drop(operation: .move)))
+            var reader = SessionWire.frames
+            var buffer = FrameBuffer()
+            var messages: [SourceMessage] = []
+            var bytes = [UInt8](repeating: 0, count: 4096)
+            var descriptors: [Int32] = []
+            while try socket.waitUntilReadable(timeout: patience) {
+                let count = try bytes.withUnsafeMutableBytes { try socket.receive(into: $0, descriptors: &descriptors) }
+                if count == 0 { break }
+                buffer.append(bytes.prefix(count))
+                while let frame = try reader.nextFrame(from: &buffer) {
+                    messages.append(try SessionWire.decode(SourceMessage.self, from: frame[...]))
+                }
+            }
+            return messages
+        }
+        #expect(received.count == 2, "\(received)")
+        guard case .offer? = received.first, case .finished(.cancel, let code, _)? = received.last else {
+            Issue.record("expected the offer and then the end, got \(received)")
+            return
+        }
+        #expect(code == SessionWireCode.timedOut.rawValue)
+        #expect(left.elements.map(\.id) == ["a"])
+        #expect(session.phase == .active)
+    }
+
     @Test("a file representation crosses as a file descriptor")
     func fileRepresentation() async throws {
         let (path, directory) = try socketPath()

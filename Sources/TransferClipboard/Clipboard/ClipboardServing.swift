@@ -25,7 +25,7 @@ final class ClipboardServing: Sendable {
     let pasteLimit: Int?
     private let state = SanitizedMutex(State())
     /// Opens once the ownership has ended and every request under way was served.
-    private let finish = Latch()
+    private let finish = Latch<Void>()
 
     init(pasteLimit: Int?) {
         self.pasteLimit = pasteLimit
@@ -138,7 +138,7 @@ final class ClipboardServing: Sendable {
     /// Waits until the ownership has ended and every request under way was served; why it ended, or `nil` when
     /// the waiting task was cancelled first.
     func finished() async -> ClipboardWriteEnd? {
-        guard await finish.wait() else { return nil }
+        guard await finish.wait() != nil else { return nil }
         return state.withLock { $0.reason }
     }
 }

@@ -260,10 +260,10 @@ public struct ClipboardKeeper: Sendable {
         _ inputs: AsyncStream<SelectionKeeper.Input>.Continuation
     ) async -> (any ClipboardOwnership)? {
         try? await clipboard.becomeClipboardManager { _ in
-            await withCheckedContinuation { continuation in
-                let reply = SelectionKeeper.SaveReply(continuation)
-                if case .terminated = inputs.yield(.save(reply)) { reply.answer(false) }
-            }
+            // The reply answers false when the keeper drops it unanswered (or has stopped taking inputs).
+            let answered = Latch<Bool>()
+            inputs.yield(.save(SelectionKeeper.SaveReply(answered)))
+            return await answered.wait() ?? false
         }
     }
 

@@ -47,12 +47,14 @@ struct SelectionKeeper: Sendable {
         case failed(any Error)
     }
 
-    /// The answer to one `SAVE_TARGETS` request; `false` if it is dropped unanswered.
+    /// The answer to one `SAVE_TARGETS` request, into a latch the requester waits on; `false` if it is dropped
+    /// unanswered.
     final class SaveReply: Sendable {
-        private let continuation: SanitizedMutex<CheckedContinuation<Bool, Never>?>
+        private let answered: Latch<Bool>
 
-        init(_ continuation: CheckedContinuation<Bool, Never>) {
-            self.continuation = SanitizedMutex(continuation)
+        /// A reply that opens `answered` with its answer.
+        init(_ answered: Latch<Bool>) {
+            self.answered = answered
         }
 
         deinit {
@@ -61,10 +63,7 @@ struct SelectionKeeper: Sendable {
 
         /// Answers once; later answers are ignored.
         func answer(_ kept: Bool) {
-            continuation.withLock { continuation in
-                continuation?.resume(returning: kept)
-                continuation = nil
-            }
+            answered.open(kept)
         }
     }
 

@@ -56,7 +56,7 @@ package final class WaylandBackend: ClipboardBackend {
     struct Storage {
         var machine = WaylandState()
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
-        var ownerships: [UInt32: (serve: Serve, end: Latch)] = [:]
+        var ownerships: [UInt32: (serve: Serve, end: Latch<Void>)] = [:]
         var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
         /// The waits for the focus surface's keyboard focus.
         var focusWaiters: [Mailbox<Void, ClipboardError>] = []
@@ -182,7 +182,7 @@ package final class WaylandBackend: ClipboardBackend {
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
         try await withFocus {
-            let end = Latch()
+            let end = Latch<Void>()
             let source = try perform { storage throws(ClipboardError) in
                 let (source, actions) = try storage.machine.own(selection, targets: targets)
                 storage.ownerships[source] = (serve, end)
@@ -611,7 +611,7 @@ package final class WaylandBackend: ClipboardBackend {
     }
 
     /// Gives up `source` if `end` is still its ownership (the id may be another source's by now).
-    fileprivate func release(_ source: UInt32, end: Latch) async {
+    fileprivate func release(_ source: UInt32, end: Latch<Void>) async {
         perform { storage in
             guard storage.ownerships[source]?.end === end else { return ((), []) }
             return ((), storage.machine.release(source))
@@ -625,9 +625,9 @@ final class WaylandOwnership: ClipboardOwnership {
     let backend: WaylandBackend
     let source: UInt32
     /// Opens when the ownership ends; ``ended()`` waits for it (or the task's cancellation).
-    let end: Latch
+    let end: Latch<Void>
 
-    init(backend: WaylandBackend, source: UInt32, end: Latch) {
+    init(backend: WaylandBackend, source: UInt32, end: Latch<Void>) {
         self.backend = backend
         self.source = source
         self.end = end

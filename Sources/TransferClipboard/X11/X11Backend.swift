@@ -626,7 +626,7 @@ final class X11Ownership: ClipboardOwnership {
     let selection: X11.ID
     let time: UInt32
     /// Opens when the ownership ends.
-    private let end = Latch()
+    private let end = Latch<Void>()
 
     init(backend: X11Backend, selection: X11.ID, time: UInt32) {
         self.backend = backend

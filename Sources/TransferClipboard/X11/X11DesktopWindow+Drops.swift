@@ -27,7 +27,7 @@ final class XdndTargetSession: Sendable {
     private let generations = SanitizedMutex<UInt64>(0)
     /// Who waits for a finish posted to the loop until its `XdndFinished` is sent, by drop: a process that exits right
     /// after finishing its last drop (`transferkit drop`) must not close the connection before the source hears it.
-    private let finishWaiters = SanitizedMutex<[UInt64: Latch]>([:])
+    private let finishWaiters = SanitizedMutex<[UInt64: Latch<Void>]>([:])
 
     init(window: X11DesktopWindow) {
         self.window = window.window
@@ -180,7 +180,7 @@ final class XdndTargetSession: Sendable {
     func finishSent(_ drop: XdndTargetMachine.Drop, performed: DesktopDragAction?) async {
         let sent = finishWaiters.withLock { waiters in
             if let latch = waiters[drop.id] { return latch }
-            let latch = Latch()
+            let latch = Latch<Void>()
             waiters[drop.id] = latch
             return latch
         }

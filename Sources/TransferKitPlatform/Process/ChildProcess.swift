@@ -259,7 +259,7 @@ package enum ChildProcess {
         // or exits, so retry for a moment instead of failing.
         var status = ETXTBSY
         for attempt in 0..<100 where status == ETXTBSY {
-            if attempt > 0 { usleep(20_000) }
+            if attempt > 0 { WireTimer.block(for: .milliseconds(20)) }
             if var envp {
                 status = posix_spawn(&pid, executable, &actions, &attributes, argv, &envp)
             } else {

@@ -76,7 +76,7 @@ package final class UnixSocket: Sendable {
                 guard !deadline.hasPassed else {
                     throw SystemError(call: "connect", errorNumber: ETIMEDOUT, path: label)
                 }
-                usleep(2_000)
+                WireTimer.block(for: .milliseconds(2))
             }
         }
         try socket.setNonBlocking(false)

@@ -50,7 +50,8 @@ public final class DragSessionPublication: Sendable {
         var isClosed = false
         /// Drops running through this publication, until their destination has been told how they ended.
         var dropsInFlight = 0
-        var quiet: [Mailbox<Void, Never>] = []
+        /// Opens when `dropsInFlight` comes to zero, for the waits of ``ended(within:)``; a new one for each such time.
+        var quiet: Latch<Void>?
     }
 
     /// The most connections served at once; more wait in the listen queue (or fail to connect by their deadline).
@@ -63,7 +64,9 @@ public final class DragSessionPublication: Sendable {
     ///   - decisions: The record both processes share, for moves that survive a crash; by default the session's
     ///     source's own (``DragSource/decisions``: a stored ``TransferList``'s), else none.
     ///   - timeout: The time limit of silence: how long a destination may say nothing or read nothing.
-    ///   - observer: Told of each step of a drop, for logs and tests (a step waits until it returns).
+    ///   - observer: Told of each step of a drop, for logs and tests (a step waits until it returns). The step
+    ///     ``RemoteSessionEvent/offered`` is told on the connection's reader, which waits at most `timeout`: an
+    ///     observer still running then ends that connection with `timedOut`, as a destination silent for so long.
     /// - Throws: ``TransferSessionError`` with `disconnected` when the socket cannot be made at `path`.
     public init(
         publishing session: DragSession, atPath path: String, decisions: SessionDecisionRecord? = nil,
@@ -116,14 +119,13 @@ public final class DragSessionPublication: Sendable {
     /// Waits until no drop is waiting to tell its destination how it ended; false when the deadline passed first.
     @discardableResult
     private func waitUntilQuiet(until deadline: Deadline) async -> Bool {
-        let quiet = Mailbox<Void, Never>(capacity: 1)
-        let waiting = state.withLock { state in
-            guard state.dropsInFlight > 0 else { return false }
-            state.quiet.append(quiet)
-            return true
+        let quiet = state.withLock { state -> Latch<Void>? in
+            guard state.dropsInFlight > 0 else { return nil }
+            if state.quiet == nil { state.quiet = Latch() }
+            return state.quiet
         }
-        guard waiting else { return true }
-        return (try? await quiet.receive(until: deadline)) != nil
+        guard let quiet else { return true }
+        return (try? await quiet.wait(until: deadline)) != nil
     }
 
     /// Counts a drop that starts through an endpoint.
@@ -133,13 +135,13 @@ public final class DragSessionPublication: Sendable {
 
     /// Counts a drop whose destination has been told how it ended, and wakes ``ended()`` when none is left.
     fileprivate func dropReported() {
-        let waiters = state.withLock { state -> [Mailbox<Void, Never>] in
+        let quiet = state.withLock { state -> Latch<Void>? in
             state.dropsInFlight -= 1
-            guard state.dropsInFlight == 0 else { return [] }
-            defer { state.quiet = [] }
+            guard state.dropsInFlight == 0 else { return nil }
+            defer { state.quiet = nil }
             return state.quiet
         }
-        for waiter in waiters { waiter.post(()) }
+        quiet?.open()
     }
 
     /// Stops listening, removes the socket and disconnects every destination; the session itself goes on (a drop
@@ -320,15 +322,19 @@ private final class SourceEndpoint: Sendable {
         await publication.observer?(event)
     }
 
-    /// Tells the observer of a step from the reader thread, which waits (it is no thread of the task pool).
+    /// Tells the observer of a step from the reader thread (no thread of the task pool), which waits for it at most
+    /// the publication's time limit: an observer that takes longer ends this connection, as a destination that
+    /// stops reading for that long would, and the reader goes on to see the end.
     private func observeFromReader(_ event: RemoteSessionEvent) {
         guard let observer = publication.observer else { return }
-        let done = Mailbox<Void, Never>(capacity: 1)
+        let done = Latch<Void>()
         Task {
             await observer(event)
-            done.post(())
+            done.open()
         }
-        _ = done.take()
+        if done.block(until: .after(publication.timeout)) == nil {
+            refuse(.timedOut, "The source's observer of \(event) took longer than \(publication.timeout).")
+        }
     }
 
     /// Ends the connection, telling the destination why.

@@ -61,15 +61,11 @@ public final class DragSession: Sendable, Identifiable {
     public let origin: TransferSessionOrigin
 
     private let state = SanitizedMutex(State())
+    /// Opens with the session's outcome once the source has heard it: what ``ended()`` waits for.
+    private let outcome = Latch<DropOperation>()
 
     private struct State {
         var phase = Phase.active
-        /// The tasks waiting in ``ended()``.
-        var waiters: [CheckedContinuation<DropOperation, Never>] = []
-        /// The mailboxes of the waits with a deadline (``ended(within:)``), by a key each wait removes its own with.
-        var timedWaiters: [Int: Mailbox<DropOperation, Never>] = [:]
-        /// The key of the last timed wait.
-        var lastTimedWaiter = 0
         /// Why the drop's proposed move was refused, once it was.
         var refusal: DropRefusal?
     }
@@ -104,20 +100,13 @@ public final class DragSession: Sendable, Identifiable {
 
     /// Waits until the session has ended, by a drop or a cancel, wherever that happened (in this process, or in
     /// another one through a ``DragSessionPublication``).
+    ///
+    /// A waiting task that is cancelled stops waiting and gets ``DropOperation/cancel`` at once, as if no drop had
+    /// taken place; the session itself goes on (check ``phase``, or wait again).
     /// - Returns: The operation that took place; ``DropOperation/cancel`` when none did.
     public func ended() async -> DropOperation {
-        await withCheckedContinuation { continuation in
-            let operation = state.withLock { state -> DropOperation? in
-                if case .ended(let operation) = state.phase {
-                    return operation
-                }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let operation {
-                continuation.resume(returning: operation)
-            }
-        }
+        if case .ended(let operation) = phase { return operation }
+        return await outcome.wait() ?? .cancel
     }
 
     /// Waits as ``ended()`` does, at most `timeout`: for a destination that never drops, or a drop that failed
@@ -136,18 +125,8 @@ public final class DragSession: Sendable, Identifiable {
 
     /// The operation that ended the session, or `nil` when `deadline` passed first or the task was cancelled.
     func ended(until deadline: Deadline) async -> DropOperation? {
-        let ending = Mailbox<DropOperation, Never>(capacity: 1)
-        let registration = state.withLock { state -> (key: Int?, operation: DropOperation?) in
-            if case .ended(let operation) = state.phase {
-                return (nil, operation)
-            }
-            state.lastTimedWaiter += 1
-            state.timedWaiters[state.lastTimedWaiter] = ending
-            return (state.lastTimedWaiter, nil)
-        }
-        guard let key = registration.key else { return registration.operation }
-        defer { state.withLock { _ = $0.timedWaiters.removeValue(forKey: key) } }
-        return try? await ending.receive(until: deadline)
+        if case .ended(let operation) = phase { return operation }
+        return try? await outcome.wait(until: deadline)
     }
 
     /// The operation a proposal of `proposed` gets at a destination in `destination`, by the rule above: a move
@@ -174,7 +153,7 @@ public final class DragSession: Sendable, Identifiable {
     public func cancel() async {
         if leaveActive(for: .ended(.cancel)) {
             await source?.dragSession(self, didEndWith: .cancel)
-            resumeWaiters(with: .cancel)
+            outcome.open(.cancel)
         }
     }
 
@@ -196,24 +175,7 @@ public final class DragSession: Sendable, Identifiable {
             state.refusal = refusal
         }
         await source?.dragSession(self, didEndWith: operation)
-        resumeWaiters(with: operation)
-    }
-
-    /// Wakes the tasks waiting in ``ended()``, after the source has heard of the end.
-    private func resumeWaiters(with operation: DropOperation) {
-        let (waiters, timedWaiters) = state.withLock { state in
-            defer {
-                state.waiters = []
-                state.timedWaiters = [:]
-            }
-            return (state.waiters, Array(state.timedWaiters.values))
-        }
-        for waiter in waiters {
-            waiter.resume(returning: operation)
-        }
-        for waiter in timedWaiters {
-            _ = waiter.post(operation)
-        }
+        outcome.open(operation)
     }
 
     /// Moves the session from active to dropping, or throws when it already dropped or ended.
