@@ -77,7 +77,7 @@ final class XdndDirectSaveHostileTests {
             title: "xds hostile source \(UUID().uuidString.prefix(8))", lines: ["drag me"], x: 0, y: 0)
         defer { source.close() }
         let writes = SanitizedMutex([URL]())
-        let promise = DesktopFilePromise(suggestedName: "card.txt") { url, _ in
+        let promise = PromisedFile(suggestedName: "card.txt") { url, _ in
             writes.withLock { $0.append(url) }
             try Data("promised".utf8).write(to: url, options: .withoutOverwriting)
         }

@@ -59,7 +59,7 @@ final class XdndDirectSaveTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
         let contents = Data("promised contents ✓".utf8)
-        let promise = DesktopFilePromise(suggestedName: testCase == .hostileName ? "../escape.txt" : "card.txt") {
+        let promise = PromisedFile(suggestedName: testCase == .hostileName ? "../escape.txt" : "card.txt") {
             url, _ in
             guard testCase != .writeFails else { throw CocoaError(.fileWriteNoPermission) }
             try contents.write(to: url, options: .withoutOverwriting)

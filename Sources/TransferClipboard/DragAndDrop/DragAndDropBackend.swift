@@ -1,5 +1,5 @@
-public import Foundation
-public import TransferKit
+package import Foundation
+package import TransferKit
 
 /// An action a desktop drag offers and a drop performs, as XDND (`XdndActionCopy`, …) and `wl_data_device_manager`
 /// (`dnd_action`) name them.
@@ -28,34 +28,16 @@ package struct DesktopPoint: Sendable, Hashable {
     }
 }
 
-/// A file that a drag promises instead of bytes, written only when and where a target asks: Apple's
-/// `NSFilePromiseProvider`, X11's direct save (XDS, `XdndDirectSave0`).
-///
-/// Give one to `DesktopWindow.drag(_:filePromise:)` (TransferDesktop); a target takes it with
-/// `DesktopDrop.receivePromisedFile(into:)`.
-///
-/// ```swift
-/// let promise = DesktopFilePromise(suggestedName: "report.pdf") { url, progress in
-///     try await renderReport(to: url, progress: progress)
-/// }
-/// ```
-public struct DesktopFilePromise: Sendable {
-    /// The file name the source suggests (a plain name, no folder); the target chooses the folder.
-    public var suggestedName: String
-    /// Writes the file at `url`, which does not exist yet, reporting to `progress`. It runs only when a target asks
-    /// for a new file in a plain folder (never for a path with `..`, a link, a hidden name or an existing file);
-    /// `url` is in a private folder inside the target's, and the file is moved to the name the target asked for once
-    /// this returns (it must write one regular file there). When it throws, the target learns that the file could
-    /// not be written. Cancelling the drag cancels the task it runs on: it should then remove what it wrote and
-    /// throw.
-    public var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
+/// A file a drag promises besides its targets, as the display protocols carry it (X11: XDS, `XdndDirectSave0`): the
+/// package's side of TransferDesktop's public `DesktopFilePromise`, which makes one.
+package struct PromisedFile: Sendable {
+    /// The file name the source suggests (a plain name, no folder).
+    package var suggestedName: String
+    /// Writes the file at the URL, which does not exist yet (see `DesktopFilePromise.write` for the rules).
+    package var write: @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
 
-    /// A promise of a file named `suggestedName`, written by `write` when a target asks.
-    ///
-    /// - Parameters:
-    ///   - suggestedName: The file name to suggest, without a folder.
-    ///   - write: Writes the file at the URL it is given.
-    public init(
+    /// A promise of a file named `suggestedName`, written by `write`.
+    package init(
         suggestedName: String,
         write: @escaping @Sendable (_ url: URL, _ progress: TransferProgress) async throws -> Void
     ) {
@@ -75,11 +57,11 @@ package struct DesktopDragOffer: Sendable {
     /// `serve`): lazily, each time it is asked.
     package var serve: @Sendable (String) async throws -> TransferByteStream
     /// A file the drag promises besides its targets (X11: XDS, `XdndDirectSave0`), or `nil`.
-    package var filePromise: DesktopFilePromise?
+    package var filePromise: PromisedFile?
 
     /// An offer of `targets` with `actions`, served by `serve`, and promising `filePromise`.
     package init(
-        targets: [String], actions: [DesktopDragAction], filePromise: DesktopFilePromise? = nil,
+        targets: [String], actions: [DesktopDragAction], filePromise: PromisedFile? = nil,
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) {
         self.targets = targets

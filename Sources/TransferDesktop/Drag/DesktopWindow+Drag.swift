@@ -1,5 +1,5 @@
 import Foundation
-public import TransferClipboard
+import TransferClipboard
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions

@@ -69,7 +69,7 @@ package final class PreparedDrag: Sendable {
         self.offer = DesktopDragOffer(
             targets: offers.map(\.target) + (offerBytes == nil ? [] : DesktopSessionOffer.names),
             actions: movesToOthers ? [.copy, .move] : [.copy],
-            filePromise: filePromise
+            filePromise: filePromise?.promisedFile
         ) { target in
             if DesktopSessionOffer.isOfferName(target), let offerBytes {
                 return TransferByteStream(data: offerBytes)

@@ -142,7 +142,7 @@ public final class DesktopDrop: Sendable {
         return result
     }
 
-    /// The file name the source suggests for the file it promises (see `DesktopFilePromise`), or `nil` when the
+    /// The file name the source suggests for the file it promises (see ``DesktopFilePromise``), or `nil` when the
     /// drop promises none (always `nil` on Wayland, which has no file promises).
     public var promisedFileName: String? {
         get async { await handle.promisedFileName }
