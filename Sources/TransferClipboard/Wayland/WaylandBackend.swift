@@ -596,7 +596,8 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Writes the stream `serve` gives for `mimeType` to `fd`, then closes it; failures end this transfer only.
     ///
-    /// Each chunk is written by a ``DedicatedThread``, waiting at most `timeout` for the reader to make room.
+    /// The chunks are written by one thread of the transfer's own (`TransferOffer.write`'s worker), each waiting at
+    /// most `timeout` for the reader to make room.
     static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
         defer { Syscall.close(fd) }
         // The reader's pipe (wl-paste's, a toolkit's) is usually 64 KiB: 256 MiB took 4 096 turns of writer and
