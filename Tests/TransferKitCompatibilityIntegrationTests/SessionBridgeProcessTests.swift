@@ -32,7 +32,7 @@ struct SessionBridgeProcessTests {
             TransferKitExecutable.product(named: "transferkit-compatibility-probe"), arguments: ["drop-models", path])
         #expect(child.status == 0, "\(child.errorText)")
         #expect(child.outputText == "move\nOtter|Otter's character|Otter's favorite\n")
-        #expect(try await publication.ended(within: .seconds(60)) == .move)
+        #expect(try await publication.ended(within: patience) == .move)
         #expect(first.elements.map(\.id) == ["Panther", "Heron"])
     }
 }

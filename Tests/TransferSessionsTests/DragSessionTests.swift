@@ -98,6 +98,19 @@ struct DragSessionTests {
         #expect(try await session.ended(within: patience) == .cancel)
     }
 
+    @Test("ended() whose task is cancelled returns cancel at once; the session goes on, and a drop still moves")
+    func endedCancelled() async throws {
+        let (left, right) = lists(rows("a"), rows("x"))
+        let session = try left.beginDrag(["a"])
+        let waiting = Task { await session.ended() }
+        waiting.cancel()
+        #expect(await waiting.value == .cancel)
+        #expect(session.phase == .active)
+        _ = try await right.drop(session, at: 1)
+        #expect(await session.ended() == .move)
+        #expect(right.elements.map(\.id) == ["x", "a"])
+    }
+
     @Test("a move the source does not allow resolves to cancel and moves nothing")
     func moveNotAllowed() async throws {
         let (left, right) = lists(rows("a"), rows("x"))

@@ -51,8 +51,7 @@ package final class Latch<Value: Sendable>: Sendable {
     /// - Returns: The latch's value, or `nil` when the deadline passed first.
     /// - Throws: `CancellationError` when the task is cancelled first.
     package func wait(until deadline: Deadline) async throws(CancellationError) -> Value? {
-        let (id, waiter) = register()
-        guard let waiter else { return value }
+        guard let (id, waiter) = register() else { return value }
         do {
             return try await waiter.receive(until: deadline)
         } catch {
@@ -75,17 +74,16 @@ package final class Latch<Value: Sendable>: Sendable {
     /// task of the concurrency pool.
     /// - Returns: The latch's value, or `nil` when the deadline passed first.
     package func block(until deadline: Deadline) -> Value? {
-        let (id, waiter) = register()
-        guard let waiter else { return value }
+        guard let (id, waiter) = register() else { return value }
         if let value = waiter.take(until: deadline) { return value }
         unregister(id)
         return value
     }
 
     /// A mailbox to wait on, or `nil` when the latch is open.
-    private func register() -> (UInt64, Mailbox<Value, Never>?) {
+    private func register() -> (UInt64, Mailbox<Value, Never>)? {
         state.withLock { state in
-            guard state.value == nil else { return (0, nil) }
+            guard state.value == nil else { return nil }
             state.nextID += 1
             let waiter = Mailbox<Value, Never>(capacity: 1)
             state.waiters[state.nextID] = waiter
