@@ -274,7 +274,7 @@ let package = Package(
         .testTarget(
             name: "TransferSessionsTests",
             dependencies: [
-                "TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport",
+                "TransferSessions", "TransferKit", "TransferKitPlatform", "UniformTypes", "TransferKitTestSupport",
                 "TransferSessionsTestSupport",
             ]),
         // Sessions against hostile peers that are real processes (Tests/Interop/session_peer.py).

@@ -33,16 +33,53 @@ struct MoveDecisionTests {
                         [Event.destinationKilled, .sourceKilled, .timeout, .disconnect].contains(event)
                             && [Phase.stored, .commitSent, .commitReceived].contains(phase), "\(phase) × \(event)")
                 }
-                // Items never go back from the destination to the source.
-                if before == .destination { #expect(move.location != .source, "\(phase) × \(event)") }
-                // The source removes only what is the destination's, and releases only what is its own.
+                // Items never go back from the destination to the source, unless the record itself says so (a
+                // destination that sent its commit before deciding).
+                if before == .destination && !(phase == .commitReceived && event == .recordAborted) {
+                    #expect(move.location != .source, "\(phase) × \(event)")
+                }
+                // The source removes only what is the destination's, and releases only what is still its own.
                 if actions.contains(.removeFromSource) { #expect(move.location == .destination) }
-                if actions.contains(.releaseInSource) { #expect(move.location == .source) }
+                if actions.contains(.releaseInSource) { #expect(move.location != .destination) }
+                // The destination keeps only what is not the source's alone, and drops only what is.
+                if actions.contains(.keepPending) { #expect(move.location != .source, "\(phase) × \(event)") }
+                if actions.contains(.discardPending) { #expect(move.location == .source, "\(phase) × \(event)") }
                 // A violation changes nothing.
                 if actions.contains(.protocolViolation) { #expect(move.phase == phase && actions.count == 1) }
+                // A row that asks the record leaves the move open for its answer, or settles it whatever it says.
+                if actions.contains(.decideAborted) || actions.contains(.decideCommitted)
+                    || actions.contains(.confirmCommitted)
+                {
+                    #expect(usesRecord, "\(phase) × \(event)")
+                }
             }
         }
         #expect(pairs == (Phase.allCases.count - 1) * Event.allCases.count)
+    }
+
+    /// Feeds `event` and then the record's answers to every decision the rows ask for, as a driver does: `record` is
+    /// the first decision taken (`nil` before one).
+    private static func feed(
+        _ event: Event, to move: inout MoveDecision, record: inout SessionDecisionRecord.Outcome?
+    ) -> [MoveDecision.Action] {
+        var all: [MoveDecision.Action] = []
+        var events = [event]
+        while !events.isEmpty {
+            let actions = move.handle(events.removeFirst())
+            all += actions
+            for action in actions {
+                let wanted: SessionDecisionRecord.Outcome
+                switch action {
+                case .decideCommitted, .confirmCommitted: wanted = .committed
+                case .decideAborted: wanted = .aborted
+                default: continue
+                }
+                let decided = record ?? wanted
+                record = decided
+                events.append(decided == .committed ? .recordCommitted : .recordAborted)
+            }
+        }
+        return all
     }
 
     @Test(
@@ -60,31 +97,79 @@ struct MoveDecisionTests {
         ])
     func deaths(phase: Phase, event: Event, expected: MoveDecision.Location) {
         var move = MoveDecision(phase: phase, usesRecord: true)
-        move.handle(event)
+        // The record says what the phase implies: `committed` once the destination decided.
+        var record: SessionDecisionRecord.Outcome? =
+            [.decided, .commitSent, .commitReceived].contains(phase) ? .committed : nil
+        _ = Self.feed(event, to: &move, record: &record)
         #expect(move.phase.isFinal)
         #expect(move.location == expected)
+    }
+
+    @Test("a source that loses its destination asks the record and goes by its answer")
+    func sourceAsksTheRecord() {
+        var move = MoveDecision(phase: .reserved, usesRecord: true)
+        #expect(move.handle(.disconnect) == [.decideAborted])
+        #expect(move.phase == .reserved)
+        var lost = move
+        #expect(lost.handle(.recordAborted) == [.releaseInSource, .discardPending])
+        #expect(lost.location == .source)
+        // The destination decided `committed` just before it went: the items are its own.
+        #expect(move.handle(.recordCommitted) == [.removeFromSource, .keepPending])
+        #expect(move.location == .destination)
+        // Without a record the source keeps the items at once.
+        var without = MoveDecision(phase: .reserved, usesRecord: false)
+        #expect(without.handle(.disconnect) == [.releaseInSource])
+        #expect(without.location == .source)
+    }
+
+    @Test("a commit that could not be sent: the source keeps the items unless the record already says committed")
+    func commitLost() {
+        var without = MoveDecision(phase: .commitSent, usesRecord: false)
+        #expect(without.handle(.commitLost) == [.releaseInSource, .discardPending])
+        #expect(without.location == .source)
+        var with = MoveDecision(phase: .commitSent, usesRecord: true)
+        #expect(with.handle(.commitLost) == [.keepPending])
+        #expect(with.location == .destination)
+        var finished = MoveDecision(phase: .commitSent, usesRecord: false)
+        #expect(finished.handle(.removalArrives) == [.keepPending])
+        #expect(finished.phase == .removed)
+    }
+
+    @Test("every action belongs to one side, but a violation to both")
+    func sides() {
+        let source: [MoveDecision.Action] = [
+            .reserve, .confirmCommitted, .decideAborted, .removeFromSource, .releaseInSource,
+        ]
+        let destination: [MoveDecision.Action] = [
+            .sendAbort, .decideCommitted, .sendCommit, .discardPending, .keepPending,
+        ]
+        #expect(source.allSatisfy { $0.side == .source })
+        #expect(destination.allSatisfy { $0.side == .destination })
+        #expect(MoveDecision.Action.protocolViolation.side == nil)
     }
 
     @Test("the ordinary move, step by step, with and without a record")
     func ordinaryMove() {
         var withRecord = MoveDecision(usesRecord: true)
         #expect(withRecord.handle(.reserve) == [.reserve])
-        #expect(withRecord.handle(.store) == [])
+        #expect(withRecord.handle(.store) == [.decideCommitted])
         #expect(withRecord.handle(.recordCommitted) == [.keepPending])
         #expect(withRecord.location == .destination)
         #expect(withRecord.handle(.sendCommit) == [.sendCommit])
-        #expect(withRecord.handle(.commitArrives) == [.decideCommitted])
-        #expect(withRecord.handle(.remove) == [.removeFromSource, .keepPending])
+        #expect(withRecord.handle(.commitArrives) == [.confirmCommitted])
+        #expect(withRecord.handle(.recordCommitted) == [.removeFromSource, .keepPending])
         #expect(withRecord.phase == .removed)
 
         var without = MoveDecision(usesRecord: false)
-        without.handle(.reserve)
-        without.handle(.store)
+        #expect(without.handle(.reserve) == [.reserve])
+        #expect(without.handle(.store) == [])
         #expect(without.handle(.recordCommitted) == [.protocolViolation])
         #expect(without.handle(.sendCommit) == [.sendCommit])
         #expect(without.location == .source)
-        without.handle(.commitArrives)
+        #expect(without.handle(.commitArrives) == [])
         #expect(without.location == .destination)
+        #expect(without.handle(.remove) == [.removeFromSource, .keepPending])
+        #expect(without.phase == .removed)
     }
 
     @Test("a commit before any drop, or an abort after the commit, is a protocol violation")
@@ -97,23 +182,32 @@ struct MoveDecisionTests {
         #expect(move.location == .destination)
     }
 
-    @Test("10 000 random runs with a record end with the items in exactly one list", arguments: [1, 2, 3])
+    @Test(
+        "10 000 random runs with a record that answers every decision end with the items in exactly one list",
+        arguments: [1, 2, 3])
     func randomRuns(seed: UInt64) {
         var random = SplitMix64(state: seed)
+        // The record's answers come from the record, not at random.
+        let events = Event.allCases.filter { $0 != .recordCommitted && $0 != .recordAborted }
         for _ in 0..<10_000 {
             var move = MoveDecision(usesRecord: true)
+            var record: SessionDecisionRecord.Outcome?
             var steps = 0
             var everDestination = false
             while !move.phase.isFinal && steps < 40 {
-                let event = Event.allCases[Int(random.next() % UInt64(Event.allCases.count))]
-                move.handle(event)
+                let event = events[Int(random.next() % UInt64(events.count))]
+                _ = Self.feed(event, to: &move, record: &record)
                 steps += 1
                 #expect(move.location == .source || move.location == .destination)
                 if move.location == .destination { everDestination = true }
                 if everDestination { #expect(move.location == .destination) }
+                // Once decided, the items are where the record says.
+                if move.phase.isFinal, let record {
+                    #expect(move.location == (record == .committed ? .destination : .source))
+                }
             }
             // A death or an end of the connection always ends the move.
-            move.handle(.disconnect)
+            _ = Self.feed(.disconnect, to: &move, record: &record)
             #expect(move.phase.isFinal)
             #expect(move.location != .both)
         }

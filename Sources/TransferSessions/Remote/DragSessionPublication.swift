@@ -471,48 +471,33 @@ private final class SourceEndpoint: Sendable {
         }
     }
 
-    /// The source's part of a remote drop's commit, by ``MoveDecision``: tell the destination what it may take,
-    /// then wait for its verdict. Returning commits (the session then removes a move's items); throwing releases
-    /// them.
+    /// The source's part of a remote drop's commit, by ``MoveDriver/runSource(usesRecord:effects:verdict:)``: tell
+    /// the destination what it may take, then wait for its verdict. Returning commits (the session then removes a
+    /// move's items); throwing releases them.
     private func reserveAndAwaitCommit(_ drop: DropSession, operation: DropOperation) async throws {
         let ids = drop.items.map(\.id)
         let record = operation == .move ? publication.decisions : nil
-        var move = MoveDecision(phase: .offered, usesRecord: record != nil)
-        move.handle(.reserve)
-        await observe(.reserved)
-        try sendOrThrow(SourceMessage.reserved(operation: operation, items: ids.map(\.rawValue)))
-        machine.withLock { $0.didAnswerDrop() }
-        // No deadline of its own: the connection's silence limit ends a destination that goes quiet, and that end
-        // arrives here as `nil`.
-        let verdict = (try? await verdicts.receive()) ?? nil
-        let actions: [MoveDecision.Action]
-        switch verdict {
-        case .commit?:
-            actions = move.handle(.commitArrives)
-        case .abort(let message)?:
-            move.handle(.abortArrives)
-            throw TransferSessionError(code: .commitFailed, message: "The destination gave the drop up: \(message)")
-        case nil:
-            guard let record else {
-                move.handle(.disconnect)
-                throw TransferSessionError(
-                    code: .disconnected, message: "The destination went away or fell silent before it committed.")
+        let sessionID = session.id
+        let effects = MoveEffects(
+            send: { [self] message throws(TransferSessionError) in
+                guard case .reserved = message else { return }  // The source sends nothing else of a move.
+                try sendOrThrow(SourceMessage.reserved(operation: operation, items: ids.map(\.rawValue)))
+                machine.withLock { $0.didAnswerDrop() }
+            },
+            decide: { outcome throws(TransferSessionError) in
+                try record?.decide(outcome, for: sessionID, items: ids).outcome ?? outcome
+            },
+            entered: { [self] phase in
+                if phase == .reserved { await observe(.reserved) }
+            })
+        try await MoveDriver.runSource(usesRecord: record != nil, effects: effects) {
+            // No deadline of its own: the connection's silence limit ends a destination that goes quiet, and that
+            // end arrives here as `nil`.
+            switch (try? await verdicts.receive()) ?? nil {
+            case .commit?: .commit
+            case .abort(let message)?: .abort(message)
+            case nil: nil
             }
-            // The destination may have decided `committed` just before it went: the record decides.
-            let decision = try record.decide(.aborted, for: session.id, items: ids)
-            move = MoveDecision(phase: decision.outcome == .committed ? .decided : .stored, usesRecord: true)
-            actions = move.handle(.disconnect)
-        }
-        if actions.contains(.decideCommitted), let record {
-            let decision = try record.decide(.committed, for: session.id, items: ids)
-            guard decision.outcome == .committed else {
-                throw TransferSessionError(
-                    code: .commitFailed, message: "The decision record says this move was aborted.")
-            }
-        }
-        guard move.location == .destination else {
-            throw TransferSessionError(
-                code: .disconnected, message: "The destination went away before it committed; the record says aborted.")
         }
         await observe(.commitReceived)
     }

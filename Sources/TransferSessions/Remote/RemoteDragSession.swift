@@ -198,7 +198,6 @@ public final class RemoteDragSession: Sendable {
                 throw protocolError("The source reserved items for the operation \(operation).")
             }
             let record = operation == .move ? decisions : nil
-            var move = MoveDecision(phase: .reserved, usesRecord: record != nil)
             await observe(.reservationReceived)
             let reserved = Set(ids)
             let dropped = items.filter { reserved.contains($0.id.rawValue) }
@@ -206,51 +205,50 @@ public final class RemoteDragSession: Sendable {
             let drop = DropSession(
                 localDragSession: nil, items: dropped, operation: operation, intent: proposal.intent,
                 isSameProcess: false)
+            let id = self.id
+            let effects = MoveEffects(
+                send: { [link] message throws(TransferSessionError) in
+                    switch message {
+                    case .commit:
+                        try link.send(DestinationMessage.commit)
+                    case .abort(let reason):
+                        try link.send(DestinationMessage.abort(message: reason))
+                        _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
+                    case .reserved:
+                        return  // The destination reserves nothing.
+                    }
+                },
+                decide: { outcome throws(TransferSessionError) in
+                    try record?.decide(outcome, for: id, items: dropped.map(\.id)).outcome ?? outcome
+                },
+                entered: { [self] phase in
+                    // (`commitSent` is told once the commit left, in `end`.)
+                    if phase == .stored { await observe(.committedLocally) }
+                    if phase == .decided { await observe(.decided) }
+                })
             let value: Value
             do {
-                try Task.checkCancellation()
-                value = try await commit(drop, operation)
+                value = try await MoveDriver.runDestination(
+                    usesRecord: record != nil, effects: effects, operation: operation,
+                    commit: { () throws(TransferSessionError) in
+                        do {
+                            try Task.checkCancellation()
+                            return try await commit(drop, operation)
+                        } catch {
+                            throw DragSession.commitError(error, sessionID: id)
+                        }
+                    },
+                    end: { [self] in
+                        await observe(.commitSent)
+                        let finished = try? await link.nextReply(
+                            until: .after(link.timeout), waitingFor: "the end of the drop")
+                        guard case .finished(let ended, _, _)? = finished else { return nil }
+                        return ended
+                    })
             } catch {
-                move.handle(.fail)
-                try? link.send(DestinationMessage.abort(message: "\(error)"))
-                _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
-                throw DragSession.commitError(error, sessionID: id)
-            }
-            move.handle(.store)
-            await observe(.committedLocally)
-            if let record {
-                let decision = try record.decide(.committed, for: id, items: dropped.map(\.id))
-                guard decision.outcome == .committed else {
-                    // The table's `sendAbort`: the source releases now rather than at its silence limit.
-                    if move.handle(.recordAborted).contains(.sendAbort) {
-                        try? link.send(DestinationMessage.abort(message: "The decision record says aborted."))
-                        _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
-                    }
-                    throw TransferSessionError(
-                        code: .commitFailed,
-                        message: "The source aborted this move before it was recorded (it lost its destination); "
-                            + "remove the items the commit inserted.", source: id.rawValue)
-                }
-                move.handle(.recordCommitted)
-                await observe(.decided)
-            }
-            move.handle(.sendCommit)
-            do {
-                try link.send(DestinationMessage.commit)
-            } catch {
-                guard move.handle(.disconnect).contains(.keepPending) else {
-                    throw TransferSessionError(
-                        code: error.code,
-                        message: "The source went away before the commit reached it; it keeps the items: remove the "
-                            + "items the commit inserted.", cause: error, source: id.rawValue)
-                }
-            }
-            await observe(.commitSent)
-            let finished = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
-            if case .finished(let ended, _, _)? = finished, ended != operation, record == nil {
-                throw TransferSessionError(
-                    code: .commitFailed, message: "The source ended the drop with \(ended) after the commit.",
-                    source: id.rawValue)
+                var error = error
+                error.source = error.source ?? id.rawValue
+                throw error
             }
             link.connection.close()
             return DropResult(
