@@ -2,8 +2,9 @@ import Foundation
 import TransferKit
 import TransferKitPlatform
 
-/// The bookkeeping of one write's lifetime: which requests are pastes, how many were served, which are still under
-/// way, and why the ownership ended.
+/// The shell of one write's lifetime: it carries out what its ``ClipboardWriteMachine`` decides (which requests are
+/// pastes, how many were served, which are still under way, why the ownership ended) with the ownership, the
+/// expiry's timer and the tickets.
 ///
 /// The `serve` closure that ``Clipboard/write(_:to:options:)`` gives the backend asks ``admit(countsAsPaste:)`` for
 /// each request and wraps the stream it returns with the ``Ticket``: the backend drops the stream's iterator once
@@ -11,72 +12,40 @@ import TransferKitPlatform
 /// `SelectionNotify`; Wayland: after the last write to the pipe), so the ticket's end marks the paste served. When
 /// the limit's last paste is served, the ownership is released with ``ClipboardWriteEnd/pastesUsedUp``.
 final class ClipboardServing: Sendable {
-    struct State {
-        var admitted = 0
-        var inFlight = 0
-        var reason: ClipboardWriteEnd?
-        var ownershipEnded = false
+    private struct Resources {
         var ownership: (any ClipboardOwnership)?
-        /// The limit was reached before the ownership was known: release it once it is.
-        var releaseWhenAttached = false
+        var expiry: Duration?
         var expiryTask: Task<Void, Never>?
+        var end: ClipboardWriteEnd?
     }
 
     let pasteLimit: Int?
-    private let state = SanitizedMutex(State())
+    private let machine: MachineShell<ClipboardWriteMachine>
+    private let resources = SanitizedMutex(Resources())
     /// Opens once the ownership has ended and every request under way was served.
     private let finish = Latch<Void>()
 
     init(pasteLimit: Int?) {
         self.pasteLimit = pasteLimit
+        self.machine = MachineShell(ClipboardWriteMachine(pasteLimit: pasteLimit))
     }
 
     /// One request being served: its end (the release of the last copy of this object) marks it served.
     final class Ticket: Sendable {
         let serving: ClipboardServing
         init(_ serving: ClipboardServing) { self.serving = serving }
-        deinit { serving.transferEnded() }
+        deinit { serving.feed(.transferEnded) }
     }
 
     /// Lets one request through, or refuses it when the write has ended or its pastes are all given out.
     /// - Throws: ``ClipboardError`` with `typeUnavailable`.
     func admit(countsAsPaste: Bool) throws(ClipboardError) -> Ticket {
-        let refusal: String? = state.withLock { state in
-            if state.reason != nil || state.ownershipEnded { return "This write no longer serves the selection." }
-            if countsAsPaste {
-                if let pasteLimit, state.admitted >= pasteLimit {
-                    return "This write served its \(pasteLimit) paste(s)."
-                }
-                state.admitted += 1
-            }
-            state.inFlight += 1
-            return nil
+        var refusal: String?
+        for action in feed(.request(countsAsPaste: countsAsPaste)) {
+            if case .refuse(let message) = action { refusal = message }
         }
         if let refusal { throw ClipboardError(code: .typeUnavailable, message: refusal) }
         return Ticket(self)
-    }
-
-    /// A request was served (or failed): when it was the last allowed paste, the ownership is given up.
-    private func transferEnded() {
-        let release: (any ClipboardOwnership)? = state.withLock { state in
-            state.inFlight -= 1
-            guard let pasteLimit, state.admitted >= pasteLimit, state.inFlight == 0, state.reason == nil,
-                !state.ownershipEnded
-            else { return nil }
-            state.reason = .pastesUsedUp
-            guard let ownership = state.ownership else {
-                state.releaseWhenAttached = true
-                return nil
-            }
-            return ownership
-        }
-        if let release {
-            Task {
-                try? await WireTimer.sleep(for: Self.grace)
-                await release.release()
-            }
-        }
-        wakeIfFinished()
     }
 
     /// How long after the last allowed paste the selection is given up: a reader may still be processing the
@@ -87,59 +56,76 @@ final class ClipboardServing: Sendable {
 
     /// Starts following `ownership`: its end, and (with `expiry`) the deadline.
     func attach(_ ownership: any ClipboardOwnership, expiry: Duration?) {
-        let releaseNow = state.withLock { state in
-            state.ownership = ownership
-            if let expiry {
-                state.expiryTask = Task { [weak self] in
-                    try? await WireTimer.sleep(for: expiry)
-                    guard !Task.isCancelled else { return }
-                    await self?.end(.expired)
-                }
-            }
-            return state.releaseWhenAttached
+        resources.withLock {
+            $0.ownership = ownership
+            $0.expiry = expiry
         }
-        if releaseNow { Task { await ownership.release() } }
+        for action in feed(.attached(expires: expiry != nil)) where action == .releaseOwnership {
+            // The paste limit was used up before the ownership was known.
+            Task { await ownership.release() }
+        }
         Task { [weak self] in
             await ownership.ended()
-            self?.ownershipEnded()
+            self?.feed(.ownershipEnded)
         }
     }
 
     /// Gives the ownership up for `reason`, unless it has already ended.
     func end(_ reason: ClipboardWriteEnd) async {
-        let ownership: (any ClipboardOwnership)? = state.withLock { state in
-            guard state.reason == nil, !state.ownershipEnded else { return nil }
-            state.reason = reason
-            return state.ownership
+        let event: ClipboardWriteMachine.Event = reason == .expired ? .expired : .release
+        for action in feed(event) where action == .releaseOwnership {
+            // Awaited here, so that `release()` returns once the display server was told.
+            await resources.withLock { $0.ownership }?.release()
         }
-        await ownership?.release()
     }
 
-    private func ownershipEnded() {
-        let expiry = state.withLock { state in
-            state.ownershipEnded = true
-            if state.reason == nil { state.reason = .replaced }
-            // The backend's serve closure holds this object, and a Wayland ownership holds the backend.
-            state.ownership = nil
-            defer { state.expiryTask = nil }
-            return state.expiryTask
+    /// Feeds `event` and carries out its actions but two, which it returns with the rest for the caller: `admit`'s
+    /// answer, and a release of the ownership (awaited or not, as the caller needs).
+    @discardableResult
+    private func feed(_ event: ClipboardWriteMachine.Event) -> [ClipboardWriteMachine.Action] {
+        let actions = machine.handle(event)
+        for action in actions {
+            switch action {
+            case .admit, .refuse:
+                break  // `admit(countsAsPaste:)`'s answer.
+            case .releaseOwnership:
+                break  // The caller's: `end(_:)` awaits it, `attach(_:expiry:)` runs it on a task.
+            case .releaseOwnershipAfterGrace:
+                let ownership = resources.withLock { $0.ownership }
+                Task {
+                    try? await WireTimer.sleep(for: Self.grace)
+                    await ownership?.release()
+                }
+            case .startExpiry:
+                resources.withLock { resources in
+                    guard let expiry = resources.expiry else { return }
+                    resources.expiryTask = Task { [weak self] in
+                        try? await WireTimer.sleep(for: expiry)
+                        guard !Task.isCancelled else { return }
+                        await self?.end(.expired)
+                    }
+                }
+            case .forgetOwnership:
+                // The backend's serve closure holds this object, and a Wayland ownership holds the backend.
+                let expiry = resources.withLock { resources in
+                    resources.ownership = nil
+                    defer { resources.expiryTask = nil }
+                    return resources.expiryTask
+                }
+                expiry?.cancel()
+            case .finish(let end):
+                resources.withLock { $0.end = end }
+                finish.open()
+            }
         }
-        expiry?.cancel()
-        wakeIfFinished()
-    }
-
-    private func wakeIfFinished() {
-        let isFinished = state.withLock { state in
-            state.ownershipEnded && state.inFlight == 0 && state.reason != nil
-        }
-        if isFinished { finish.open() }
+        return actions
     }
 
     /// Waits until the ownership has ended and every request under way was served; why it ended, or `nil` when
     /// the waiting task was cancelled first.
     func finished() async -> ClipboardWriteEnd? {
         guard await finish.wait() != nil else { return nil }
-        return state.withLock { $0.reason }
+        return resources.withLock { $0.end }
     }
 }
 

@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// The clipboard owner's side of the freedesktop clipboard-manager protocol, as a pure state machine: asking the
 /// manager (the owner of `CLIPBOARD_MANAGER`) to save `CLIPBOARD` by converting its selection to `SAVE_TARGETS`,
 /// and waiting for its answer.
@@ -5,7 +7,7 @@
 /// While it waits, the backend goes on answering the manager's requests for the data: they are ordinary
 /// `SelectionRequest`s. The machine sends nothing and waits for nothing itself; each event returns the actions to
 /// run, the last of which is ``Action/findManager``, ``Action/awaitAnswer`` or ``Action/finish(_:)``.
-struct X11ManagerSaveMachine {
+struct X11ManagerSaveMachine: ProtocolMachine {
     /// How the request ended.
     enum Outcome: Equatable {
         /// The manager answered with the property: it has the data.

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitPlatform
 
 /// The selection owner's side of one conversion (ICCCM §2.2), INCR sending included, as a pure state machine:
 /// the `SelectionRequest`, the source's bytes, the requestor's `PropertyNotify`s, a deadline passing and the
@@ -12,7 +13,7 @@ import Foundation
 /// ``Action/readPairs``, ``Action/convertPairs(_:)``, ``Action/readSaveList``, ``Action/save(_:)``) or
 /// ``Action/finish(_:)``; an event the phase ignores
 /// returns no action, and the backend goes on waiting for what it waited for.
-struct X11SelectionOwnerMachine {
+struct X11SelectionOwnerMachine: ProtocolMachine {
     /// What this owner knows of the selection when the request comes.
     struct Ownership: Equatable {
         /// The time the selection was taken.

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitPlatform
 
 /// The requestor's side of one conversion (ICCCM §2.4 and §2.7.2, INCR), as a pure state machine: the owner's
 /// `SelectionNotify`, the `GetProperty` replies, `PropertyNotify`s, XFIXES's news of the selection's owner, a
@@ -14,7 +15,7 @@ import Foundation
 /// hands bytes to the consumer, and the wait after it starts when the consumer asks for more, so the server is
 /// read only as fast as the bytes are used. An event the phase ignores returns no action: the backend goes on
 /// waiting for what it waited for.
-struct X11SelectionReaderMachine {
+struct X11SelectionReaderMachine: ProtocolMachine {
     /// What happened.
     enum Event: Equatable {
         /// The owner answered the `ConvertSelection`, with this property (`None`: refused).

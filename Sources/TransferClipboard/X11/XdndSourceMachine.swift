@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// The source's side of XDND (version 5) from one window, as a pure state machine: the pointer and key events, the
 /// targets found under the pointer, the targets' messages, a deadline passing and a target's window going away in;
 /// what the driver must do out.
@@ -10,7 +12,7 @@
 /// The driver performs the actions in order. ``Action/grab`` and ``Action/findTarget(rootX:rootY:)`` are answered at
 /// once with ``Event/grabbed(_:)`` and ``Event/found(_:)``; the deadline is the driver's wait for the next event,
 /// armed by ``Action/armDeadline`` and answered with ``Event/deadline``. ``Action/finish(_:)`` is always the last.
-package struct XdndSourceMachine: Sendable {
+package struct XdndSourceMachine: ProtocolMachine {
     /// A window that takes XDND drops, found under the pointer.
     package struct Target: Sendable, Hashable {
         /// The window with `XdndAware` (the window every message is about).

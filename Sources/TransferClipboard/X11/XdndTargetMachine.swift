@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// The target's side of XDND (version 5) on one window, as a pure state machine: the source's messages, what the
 /// driver learnt about the source, the application's decisions and finishes, a deadline passing and the source's
 /// window going away in; what the driver must do out.
@@ -11,7 +13,7 @@
 /// ``Action/decide(targets:actions:)`` are answered at once with ``Event/described(source:targets:actions:window:)``
 /// and ``Event/decided(_:)``; the silence deadline is the driver's wait for the next event, armed by
 /// ``Action/armSilenceDeadline`` and answered with ``Event/silence``.
-package struct XdndTargetMachine: Sendable {
+package struct XdndTargetMachine: ProtocolMachine {
     /// A source's position message, as the machine keeps it.
     package struct Position: Sendable, Hashable {
         /// The pointer on the root window.

@@ -1,3 +1,4 @@
+import TransferKitPlatform
 /// The exactly-once rule of a cross-process move, as one table: for each phase of a move and each event that can
 /// happen in it (a message, a deadline, a disconnect, the death of either process, what the decision record says),
 /// the next phase, what each side does, and so where the items are.
@@ -20,7 +21,7 @@
 /// and only then does the source remove them. Without a record, two windows are not covered (the spec says so): a
 /// destination that dies after storing and before its commit reaches the source, and a source that dies after the
 /// commit and before its removal, both leave the items in both lists: ``Location/both``.
-package struct MoveDecision: Sendable, Hashable {
+package struct MoveDecision: ProtocolMachine, Hashable {
     /// Where a move stands.
     package enum Phase: Sendable, Hashable, CaseIterable {
         /// No drop yet (or a copy): the items are the source's.
