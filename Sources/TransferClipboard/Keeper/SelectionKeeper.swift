@@ -10,30 +10,24 @@ struct SelectionKeeper: Sendable {
     let budget: MemoryBudget
     let onEvent: @Sendable (ClipboardKeeper.Event) -> Void
 
-    /// The keeper's own offer of a snapshot.
+    /// The keeper's own offer of a snapshot: its handle, and whether its ownership still lasts.
+    ///
+    /// A new owner ends the ownership (on X11 the server tells the old owner before it tells watchers); the machine
+    /// takes a change for the keeper's own offer only while it lasts and the names are the offer's.
     final class Serving: Sendable {
         let handle: ClipboardWriteHandle
-        /// What the selection offers while it is the keeper's.
-        let names: [String]
         private let lost = SanitizedMutex(false)
 
-        init(handle: ClipboardWriteHandle, names: [String]) {
+        init(handle: ClipboardWriteHandle) {
             self.handle = handle
-            self.names = names
             Task { [weak self] in
                 await handle.ownershipLost()
                 self?.lost.withLock { $0 = true }
             }
         }
 
-        /// Whether a change that offers `offered` is the keeper's own offer (rather than a new owner's).
-        ///
-        /// The keeper's offer is recognised by its names while its ownership lasts: a new owner ends it (on X11 the
-        /// server tells the old owner before it tells watchers), and one that offers other names is new whatever
-        /// the order of the events.
-        func isOwn(_ offered: [String]) -> Bool {
-            offered == names && !lost.withLock { $0 }
-        }
+        /// Whether the keeper still owns the selection with this offer.
+        var isHeld: Bool { !lost.withLock { $0 } }
     }
 
     /// What the keeper of a selection handles, in order: the selection's changes, and the clipboard manager's
@@ -75,20 +69,9 @@ struct SelectionKeeper: Sendable {
         case snapshot(generation: Int, KeptSnapshot.Outcome?)
     }
 
-    /// The loop's state: what is kept and offered, and the snapshot under way.
-    private struct Loop {
-        var kept: KeptSnapshot?
-        var serving: Serving?
-        /// See ``run(_:)``: the names of an owner snapshot without a change, whose change may still come.
-        var covered: [String] = []
-        /// The snapshot under way: its number, its task and the save requests it answers.
-        var pending: (generation: Int, task: Task<Void, Never>, replies: [SaveReply], offered: [String])?
-        var generation = 0
-        /// The selection emptied while a snapshot was under way: restore once it ends.
-        var restoreWhenDone = false
-    }
+    private typealias Machine = KeeperMachine<KeptSnapshot, SaveReply>
 
-    /// Keeps the selection until `inputs` end or watching fails.
+    /// Keeps the selection until `inputs` end or watching fails: the shell of a ``KeeperMachine``, which decides.
     ///
     /// Snapshots run on tasks of their own, so the keeper keeps listening while one is taken: a new owner cancels
     /// the snapshot under way (reported as pre-empted) and is snapshot instead, and each snapshot ends at the
@@ -100,114 +83,81 @@ struct SelectionKeeper: Sendable {
             for await input in inputs { sink.yield(.input(input)) }
             sink.yield(.inputsEnded)
         }
-        var loop = Loop()
+        let machine = MachineShell(Machine(selection: selection))
+        var snapshots: [Int: Task<Void, Never>] = [:]
+        var serving: Serving?
         defer {
             forwarding.cancel()
-            loop.pending?.task.cancel()
+            for task in snapshots.values { task.cancel() }
         }
-        // What is there when the keeper starts is kept too. A snapshot taken without a change (this one, and those of
-        // save requests) covers the owner whose change may still be on its way: the next change that offers the same
-        // names is taken for it (its owner may be gone by then, as an application that stored its clipboard is).
-        loop.covered = try await clipboard.offeredTypes(on: selection).map(\.name)
-        if !loop.covered.isEmpty {
-            start(loop.covered, in: &loop, sink: sink)
+        func perform(_ action: Machine.Action) async -> Machine.Event? {
+            switch action {
+            case .startSnapshot(let generation, let offered, let previous):
+                snapshots[generation] = snapshot(offered, generation: generation, replacing: previous, sink: sink)
+            case .cancelSnapshot(let generation):
+                snapshots.removeValue(forKey: generation)?.cancel()
+            case .answer(let reply, let kept):
+                reply.answer(kept)
+            case .restore(let snapshot):
+                let (answer, offer) = await restore(snapshot)
+                if let offer { serving = offer }
+                return .restored(answer)
+            case .forgetOwnOffer:
+                serving = nil
+            case .releaseOwnOffer:
+                await serving?.handle.release()
+                serving = nil
+            case .report(let event):
+                onEvent(event)
+            }
+            return nil
         }
+        // What is there when the keeper starts is kept too.
         do {
+            let current = try await clipboard.offeredTypes(on: selection).map(\.name)
+            await machine.run(.started(offered: current), perform: perform)
             stepping: for await step in steps {
-                let offered: [String]
                 switch step {
                 case .inputsEnded:
                     break stepping
                 case .snapshot(let generation, let outcome):
-                    guard let pending = loop.pending, pending.generation == generation else { continue }
-                    loop.pending = nil
-                    loop.kept = report(outcome ?? .skipped(.timedOut))
-                    for reply in pending.replies { reply.answer(loop.kept != nil) }
-                    if loop.restoreWhenDone {
-                        loop.restoreWhenDone = false
-                        await restore(&loop)
-                    }
-                    continue
+                    snapshots[generation] = nil
+                    await machine.run(
+                        .snapshotEnded(generation: generation, outcome.map(Self.outcome)), perform: perform)
                 case .input(.failed(let error)):
                     throw error
                 case .input(.save(let reply)):
-                    // The owner is about to exit: whatever was kept of it when it copied, keep what it offers now.
                     let current = (try? await clipboard.offeredTypes(on: selection).map(\.name)) ?? []
-                    if !current.isEmpty, loop.serving?.isOwn(current) != true {
-                        if let pending = loop.pending, pending.offered == current {
-                            loop.pending?.replies.append(reply)
-                        } else {
-                            start(current, in: &loop, sink: sink, reply: reply)
-                        }
-                        loop.covered = current
-                    } else {
-                        reply.answer(loop.kept != nil)
-                    }
-                    continue
+                    await machine.run(
+                        .save(reply, offered: current, ownOfferHeld: serving?.isHeld ?? false), perform: perform)
                 case .input(.change(let names)):
-                    offered = names
+                    await machine.run(.change(names, ownOfferHeld: serving?.isHeld ?? false), perform: perform)
                 }
-                if !loop.covered.isEmpty, offered == loop.covered {
-                    loop.covered = []
-                    continue
-                }
-                loop.covered = []
-                if offered.isEmpty {
-                    // The owner went away: restore what was kept of it, once its snapshot (if under way) ends.
-                    if loop.pending != nil {
-                        loop.restoreWhenDone = true
-                    } else {
-                        await restore(&loop)
-                    }
-                    continue
-                }
-                if let serving = loop.serving, serving.isOwn(offered) { continue }
-                loop.serving = nil
-                loop.restoreWhenDone = false
-                start(offered, in: &loop, sink: sink)
             }
         } catch {
-            await loop.serving?.handle.release()
+            await machine.run(.stop, perform: perform)
             throw error
         }
-        await loop.serving?.handle.release()
+        await machine.run(.stop, perform: perform)
     }
 
-    /// Offers the last snapshot again if the selection is still empty (and the snapshot has not expired).
-    private func restore(_ loop: inout Loop) async {
-        if let snapshot = loop.kept, let deadline = snapshot.deadline, deadline <= .now {
-            loop.kept = nil
-            onEvent(.expired(selection))
+    /// A snapshot's end as the machine sees it.
+    private static func outcome(_ outcome: KeptSnapshot.Outcome) -> Machine.Outcome {
+        switch outcome {
+        case .kept(let snapshot): .kept(snapshot, offered: snapshot.offered, byteCount: snapshot.byteCount)
+        case .skipped(let reason): .skipped(reason)
+        case .gone: .gone
         }
-        // Events come late: an application that copied since the selection emptied must not lose its copy to the
-        // keeper (its own change follows).
-        guard let snapshot = loop.kept, (try? await keeper.clipboard.offeredTypes(on: selection))?.isEmpty == true
-        else { return }
-        loop.serving = await offer(snapshot)
     }
 
-    /// Starts the snapshot of a new owner offering `offered`, pre-empting the one under way; an owner that must not
-    /// be kept is refused from its names at once (and the last snapshot forgotten).
-    private func start(
-        _ offered: [String], in loop: inout Loop, sink: AsyncStream<Step>.Continuation, reply: SaveReply? = nil
-    ) {
-        if let pending = loop.pending {
-            pending.task.cancel()
-            for reply in pending.replies { reply.answer(false) }
-            loop.pending = nil
-            onEvent(.skipped(selection, reason: .preempted))
-        }
-        if let reason = ClipboardKeeper.Policy.refusal(offered) {
-            onEvent(.skipped(selection, reason: reason))
-            loop.kept = nil
-            reply?.answer(false)
-            return
-        }
-        loop.generation += 1
-        let generation = loop.generation
-        let (keeper, selection, budget, previous) = (keeper, selection, budget, loop.kept)
+    /// Takes snapshot `generation` of an owner offering `offered` on a task of its own, which tells `sink` how it
+    /// ended (`nil` at the options' `snapshotTimeout`).
+    private func snapshot(
+        _ offered: [String], generation: Int, replacing previous: KeptSnapshot?, sink: AsyncStream<Step>.Continuation
+    ) -> Task<Void, Never> {
+        let (keeper, selection, budget) = (keeper, selection, budget)
         let timeout = keeper.options.snapshotTimeout
-        let task = Task {
+        return Task {
             let outcome = await withTaskGroup(of: KeptSnapshot.Outcome?.self) { group in
                 group.addTask {
                     await KeptSnapshot.take(
@@ -223,46 +173,39 @@ struct SelectionKeeper: Sendable {
             }
             sink.yield(.snapshot(generation: generation, outcome))
         }
-        loop.pending = (generation, task, reply.map { [$0] } ?? [], offered)
     }
 
-    /// Reports how a snapshot ended; the snapshot to keep from now on (`nil` when it was not kept).
-    private func report(_ outcome: KeptSnapshot.Outcome) -> KeptSnapshot? {
-        switch outcome {
-        case .kept(let snapshot):
-            onEvent(.kept(selection, offered: snapshot.offered, byteCount: snapshot.byteCount))
-            return snapshot
-        case .skipped(let reason):
-            onEvent(.skipped(selection, reason: reason))
-            return nil
-        case .gone:
-            return nil
+    /// Offers `snapshot` again if it has not expired and the selection is still empty (events come late: an
+    /// application that copied since the selection emptied must not lose its copy to the keeper).
+    private func restore(_ snapshot: KeptSnapshot) async -> (Machine.RestoreAnswer, Serving?) {
+        if let deadline = snapshot.deadline, deadline <= .now { return (.expired, nil) }
+        guard (try? await keeper.clipboard.offeredTypes(on: selection))?.isEmpty == true else {
+            return (.notEmpty, nil)
+        }
+        do {
+            let (handle, names) = try await offer(snapshot)
+            return (.offered(names), Serving(handle: handle))
+        } catch {
+            return (.failed(KeptSnapshot.message(of: error)), nil)
         }
     }
 
     /// Takes the selection and offers `snapshot` again; releases it when the snapshot's deadline passes.
-    private func offer(_ snapshot: KeptSnapshot) async -> Serving? {
+    /// - Returns: The write's handle and the names it offers.
+    private func offer(_ snapshot: KeptSnapshot) async throws -> (ClipboardWriteHandle, [String]) {
         let clipboard = keeper.clipboard
-        do {
-            let handle = try await clipboard.write(
-                [snapshot.provider], to: selection, options: ClipboardWriteOptions(isCut: snapshot.isCut))
-            let names = try await clipboard.offeredTypes(on: selection).map(\.name)
-            onEvent(.restored(selection, offered: names))
-            if let deadline = snapshot.deadline {
-                let selection = selection
-                let onEvent = onEvent
-                Task {
-                    try await WireTimer.sleep(until: .at(deadline))
-                    await handle.release()
-                    onEvent(.expired(selection))
-                }
+        let handle = try await clipboard.write(
+            [snapshot.provider], to: selection, options: ClipboardWriteOptions(isCut: snapshot.isCut))
+        let names = try await clipboard.offeredTypes(on: selection).map(\.name)
+        if let deadline = snapshot.deadline {
+            let selection = selection
+            let onEvent = onEvent
+            Task {
+                try await WireTimer.sleep(until: .at(deadline))
+                await handle.release()
+                onEvent(.expired(selection))
             }
-            return Serving(handle: handle, names: names)
-        } catch {
-            onEvent(
-                .skipped(
-                    selection, reason: .failed("cannot offer the kept snapshot: \(KeptSnapshot.message(of: error))")))
-            return nil
         }
+        return (handle, names)
     }
 }
