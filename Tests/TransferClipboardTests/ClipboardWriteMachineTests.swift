@@ -1,4 +1,5 @@
 import Testing
+import TransferKitTestSupport
 
 @testable import TransferClipboard
 
@@ -25,20 +26,13 @@ struct ClipboardWriteMachineTests {
         .expired, .release, .ownershipEnded,
     ]
 
-    static func machine(after events: [Event]) -> Machine {
-        var machine = Machine(pasteLimit: 1)
-        for event in events { _ = machine.handle(event) }
-        return machine
-    }
-
     @Test("every phase × event: requests only while serving, one release, one finish, a reason before it")
     func everyPair() {
-        for (name, path) in Self.phases {
-            for event in Self.events {
-                var machine = Self.machine(after: path)
-                let before = machine
-                let actions = machine.handle(event)
-                let label = "\(name) × \(event)"
+        walkEveryPhaseAndEvent(from: Machine(pasteLimit: 1), phases: Self.phases, events: Self.events) { cell in
+            do {
+                let (before, machine, event, actions, label) = (
+                    cell.before, cell.after, cell.event, cell.actions, cell.label
+                )
                 // A request is let through only while the write serves and the limit allows it.
                 if case .request(let paste) = event {
                     let serves = before.reason == nil && !before.ownershipEnded

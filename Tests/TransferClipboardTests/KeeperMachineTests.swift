@@ -1,4 +1,5 @@
 import Testing
+import TransferKitTestSupport
 
 @testable import TransferClipboard
 
@@ -59,12 +60,12 @@ struct KeeperMachineTests {
 
     @Test("every phase × event: one snapshot at a time, every save answered once, nothing after stop but answers")
     func everyPair() {
-        for (name, path) in Self.phases {
-            for event in Self.events {
-                var machine = Self.machine(after: path)
-                let before = machine
-                let actions = machine.handle(event)
-                let label = "\(name) × \(event)"
+        walkEveryPhaseAndEvent(from: Machine(selection: .clipboard), phases: Self.phases, events: Self.events) {
+            cell in
+            do {
+                let (before, machine, event, actions, label) = (
+                    cell.before, cell.after, cell.event, cell.actions, cell.label
+                )
                 // At most one snapshot runs: a new one comes with the cancel of the one under way.
                 let starts = actions.filter { if case .startSnapshot = $0 { true } else { false } }
                 #expect(starts.count <= 1, "\(label)")
