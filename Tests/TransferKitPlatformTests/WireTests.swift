@@ -44,11 +44,25 @@ struct WireTests {
     @Test("a mailbox's receive ends at its deadline, on close, and hands over in order")
     func mailbox() async throws {
         let mailbox = Mailbox<Int, SystemError>(capacity: 4)
-        let started = ContinuousClock.now
-        await #expect(throws: Mailbox<Int, SystemError>.ReceiveFailure.self) {
-            _ = try await mailbox.receive(until: .after(.milliseconds(100)))
+        let clock = WireClock.manual()
+        // Short of its deadline the receive still waits, and gets what comes.
+        // (Each deadline is taken before its waiter starts: the waiter may start after the clock moved.)
+        let first = Deadline.after(.milliseconds(100), on: clock)
+        let early = Task { try await mailbox.receive(until: first) }
+        clock.advance(by: .milliseconds(99))
+        #expect(mailbox.post(0) == .posted)
+        #expect(try await early.value == 0)
+        // At its deadline it ends.
+        let second = Deadline.after(.milliseconds(100), on: clock)
+        let late = Task { try await mailbox.receive(until: second) }
+        clock.advance(by: .milliseconds(100))
+        let result = await late.result
+        guard case .failure(let failure) = result,
+            case .timedOut? = failure as? Mailbox<Int, SystemError>.ReceiveFailure
+        else {
+            Issue.record("\(result)")
+            return
         }
-        #expect(started.duration(to: .now) >= .milliseconds(100))
         for value in 1...3 { #expect(mailbox.post(value) == .posted) }
         mailbox.close(SystemError(call: "test", errorNumber: 5))
         #expect(mailbox.post(4) == .closed)
@@ -66,12 +80,25 @@ struct WireTests {
     }
 
     @Test("a full mailbox makes its poster wait until the deadline, then says timedOut")
-    func backPressure() {
+    func backPressure() async {
         let mailbox = Mailbox<Int, Never>(capacity: 10)
+        let clock = WireClock.manual()
         #expect(mailbox.post(1, cost: 10) == .posted)
-        #expect(mailbox.post(2, cost: 5, until: .after(.milliseconds(50))) == .timedOut)
+        let refusedBy = Deadline.after(.milliseconds(50), on: clock)
+        let refused = Task {
+            await DedicatedThread.run { mailbox.post(2, cost: 5, until: refusedBy) }
+        }
+        clock.advance(by: .milliseconds(50))
+        #expect(await refused.value == .timedOut)
+        // Room made before the deadline lets the waiting post through.
+        let waitingUntil = Deadline.after(.milliseconds(50), on: clock)
+        let waiting = Task {
+            await DedicatedThread.run { mailbox.post(3, cost: 5, until: waitingUntil) }
+        }
+        clock.advance(by: .milliseconds(49))
         #expect(mailbox.poll() == 1)
-        #expect(mailbox.post(2, cost: 5, until: .after(.milliseconds(50))) == .posted)
+        #expect(await waiting.value == .posted)
+        #expect(mailbox.poll() == 3)
     }
 
     @Test("a taken element is released at once, even while the queue never drains")
@@ -93,17 +120,18 @@ struct WireTests {
 
     @Test("a thread can take from a mailbox, waiting at most until its deadline")
     func blockingTake() async {
+        let clock = WireClock.manual()
         let empty = Mailbox<Int, Never>(capacity: 1)
-        let started = ContinuousClock.now
-        #expect(empty.take(until: .after(.milliseconds(50))) == nil)
-        #expect(started.duration(to: .now) >= .milliseconds(50))
+        let emptyUntil = Deadline.after(.milliseconds(50), on: clock)
+        let nothing = Task { await DedicatedThread.run { empty.take(until: emptyUntil) } }
+        clock.advance(by: .milliseconds(50))
+        #expect(await nothing.value == nil)
         let mailbox = Mailbox<Int, Never>(capacity: 1)
-        DedicatedThread.start {
-            WireTimer.block(for: .milliseconds(20))
-            mailbox.post(7)
-        }
-        let taken = await DedicatedThread.run { mailbox.take(until: .after(.seconds(30))) }
-        #expect(taken == 7)
+        let takenBy = Deadline.after(.seconds(30), on: clock)
+        let taken = Task { await DedicatedThread.run { mailbox.take(until: takenBy) } }
+        clock.advance(by: .seconds(29))
+        mailbox.post(7)
+        #expect(await taken.value == 7)
         mailbox.close(nil)
         #expect(mailbox.take() == nil)
     }
@@ -124,20 +152,29 @@ struct WireTests {
     @Test("the timer fires in deadline order and never after a cancel")
     func timer() async throws {
         let fired = SanitizedMutex([Int]())
-        let done = Mailbox<Void, Never>(capacity: 1)
-        // The deadlines are taken in their own order, before any is scheduled, so that a thread preempted between
-        // two lines (a loaded machine) cannot swap them; the cancelled one is due long after its cancel.
-        let first = Deadline.after(.milliseconds(20))
-        let second = Deadline.after(.milliseconds(60))
-        let never = Deadline.after(.seconds(1))
-        let end = Deadline.after(.milliseconds(1500))
-        WireTimer.shared.schedule(at: second) { fired.withLock { $0.append(2) } }
-        let cancelled = WireTimer.shared.schedule(at: never) { fired.withLock { $0.append(9) } }
-        WireTimer.shared.schedule(at: first) { fired.withLock { $0.append(1) } }
-        WireTimer.shared.schedule(at: end) { done.post(()) }
+        let clock = WireClock.manual()
+        WireTimer.shared.schedule(at: .after(.milliseconds(60), on: clock)) { fired.withLock { $0.append(2) } }
+        let cancelled = WireTimer.shared.schedule(at: .after(.seconds(1), on: clock)) {
+            fired.withLock { $0.append(9) }
+        }
+        WireTimer.shared.schedule(at: .after(.milliseconds(20), on: clock)) { fired.withLock { $0.append(1) } }
         #expect(WireTimer.shared.cancel(cancelled))
-        try await done.receive(until: .after(.seconds(10)))
+        #expect(!WireTimer.shared.cancel(cancelled))
+        clock.advance(by: .milliseconds(19))
+        #expect(fired.withLock { $0 }.isEmpty)
+        clock.advance(by: .milliseconds(1))
+        #expect(fired.withLock { $0 } == [1])
+        clock.advance(by: .seconds(5))
         #expect(fired.withLock { $0 } == [1, 2])
+        // The continuous clock does not move by a test's hand.
+        let before = WireClock.continuous.now
+        WireClock.continuous.advance(by: .seconds(3600))
+        #expect(WireClock.continuous.now - before < .seconds(3600))
+
+        // A smoke test on real time: the continuous clock's timer thread fires.
+        let done = Mailbox<Void, Never>(capacity: 1)
+        WireTimer.shared.schedule(at: .after(.milliseconds(20))) { done.post(()) }
+        try await done.receive(until: .after(.seconds(10)))
     }
 
     @Test("the timer's sleep ends at its deadline, and at once with CancellationError when its task is cancelled")
@@ -179,8 +216,14 @@ struct WireTests {
     @Test("a latch wakes every waiter once opened; a wait ends by its deadline or its task's cancellation")
     func latch() async throws {
         let latch = Latch<Int>()
-        #expect(try await latch.wait(until: .after(.milliseconds(20))) == nil)
-        #expect(latch.block(until: .after(.milliseconds(20))) == nil)
+        let clock = WireClock.manual()
+        let waitUntil = Deadline.after(.milliseconds(20), on: clock)
+        let timedOut = Task { try await latch.wait(until: waitUntil) }
+        let blockUntil = Deadline.after(.milliseconds(20), on: clock)
+        let blockedOut = Task { await DedicatedThread.run { latch.block(until: blockUntil) } }
+        clock.advance(by: .milliseconds(20))
+        #expect(try await timedOut.value == nil)
+        #expect(await blockedOut.value == nil)
         let waiters = (0..<3).map { _ in Task { await latch.wait() } }
         let blocked = Task { await DedicatedThread.run { latch.block(until: .after(.seconds(60))) } }
         let cancelled = Task { () -> (any Error)? in

@@ -62,19 +62,12 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
     @discardableResult
     package func post(_ element: Element, cost: Int = 1, until deadline: Deadline = .never) -> PostOutcome {
         condition.lock()
+        var wake: WireTimer.Handle?
+        defer { if let wake { WireTimer.shared.cancel(wake) } }
         while state.end == nil && state.queuedCost > 0 && state.queuedCost + cost > capacity {
-            guard let remaining = deadline.remaining else {
-                condition.wait()
-                continue
-            }
-            let (seconds, attoseconds) = remaining.components
-            if remaining == .zero
-                || !condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
-            {
-                if state.queuedCost > 0 && state.queuedCost + cost > capacity && state.end == nil {
-                    condition.unlock()
-                    return .timedOut
-                }
+            guard waitLocked(until: deadline, wake: &wake) else {
+                condition.unlock()
+                return .timedOut
             }
         }
         guard state.end == nil else {
@@ -182,18 +175,36 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
     /// - Returns: The element, or `nil` when the deadline passed or the mailbox is closed and drained.
     package func take(until deadline: Deadline = .never) -> Element? {
         condition.lock()
-        defer { condition.unlock() }
+        var wake: WireTimer.Handle?
+        defer {
+            condition.unlock()
+            if let wake { WireTimer.shared.cancel(wake) }
+        }
         while true {
             if let element = takeLocked() { return element }
-            guard state.end == nil else { return nil }
-            guard let remaining = deadline.remaining else {
-                condition.wait()
-                continue
-            }
-            guard remaining > .zero else { return nil }
-            let (seconds, attoseconds) = remaining.components
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+            guard state.end == nil, waitLocked(until: deadline, wake: &wake) else { return nil }
         }
+    }
+
+    /// Waits on the condition, which the caller holds, until it is signalled or `deadline` passes on its clock.
+    /// - Parameter wake: The timer that signals the condition at the deadline, scheduled by the first wait.
+    /// - Returns: `false` when the deadline has passed (without waiting), `true` after a wake-up.
+    private func waitLocked(until deadline: Deadline, wake: inout WireTimer.Handle?) -> Bool {
+        guard deadline.instant != nil else {
+            condition.wait()
+            return true
+        }
+        guard !deadline.hasPassed else { return false }
+        if wake == nil {
+            // The timer needs the lock to signal, so it cannot slip in between this check and the wait.
+            wake = WireTimer.shared.schedule(at: deadline) { [condition] in
+                condition.lock()
+                condition.broadcast()
+                condition.unlock()
+            }
+        }
+        condition.wait()
+        return true
     }
 
     /// Takes the next element without waiting, or `nil`.

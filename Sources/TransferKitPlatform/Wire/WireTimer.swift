@@ -1,10 +1,11 @@
 import Foundation
 
-/// The one timer of the wire layer: runs an action when its deadline passes, on a thread of its own.
+/// The one timer of the wire layer: runs an action when its deadline passes, by the deadline's ``WireClock``.
 ///
-/// It does not use the concurrency pool (a sleeping task, or Dispatch's global queues, which *are* that pool on
-/// Linux), so a deadline fires on time even when every pool thread is blocked or busy. Actions run one after
-/// another on the timer's thread and must be short: resume a continuation, shut a socket down.
+/// On the continuous clock actions run on the clock's thread of their own; it does not use the concurrency pool (a
+/// sleeping task, or Dispatch's global queues, which *are* that pool on Linux), so a deadline fires on time even
+/// when every pool thread is blocked or busy. On a manual clock they run when a test advances it. Actions run one
+/// after another and must be short: resume a continuation, shut a socket down.
 package final class WireTimer: Sendable {
     /// The process's timer.
     package static let shared = WireTimer()
@@ -12,80 +13,33 @@ package final class WireTimer: Sendable {
     /// A scheduled action, for ``cancel(_:)``.
     package struct Handle: Sendable, Hashable {
         fileprivate let id: UInt64
-    }
+        fileprivate let clock: WireClock
 
-    private struct Entry {
-        let id: UInt64
-        let instant: ContinuousClock.Instant
-        let action: @Sendable () -> Void
-    }
+        package static func == (lhs: Handle, rhs: Handle) -> Bool {
+            lhs.id == rhs.id && lhs.clock === rhs.clock
+        }
 
-    private struct State {
-        var entries: [Entry] = []
-        var nextID: UInt64 = 1
-        var isRunning = false
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(ObjectIdentifier(clock))
+        }
     }
-
-    private let condition = NSCondition()
-    // Guarded by `condition`, which is the lock here because the timer thread waits on it.
-    nonisolated(unsafe) private var state = State()
 
     private init() {}
 
-    /// Runs `action` on the timer's thread once `deadline` passes, unless cancelled first; a deadline that never
-    /// passes schedules nothing.
+    /// Runs `action` once `deadline` passes on its clock, unless cancelled first; a deadline that never passes
+    /// schedules nothing.
     @discardableResult
     package func schedule(at deadline: Deadline, _ action: @escaping @Sendable () -> Void) -> Handle {
-        condition.lock()
-        defer { condition.unlock() }
-        let id = state.nextID
-        state.nextID += 1
-        guard let instant = deadline.instant else { return Handle(id: id) }
-        let index = state.entries.firstIndex { $0.instant > instant } ?? state.entries.endIndex
-        state.entries.insert(Entry(id: id, instant: instant, action: action), at: index)
-        if !state.isRunning {
-            state.isRunning = true
-            DedicatedThread.start { [self] in run() }
-        }
-        condition.signal()
-        return Handle(id: id)
+        guard let instant = deadline.instant else { return Handle(id: deadline.clock.unusedID(), clock: deadline.clock) }
+        return Handle(id: deadline.clock.schedule(at: instant, action), clock: deadline.clock)
     }
 
     /// Cancels a scheduled action.
     /// - Returns: Whether it had not run yet (so it never will).
     @discardableResult
     package func cancel(_ handle: Handle) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let index = state.entries.firstIndex(where: { $0.id == handle.id }) else { return false }
-        state.entries.remove(at: index)
-        return true
-    }
-
-    private func run() {
-        condition.lock()
-        while true {
-            guard let first = state.entries.first else {
-                // Idle: the thread ends after a while and the next schedule starts another.
-                if !condition.wait(until: Date(timeIntervalSinceNow: 5)) && state.entries.isEmpty {
-                    state.isRunning = false
-                    condition.unlock()
-                    return
-                }
-                continue
-            }
-            let now = ContinuousClock.now
-            if first.instant > now {
-                let wait = now.duration(to: first.instant)
-                let (seconds, attoseconds) = wait.components
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
-                continue
-            }
-            state.entries.removeFirst()
-            condition.unlock()
-            first.action()
-            condition.lock()
-        }
+        handle.clock.cancel(handle.id)
     }
 }
 
@@ -108,15 +62,16 @@ extension WireTimer {
         }
     }
 
-    /// Suspends the calling task for `duration`, as ``sleep(until:)``.
+    /// Suspends the calling task for `duration` of `clock`, as ``sleep(until:)``.
     /// - Throws: `CancellationError` when the task is cancelled first.
-    package static func sleep(for duration: Duration) async throws(CancellationError) {
-        try await sleep(until: .after(duration))
+    package static func sleep(for duration: Duration, on clock: WireClock = .continuous) async throws(CancellationError)
+    {
+        try await sleep(until: .after(duration, on: clock))
     }
 
-    /// Blocks the calling thread for `duration`: for a thread of its own (an accept loop's back-off), never a task
-    /// of the concurrency pool, which must use ``sleep(for:)``.
-    package static func block(for duration: Duration) {
-        _ = Mailbox<Void, Never>(capacity: 1).take(until: .after(duration))
+    /// Blocks the calling thread for `duration` of `clock`: for a thread of its own (an accept loop's back-off),
+    /// never a task of the concurrency pool, which must use ``sleep(for:on:)``.
+    package static func block(for duration: Duration, on clock: WireClock = .continuous) {
+        _ = Mailbox<Void, Never>(capacity: 1).take(until: .after(duration, on: clock))
     }
 }
