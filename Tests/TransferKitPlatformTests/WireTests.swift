@@ -311,20 +311,37 @@ struct WireTests {
     @Test("a silent peer ends the connection at the silence limit when the protocol says so")
     func silence() async throws {
         let (near, far) = try UnixSocket.pair()
-        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(5))
+        let clock = WireClock.manual()
+        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(5), clock: clock)
         let ends = Mailbox<String, Never>(capacity: 1)
+        let asks = Mailbox<Int, Never>(capacity: 4)
+        let frames = Mailbox<Void, Never>(capacity: 4)
         let asked = SanitizedMutex(0)
         connection.start(
-            decoder: LengthPrefixedFrames(maximumLength: 64), silenceLimit: .milliseconds(50),
+            decoder: LengthPrefixedFrames(maximumLength: 64), silenceLimit: .seconds(30),
             onSilence: {
-                asked.withLock {
-                    $0 += 1; return $0 >= 3
+                let count = asked.withLock {
+                    $0 += 1
+                    return $0
                 }
+                asks.post(count)
+                return count >= 3
             },
-            onFrame: { _, _ in }, onEnd: { end in ends.post("\(end)") })
+            onFrame: { _, _ in frames.post(()) }, onEnd: { end in ends.post("\(end)") })
+        // A frame before the limit starts the silence again: 29 s, a frame, 29 s more are no silence.
+        clock.advance(by: .seconds(29))
+        try far.sendAll(LengthPrefixedFrames.frame([1]), timeout: .seconds(5))
+        try await frames.receive(until: .after(.seconds(10)))
+        clock.advance(by: .seconds(29))
+        #expect(asks.poll() == nil)
+        // Each silence asks the protocol; the third ends the connection.
+        for count in 1...3 {
+            clock.advance(by: .seconds(1))
+            #expect(try await asks.receive(until: .after(.seconds(10))) == count)
+            clock.advance(by: .seconds(29))
+        }
         let end = try await ends.receive(until: .after(.seconds(10)))
-        #expect(end.contains("said nothing"))
-        #expect(asked.withLock { $0 } == 3)
+        #expect(end.contains("said nothing for 30.0 seconds"))
         withExtendedLifetime(far) {}
     }
 }

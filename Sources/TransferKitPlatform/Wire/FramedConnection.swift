@@ -42,6 +42,8 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     package let sendTimeout: Duration
     /// The most descriptors held for frames that have not claimed them.
     package let maximumPendingDescriptors: Int
+    /// The clock the silence limit is measured on.
+    package let clock: WireClock
     private let sendLock = SanitizedMutex(())
     private let state = SanitizedMutex(State())
 
@@ -52,10 +54,25 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     }
 
     /// A connection over `socket`.
-    package init(socket: UnixSocket, sendTimeout: Duration, maximumPendingDescriptors: Int = 32) {
+    /// - Parameter clock: What the silence limit is measured on. On a manual clock the reader looks at the clock
+    ///   every few milliseconds of real time while it waits for bytes (a test's clock moves by its hand).
+    package init(
+        socket: UnixSocket, sendTimeout: Duration, maximumPendingDescriptors: Int = 32, clock: WireClock = .continuous
+    ) {
         self.socket = socket
         self.sendTimeout = sendTimeout
         self.maximumPendingDescriptors = maximumPendingDescriptors
+        self.clock = clock
+    }
+
+    /// Waits until the socket is readable or `silenceLimit` has passed on ``clock`` since `since`.
+    /// - Returns: Whether it is readable.
+    private func waitUntilReadable(silenceLimit: Duration, since: Duration) throws(SystemError) -> Bool {
+        guard clock.isManual else { return try socket.waitUntilReadable(timeout: silenceLimit) }
+        while clock.now - since < silenceLimit {
+            if try socket.waitUntilReadable(timeout: .milliseconds(5)) { return true }
+        }
+        return false
     }
 
     /// Starts the reader thread.
@@ -123,9 +140,11 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
             for descriptor in descriptors { Syscall.close(descriptor) }
         }
         func closing() -> Bool { state.withLock { $0.isClosing } }
+        var heard = clock.now
         while true {
             do {
-                if let silenceLimit, try !socket.waitUntilReadable(timeout: silenceLimit) {
+                if let silenceLimit, try !waitUntilReadable(silenceLimit: silenceLimit, since: heard) {
+                    heard = clock.now
                     if closing() { return .closed }
                     if onSilence() { return .silent(silenceLimit) }
                     continue
@@ -146,6 +165,7 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
                 }
                 return .failed(error)
             }
+            heard = clock.now
             guard count > 0 else {
                 if closing() { return .closed }
                 return buffer.isEmpty ? .peerClosed : .truncated(pendingBytes: buffer.count)

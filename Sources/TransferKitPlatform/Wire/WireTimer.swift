@@ -31,7 +31,9 @@ package final class WireTimer: Sendable {
     /// schedules nothing.
     @discardableResult
     package func schedule(at deadline: Deadline, _ action: @escaping @Sendable () -> Void) -> Handle {
-        guard let instant = deadline.instant else { return Handle(id: deadline.clock.unusedID(), clock: deadline.clock) }
+        guard let instant = deadline.instant else {
+            return Handle(id: deadline.clock.unusedID(), clock: deadline.clock)
+        }
         return Handle(id: deadline.clock.schedule(at: instant, action), clock: deadline.clock)
     }
 
