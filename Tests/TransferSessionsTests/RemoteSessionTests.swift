@@ -249,14 +249,25 @@ struct RemoteSessionTests {
         let (left, _) = rowLists(["a"], [])
         let session = try left.beginDrag(["a"])
         let gate = Latch<Void>()
+        let offered = Latch<Void>()
         defer { gate.open() }
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(1)) {
-            event in
-            if event == .offered { await gate.wait() }
+        // The source's time limit is on a manual clock: it passes when the test says, not by a loaded machine.
+        let clock = WireClock.manual()
+        let publication = try DragSessionPublication(
+            publishing: session, atPath: path, timeout: .seconds(30), clock: clock
+        ) { event in
+            if event == .offered {
+                offered.open()
+                await gate.wait()
+            }
         }
         defer { publication.close() }
-        // The destination on a thread of its own, so that a busy task pool cannot delay its hello past the
-        // source's silence limit: it says hello and drops at once, then reads to the end.
+        // The observer holds the offer; once it runs, the limit's 30 s pass.
+        Task {
+            await offered.wait()
+            clock.advance(by: .seconds(30))
+        }
+        // The destination says hello and drops at once, then reads to the end.
         let received = try await DedicatedThread.run { () throws -> [SourceMessage] in
             let socket = try UnixSocket.connect(toPath: path, deadline: .after(patience))
             defer { socket.close() }

@@ -1,6 +1,6 @@
 import Foundation
 import TransferKit
-import TransferKitPlatform
+package import TransferKitPlatform
 public import UniformTypes
 
 /// A drag session offered to other processes on a Unix domain socket: the source half of a cross-process drag.
@@ -41,6 +41,8 @@ public final class DragSessionPublication: Sendable {
     public let decisions: SessionDecisionRecord?
 
     let timeout: Duration
+    /// The clock its time limits are measured on (a test's manual clock, or the continuous one).
+    let clock: WireClock
     let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
     private let listener: UnixSocket
     private let state = SanitizedMutex(State())
@@ -68,14 +70,25 @@ public final class DragSessionPublication: Sendable {
     ///     ``RemoteSessionEvent/offered`` is told on the connection's reader, which waits at most `timeout`: an
     ///     observer still running then ends that connection with `timedOut`, as a destination silent for so long.
     /// - Throws: ``TransferSessionError`` with `disconnected` when the socket cannot be made at `path`.
-    public init(
+    public convenience init(
         publishing session: DragSession, atPath path: String, decisions: SessionDecisionRecord? = nil,
         timeout: Duration = .seconds(30), observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
+    ) throws(TransferSessionError) {
+        try self.init(
+            publishing: session, atPath: path, decisions: decisions, timeout: timeout, clock: .continuous,
+            observer: observer)
+    }
+
+    /// Publishes `session` at `path`, its time limits measured on `clock` (a test's manual clock).
+    package init(
+        publishing session: DragSession, atPath path: String, decisions: SessionDecisionRecord? = nil,
+        timeout: Duration, clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) throws(TransferSessionError) {
         self.session = session
         self.path = path
         self.decisions = decisions ?? session.source?.decisions
         self.timeout = timeout
+        self.clock = clock
         self.observer = observer
         do {
             listener = try UnixSocket.listen(atPath: path, backlog: 64)
@@ -108,7 +121,7 @@ public final class DragSessionPublication: Sendable {
     /// - Throws: ``TransferSessionError`` with `timedOut` when the session had not ended in time (it goes on; cancel
     ///   it or wait again).
     public func ended(within timeout: Duration) async throws(TransferSessionError) -> DropOperation {
-        let deadline = Deadline.after(timeout)
+        let deadline = Deadline.after(timeout, on: clock)
         guard let operation = await session.ended(until: deadline), await waitUntilQuiet(until: deadline) else {
             throw TransferSessionError(
                 code: .timedOut, message: "The session did not end within \(timeout).", source: session.id.rawValue)
@@ -235,7 +248,8 @@ private final class SourceEndpoint: Sendable {
 
     init(publication: DragSessionPublication, socket: UnixSocket) {
         self.publication = publication
-        self.connection = FramedConnection(socket: socket, sendTimeout: publication.timeout)
+        self.connection = FramedConnection(
+            socket: socket, sendTimeout: publication.timeout, clock: publication.clock)
         let credentials = socket.peerCredentials
         let peer = credentials.map { credentials in
             SessionSourceMachine.Peer(
@@ -328,11 +342,12 @@ private final class SourceEndpoint: Sendable {
     private func observeFromReader(_ event: RemoteSessionEvent) {
         guard let observer = publication.observer else { return }
         let done = Latch<Void>()
+        let deadline = Deadline.after(publication.timeout, on: publication.clock)
         Task {
             await observer(event)
             done.open()
         }
-        if done.block(until: .after(publication.timeout)) == nil {
+        if done.block(until: deadline) == nil {
             refuse(.timedOut, "The source's observer of \(event) took longer than \(publication.timeout).")
         }
     }

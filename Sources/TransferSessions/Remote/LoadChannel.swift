@@ -22,6 +22,7 @@ final class LoadChannel: Sendable {
     }
 
     private let timeout: Duration
+    private let clock: WireClock
     private let started = Mailbox<UInt64?, TransferError>(capacity: 1)
     private let pieces = Mailbox<Piece, TransferError>(capacity: LoadChannel.bufferLimit)
     private let state = SanitizedMutex(State())
@@ -34,8 +35,9 @@ final class LoadChannel: Sendable {
         var fileReader: DedicatedWorker?
     }
 
-    init(timeout: Duration) {
+    init(timeout: Duration, clock: WireClock) {
         self.timeout = timeout
+        self.clock = clock
     }
 
     deinit {
@@ -60,7 +62,7 @@ final class LoadChannel: Sendable {
     ///   ``TransferSessionError``) when the source did not answer in time.
     func waitUntilStarted() async throws(TransferError) -> UInt64? {
         do {
-            return try await started.receive(until: .after(timeout))
+            return try await started.receive(until: .after(timeout, on: clock))
         } catch {
             throw giveUp(error)
         }
@@ -74,7 +76,7 @@ final class LoadChannel: Sendable {
 
     /// The next bytes; waits while the reader is behind by more than ``bufferLimit``, at most the time limit.
     func push(_ bytes: Data) {
-        switch pieces.post(.bytes(bytes), cost: bytes.count, until: .after(timeout)) {
+        switch pieces.post(.bytes(bytes), cost: bytes.count, until: .after(timeout, on: clock)) {
         case .posted, .closed:
             break
         case .timedOut:
@@ -189,7 +191,7 @@ final class LoadChannel: Sendable {
         }
         let piece: Piece
         do {
-            piece = try await pieces.receive(until: .after(timeout))
+            piece = try await pieces.receive(until: .after(timeout, on: clock))
         } catch {
             switch error {
             case .finished:

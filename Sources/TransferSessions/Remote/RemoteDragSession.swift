@@ -1,6 +1,6 @@
 import Foundation
 public import TransferKit
-import TransferKitPlatform
+package import TransferKitPlatform
 import UniformTypes
 
 /// A drag session published by another process, seen from a destination: the destination half of a cross-process
@@ -89,6 +89,15 @@ public final class RemoteDragSession: Sendable {
         toPath path: String, origin: TransferSessionOrigin = .current, timeout: Duration = .seconds(30),
         observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async throws(TransferSessionError) -> RemoteDragSession {
+        try await connect(toPath: path, origin: origin, timeout: timeout, clock: .continuous, observer: observer)
+    }
+
+    /// Connects as ``connect(toPath:origin:timeout:observer:)`` does, the time limits measured on `clock` (a
+    /// test's manual clock; the connect itself waits in real time).
+    package static func connect(
+        toPath path: String, origin: TransferSessionOrigin = .current, timeout: Duration, clock: WireClock,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
+    ) async throws(TransferSessionError) -> RemoteDragSession {
         let deadline = Deadline.after(timeout)
         let socket: UnixSocket
         do {
@@ -105,7 +114,7 @@ public final class RemoteDragSession: Sendable {
                 code: .disconnected, message: "No drag session is published at \(path): \(error.reason).",
                 cause: error, source: path)
         }
-        let link = SourceLink(socket: socket, timeout: timeout)
+        let link = SourceLink(socket: socket, timeout: timeout, clock: clock)
         link.start()
         do {
             try link.send(
@@ -115,12 +124,12 @@ public final class RemoteDragSession: Sendable {
         } catch {
             // The reader may know better why the connection ended (the peer's garbage): its reason closes the
             // replies, and the wait throws it.
-            _ = try await link.nextReply(until: .after(timeout), waitingFor: "the session's offer")
+            _ = try await link.nextReply(until: .after(timeout, on: clock), waitingFor: "the session's offer")
             throw error
         }
         // Each wait has the whole time limit from its own start (the spec's rule): a process whose task pool is
         // busy must not lose the offer's wait to the time its connect spent queued.
-        let reply = try await link.nextReply(until: .after(timeout), waitingFor: "the session's offer")
+        let reply = try await link.nextReply(until: .after(timeout, on: clock), waitingFor: "the session's offer")
         guard
             case .offer(let version, let session, let application, let process, let move, let other, let items) = reply
         else {
@@ -191,7 +200,8 @@ public final class RemoteDragSession: Sendable {
         }
         link.didSendDrop()
         try link.send(DestinationMessage.drop(operation: proposal.operation))
-        let reply = try await link.nextReply(until: .after(link.timeout), waitingFor: "the answer to the drop")
+        let reply = try await link.nextReply(
+            until: .after(link.timeout, on: link.clock), waitingFor: "the answer to the drop")
         switch reply {
         case .reserved(let operation, let ids):
             guard operation.transfersItems else {
@@ -213,7 +223,8 @@ public final class RemoteDragSession: Sendable {
                         try link.send(DestinationMessage.commit)
                     case .abort(let reason):
                         try link.send(DestinationMessage.abort(message: reason))
-                        _ = try? await link.nextReply(until: .after(link.timeout), waitingFor: "the end of the drop")
+                        _ = try? await link.nextReply(
+                            until: .after(link.timeout, on: link.clock), waitingFor: "the end of the drop")
                     case .reserved:
                         return  // The destination reserves nothing.
                     }
@@ -241,7 +252,7 @@ public final class RemoteDragSession: Sendable {
                     end: { [self] in
                         await observe(.commitSent)
                         let finished = try? await link.nextReply(
-                            until: .after(link.timeout), waitingFor: "the end of the drop")
+                            until: .after(link.timeout, on: link.clock), waitingFor: "the end of the drop")
                         guard case .finished(let ended, _, _)? = finished else { return nil }
                         return ended
                     })
@@ -292,6 +303,8 @@ public final class RemoteDragSession: Sendable {
 private final class SourceLink: Sendable {
     let connection: FramedConnection<LengthPrefixedFrames>
     let timeout: Duration
+    /// The clock the time limits are measured on.
+    let clock: WireClock
     private let replies = Mailbox<SourceMessage, TransferSessionError>(capacity: 16)
     private let state = SanitizedMutex(State())
 
@@ -301,9 +314,10 @@ private final class SourceLink: Sendable {
         var closedReason: TransferSessionError?
     }
 
-    init(socket: UnixSocket, timeout: Duration) {
-        connection = FramedConnection(socket: socket, sendTimeout: timeout)
+    init(socket: UnixSocket, timeout: Duration, clock: WireClock) {
+        connection = FramedConnection(socket: socket, sendTimeout: timeout, clock: clock)
         self.timeout = timeout
+        self.clock = clock
     }
 
     func start() {
@@ -439,7 +453,7 @@ private final class SourceLink: Sendable {
 
     /// Starts a load of item `item`'s `type` and returns its bytes as they come.
     func load(item: Int, type: UniformType) async throws -> TransferByteStream {
-        let channel = LoadChannel(timeout: timeout)
+        let channel = LoadChannel(timeout: timeout, clock: clock)
         let request = try state.withLock { state throws(TransferError) -> UInt32 in
             if let reason = state.closedReason {
                 throw TransferError(
