@@ -83,7 +83,7 @@ extension X11Backend {
         try connection.send(
             X11RequestEncoder.createWindow(requestor, parent: connection.info.rootWindow, eventMask: 0))
         state.withLock { $0.notifyWatchers[requestor] = events }
-        let deadline = Deadline.after(timeout)
+        let deadline = Deadline.after(timeout, on: connection.clock)
         var actions = machine.start
         while true {
             var event: X11ManagerSaveMachine.Event?

@@ -1,6 +1,6 @@
 import Foundation
 package import TransferKit
-import TransferKitPlatform
+package import TransferKitPlatform
 
 /// The clipboard over the X11 core protocol: selections, `TARGETS`, `MULTIPLE` and `INCR` as the ICCCM describes
 /// them, and XFIXES for watching owner changes.
@@ -81,11 +81,11 @@ package final class X11Backend: ClipboardBackend {
     /// (tests use it to talk to a fake server).
     package static func connect(
         socketPath: String, abstractName: String? = nil, cookie: [UInt8]?, timeout: Duration,
-        messageLimit: Int = X11.defaultMessageLimit
+        messageLimit: Int = X11.defaultMessageLimit, clock: WireClock = .continuous
     ) async throws -> X11Backend {
         let connection = try await X11Connection.connect(
             socketPath: socketPath, abstractName: abstractName, cookie: cookie, timeout: timeout,
-            messageLimit: messageLimit)
+            messageLimit: messageLimit, clock: clock)
         do {
             let window = connection.allocateResource()
             try connection.send(
@@ -339,7 +339,7 @@ package final class X11Backend: ClipboardBackend {
                 window, property: property, type: X11.Atom.integer, format: 8, mode: .append, data: [UInt8]()))
         while true {
             if case .propertyNotify(_, _, let time, _) = try await X11Wait.next(
-                from: mailbox, within: connection.timeout, waitingFor: "a server timestamp")
+                from: mailbox, within: connection.timeout, on: connection.clock, waitingFor: "a server timestamp")
             {
                 return time
             }

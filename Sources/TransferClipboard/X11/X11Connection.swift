@@ -1,5 +1,5 @@
 import Foundation
-import TransferKitPlatform
+package import TransferKitPlatform
 
 /// One connection to an X server on the wire layer: requests out (numbered, with a time limit on each write), and
 /// the ``FramedConnection``'s one reader thread, which cuts the server's bytes with ``X11Frames`` into the setup
@@ -13,6 +13,8 @@ package final class X11Connection: Sendable {
     package let info: X11ServerInfo
     /// The time limit of each write and each awaited reply.
     package let timeout: Duration
+    /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
+    package let clock: WireClock
     private let wire: FramedConnection<X11Frames>
     private let state: SanitizedMutex<State>
     /// Serializes writes, so that requests reach the server in the order of their sequence numbers.
@@ -38,10 +40,11 @@ package final class X11Connection: Sendable {
         var xfixesFirstEvent: UInt8?
     }
 
-    private init(wire: FramedConnection<X11Frames>, info: X11ServerInfo, timeout: Duration) {
+    private init(wire: FramedConnection<X11Frames>, info: X11ServerInfo, timeout: Duration, clock: WireClock) {
         self.wire = wire
         self.info = info
         self.timeout = timeout
+        self.clock = clock
         self.state = SanitizedMutex(State())
     }
 
@@ -53,7 +56,7 @@ package final class X11Connection: Sendable {
     ///   `timedOut`, `protocolViolation` (a malformed setup reply).
     package static func connect(
         socketPath: String, abstractName: String? = nil, cookie: [UInt8]?, timeout: Duration,
-        messageLimit: Int = X11.defaultMessageLimit
+        messageLimit: Int = X11.defaultMessageLimit, clock: WireClock = .continuous
     ) async throws -> X11Connection {
         let socket: UnixSocket
         do {
@@ -78,7 +81,7 @@ package final class X11Connection: Sendable {
                 message: "Cannot connect to the X server at \(socketPath): \(error.reason). Check DISPLAY, and that "
                     + "the server runs.", cause: error, source: socketPath)
         }
-        let wire = FramedConnection<X11Frames>(socket: socket, sendTimeout: timeout)
+        let wire = FramedConnection<X11Frames>(socket: socket, sendTimeout: timeout, clock: clock)
         let route = X11FrameRoute()
         wire.start(
             decoder: X11Frames(limit: messageLimit),
@@ -98,7 +101,7 @@ package final class X11Connection: Sendable {
         let reply: X11SetupReply
         do {
             reply = try await X11Wait.next(
-                from: route.setup, until: .after(timeout), timeout: timeout, waitingFor: "the setup reply")
+                from: route.setup, until: .after(timeout, on: clock), timeout: timeout, waitingFor: "the setup reply")
         } catch {
             wire.close()
             var error = error
@@ -117,7 +120,7 @@ package final class X11Connection: Sendable {
                     "The X server at \(socketPath) refused the connection: \(reason.isEmpty ? "no reason" : reason)"
                     + ". Check XAUTHORITY (its MIT-MAGIC-COOKIE-1 for this display).", source: socketPath)
         case .success(let info):
-            let connection = X11Connection(wire: wire, info: info, timeout: timeout)
+            let connection = X11Connection(wire: wire, info: info, timeout: timeout, clock: clock)
             route.attach(connection)
             return connection
         }
@@ -210,10 +213,11 @@ package final class X11Connection: Sendable {
                     sent = end
                 }
                 if sent < requests.count {
-                    try await batch.wait(untilReceived: sent - window / 2, timeout: timeout, lateMessage: late)
+                    try await batch.wait(
+                        untilReceived: sent - window / 2, until: .after(timeout, on: clock), lateMessage: late)
                 }
             }
-            try await batch.wait(untilReceived: requests.count, timeout: timeout, lateMessage: late)
+            try await batch.wait(untilReceived: requests.count, until: .after(timeout, on: clock), lateMessage: late)
         } catch {
             let failure =
                 error as? ClipboardError ?? ClipboardError(code: .transferFailed, message: "\(error)", cause: error)
@@ -290,7 +294,7 @@ package final class X11Connection: Sendable {
         if continuation != nil {
             let failure = ClipboardError(
                 code: .timedOut, message: "The X server did not answer request \(request[0]) in \(timeout).")
-            let timer = WireTimer.shared.schedule(at: .after(timeout)) { [weak self] in
+            let timer = WireTimer.shared.schedule(at: .after(timeout, on: clock)) { [weak self] in
                 self?.resolve(sequence, .failure(failure))
             }
             let stillPending = state.withLock { state in
@@ -493,15 +497,15 @@ private final class X11ReplyBatch: Sendable {
         waiter?.continuation.resume(throwing: error)
     }
 
-    /// Waits until `target` replies have come, at most `timeout`.
+    /// Waits until `target` replies have come, at most until `deadline`.
     ///
     /// - Throws: ``ClipboardError``: `timedOut` (with `lateMessage`), `cancelled`, or the run's failure.
-    func wait(untilReceived target: Int, timeout: Duration, lateMessage: String) async throws {
+    func wait(untilReceived target: Int, until deadline: Deadline, lateMessage: String) async throws {
         let id = state.withLock { state in
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
-        let timer = WireTimer.shared.schedule(at: .after(timeout)) { [weak self] in
+        let timer = WireTimer.shared.schedule(at: deadline) { [weak self] in
             self?.expire(id, ClipboardError(code: .timedOut, message: lateMessage))
         }
         defer { WireTimer.shared.cancel(timer) }

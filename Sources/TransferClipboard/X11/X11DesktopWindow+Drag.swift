@@ -118,7 +118,7 @@ struct XdndSourceDriver {
                 queue = [event]
             case .deadline:
                 if let read = lastRead.last, read + connection.timeout > .now {
-                    deadline = .after(connection.timeout - (ContinuousClock.now - read))
+                    deadline = .after(connection.timeout - (ContinuousClock.now - read), on: connection.clock)
                     continue
                 }
                 deadline = .never
@@ -148,7 +148,7 @@ struct XdndSourceDriver {
                     case .watch(let target):
                         window.backend.desktopWindows.watch(target, for: window.window, on: connection)
                     case .armDeadline:
-                        deadline = .after(connection.timeout)
+                        deadline = .after(connection.timeout, on: connection.clock)
                     case .finish(let end):
                         if let ownership { await window.backend.release(ownership) }
                         switch end {

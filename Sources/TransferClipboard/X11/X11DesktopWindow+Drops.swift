@@ -97,7 +97,7 @@ final class XdndTargetSession: Sendable {
                     case .watch(let source):
                         backend.desktopWindows.watch(source, for: window, on: backend.connection)
                     case .armSilenceDeadline:
-                        deadline = .after(backend.connection.timeout)
+                        deadline = .after(backend.connection.timeout, on: backend.connection.clock)
                     case .disarmSilenceDeadline:
                         deadline = .never
                     }

@@ -107,7 +107,9 @@ final class X11IncomingTransfer: Sendable {
         default:
             let what = wait == .waitForNotify ? "the selection owner to convert" : "the next chunk of an INCR transfer"
             do {
-                switch try await X11Wait.next(from: events, within: backend.connection.timeout, waitingFor: what) {
+                switch try await X11Wait.next(
+                    from: events, within: backend.connection.timeout, on: backend.connection.clock, waitingFor: what)
+                {
                 case .selectionNotify(_, _, _, _, let property): return .selectionNotify(property: property)
                 case .propertyNotify(_, _, _, let deleted): return .propertyNotify(deleted: deleted)
                 case .selectionOwnerGone: return .ownerGone

@@ -74,13 +74,13 @@ struct X11OwnerTransfer {
             guard let properties else { return .requestorDestroyed }
             // One deadline per chunk: a requestor that keeps changing the property instead of deleting it (each
             // change a PropertyNotify) must not restart the wait, or it would hold the source forever.
-            let deadline = ContinuousClock.now + backend.connection.timeout
+            let connection = backend.connection
+            let deadline = Deadline.after(connection.timeout, on: connection.clock)
             while true {
-                let remaining = deadline - ContinuousClock.now
-                guard remaining > .zero else { return .timedOut }
+                guard !deadline.hasPassed else { return .timedOut }
                 do {
                     switch try await X11Wait.next(
-                        from: properties, within: remaining,
+                        from: properties, until: deadline, timeout: connection.timeout,
                         waitingFor: "the requestor to take a chunk of an INCR transfer")
                     {
                     case .propertyNotify(_, _, _, true): return .propertyNotify(deleted: true)

@@ -51,11 +51,11 @@ enum X11Wait {
         }
     }
 
-    /// The next value of `mailbox`, waiting at most `timeout` (`nil`: without end).
+    /// The next value of `mailbox`, waiting at most `timeout` of `clock` (`nil`: without end).
     static func next<Element>(
-        from mailbox: Mailbox<Element, ClipboardError>, within timeout: Duration?,
+        from mailbox: Mailbox<Element, ClipboardError>, within timeout: Duration?, on clock: WireClock = .continuous,
         waitingFor what: @autoclosure () -> String
     ) async throws(ClipboardError) -> Element {
-        try await next(from: mailbox, until: .after(timeout), timeout: timeout, waitingFor: what())
+        try await next(from: mailbox, until: .after(timeout, on: clock), timeout: timeout, waitingFor: what())
     }
 }
