@@ -1,6 +1,6 @@
 import Foundation
 package import TransferKit
-import TransferKitPlatform
+package import TransferKitPlatform
 
 /// The clipboard over a Wayland compositor's data-control protocol (`ext-data-control-v1`, or
 /// `zwlr_data_control_manager_v1` where only that exists), spoken directly over the compositor's Unix socket.
@@ -49,6 +49,8 @@ package final class WaylandBackend: ClipboardBackend {
     let connection: FramedConnection<WaylandFrames>
     /// How long a round trip or a pipe may stay silent before `timedOut`.
     let timeout: Duration
+    /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
+    let clock: WireClock
     let storage = SanitizedMutex(Storage())
     private let outbox = SanitizedMutex(Outbox())
 
@@ -94,7 +96,10 @@ package final class WaylandBackend: ClipboardBackend {
     ///
     /// - Parameter binding: What to bind: data control, the focus-surface fallback's globals, or nothing.
     /// - Throws: ``ClipboardError`` as ``connect(environment:timeout:binding:)`` does, except `noDisplay`.
-    package init(socketPath: String, timeout: Duration, binding: Binding = .dataControl) async throws {
+    /// - Parameter clock: What the time limits are measured on (a test's manual clock).
+    package init(
+        socketPath: String, timeout: Duration, binding: Binding = .dataControl, clock: WireClock = .continuous
+    ) async throws {
         let socket: UnixSocket
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
@@ -106,8 +111,10 @@ package final class WaylandBackend: ClipboardBackend {
                 cause: error, source: socketPath)
         }
         self.timeout = timeout
+        self.clock = clock
         connection = FramedConnection(
-            socket: socket, sendTimeout: timeout, maximumPendingDescriptors: Self.maximumPendingDescriptors)
+            socket: socket, sendTimeout: timeout, maximumPendingDescriptors: Self.maximumPendingDescriptors,
+            clock: clock)
         connection.start(
             decoder: WaylandFrames(),
             onFrame: { [weak self] (frame, descriptors) throws(WireViolation) in
@@ -227,7 +234,8 @@ package final class WaylandBackend: ClipboardBackend {
             Syscall.close(pipe.write)
             throw error
         }
-        return TransferByteStream(WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, source: target))
+        return TransferByteStream(
+            WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, clock: clock, source: target))
     }
 
     /// Each change of `selection`: the new owner's MIME types, empty when cleared.
@@ -479,7 +487,7 @@ package final class WaylandBackend: ClipboardBackend {
             return (callback, actions)
         }
         do {
-            try await reply.receive(until: .after(timeout))
+            try await reply.receive(until: .after(timeout, on: clock))
         } catch {
             switch error {
             case .closed(let failure):
@@ -541,7 +549,7 @@ package final class WaylandBackend: ClipboardBackend {
         }
         guard !isFocused else { return }
         do {
-            try await waiter.receive(until: .after(timeout))
+            try await waiter.receive(until: .after(timeout, on: clock))
         } catch {
             releaseFocus()
             switch error {

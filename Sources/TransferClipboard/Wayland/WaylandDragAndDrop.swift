@@ -64,7 +64,7 @@ extension WaylandBackend: DragAndDropBackend {
         }
         let handle = WaylandDesktopWindow(backend: self, window: window, identifier: "wl_surface@\(surface)")
         do {
-            try await shown.receive(until: .after(timeout))
+            try await shown.receive(until: .after(timeout, on: clock))
         } catch {
             handle.close()
             switch error {
@@ -253,7 +253,8 @@ extension WaylandBackend: DragAndDropBackend {
             throw error
         }
         return TransferByteStream(
-            WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, source: target, writer: "The drag's source"))
+            WaylandPipeChunks(
+                descriptor: pipe.read, timeout: timeout, clock: clock, source: target, writer: "The drag's source"))
     }
 
     /// Finishes the dropped `offer`.

@@ -15,8 +15,11 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
 
     /// Reads `descriptor`, the pipe carrying `source` (a MIME type) from `writer` (who is silent when the time
     /// limit passes: the owner of the clipboard, or a drag's source).
-    init(descriptor: Int32, timeout: Duration, source: String, writer: String = "The owner of the clipboard") {
-        reader = Reader(descriptor: descriptor, timeout: timeout, source: source, writer: writer)
+    init(
+        descriptor: Int32, timeout: Duration, clock: WireClock = .continuous, source: String,
+        writer: String = "The owner of the clipboard"
+    ) {
+        reader = Reader(descriptor: descriptor, timeout: timeout, clock: clock, source: source, writer: writer)
     }
 
     func makeAsyncIterator() -> Iterator { Iterator(lease: Lease(reader: reader)) }
@@ -43,6 +46,7 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         static let slice = Duration.milliseconds(100)
 
         let timeout: Duration
+        let clock: WireClock
         let source: String
         /// Who writes into the pipe, named in the error of the time limit.
         let writer: String
@@ -53,8 +57,9 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         /// Whether the pass was given up; the thread then stops and closes the read end.
         private let abandoned = Abandonment()
 
-        init(descriptor: Int32, timeout: Duration, source: String, writer: String) {
+        init(descriptor: Int32, timeout: Duration, clock: WireClock, source: String, writer: String) {
             self.timeout = timeout
+            self.clock = clock
             self.source = source
             self.writer = writer
             DedicatedThread.start { [chunks, abandoned] in
@@ -69,7 +74,7 @@ struct WaylandPipeChunks: AsyncSequence, Sendable {
         ///   when the task was cancelled, `transferFailed` when the pipe failed.
         func next() async throws(ClipboardError) -> Data? {
             do {
-                return try await chunks.receive(until: .after(timeout))
+                return try await chunks.receive(until: .after(timeout, on: clock))
             } catch {
                 switch error {
                 case .finished:
