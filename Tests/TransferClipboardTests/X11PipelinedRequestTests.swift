@@ -183,9 +183,9 @@ struct X11PipelinedRequestTests {
 
     @Test("Cancelling the task that waits for a run ends it with cancelled")
     func cancellation() async throws {
-        let silent = SanitizedMutex(false)
+        let silent = Latch<Void>()
         let server = try server(stop: { $0 == 10 }) { _ in
-            silent.withLock { $0 = true }
+            silent.open()
             return .silence
         }
         defer { server.stop() }
@@ -194,8 +194,7 @@ struct X11PipelinedRequestTests {
         defer { connection.close() }
         let run = Task { try await connection.requests(atomNames(1...100)) }
         // Cancelled once the server has the run and has stopped answering, so the cancellation is what ends it.
-        for _ in 0..<3000 where !silent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(silent.withLock { $0 })
+        await silent.wait()
         run.cancel()
         let error = await #expect(throws: ClipboardError.self) { _ = try await run.value }
         #expect(error?.code == .cancelled)
