@@ -171,10 +171,16 @@ struct WireTests {
         WireClock.continuous.advance(by: .seconds(3600))
         #expect(WireClock.continuous.now - before < .seconds(3600))
 
-        // A smoke test on real time: the continuous clock's timer thread fires.
-        let done = Mailbox<Void, Never>(capacity: 1)
-        WireTimer.shared.schedule(at: .after(.milliseconds(20))) { done.post(()) }
-        try await done.receive(until: .after(.seconds(10)))
+        // A smoke test on real time: the continuous clock's timer thread fires, and a deadline centuries away (a
+        // write that expires in `Int64.max` seconds) does not stop it: once the first action ran, the far one is
+        // what the thread waits for, and the next one still fires.
+        let far = WireTimer.shared.schedule(at: .after(.seconds(Int64.max))) {}
+        defer { WireTimer.shared.cancel(far) }
+        for _ in 0..<2 {
+            let done = Mailbox<Void, Never>(capacity: 1)
+            WireTimer.shared.schedule(at: .after(.milliseconds(20))) { done.post(()) }
+            try await done.receive(until: .after(.seconds(10)))
+        }
     }
 
     @Test("the timer's sleep ends at its deadline, and at once with CancellationError when its task is cancelled")

@@ -126,7 +126,9 @@ package final class WireClock: Sendable {
             }
             let now = origin.duration(to: .now)
             if first.instant > now {
-                let (seconds, attoseconds) = (first.instant - now).components
+                // At most an hour at a time: Foundation's condition traps on a date centuries away (a write that
+                // expires in `Int64.max` seconds is allowed), and the loop looks again anyway.
+                let (seconds, attoseconds) = min(first.instant - now, .seconds(3600)).components
                 _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
                 continue
             }
