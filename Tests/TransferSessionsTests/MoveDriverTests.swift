@@ -90,10 +90,10 @@ struct MoveDriverTests {
     /// One run's faults.
     struct Faults: CustomStringConvertible {
         var usesRecord: Bool
-        var breakAfter: Int
-        var sourceDiesAt: Int?
-        var destinationDiesAt: Int?
-        var commitFails: Bool
+        var breakAfter = Int.max
+        var sourceDiesAt: Int? = nil
+        var destinationDiesAt: Int? = nil
+        var commitFails = false
 
         var description: String {
             "record \(usesRecord), break after \(breakAfter), source dies at \(sourceDiesAt.map(String.init) ?? "-"), "
@@ -201,38 +201,29 @@ struct MoveDriverTests {
 
     @Test("a move without faults reaches the destination once, with and without a record", arguments: [true, false])
     func ordinary(usesRecord: Bool) async {
-        let ending = await Self.run(
-            Faults(
-                usesRecord: usesRecord, breakAfter: .max, sourceDiesAt: nil, destinationDiesAt: nil,
-                commitFails: false))
+        let ending = await Self.run(Faults(usesRecord: usesRecord))
         #expect(ending == Ending(inSource: false, inDestination: true))
     }
 
     @Test("a commit that fails leaves the item in the source, with and without a record", arguments: [true, false])
     func commitFails(usesRecord: Bool) async {
-        let ending = await Self.run(
-            Faults(
-                usesRecord: usesRecord, breakAfter: .max, sourceDiesAt: nil, destinationDiesAt: nil,
-                commitFails: true))
+        let ending = await Self.run(Faults(usesRecord: usesRecord, commitFails: true))
         #expect(ending == Ending(inSource: true, inDestination: false))
     }
 
     @Test("a commit that cannot be sent leaves the item in the source without a record, in the destination with one")
     func commitLost() async {
         // The link carries the reservation only.
-        let without = await Self.run(
-            Faults(usesRecord: false, breakAfter: 1, sourceDiesAt: nil, destinationDiesAt: nil, commitFails: false))
+        let without = await Self.run(Faults(usesRecord: false, breakAfter: 1))
         #expect(without == Ending(inSource: true, inDestination: false))
-        let with = await Self.run(
-            Faults(usesRecord: true, breakAfter: 1, sourceDiesAt: nil, destinationDiesAt: nil, commitFails: false))
+        let with = await Self.run(Faults(usesRecord: true, breakAfter: 1))
         #expect(with == Ending(inSource: false, inDestination: true))
     }
 
     @Test("a destination that dies after deciding: the live source asks the record and removes the item")
     func destinationDiesAfterDeciding() async {
         // The destination's effects: 0 is its decision, 1 its commit.
-        let ending = await Self.run(
-            Faults(usesRecord: true, breakAfter: .max, sourceDiesAt: nil, destinationDiesAt: 1, commitFails: false))
+        let ending = await Self.run(Faults(usesRecord: true, destinationDiesAt: 1))
         #expect(ending == Ending(inSource: false, inDestination: true))
     }
 

@@ -16,17 +16,14 @@ final class ClipboardServing: Sendable {
         var ownership: (any ClipboardOwnership)?
         var expiry: Duration?
         var expiryTask: Task<Void, Never>?
-        var end: ClipboardWriteEnd?
     }
 
-    let pasteLimit: Int?
     private let machine: MachineShell<ClipboardWriteMachine>
     private let resources = SanitizedMutex(Resources())
-    /// Opens once the ownership has ended and every request under way was served.
-    private let finish = Latch<Void>()
+    /// Opens, with why the write ended, once the ownership has ended and every request under way was served.
+    private let finish = Latch<ClipboardWriteEnd>()
 
     init(pasteLimit: Int?) {
-        self.pasteLimit = pasteLimit
         self.machine = MachineShell(ClipboardWriteMachine(pasteLimit: pasteLimit))
     }
 
@@ -114,8 +111,7 @@ final class ClipboardServing: Sendable {
                 }
                 expiry?.cancel()
             case .finish(let end):
-                resources.withLock { $0.end = end }
-                finish.open()
+                finish.open(end)
             }
         }
         return actions
@@ -124,8 +120,7 @@ final class ClipboardServing: Sendable {
     /// Waits until the ownership has ended and every request under way was served; why it ended, or `nil` when
     /// the waiting task was cancelled first.
     func finished() async -> ClipboardWriteEnd? {
-        guard await finish.wait() != nil else { return nil }
-        return resources.withLock { $0.end }
+        await finish.wait()
     }
 }
 

@@ -37,11 +37,6 @@ package final class MachineShell<Machine: ProtocolMachine>: Sendable {
         machine.withLock { $0.handle(event) }
     }
 
-    /// Reads the machine's state under the lock.
-    package func read<Value: Sendable>(_ body: (borrowing Machine) -> Value) -> Value {
-        machine.withLock { body($0) }
-    }
-
     /// Feeds `event`, carries out each action with `perform` outside the lock, and feeds back what an action
     /// answers, until no event follows.
     package func run<Failure: Error>(

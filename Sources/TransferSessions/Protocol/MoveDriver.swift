@@ -182,18 +182,16 @@ extension MoveDriver {
                         : "The destination went away or fell silent before it committed.")
             }
         }
-        switch driver.settlement {
-        case .moved?:
-            return
-        case .kept?:
-            throw driver.sendFailure ?? refusal
-                ?? TransferSessionError(code: .disconnected, message: "The destination went away.")
-        case nil:
+        // A violation settles nothing: the source keeps the items.
+        guard !driver.violated, let settlement = driver.settlement else {
             throw TransferSessionError(
                 code: .protocolViolation,
                 message:
                     "The destination broke the order of a move (at \(driver.move.phase)); the source keeps the items.")
         }
+        guard settlement == .kept else { return }
+        throw driver.sendFailure ?? refusal
+            ?? TransferSessionError(code: .disconnected, message: "The destination went away.")
     }
 
     /// The destination's part of a move, from the reservation on: store the items by `commit`, decide (with a
