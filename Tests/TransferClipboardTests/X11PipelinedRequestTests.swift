@@ -171,7 +171,7 @@ struct X11PipelinedRequestTests {
             socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: clock)
         defer { connection.close() }
         let run = Task { try await connection.requests(self.atomNames(1...5000)) }
-        #expect(try await silent.wait(until: .after(.seconds(30))) != nil, "the server never went silent")
+        #expect(try await silent.wait(until: .after(.seconds(60))) != nil, "the server never went silent")
         let result = await advancing(clock, by: .seconds(30)) { try await run.value }
         guard case .failure(let error) = result else {
             Issue.record("the run ended without an error")
@@ -194,7 +194,7 @@ struct X11PipelinedRequestTests {
         defer { connection.close() }
         let run = Task { try await connection.requests(atomNames(1...100)) }
         // Cancelled once the server has the run and has stopped answering, so the cancellation is what ends it.
-        #expect(try await silent.wait(until: .after(.seconds(30))) != nil, "the server never went silent")
+        #expect(try await silent.wait(until: .after(.seconds(60))) != nil, "the server never went silent")
         run.cancel()
         let error = await #expect(throws: ClipboardError.self) { _ = try await run.value }
         #expect(error?.code == .cancelled)

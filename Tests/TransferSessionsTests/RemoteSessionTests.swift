@@ -264,8 +264,8 @@ struct RemoteSessionTests {
         defer { publication.close() }
         // The observer holds the offer; once it runs, the limit's 30 s pass.
         Task {
-            // Without the offer in 30 s the destination's own reads (`patience`) end the test.
-            guard (try? await offered.wait(until: .after(.seconds(30)))) != nil else { return }
+            // Without the offer in time the destination's own reads (`patience`) end the test.
+            guard (try? await offered.wait(until: .after(patience))) != nil else { return }
             clock.advance(by: .seconds(30))
         }
         // The destination says hello and drops at once, then reads to the end.
