@@ -8,7 +8,7 @@ import TransferKitTesting
 /// The version as `transferkit --version`, the README's installation snippet and the changelog give it.
 @Suite("Release", .timeLimit(.minutes(5)))
 struct ReleaseTests {
-    /// `X.Y.Z` from the start of `TransferKitTool.transferKitVersion` (`0.3.0 (archive format 1.0)`).
+    /// `X.Y.Z` from the start of `TransferKitTool.transferKitVersion` (`0.3.0 (archive format 1.1)`).
     func toolVersion() throws -> String {
         try #require(TransferKitTool.transferKitVersion.split(separator: " ").first.map(String.init))
     }

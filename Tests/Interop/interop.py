@@ -192,6 +192,19 @@ for vector in all_vectors:
     except spec_reader.SpecError as error:
         verdict = error.code
     check(f"spec reader: {name} is {expected}", verdict == expected, f"it says {verdict}")
+    # §3.6, §6: the declarations a 1.1 reader reads, and a 1.0 reader's view (it ignores decls).
+    if vector["valid"]:
+        declared = spec_reader.read_with_declarations(data)[1]
+        check(f"spec reader: {name} declares {len(vector.get('declarations', []))} types in order",
+              declared == vector.get("declarations", []), f"it reads {declared}")
+    reader10 = vector.get("reader10", vector)
+    expected10 = "valid" if reader10["valid"] else reader10["code"]
+    try:
+        spec_reader.read(data, minor_known=0)
+        verdict10 = "valid"
+    except spec_reader.SpecError as error:
+        verdict10 = error.code
+    check(f"spec reader as version 1.0: {name} is {expected10}", verdict10 == expected10, f"it says {verdict10}")
     inspected = run("inspect", str(VECTORS / name))
     tool_ok = inspected.returncode == 0 if vector["valid"] else (
         inspected.returncode == 2 and expected.encode() in inspected.stderr)
@@ -207,10 +220,11 @@ for vector in all_vectors:
             listing = json.loads(listed.stdout, parse_constant=lambda c: 1 / 0)
             archive_items = spec_reader.read(data)
             same = (listing["version"] == version_of(name, data) and [
-                typed(item["metadata"]) for item in listing["items"]] == [typed(item["metadata"]) for item in archive_items])
+                typed(item["metadata"]) for item in listing["items"]] == [typed(item["metadata"]) for item in archive_items]
+                and [d["identifier"] for d in listing.get("declarations", [])] == vector.get("declarations", []))
         except (ValueError, ZeroDivisionError, KeyError, spec_reader.SpecError) as error:
             same = error
-        check(f"tool: inspect --json of {name} gives its version and metadata", same is True,
+        check(f"tool: inspect --json of {name} gives its version, metadata and declarations", same is True,
               f"{same!r} {listed.stdout[-300:]!r} {listed.stderr[-300:]!r}")
     if vector.get("canonical"):
         # §5.2: converting a canonical vector gives its other form's vector, byte for byte.

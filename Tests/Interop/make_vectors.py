@@ -85,7 +85,8 @@ def is_json_text(data):
         return False
 
 
-def add(name, data, valid, code=None, schema=None, beyond=None, canonical=False, to_text=None):
+def add(name, data, valid, code=None, schema=None, beyond=None, canonical=False, to_text=None, declarations=None,
+        reader10=None):
     folder = "valid" if valid else "invalid"
     path = OUT / folder / name
     path.write_bytes(data)
@@ -100,13 +101,20 @@ def add(name, data, valid, code=None, schema=None, beyond=None, canonical=False,
         entry["canonical"] = True  # a conforming writer writes exactly these bytes for the archive they hold
     if to_text:
         entry["toText"] = to_text  # the archive is valid but has no text form: converting it fails with this code
+    if declarations:
+        entry["declarations"] = declarations  # the identifiers a 1.1 reader reads from decls, in order
+    if reader10:
+        entry["reader10"] = reader10  # a 1.0 reader's verdict, where it differs (it ignores decls, §6)
     vectors.append(entry)
 
 
-def both(name, value, valid=True, code=None, schema=None, beyond=None, canonical=None):
+def both(name, value, valid=True, code=None, schema=None, beyond=None, canonical=None, declarations=None,
+         reader10=None):
     canonical = valid if canonical is None else canonical
-    add(name + ".transferkit", cbor_bytes(value), valid, code, canonical=canonical)
-    add(name + ".json", canonical_json(json_value(value)), valid, code, schema, beyond, canonical=canonical)
+    add(name + ".transferkit", cbor_bytes(value), valid, code, canonical=canonical, declarations=declarations,
+        reader10=reader10)
+    add(name + ".json", canonical_json(json_value(value)), valid, code, schema, beyond, canonical=canonical,
+        declarations=declarations, reader10=reader10)
 
 
 def head(major, argument):
@@ -369,6 +377,75 @@ add("fractional-checksum.json",
     ('{"format":"transferkit-archive","items":[{"representations":[{"checksum":0.5,"text":"",'
      '"type":"public.data"}]}],"version":[1,0]}\n').encode(), False, "malformed")
 add("not-an-object.txt", b"plain words\n", False, "notAnArchive")
+
+# --- Issue 37: declarations (§3.6, format 1.1) ---
+card_json = rep("com.example.card", b'{"name":"Ryu","level":3}')
+card = {"identifier": "com.example.card", "conformsTo": ["public.json"], "description": "Example card",
+        "tags": {"public.filename-extension": ["card"], "public.mime-type": ["application/vnd.example.card+json"]}}
+
+
+def declaring(decls, items=None, version=(1, 1)):
+    """An archive of `items` (one card by default) carrying `decls`."""
+    return archive([item([card_json])] if items is None else items, version=version, body_extra={"decls": decls})
+
+
+# A 1.0 reader ignores decls and reads the same items: its verdict on a 1.1 archive with a broken declaration.
+READER10_VALID = {"valid": True}
+both("declarations", declaring([card]), declarations=["com.example.card"])
+both("declarations-parents-and-an-unknown-parent", declaring([
+    {"identifier": "com.example.base", "conformsTo": ["public.json"]},
+    {"identifier": "com.example.card", "conformsTo": ["com.example.base"]},
+    {"identifier": "com.example.orphan", "conformsTo": ["com.example.missing"]}]),
+    declarations=["com.example.base", "com.example.card", "com.example.orphan"])
+both("declarations-unknown-keys-and-empty-fields", declaring([
+    {"identifier": "com.example.card", "conformsTo": [], "tags": {"public.mime-type": []}, "later": [1, {"a": 2}]}]),
+    canonical=False, declarations=["com.example.card"])
+both("declarations-1024", declaring([{"identifier": "com.example.t%d" % n} for n in range(1024)], items=[]),
+     declarations=["com.example.t%d" % n for n in range(1024)])
+# §6: in a 1.0 archive, decls is an unknown key, ignored whatever it holds; a 1.1 reader sees what a 1.0 reader sees.
+both("declarations-in-version-1-0-ignored", declaring([{"identifier": "a..b"}, 7], version=(1, 0)),
+     canonical=False, schema=True)
+both("declarations-not-an-array", declaring({"identifier": "com.example.card"}), False, "malformed",
+     reader10=READER10_VALID)
+both("declaration-not-a-map", declaring(["com.example.card"]), False, "malformed", reader10=READER10_VALID)
+both("declaration-without-identifier", declaring([{"conformsTo": ["public.json"]}]), False, "malformed",
+     reader10=READER10_VALID)
+both("declaration-identifier-double-dot", declaring([{"identifier": "com..card"}]), False, "invalidIdentifier",
+     reader10=READER10_VALID)
+both("declaration-parent-invalid", declaring([{"identifier": "com.example.card", "conformsTo": ["public json"]}]),
+     False, "invalidIdentifier", reader10=READER10_VALID)
+both("declaration-tag-class-invalid", declaring([{"identifier": "com.example.card", "tags": {"mime type": ["x"]}}]),
+     False, "invalidIdentifier", reader10=READER10_VALID)
+both("declaration-tag-not-text", declaring([{"identifier": "com.example.card", "tags": {"public.mime-type": [1]}}]),
+     False, "malformed", reader10=READER10_VALID)
+both("declaration-dynamic-type", declaring([{"identifier": "dyn.ah62d4rv4ge80"}]), False, "invalidDeclaration",
+     reader10=READER10_VALID)
+both("declaration-dynamic-type-upper-case", declaring([{"identifier": "DYN.card"}]), False, "invalidDeclaration",
+     reader10=READER10_VALID)
+both("declaration-twice-other-case", declaring([card, {"identifier": "COM.example.CARD"}]), False,
+     "invalidDeclaration", schema=True, beyond="uniqueness of declared identifiers, compared case-insensitively",
+     reader10=READER10_VALID)
+both("declaration-tag-empty", declaring([{"identifier": "com.example.card", "tags": {"public.mime-type": [""]}}]),
+     False, "invalidDeclaration", reader10=READER10_VALID)
+both("declaration-tag-control-character", declaring([
+    {"identifier": "com.example.card", "tags": {"public.filename-extension": ["ca\trd"]}}]),
+    False, "invalidDeclaration", reader10=READER10_VALID)
+both("declaration-tag-1025-octets", declaring([
+    {"identifier": "com.example.card", "tags": {"public.mime-type": ["application/" + "x" * 1013]}}]),
+    False, "invalidDeclaration", schema=True, beyond="the length of a tag in octets", reader10=READER10_VALID)
+both("declaration-description-1025-octets", declaring([{"identifier": "com.example.card", "description": "é" * 512 + "x"}]),
+     False, "invalidDeclaration", schema=True, beyond="the length of a description in octets", reader10=READER10_VALID)
+both("declaration-description-line-feed", declaring([{"identifier": "com.example.card", "description": "two\nlines"}]),
+     False, "invalidDeclaration", reader10=READER10_VALID)
+# §8: the tag (first in the binary key order) is the fault reported, not the identifier after it.
+both("two-faults-declaration-tag-and-identifier", declaring([
+    {"identifier": "com..card", "tags": {"public.mime-type": [""]}}]), False, "invalidDeclaration",
+     reader10=READER10_VALID)
+both("declarations-1025", declaring([{"identifier": "com.example.t%d" % n} for n in range(1025)], items=[]), False,
+     "limitExceeded", schema=True, beyond="a reader limit (declarations)", reader10=READER10_VALID)
+both("declarations-size-over-limit", declaring(
+    [{"identifier": "com.example.t%d" % n, "description": "x" * 1024} for n in range(1024)], items=[]), False,
+     "limitExceeded", schema=True, beyond="a reader limit (declarations size)", reader10=READER10_VALID)
 
 (OUT / "expected.json").write_text(
     json.dumps({"format": "transferkit-archive vectors", "vectors": sorted(vectors, key=lambda v: v["name"])},

@@ -28,7 +28,8 @@ IDENTIFIER = re.compile(r"(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]+")  # §3.1, used wit
 BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?")
 LIMITS = {"key": 256, "name": 1024, "items": 65536, "representations": 256, "depth": 16, "metadata": 1 << 20,
-          "payload": 1 << 40, "document": 64 << 20, "nesting": 64}  # §7 defaults
+          "payload": 1 << 40, "document": 64 << 20, "nesting": 64, "declarations": 1024,
+          "declarations size": 1 << 20}  # §7 defaults
 UINT64_MAX = 2 ** 64 - 1
 
 
@@ -129,15 +130,71 @@ def exact_integer(value, low, high):  # §5.1: the number's exact decimal value 
     return value
 
 
-def check_archive(top, body, payload_of, metadata_of):
-    """Checks the layout shared by both forms in the binary form's order: version (§6), items, representations."""
+def has_control(text):  # §3.2: general category Cc
+    return any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in text)
+
+
+def check_declarations(decls, size):
+    """§3.6 in the binary form's order (§8): declaration by declaration, each in its key order (tags, conformsTo,
+    identifier, description), then a duplicate identifier. Returns the declared identifiers."""
+    if not isinstance(decls, list):
+        raise SpecError("malformed", "decls is not an array")
+    if len(decls) > LIMITS["declarations"]:
+        raise SpecError("limitExceeded", "declarations")
+    if size > LIMITS["declarations size"]:
+        raise SpecError("limitExceeded", "declarations size")
+    seen, identifiers = set(), []
+    for declaration in decls:
+        if not isinstance(declaration, dict):
+            raise SpecError("malformed", "a declaration is not a map")
+        tags = declaration.get("tags", {})
+        if not isinstance(tags, dict):
+            raise SpecError("malformed", "tags")
+        for tag_class in sorted(tags, key=lambda key: (len(key.encode()), key.encode())):
+            check_identifier(tag_class)
+            if not isinstance(tags[tag_class], list):
+                raise SpecError("malformed", "a tag list")
+            for tag in tags[tag_class]:
+                if not isinstance(tag, str):
+                    raise SpecError("malformed", "a tag")
+                if not 1 <= len(tag.encode()) <= 1024 or has_control(tag):
+                    raise SpecError("invalidDeclaration", "tag")
+        parents = declaration.get("conformsTo", [])
+        if not isinstance(parents, list):
+            raise SpecError("malformed", "conformsTo")
+        for parent in parents:
+            check_identifier(parent)
+        if "identifier" in declaration:
+            identifier = check_identifier(declaration["identifier"])
+            if identifier.split(".")[0].lower() == "dyn":
+                raise SpecError("invalidDeclaration", "a dynamic type")
+        if "description" in declaration:
+            description = declaration["description"]
+            if not isinstance(description, str):
+                raise SpecError("malformed", "description")
+            if len(description.encode()) > 1024 or has_control(description):
+                raise SpecError("invalidDeclaration", "description")
+        if "identifier" not in declaration:
+            raise SpecError("malformed", "a declaration without identifier")
+        if identifier.lower() in seen:
+            raise SpecError("invalidDeclaration", "declared twice")
+        seen.add(identifier.lower())
+        identifiers.append(identifier)
+    return identifiers
+
+
+def check_archive(top, body, payload_of, metadata_of, declarations_size, minor_known, declared):
+    """Checks the layout shared by both forms in the binary form's order: version (§6), declarations (§3.6, read
+    when both the archive and this reader are 1.1 or later), items, representations."""
     version = top.get("version")
     if not isinstance(version, list) or len(version) < 2:
         raise SpecError("malformed", "version")
     major = exact_integer(version[0], 0, UINT64_MAX)
-    exact_integer(version[1], 0, UINT64_MAX)
+    minor = exact_integer(version[1], 0, UINT64_MAX)
     if major != 1:
         raise SpecError("unsupportedVersion", str(major))
+    if minor >= 1 and minor_known >= 1 and "decls" in body:
+        declared.extend(check_declarations(body["decls"], declarations_size()))
     items = body.get("items")
     if not isinstance(items, list):
         raise SpecError("malformed", "items")
@@ -209,6 +266,7 @@ class CBORWalker:
     def __init__(self, data, position):
         self.data, self.position = data, position
         self.metadata_spans = {}  # item index -> octets of its metadata value
+        self.declarations_span = 0  # octets of the body's decls value
 
     def take(self, count):
         if self.position + count > len(self.data):
@@ -275,6 +333,8 @@ class CBORWalker:
                 pairs.append((key, self.value(level + 1, child, in_key)))
                 if isinstance(track, tuple) and key == "metadata":
                     self.metadata_spans[track[1]] = self.position - start
+                if track == "body" and key == "decls":
+                    self.declarations_span = self.position - start
             if all(isinstance(key, str) for key, _ in pairs):
                 return dict(pairs)
             return RawMap(pairs)
@@ -305,7 +365,7 @@ class CBORWalker:
         return value
 
 
-def read_cbor(data):  # §4
+def read_cbor(data, minor_known, declared):  # §4
     walker = CBORWalker(data, 3)
     # §2, §4.1: the tag, then an array whose first element is the format name, or it is another format.
     major, _, count = walker.head()
@@ -334,7 +394,7 @@ def read_cbor(data):  # §4
             raise SpecError("limitExceeded", "metadata size")
         return item.get("metadata", {})
 
-    return check_archive(top, value[2], payload, metadata)
+    return check_archive(top, value[2], payload, metadata, lambda: whole.declarations_span, minor_known, declared)
 
 
 # --- §5: the text form ---
@@ -455,7 +515,15 @@ def metadata_from_json(value):
     return value
 
 
-def read_json(data):  # §5
+def declarations_span(text):
+    """§7: the octets of the decls value as written."""
+    for key, start, end in members(text, skip_white(text, 0)):
+        if key == "decls":
+            return len(text[start:end].encode("utf-8"))
+    return 0
+
+
+def read_json(data, minor_known, declared):  # §5
     if len(data) > LIMITS["document"]:
         raise SpecError("limitExceeded", "document")
     try:
@@ -513,11 +581,19 @@ def read_json(data):  # §5
             raise SpecError("invalidBase64", "non-zero padding bits")
         return decoded
 
-    return check_archive(value, value, payload, metadata)
+    return check_archive(value, value, payload, metadata, lambda: declarations_span(text), minor_known, declared)
 
 
-def read(data):
-    return read_cbor(data) if detect(data) == "cbor" else read_json(data)
+def read_with_declarations(data, minor_known=1):
+    """The archive's items and the identifiers it declares (§3.6). `minor_known` is the minor version this reader
+    implements: with 0 it reads as a reader of version 1.0 does, ignoring `decls` (§6)."""
+    declared = []
+    items = (read_cbor if detect(data) == "cbor" else read_json)(data, minor_known, declared)
+    return items, declared
+
+
+def read(data, minor_known=1):
+    return read_with_declarations(data, minor_known)[0]
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ struct SpecVector: Decodable, Sendable, CustomStringConvertible {
     var canonical: Bool?
     /// The archive is valid but has no text form: converting it fails with this code.
     var toText: String?
+    /// The identifiers a 1.1 reader reads from the archive's `decls`, in order (section 3.6).
+    var declarations: [String]?
 
     /// The form the vector is written in.
     var format: TransferArchiveFormat { name.hasSuffix(".transferkit") ? .cbor : .json }
@@ -50,6 +52,7 @@ struct SpecVectorTests {
         do {
             let archive = try TransferArchive(decoding: bytes)
             #expect(vector.valid, "accepted, but the spec says \(vector.code ?? "invalid")")
+            #expect(archive.declarations.map(\.identifier.identifier) == vector.declarations ?? [])
             // A valid archive re-encodes in both forms and reads back equal (unless it has no text form).
             for format in TransferArchiveFormat.allCases {
                 if format == .json, let code = vector.toText {
@@ -80,6 +83,7 @@ struct SpecVectorTests {
         let bytes = try vector.bytes
         do {
             var reader = try TransferArchiveReader(bytes: bytes)
+            #expect(reader.declarations.map(\.identifier.identifier) == vector.declarations ?? [])
             while try reader.nextItem() != nil {
                 while try reader.nextRepresentation() != nil {
                     try reader.skipPayload()

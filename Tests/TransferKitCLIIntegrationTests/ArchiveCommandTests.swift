@@ -505,7 +505,7 @@ struct ConventionTests {
         let run = await runInProcess(tool, ["--version"])
         #expect(run.status == 0)
         #expect(run.output == "transferkit \(TransferKitTool.transferKitVersion)\n")
-        #expect(run.output.contains("archive format 1.0"))
+        #expect(run.output.contains("archive format 1.1"))
     }
 
     @Test func usageLinesShowRequiredOptionsWithoutBrackets() async {

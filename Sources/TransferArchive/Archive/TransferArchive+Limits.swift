@@ -35,6 +35,11 @@ extension TransferArchive {
         /// unknown keys included: the binary form's top-level array (inside its self-describe tag) or the text form's
         /// object is level 1. Default 64.
         public var maxNestingDepth: Int
+        /// The most type declarations an archive may carry (format 1.1). Default 1 024.
+        public var maxDeclarationCount: Int
+        /// The most bytes an archive's type declarations may take in the input (encoded, in the form being read).
+        /// Default 1 MiB.
+        public var maxDeclarationsSize: Int
 
         /// Creates limits; every parameter defaults to the value in ``default``.
         public init(
@@ -46,7 +51,9 @@ extension TransferArchive {
             maxMetadataSize: Int = 1 << 20,
             maxPayloadLength: UInt64 = 1 << 40,
             maxJSONDocumentSize: Int = 64 << 20,
-            maxNestingDepth: Int = 64
+            maxNestingDepth: Int = 64,
+            maxDeclarationCount: Int = 1024,
+            maxDeclarationsSize: Int = 1 << 20
         ) {
             self.maxIdentifierLength = maxIdentifierLength
             self.maxNameLength = maxNameLength
@@ -57,11 +64,13 @@ extension TransferArchive {
             self.maxPayloadLength = maxPayloadLength
             self.maxJSONDocumentSize = maxJSONDocumentSize
             self.maxNestingDepth = maxNestingDepth
+            self.maxDeclarationCount = maxDeclarationCount
+            self.maxDeclarationsSize = maxDeclarationsSize
         }
 
         /// Safe defaults for input from anywhere: identifiers 255 bytes, names 1 KiB, 65 536 items,
         /// 256 representations per item, metadata 16 levels and 1 MiB per item, payloads 1 TiB, JSON 64 MiB,
-        /// nesting 64 levels.
+        /// nesting 64 levels, 1 024 declarations in 1 MiB.
         public static let `default` = Limits()
     }
 }

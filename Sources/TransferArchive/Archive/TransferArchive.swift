@@ -70,18 +70,33 @@ public struct TransferArchive: Sendable, Hashable {
     /// The items, in order.
     public var items: [Item]
 
+    /// The declarations of the types the items use that a reader may not know (format 1.1, `Schemas/transfer-archive.md`
+    /// §3.6), in order: what each conforms to, its tags and its description, so that a reader learns, say, that
+    /// `com.example.card` is JSON.
+    ///
+    /// An archive carries a declaration's identifier, parents, tags and description; its `referenceURL` and `version`
+    /// are dropped when the declaration is stored here, as are empty tag lists. ``declarations(for:in:)`` gives
+    /// what a writer should carry; readers use them through ``carriedDeclarations(in:)``.
+    public var declarations: [UniformTypeDeclaration] {
+        didSet { declarations = declarations.map(ArchiveDeclarations.carried) }
+    }
+
     /// Creates an archive.
-    /// - Parameter items: The items, in order.
-    public init(items: [Item] = []) {
+    /// - Parameters:
+    ///   - items: The items, in order.
+    ///   - declarations: The declarations of the items' types that a reader may not know; see ``declarations``.
+    public init(items: [Item] = [], declarations: [UniformTypeDeclaration] = []) {
         self.items = items
+        self.declarations = declarations.map(ArchiveDeclarations.carried)
     }
 }
 
 extension TransferArchive {
     /// The format name that both forms carry, `transferkit-archive`.
     public static let formatName = "transferkit-archive"
-    /// The version this library writes: major 1, minor 0. Readers accept any minor version of major 1.
-    public static let currentVersion = (major: 1, minor: 0)
+    /// The version this library writes: major 1, minor 1. Readers accept any minor version of major 1; an archive
+    /// without ``declarations`` is written as 1.0, byte for byte what version 1.0 wrote.
+    public static let currentVersion = (major: 1, minor: 1)
 
     /// Reads an archive in either form, whole, into memory.
     ///
@@ -134,7 +149,7 @@ extension TransferArchive {
 
     private static func decodeCBOR(_ bytes: [UInt8], limits: Limits) throws(TransferArchiveError) -> Self {
         var reader = try TransferArchiveReader(bytes: bytes, limits: limits)
-        var archive = TransferArchive()
+        var archive = TransferArchive(declarations: reader.declarations)
         while let header = try reader.nextItem() {
             var item = Item(suggestedName: header.suggestedName, metadata: header.metadata)
             while let representation = try reader.nextRepresentation() {
@@ -151,7 +166,7 @@ extension TransferArchive {
     private func encodedCBOR() throws(TransferArchiveError) -> Data {
         var output = Data()
         var writer = TransferArchiveWriter { output.append(contentsOf: $0) }
-        try writer.begin(itemCount: items.count)
+        try writer.begin(itemCount: items.count, declarations: declarations)
         for item in items {
             try writer.beginItem(
                 suggestedName: item.suggestedName, metadata: item.metadata,
@@ -171,14 +186,20 @@ enum ArchiveRules {
     /// control characters (spec section 3.2).
     static func checkName(_ name: String, itemIndex: Int, offset: Int? = nil) throws(TransferArchiveError) {
         let utf8 = name.utf8
-        let control = name.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
-        if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || control {
+        if utf8.isEmpty || name == "." || name == ".." || utf8.contains(UInt8(ascii: "/")) || hasControlCharacter(name)
+        {
             throw TransferArchiveError(
                 code: .invalidName,
                 message: "The suggested name \(String(reflecting: name)) is not a file name: it must be non-empty, not "
                     + "'.' or '..', and hold no '/' and no control character (U+0000-U+001F, U+007F-U+009F). Give "
                     + "the item a plain file name, or none.", offset: offset, details: .init(itemIndex: itemIndex))
         }
+    }
+
+    /// Whether `text` holds a control character, general category Cc: U+0000-U+001F or U+007F-U+009F (spec section
+    /// 3.2), which could mislead a terminal or a script that shows it.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }
     }
 
     /// Throws `TransferArchiveError.Code.unrepresentableValue` unless every scalar of the metadata key `key` was
@@ -221,7 +242,7 @@ enum ArchiveRules {
 
     /// The type for an identifier read from an archive.
     static func type(
-        fromUTF8 bytes: some Collection<UInt8>, limits: TransferArchive.Limits, itemIndex: Int, offset: Int?
+        fromUTF8 bytes: some Collection<UInt8>, limits: TransferArchive.Limits, itemIndex: Int?, offset: Int?
     ) throws(TransferArchiveError) -> UniformType {
         if bytes.count > 255, let problem = identifierProblem(bytes) {
             throw TransferArchiveError(

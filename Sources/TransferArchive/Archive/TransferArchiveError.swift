@@ -76,6 +76,10 @@ extension ErrorCode where Domain == TransferArchiveErrorDomain {
     /// An item has two representations of the same uniform type.
     public static var duplicateType: Self { Self("duplicateType") }
 
+    /// A type declaration the archive carries (format 1.1) breaks `Schemas/transfer-archive.md` §3.6: an identifier
+    /// declared twice, a `dyn.` identifier, or a tag or description that is too long or holds a control character.
+    public static var invalidDeclaration: Self { Self("invalidDeclaration") }
+
     /// A metadata value cannot be stored in the requested form (JSON has no NaN or infinity), a metadata number is
     /// outside `Int64` or `Double`, or a metadata key holds a character that Unicode 3.2 does not assign.
     public static var unrepresentableValue: Self { Self("unrepresentableValue") }

@@ -1,4 +1,5 @@
 import CBOR
+import UniformTypes
 
 /// The keys of a definite-length map being walked by hand, checked to be text in ascending deterministic order
 /// (which also rules out duplicates).
@@ -68,6 +69,26 @@ struct MapCursor {
     }
 }
 
+extension CBORReader {
+    /// The next head, with the CBOR module's errors given as the archive's.
+    mutating func archiveHead() throws(TransferArchiveError) -> CBORHead {
+        do {
+            return try readHead()
+        } catch {
+            throw TransferArchiveReader.convert(error)
+        }
+    }
+
+    /// Reads `count` bytes into `bytes`, with the CBOR module's errors given as the archive's.
+    mutating func archiveBytes(count: Int, into bytes: inout [UInt8]) throws(TransferArchiveError) {
+        do {
+            try readBytes(count: count, into: &bytes)
+        } catch {
+            throw TransferArchiveReader.convert(error)
+        }
+    }
+}
+
 extension ArchiveCBOR {
     /// Whether encoded text key `a` sorts before `b`: shorter first, then bytewise.
     static func keyPrecedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -82,6 +103,8 @@ struct ArchiveHeader {
     var itemCount = 0
     var bodyKeys = MapCursor(count: 0)
     var archiveElementsLeft: UInt64 = 0
+    /// The type declarations (spec section 3.6), read only from an archive of minor version 1 or later.
+    var declarations: [UniformTypeDeclaration] = []
 
     static func read(_ cbor: inout CBORReader, limits: TransferArchive.Limits) throws(TransferArchiveError) -> Self {
         var header = ArchiveHeader()
@@ -158,6 +181,10 @@ struct ArchiveHeader {
                 throw TransferArchiveError(
                     code: .malformed, message: "The archive's body has no \"items\" key.", offset: cbor.offset)
             }
+            if key == ArchiveDeclarations.key, header.minor >= 1 {
+                header.declarations = try CBORDeclarationsReader.read(&cbor, limits: limits)
+                continue
+            }
             guard key == ArchiveCBOR.itemsKey else {
                 try skip(&cbor, parentLevel: 2, limits: limits)
                 continue
@@ -182,11 +209,7 @@ struct ArchiveHeader {
     }
 
     private static func head(_ cbor: inout CBORReader) throws(TransferArchiveError) -> CBORHead {
-        do {
-            return try cbor.readHead()
-        } catch {
-            throw TransferArchiveReader.convert(error)
-        }
+        try cbor.archiveHead()
     }
 
     /// Skips a value the reader ignores, holding it to every rule of the encoding (spec sections 4.2 and 6) and to
@@ -214,12 +237,7 @@ struct MetadataReader {
 
     func readValue(_ cbor: inout CBORReader, depth: Int) throws(TransferArchiveError) -> TransferMetadataValue {
         let offset = cbor.offset
-        let head: CBORHead
-        do {
-            head = try cbor.readHead()
-        } catch {
-            throw TransferArchiveReader.convert(error)
-        }
+        let head = try cbor.archiveHead()
         try checkSize(cbor.offset)
         // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold.
         let tooDeep = depth > limits.maxMetadataDepth || depth + 4 > limits.maxNestingDepth
@@ -256,12 +274,7 @@ struct MetadataReader {
             var previous: [UInt8]?
             for _ in 0..<count {
                 let keyOffset = cbor.offset
-                let keyHead: CBORHead
-                do {
-                    keyHead = try cbor.readHead()
-                } catch {
-                    throw TransferArchiveReader.convert(error)
-                }
+                let keyHead = try cbor.archiveHead()
                 guard keyHead.majorType == .textString else {
                     throw error(.malformed, "A metadata map key is not a text string.", keyOffset)
                 }

@@ -54,6 +54,10 @@ public struct TransferArchiveReader: ~Copyable {
 
     /// The archive's version, read from its header (a minor version above `Int.max` is given as `Int.max`).
     public let version: (major: Int, minor: Int)
+    /// The declarations of types the items use that the archive carries (format 1.1), read with the header, before
+    /// the first item: use them for the choices you make while you read, through
+    /// `TypeCatalog.addingCarriedDeclarations(_:)`. Empty for an archive that carries none (every 1.0 archive).
+    public let declarations: [UniformTypeDeclaration]
     /// The archive's minor version exactly: any integer from 0 to 2^64 − 1 (spec section 6).
     package let minorVersion: UInt64
     /// How many items the archive declares.
@@ -140,6 +144,7 @@ public struct TransferArchiveReader: ~Copyable {
         version = (header.major, Int(clamping: header.minor))
         minorVersion = header.minor
         itemCount = header.itemCount
+        declarations = header.declarations
         bodyKeys = header.bodyKeys
         archiveElementsLeft = header.archiveElementsLeft
     }

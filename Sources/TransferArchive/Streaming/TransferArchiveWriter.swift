@@ -94,12 +94,34 @@ public struct TransferArchiveWriter: ~Copyable {
     }
 
     /// Writes the archive's header and promises how many items follow.
-    /// - Parameter itemCount: The number of ``beginItem(suggestedName:metadata:representationCount:)`` calls to come.
-    /// - Throws: `TransferArchiveError.Code.countMismatch` if called twice or with a negative count.
-    public mutating func begin(itemCount: Int) throws(TransferArchiveError) {
+    ///
+    /// The header carries the type declarations, if any, before the items, so that a streaming reader knows the types
+    /// before it meets them; pass ``TransferArchive/declarations(for:in:)`` of the types you will write:
+    ///
+    /// ```swift
+    /// try writer.begin(itemCount: cards.count, declarations: TransferArchive.declarations(for: [.card]))
+    /// ```
+    /// - Parameters:
+    ///   - itemCount: The number of ``beginItem(suggestedName:metadata:representationCount:)`` calls to come.
+    ///   - declarations: Declarations of the items' types that readers may not know (`Schemas/transfer-archive.md`
+    ///     §3.6); with none, the archive is written as version 1.0, otherwise as 1.1. Their `referenceURL` and
+    ///     `version` are not written.
+    /// - Throws: `TransferArchiveError.Code.countMismatch` if called twice or with a negative count;
+    ///   `TransferArchiveError.Code.invalidIdentifier` for a declared identifier, parent or tag class outside the
+    ///   archive's grammar; `TransferArchiveError.Code.invalidDeclaration` for a type declared twice, a `dyn.` type,
+    ///   or a tag or description that is too long or holds a control character.
+    public mutating func begin(
+        itemCount: Int, declarations: [UniformTypeDeclaration] = []
+    ) throws(TransferArchiveError) {
         try expect(.initial, "begin(itemCount:) must be the first call, and only once")
         guard itemCount >= 0 else {
             throw fail(.countMismatch, "The item count \(itemCount) is negative.")
+        }
+        do {
+            try ArchiveDeclarations.check(declarations)
+        } catch {
+            stage = .failed
+            throw error
         }
         self.itemCount = itemCount
         cbor.writeSelfDescribedTag()
@@ -107,8 +129,14 @@ public struct TransferArchiveWriter: ~Copyable {
         cbor.writeTextString(TransferArchive.formatName)
         cbor.writeArrayHead(count: 2)
         cbor.writeUnsignedInteger(UInt64(TransferArchive.currentVersion.major))
-        cbor.writeUnsignedInteger(UInt64(TransferArchive.currentVersion.minor))
-        cbor.writeMapHead(count: 1)
+        cbor.writeUnsignedInteger(declarations.isEmpty ? 0 : 1)
+        if declarations.isEmpty {
+            cbor.writeMapHead(count: 1)
+        } else {
+            cbor.writeMapHead(count: 2)
+            cbor.writeTextString(ArchiveDeclarations.key)
+            ArchiveDeclarations.write(declarations, to: &cbor)
+        }
         cbor.writeTextString(ArchiveCBOR.itemsKey)
         cbor.writeArrayHead(count: UInt64(itemCount))
         stage = .writing

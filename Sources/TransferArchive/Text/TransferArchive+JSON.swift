@@ -1,7 +1,7 @@
 import Foundation
 import TransferKitJSON
 import TransferKitPlatform
-import UniformTypes
+package import UniformTypes
 
 /// The text form: one JSON object, read and written whole in memory (bounded by
 /// ``TransferArchive/Limits/maxJSONDocumentSize``).
@@ -13,7 +13,10 @@ import UniformTypes
 extension TransferArchive {
     func encodedJSON() throws(TransferArchiveError) -> Data {
         var output = JSONOutput()
-        output.raw("{\"format\":")
+        try ArchiveDeclarations.check(declarations)
+        output.raw("{")
+        ArchiveDeclarations.writeJSON(declarations, to: &output)
+        output.raw("\"format\":")
         output.string(Self.formatName.utf8)
         output.raw(",\"items\":[")
         var seenTypes: Set<UniformType> = []
@@ -64,7 +67,7 @@ extension TransferArchive {
             }
             output.raw("]}")
         }
-        output.raw("],\"version\":[\(Self.currentVersion.major),\(Self.currentVersion.minor)]}\n")
+        output.raw("],\"version\":[\(Self.currentVersion.major),\(declarations.isEmpty ? 0 : 1)]}\n")
         return Data(output.bytes)
     }
 
@@ -80,6 +83,24 @@ extension TransferArchive {
             return Array("{}".utf8)
         }
         return output.bytes
+    }
+
+    /// A type declaration as the text form writes it (spec section 5.2), with `extra` members merged in key order, for
+    /// listings such as `transferkit inspect --json`.
+    /// - Parameters:
+    ///   - declaration: The declaration.
+    ///   - extra: More members: a key and its value as JSON text.
+    package static func listingJSON(
+        _ declaration: UniformTypeDeclaration, adding extra: [(key: String, value: [UInt8])]
+    ) -> [UInt8] {
+        var output = JSONOutput()
+        ArchiveDeclarations.writeJSON(declaration, adding: extra, to: &output)
+        return output.bytes
+    }
+
+    /// A JSON array of strings, as the text form writes it.
+    package static func listingJSON(_ strings: [String]) -> [UInt8] {
+        ArchiveDeclarations.jsonArray(strings)
     }
 
     private static func writeJSON(
@@ -173,6 +194,10 @@ extension TransferArchive {
                     + "\(currentVersion.major). Update TransferKit, or ask the sender for version "
                     + "\(currentVersion.major).")
         }
+        var declarations: [UniformTypeDeclaration] = []
+        if minor >= 1, let value = root[ArchiveDeclarations.key] {
+            declarations = try ArchiveDeclarations.readJSON(value, limits: limits)
+        }
         guard case .array(let items, let span)? = root["items"] else {
             throw TransferArchiveError(code: .malformed, message: "The JSON archive has no \"items\" array.")
         }
@@ -183,7 +208,7 @@ extension TransferArchive {
                     "The archive has \(items.count) items; the limit is \(limits.maxItemCount) (Limits.maxItemCount).",
                 offset: span.lowerBound)
         }
-        var archive = TransferArchive()
+        var archive = TransferArchive(declarations: declarations)
         for (index, item) in items.enumerated() {
             archive.items.append(try decodeJSONItem(item, index: index, limits: limits))
         }

@@ -23,12 +23,19 @@ extension TransferArchiveWriter {
     ///   - providers: The items, in order.
     ///   - progress: Its total becomes the number of representations to write; each reports into a child worth one
     ///     unit (a streamed one chunk by chunk). Cancelling it cancels the write.
+    ///   - declaringTypes: Whether the archive carries the declarations of its types that other programs may not
+    ///     know, from each provider's catalogue (the default), as `TransferArchive.init(providers:progress:declaringTypes:)`
+    ///     does.
     /// - Throws: The errors of ``writeItem(from:progress:)``, and `TransferArchiveError.Code.countMismatch` when
     ///   the writer has already begun.
-    public mutating func write(providers: [TransferProvider], progress: TransferProgress? = nil) async throws {
+    public mutating func write(
+        providers: [TransferProvider], progress: TransferProgress? = nil, declaringTypes: Bool = true
+    ) async throws {
         let visible = providers.map(\.entriesVisibleToOtherProcesses)
         progress?.totalUnitCount = Int64(visible.reduce(0) { $0 + $1.count })
-        try begin(itemCount: providers.count)
+        try begin(
+            itemCount: providers.count,
+            declarations: declaringTypes ? TransferArchive.declarations(of: providers, entries: visible) : [])
         for (provider, entries) in zip(providers, visible) {
             try await writeItem(provider, entries: entries, progress: progress)
         }

@@ -36,6 +36,23 @@ public final class TransferRegistry: Sendable {
         self.catalog = catalog
     }
 
+    /// A registry with the same readers and priorities that decides conformance with `catalog` instead, e.g. a
+    /// catalogue that also knows an archive's own declarations (`TransferArchive.carriedDeclarations(in:)`). Later
+    /// registrations in either registry do not reach the other.
+    ///
+    /// ```swift
+    /// let types = archive.carriedDeclarations(in: .shared).catalog
+    /// let reader = TransferRegistry.shared.using(types).reader(for: UniformType("com.example.card")!)
+    /// ```
+    /// - Parameter catalog: The catalogue that says which types conform to which.
+    /// - Returns: The new registry.
+    public func using(_ catalog: TypeCatalog) -> TransferRegistry {
+        let registry = TransferRegistry(catalog: catalog)
+        let claims = claims.withLock { $0 }
+        registry.claims.withLock { $0 = claims }
+        return registry
+    }
+
     /// How strongly a reader claims its types when others claim them too.
     public struct Priority: Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
         /// The priority's value; higher wins.

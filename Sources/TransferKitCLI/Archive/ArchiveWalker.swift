@@ -39,10 +39,12 @@ package enum PayloadHandling {
 /// The CBOR form streams from the descriptor with constant memory; the JSON form is read whole
 /// (within `Limits.maxJSONDocumentSize`), then walked the same way.
 package enum ArchiveWalker {
-    /// Walks `file`; returns the archive's version.
+    /// Walks `file`; returns the archive's version. `onDeclarations` gets the archive's type declarations (format
+    /// 1.1; empty when it carries none) before the first item.
     @discardableResult
     package static func walk(
         _ file: InputFile, format: TransferArchiveFormat, limits: TransferArchive.Limits = .default,
+        declarations onDeclarations: ([UniformTypeDeclaration]) throws -> Void = { _ in },
         item onItem: (WalkedItem) throws -> Void,
         representation onRepresentation: (WalkedRepresentation) throws -> PayloadHandling,
         checksum onChecksum: (WalkedRepresentation, UInt32) throws -> Void = { _, _ in }
@@ -51,6 +53,7 @@ package enum ArchiveWalker {
         case .cbor:
             var reader = try TransferArchiveReader(
                 fileDescriptor: file.fileDescriptor, prefix: file.pending, limits: limits)
+            try onDeclarations(reader.declarations)
             while let item = try reader.nextItem() {
                 try onItem(
                     WalkedItem(index: item.index, suggestedName: item.suggestedName, metadata: item.metadata))
@@ -67,6 +70,7 @@ package enum ArchiveWalker {
         case .json:
             let (archive, minorVersion) = try TransferArchive.decodingText(
                 [UInt8](try file.readArchive(limits: limits)), limits: limits)
+            try onDeclarations(archive.declarations)
             for (itemIndex, item) in archive.items.enumerated() {
                 try onItem(
                     WalkedItem(index: itemIndex, suggestedName: item.suggestedName, metadata: item.metadata))

@@ -70,7 +70,6 @@ package struct CheckCommand: Command {
             }
             wanted = type
         }
-        let checker = RoundTripChecker(registry: registry)
         var reports: [ArchiveReport] = []
         for path in arguments.positionals {
             let file = try InputFile(path: path)
@@ -78,7 +77,7 @@ package struct CheckCommand: Command {
             reports.append(
                 await check(
                     bytes, name: file.displayName, crossProcess: crossProcess, wanted: wanted,
-                    childArguments: DeclarationsOption.arguments(arguments), checker: checker, context))
+                    childArguments: DeclarationsOption.arguments(arguments), context))
         }
         let passed = reports.flatMap(\.items).filter(\.passed).count
         let failed = reports.reduce(0) { $0 + $1.items.filter { !$0.passed }.count + ($1.error == nil ? 0 : 1) }
@@ -103,12 +102,16 @@ package struct CheckCommand: Command {
 
     private func check(
         _ bytes: Data, name: String, crossProcess: Bool, wanted: UniformType?, childArguments: [String],
-        checker: RoundTripChecker, _ context: CommandContext
+        _ context: CommandContext
     ) async -> ArchiveReport {
         var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
         do {
             let format = try ArchiveFormatChoice.detect(bytes.prefix(64), name: name)
             let archive = try TransferArchive(decoding: bytes, format: format)
+            // The archive's own declarations (format 1.1) say what its types are: a declared JSON type is then
+            // checked by value, like public.json, without a declarations file.
+            let types = archive.carriedDeclarations(in: catalog).catalog
+            let checker = RoundTripChecker(registry: registry.using(types))
             let returned: TransferArchive
             if crossProcess {
                 returned = try await reencodeInChild(
@@ -116,7 +119,7 @@ package struct CheckCommand: Command {
             } else {
                 returned = try await Reencoder(checker: checker).reencode(archive)
             }
-            report.items = compare(archive, returned, wanted: wanted, checker: checker)
+            report.items = compare(archive, returned, wanted: wanted, checker: checker, catalog: types)
         } catch {
             report.error = ErrorLine.describe(error)
         }
@@ -139,7 +142,8 @@ package struct CheckCommand: Command {
     }
 
     private func compare(
-        _ original: TransferArchive, _ returned: TransferArchive, wanted: UniformType?, checker: RoundTripChecker
+        _ original: TransferArchive, _ returned: TransferArchive, wanted: UniformType?, checker: RoundTripChecker,
+        catalog: TypeCatalog
     ) -> [ItemReport] {
         original.items.enumerated().map { index, item in
             var report = ItemReport(index: index, name: item.suggestedName, representations: [])

@@ -114,7 +114,7 @@ package struct ExtractCommand: Command {
     }
 
     /// Whether `representation` is the one `wanted` asks for; the first met that is wins.
-    private func isChosen(_ representation: WalkedRepresentation, _ wanted: Wanted) -> Bool {
+    private func isChosen(_ representation: WalkedRepresentation, _ wanted: Wanted, catalog: TypeCatalog) -> Bool {
         switch wanted {
         case .index(let index): representation.index == index
         case .type(let type, exact: true): representation.type == type
@@ -143,6 +143,8 @@ package struct ExtractCommand: Command {
             // The payloads a derivation could start from, by their index in the item, kept in case no
             // representation conforms to the type.
             let derivable = DerivableSources()
+            // The archive's own declarations (format 1.1) teach this walk its types, without changing `self.catalog`.
+            var catalog = catalog
             /// Copies a chosen payload to `destination`, advancing a progress bar for large ones.
             func copying(_ length: UInt64, to destination: any OutputSink) -> (UnsafeRawBufferPointer) throws -> Void {
                 let progress = TransferProgress(totalUnitCount: Int64(clamping: length))
@@ -154,13 +156,16 @@ package struct ExtractCommand: Command {
             }
             try ArchiveWalker.walk(
                 file, format: format,
+                declarations: { declarations in
+                    if !declarations.isEmpty { catalog = catalog.addingCarriedDeclarations(declarations).catalog }
+                },
                 item: { item in itemSeen = itemSeen || item.index == itemIndex },
                 representation: { representation in
                     // Everything after the chosen payload is still read (skipped), so the whole archive is
                     // checked before the command reports success.
                     guard representation.itemIndex == itemIndex else { return .skip }
                     typesSeen.append(representation.type)
-                    if !extracted, isChosen(representation, wanted) {
+                    if !extracted, isChosen(representation, wanted, catalog: catalog) {
                         extracted = true
                         return .read(copying(representation.length, to: sink))
                     }

@@ -25,6 +25,12 @@ package struct InspectCommand: Command {
         text form writes it (1.0 stays a float), and NaN and the infinities, which JSON cannot hold, as
         the strings "NaN", "Infinity" and "-Infinity". The version is the archive's own.
 
+        An archive of version 1.1 may carry declarations of its types; they are listed (--json: the
+        key "declarations", present only then) with what this reader did with each: used, or kept
+        its own (alreadyDeclared, conflicts: declared here with other parents), or skipped
+        (reserved: a public or dyn type; unresolved: an unknown parent or a cycle). Conformance
+        shown for each representation counts the used ones.
+
         EXAMPLES:
           transferkit inspect cards.transferkit
           transferkit inspect cards.transferkit --json
@@ -50,8 +56,16 @@ package struct InspectCommand: Command {
         let file = try InputFile(path: arguments.positionals[0])
         let format = try ArchiveFormatChoice.input(arguments.value("--format"), file: file)
         var items: [Listing.Item] = []
+        var catalog = catalog
+        var declarations: [Listing.Declaration] = []
         let version = try ArchiveWalker.walk(
             file, format: format,
+            declarations: { carried in
+                guard !carried.isEmpty else { return }
+                let outcome = catalog.addingCarriedDeclarations(carried)
+                catalog = outcome.catalog
+                declarations = outcome.outcomes.map { Listing.Declaration(declaration: $0, outcome: $1) }
+            },
             item: { item in
                 items.append(
                     Listing.Item(
@@ -65,7 +79,9 @@ package struct InspectCommand: Command {
                         index: representation.index, type: representation.type.identifier,
                         size: representation.length, checksum: checksum, conformsTo: conformsTo))
             })
-        let listing = Listing(format: format.rawValue, major: version.major, minor: version.minor, items: items)
+        let listing = Listing(
+            format: format.rawValue, major: version.major, minor: version.minor, declarations: declarations,
+            items: items)
         if arguments.flag("--json") {
             try context.standardOutput.write(contentsOf: Data(listing.json))
             try context.standardOutput.writeLine()
@@ -97,14 +113,62 @@ private struct Listing {
         var conformsTo: [String]
     }
 
+    /// A declaration the archive carries and what this reader did with it.
+    struct Declaration {
+        var declaration: UniformTypeDeclaration
+        var outcome: TypeCatalog.CarriedDeclarationOutcome
+
+        /// The object `--json` lists: the declaration's fields as the archive's text form writes them, and
+        /// `outcome` (with `catalogConformsTo` for a conflict).
+        func write(to output: inout JSONOutput) {
+            var outcomeText = JSONOutput()
+            outcomeText.string(outcome.description.utf8)
+            var extra: [(key: String, value: [UInt8])] = [("outcome", outcomeText.bytes)]
+            if case .conflicts(let parents) = outcome {
+                extra.append(("catalogConformsTo", TransferArchive.listingJSON(parents.map(\.identifier))))
+            }
+            output.bytes += TransferArchive.listingJSON(declaration, adding: extra)
+        }
+
+        /// One line of the text listing.
+        var line: String {
+            var line = "declares \(declaration.identifier.identifier)"
+            if !declaration.conformsTo.isEmpty {
+                line += " conforming to " + declaration.conformsTo.map(\.identifier).joined(separator: ", ")
+            }
+            switch outcome {
+            case .used: line += "  (used)"
+            case .alreadyDeclared: line += "  (declared here already; this reader's declaration is used)"
+            case .conflicts(let parents):
+                let own = parents.isEmpty ? "no parents" : parents.map(\.identifier).joined(separator: ", ")
+                line += "  (conflicts: declared here conforming to \(own), which is used)"
+            case .reserved: line += "  (not used: public and dyn types are the system's)"
+            case .unresolved: line += "  (not used: a parent is unknown, or the parents make a cycle)"
+            case .refused(let code): line += "  (not used: \(code))"
+            case .duplicate: line += "  (not used: declared twice)"
+            }
+            return line
+        }
+    }
+
     var format: String
     var major: Int
     var minor: UInt64
+    var declarations: [Declaration]
     var items: [Item]
 
     var json: [UInt8] {
         var output = JSONOutput()
-        output.raw("{\"format\":")
+        output.raw("{")
+        if !declarations.isEmpty {
+            output.raw("\"declarations\":[")
+            for (index, declaration) in declarations.enumerated() {
+                if index > 0 { output.raw(",") }
+                declaration.write(to: &output)
+            }
+            output.raw("],")
+        }
+        output.raw("\"format\":")
         output.string(format.utf8)
         output.raw(",\"items\":[")
         for (position, item) in items.enumerated() {
@@ -136,6 +200,7 @@ private struct Listing {
     func text(name: String) -> String {
         let count = items.count == 1 ? "1 item" : "\(items.count) items"
         var lines = ["\(name): \(format.uppercased()) archive, version \(major).\(minor), \(count)"]
+        lines += declarations.map(\.line)
         for item in items {
             var line = "item \(item.index)"
             if let name = item.name { line += "  \"\(name)\"" }

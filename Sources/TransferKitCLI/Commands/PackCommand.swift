@@ -84,10 +84,13 @@ package struct PackCommand: Command {
         _ inputs: [PackInput], format: TransferArchiveFormat, progress: TransferProgress, to output: String?,
         context: CommandContext
     ) async throws {
+        // The archive carries the declarations of its types that other programs may not know (format 1.1), such as
+        // those of --declarations files, so that a reader needs no such file of its own.
+        let declarations = TransferArchive.declarations(for: inputs.map(\.type), in: catalog)
         try await ArchiveOutput.write(toPath: output, isBinary: format == .cbor, context: context) { sink in
             switch format {
             case .json:
-                var archive = TransferArchive()
+                var archive = TransferArchive(declarations: declarations)
                 for input in inputs {
                     let data = try input.file.readAll(limit: TransferArchive.Limits.default.maxJSONDocumentSize)
                     archive.items.append(input.item(data: data))
@@ -95,7 +98,7 @@ package struct PackCommand: Command {
                 try sink.write(contentsOf: try archive.encoded(as: .json))
             case .cbor:
                 var writer = ArchiveOutput.writer(to: sink)
-                try writer.begin(itemCount: inputs.count)
+                try writer.begin(itemCount: inputs.count, declarations: declarations)
                 for input in inputs {
                     try writer.beginItem(suggestedName: input.name, metadata: [:], representationCount: 1)
                     try writer.writeRepresentation(

@@ -51,7 +51,9 @@ package struct ReencodeCommand: Command {
         let bytes = try file.readArchive()
         let format = try ArchiveFormatChoice.detect(bytes.prefix(64), name: file.displayName)
         let archive = try TransferArchive(decoding: bytes, format: format)
-        let result = try await Reencoder(checker: RoundTripChecker(registry: registry)).reencode(archive)
+        // The archive's own declarations (format 1.1) teach the readers its types, as in `check`.
+        let types = archive.carriedDeclarations(in: catalog).catalog
+        let result = try await Reencoder(checker: RoundTripChecker(registry: registry.using(types))).reencode(archive)
         let encoded = try result.encoded(as: format)
         try await ArchiveOutput.write(
             toPath: arguments.value("--output"), isBinary: format == .cbor, context: context

@@ -63,6 +63,12 @@ public final class TypeCatalog: Sendable {
         self.init(includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport(directories: directories))
     }
 
+    /// A catalog that starts from `snapshot` (which never changes), importing the MIME database by `lazyMIMEImport`.
+    init(snapshot: CatalogSnapshot, lazyMIMEImport: LazyMIMEImport?) {
+        self.lazyMIMEImport = lazyMIMEImport
+        current = SanitizedMutex(snapshot)
+    }
+
     private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?) {
         self.lazyMIMEImport = lazyMIMEImport
         if includingSystemTypes, let system = Self.systemSnapshot {

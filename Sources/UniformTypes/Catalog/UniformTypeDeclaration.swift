@@ -93,7 +93,7 @@ extension UniformTypeDeclaration {
     /// identifier or claim the same tag.
     ///
     /// A lower ``rank`` wins: ``system`` (0) beats ``exported`` (100), which beats ``imported``
-    /// (200), which beats ``mimeDatabase`` (300). A declaration for an identifier that a stronger origin already declares is ignored;
+    /// (200), which beats ``carried`` (250), which beats ``mimeDatabase`` (300). A declaration for an identifier that a stronger origin already declares is ignored;
     /// one from a stronger origin replaces a weaker one; two from the same origin are a
     /// `UniformTypeError.Code.duplicateIdentifier` error. When several types claim one tag,
     /// lookups prefer the stronger origin, then the earlier registration.
@@ -116,6 +116,11 @@ extension UniformTypeDeclaration {
         /// Types owned by someone else that a program declares so it can use them (like
         /// `UTImportedTypeDeclarations`); an exported declaration of the same type replaces it.
         public static let imported = Origin(name: "imported", rank: 200)
+
+        /// Types declared by data the program received rather than by the program: the declarations an
+        /// archive carries (``TypeCatalog/addingCarriedDeclarations(_:)``). They never replace a
+        /// system, exported or imported declaration, and win only over the MIME database's types.
+        public static let carried = Origin(name: "carried", rank: 250)
 
         /// Types made from the Linux shared-mime-info database by
         /// ``TypeCatalog/importMIMEDatabase(directories:)``; every declared type wins over them.
