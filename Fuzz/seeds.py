@@ -173,8 +173,32 @@ def json_seeds():
     write("ArchiveJSONFuzzer", "invalid-not-object.json", b'["transferkit-archive"]')
 
 
+def declaration_seeds():
+    """Format 1.1: archives that carry their types' declarations (spec section 3.6), valid and not."""
+    card = {"identifier": "com.example.card", "conformsTo": ["public.json"], "description": "Card",
+            "tags": {"public.filename-extension": ["card"], "public.mime-type": ["application/vnd.example.card+json"]}}
+    chain = [{"identifier": "com.example.base", "conformsTo": ["public.json"]},
+             {"identifier": "com.example.card", "conformsTo": ["com.example.base"]},
+             {"identifier": "com.example.loop", "conformsTo": ["com.example.loop"], "later": {"k": [1]}}]
+    card_item = item([rep("com.example.card", b'{"name":"Ryu"}')])
+    cases = {
+        "valid-declarations": [card],
+        "valid-declarations-chain": chain,
+        "invalid-declaration-dynamic": [{"identifier": "dyn.abc"}],
+        "invalid-declaration-twice": [card, {"identifier": "COM.example.card"}],
+        "invalid-declaration-tag": [{"identifier": "com.example.card", "tags": {"public.mime-type": ["a\tb"]}}],
+        "invalid-declaration-shape": [{"identifier": "com.example.card", "conformsTo": "public.json"}],
+    }
+    for name, decls in cases.items():
+        write("ArchiveCBORFuzzer", f"{name}.transferkit",
+              cbor_archive([card_item], version=(1, 1), body_extra={"decls": decls}))
+        write("ArchiveJSONFuzzer", f"{name}.json",
+              json_archive([card_item], version=(1, 1), extra={"decls": decls}))
+
+
 if __name__ == "__main__":
     for folder in ("ArchiveCBORFuzzer", "ArchiveJSONFuzzer"):
         os.makedirs(os.path.join(HERE, folder, "corpus"), exist_ok=True)
     cbor_seeds()
     json_seeds()
+    declaration_seeds()

@@ -1,10 +1,10 @@
 import TransferArchive
 
-/// Archive equality for the round-trip checks: `==`, except that NaN equals NaN (NaN metadata is valid in the
+/// Archive equality for the round-trip checks (items and declarations): `==`, except that NaN equals NaN (NaN metadata is valid in the
 /// binary form, and `Double`'s `==` never holds for it).
 enum ArchiveComparison {
     static func same(_ a: TransferArchive, _ b: TransferArchive) -> Bool {
-        guard a.items.count == b.items.count else { return false }
+        guard a.items.count == b.items.count, a.declarations == b.declarations else { return false }
         return zip(a.items, b.items).allSatisfy { x, y in
             x.suggestedName == y.suggestedName && x.representations == y.representations
                 && same(x.metadata, y.metadata)

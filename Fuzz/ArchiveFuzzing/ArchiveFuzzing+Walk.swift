@@ -35,7 +35,7 @@ extension ArchiveFuzzing {
     static func walk(_ bytes: [UInt8], mode: WalkMode, limits: TransferArchive.Limits) -> TransferArchive? {
         do {
             var reader = try TransferArchiveReader(bytes: bytes, limits: limits, chunkSize: mode.chunkSize)
-            var archive = TransferArchive()
+            var archive = TransferArchive(declarations: reader.declarations)
             while let header = try reader.nextItem() {
                 var item = TransferArchive.Item(suggestedName: header.suggestedName, metadata: header.metadata)
                 if mode.payloads == .leaveUnvisited && header.index % 2 == 1 {

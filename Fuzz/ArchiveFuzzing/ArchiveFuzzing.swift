@@ -55,7 +55,8 @@ public enum ArchiveFuzzing {
         guard length % 5 == 4 else { return .default }
         return TransferArchive.Limits(
             maxIdentifierLength: 40, maxNameLength: 16, maxItemCount: 3, maxRepresentationsPerItem: 2,
-            maxMetadataDepth: 2, maxMetadataSize: 64, maxPayloadLength: 32, maxJSONDocumentSize: 512)
+            maxMetadataDepth: 2, maxMetadataSize: 64, maxPayloadLength: 32, maxJSONDocumentSize: 512,
+            maxDeclarationCount: 2, maxDeclarationsSize: 128)
     }
 
     /// `archive` came from `input` in `format`; encoding it again in each form must work and be stable.
