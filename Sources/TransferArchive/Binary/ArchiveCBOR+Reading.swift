@@ -104,8 +104,12 @@ struct ArchiveHeader {
         // is some other CBOR (notAnArchive); only then do the array's length and the rest count (malformed).
         let array = try head(&cbor)
         guard array.majorType == .array, let count = array.length, count > 0 else { throw notAnArchive }
+        // Decided at the first element's head: only a text string of the name's length can be the name, so the input
+        // is another format even if it ends before that string would (spec section 2).
         let nameHead = try head(&cbor)
-        guard nameHead.majorType == .textString, let nameLength = nameHead.length, nameLength <= 64 else {
+        guard nameHead.majorType == .textString, let nameLength = nameHead.length,
+            nameLength == UInt64(TransferArchive.formatName.utf8.count)
+        else {
             throw notAnArchive
         }
         var name: [UInt8] = []
@@ -199,6 +203,12 @@ struct ArchiveHeader {
         cbor.limits.maxStringLength = MapCursor.maxKeyLength
         do {
             try cbor.skipValue()
+        } catch let error where error.code == .nestingTooDeep {
+            // The CBOR reader counts from the ignored value; name the limit of the whole input, as the text reader does.
+            throw TransferArchiveError(
+                code: .limitExceeded,
+                message: "The archive nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth), "
+                    + "counting values under keys this reader ignores.", cause: error, offset: error.offset)
         } catch {
             throw TransferArchiveReader.convert(error)
         }
