@@ -132,6 +132,19 @@ struct SpecLimitTests {
             "\(String(describing: error))")
     }
 
+    @Test("binary metadata deeper than the nesting limit names that limit, not the metadata's (section 7)")
+    func metadataNestingMessage() throws {
+        // Binary levels: top array 1, body 2, items 3, item 4, metadata map 5, arrays 6 and 7.
+        let archive = TransferArchive(items: [.init(metadata: ["a": .array([.array([.integer(1)])])])])
+        let bytes = [UInt8](try archive.encoded(as: .cbor))
+        #expect(throws: Never.self) { try TransferArchive(decoding: bytes, limits: .init(maxNestingDepth: 7)) }
+        let error = #expect(throws: TransferArchiveError.self) {
+            try TransferArchive(decoding: bytes, limits: .init(maxNestingDepth: 6))
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("deeper than 6 levels (Limits.maxNestingDepth)") == true)
+    }
+
     @Test("NFC equality of metadata keys is Unicode 4.1's or later: Corrigendum #4's decompositions (section 3.4)")
     func corrigendum4() {
         // U+2F868 decomposes to U+36FC since Unicode 4.1; Unicode 3.2 gave U+2136A. Keys are compared with String's

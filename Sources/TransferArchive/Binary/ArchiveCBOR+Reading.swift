@@ -231,14 +231,23 @@ struct MetadataReader {
             throw TransferArchiveReader.convert(error)
         }
         try checkSize(cbor.offset)
-        // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold.
-        let tooDeep = depth > limits.maxMetadataDepth || depth + 4 > limits.maxNestingDepth
-        if head.majorType == .array || head.majorType == .map, tooDeep {
-            throw error(
-                .limitExceeded,
-                "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
-                    + "(Limits.maxMetadataDepth).",
-                offset)
+        // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold, the
+        // metadata's first (spec section 7), and the message names the one that was passed.
+        if head.majorType == .array || head.majorType == .map {
+            if depth > limits.maxMetadataDepth {
+                throw error(
+                    .limitExceeded,
+                    "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
+                        + "(Limits.maxMetadataDepth).",
+                    offset)
+            }
+            if depth + 4 > limits.maxNestingDepth {
+                throw error(
+                    .limitExceeded,
+                    "The archive nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth) in item "
+                        + "\(itemIndex)'s metadata.",
+                    offset)
+            }
         }
         switch head.majorType {
         case .unsignedInteger:
