@@ -3,14 +3,15 @@
 
 It shares no code with TransferKit and needs only Python's standard library: it walks the binary form's CBOR
 itself (so that it checks RFC 8949's bytewise key order, not a library's "canonical" order, and interprets no tag)
-and reads the text form with the json module. It follows the spec's sections (cited below). `read(data)` returns
+and reads the text form with its own front-to-back scanner (§8), then the json module. It follows the spec's sections (cited below). `read(data)` returns
 the archive as plain Python values or raises SpecError with the spec's error code.
 
 Order of checks (§8): the binary form is first identified (§2, §4.1: tag, array, format name), then its whole
 encoding is checked (§4.2, §7 nesting, and the counts and lengths §7 bounds, each at the head that declares it), then
 its content; the text form goes through §8's passes (size, UTF-8, one front-to-back reading of the JSON text, the
-length of keys outside metadata), then its content is checked in the binary form's order. A reader that interleaves the two may report another of several
-faults in one input; the vectors hold one fault each, except `two-faults-*`, whose order this reader also gets.
+length of keys outside metadata), then its content is checked in the binary form's order. Given several faults in
+one binary input, this reader may report another than the first in the order of the bytes (§8), since it checks
+the whole encoding before the content; the vectors with several faults (§8 names them) put them where both agree.
 
 Usage: python3 Tests/Interop/spec_reader.py FILE...  (prints "valid" or the code per file)
 """
