@@ -254,10 +254,13 @@ package struct JSONParser {
         case UInt8(ascii: "u"):
             var scalar = try parseHex4()
             if (0xd800..<0xdc00).contains(scalar) {
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-                    bytes[position + 1] == UInt8(ascii: "u")
-                else { throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate") }
-                position += 2
+                // A high surrogate needs `\u` and a low one next; a text that ends before them could still go on.
+                for expected in [UInt8(ascii: "\\"), UInt8(ascii: "u")] {
+                    guard try peek() == expected else {
+                        throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate")
+                    }
+                    position += 1
+                }
                 let low = try parseHex4()
                 guard (0xdc00..<0xe000).contains(low) else {
                     throw error(.invalidUTF8, "a \\u escape holds an unpaired surrogate")

@@ -158,13 +158,15 @@ validator = jsonschema.Draft202012Validator(SCHEMA)
 
 
 def typed(value):
-    """A value with its kind kept, so that 1 and 1.0 differ (spec §3.4); NaN and the infinities as inspect --json
-    writes them (strings)."""
+    """A value with its kind kept, so that 1 and 1.0 differ (spec §3.4); NaN and the infinities as the JSON view
+    (spec §10) writes them: {"NaN":null}, {"Infinity":null}, {"-Infinity":null}."""
+    if value is None:
+        return ("null",)
     if isinstance(value, bool):
         return ("bool", value)
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
-            return ("string", "NaN" if value != value else "Infinity" if value > 0 else "-Infinity")
+            return typed({"NaN" if value != value else "Infinity" if value > 0 else "-Infinity": None})
         return ("float", value, str(value))
     if isinstance(value, int):
         return ("int", value)

@@ -447,6 +447,65 @@ both("declarations-size-over-limit", declaring(
     [{"identifier": "com.example.t%d" % n, "description": "x" * 1024} for n in range(1024)], items=[]), False,
      "limitExceeded", schema=True, beyond="a reader limit (declarations size)", reader10=READER10_VALID)
 
+# Issue 37: gaps. Each vector below pins a rule the spec left open ("Gaps closed in 1.1" in its change log).
+# §2: the bytes after the tag decide whether the input is an archive; an input that ends before they can is truncated.
+add("self-describe-tag-alone.transferkit", b"\xd9\xd9\xf7", False, "truncated")
+add("self-describe-tag-empty-array.transferkit", b"\xd9\xd9\xf7\x80", False, "notAnArchive")
+add("format-name-cut-short.transferkit", b"\xd9\xd9\xf7\x83\x73transferkit", False, "truncated")
+# A first element that is not a 19-octet text string is another format, whether or not the input goes on.
+add("format-name-head-of-20-octets.transferkit", b"\xd9\xd9\xf7\x83\x74transferkit-archive", False, "notAnArchive")
+# §8: a text form that ends where JSON could go on is truncated (not malformed), whatever it ends inside.
+cut_source = canonical_json(json_value(archive([item([hello], name="note.txt")])))
+add("text-ends-inside-a-string.json", cut_source[:cut_source.index(b"note") + 2], False, "truncated",
+    beyond="not JSON (the text ends early)")
+add("text-ends-before-the-last-brace.json", cut_source[:-2], False, "truncated", beyond="not JSON (the text ends early)")
+add("text-ends-inside-a-literal.json", b'{"format":"transferkit-archive","items":[{"later":tru', False, "truncated",
+    beyond="not JSON (the text ends early)")
+add("text-ends-after-a-high-surrogate.json", b'{"format":"transferkit-archive","items":[{"later":"\\ud800', False,
+    "truncated", beyond="not JSON (the text ends early)")
+# §8: the text form's first phase is a sequence of passes (size, UTF-8, one front-to-back reading of the JSON, the
+# length of keys outside metadata); within the reading, the first fault met wins.
+add("text-ends-inside-a-utf8-sequence.json", cut_source[:cut_source.index(b"note")] + "é".encode()[:1], False,
+    "invalidUTF8", beyond="not UTF-8, so not JSON text")
+add("text-lone-surrogate-before-a-syntax-error.json",
+    b'{"format":"transferkit-archive","items":[{"later":"\\ud800","representations":[]}],"version":[1,0],}\n', False,
+    "invalidUTF8", beyond="not JSON (a trailing comma); the lone surrogate comes first")
+add("text-deep-nesting-before-a-duplicate-key.json", text_archive(
+    '[{"later":%s,"representations":[]}]' % ("[" * 62 + "1" + "]" * 62), "[1,0],\"version\":[1,0]"), False,
+    "limitExceeded", schema=True, beyond="a reader limit (nesting) before a duplicate key (JSON parsers keep one)")
+add("text-long-key-before-a-syntax-error.json",
+    ('{"format":"transferkit-archive","items":[{"%s":1,"representations":[]}],"version":[1,0],}\n'
+     % ("k" * 257)).encode(), False, "malformed", beyond="not JSON (a trailing comma), found before key lengths")
+# §7: a key outside metadata counts its decoded octets, not its escapes.
+add("unknown-key-256-octets-escaped.json",
+    text_archive('[{"%s":1,"representations":[]}]' % ("\\u006b" * 256)), True)
+# §5.1: outside metadata, keys are compared as their decoded characters, without NFC (as §4.2 compares CBOR keys).
+add("ignored-object-keys-canonically-equivalent.json",
+    text_archive('[{"later":{"\u00e9":1,"e\u0301":2},"representations":[]}]'), True)
+add("ignored-map-keys-canonically-equivalent.transferkit", archive_with_item_extra(
+    "later", head(5, 2) + text("\u00e9") + head(0, 1) + text("e\u0301") + head(0, 2)), True)
+add("ignored-object-key-twice-escaped.json", text_archive('[{"later":{"a":1,"\\u0061":2},"representations":[]}]'),
+    False, "malformed", schema=True, beyond="duplicate keys (JSON parsers keep one)")
+# §3.4: canonical equivalence is Unicode 4.1's or later; Corrigendum #4 changed five decompositions after 3.2.
+both("metadata-keys-corrigendum-4", archive([item([hello], metadata={"\U0002F868": 1, "\u36FC": 2})]), False,
+     "malformed", schema=True, beyond="canonical equivalence of keys (NFC)")
+both("metadata-keys-corrigendum-4-old-mapping", archive([item([hello], metadata={"\U0002F868": 1, "\U0002136A": 2})]))
+# §7, §8: a count or length is checked at the head that declares it, before what it counts (faulty or missing).
+items_head = b"\xd9\xd9\xf7\x83" + text("transferkit-archive") + b"\x82\x01\x00\xa1" + text("items") + head(4, 65537)
+add("items-declared-over-limit-then-cut.transferkit",
+    items_head + cbor2.dumps(item([rep("public.data", b"x", checksum=1)]), canonical=True), False, "limitExceeded")
+add("payload-declared-over-limit-then-cut.transferkit",
+    good[:good.index(b"payload") + len(b"payload")] + head(2, (1 << 40) + 1), False, "limitExceeded")
+both("representations-over-limit-after-a-checksum-fault", archive([item(
+    [rep("public.data", b"", checksum=1)] + [rep(f"t{index}", b"") for index in range(256)])]), False,
+     "limitExceeded", schema=True, beyond="a reader limit (representations)")
+# §3.2, §7: a name's length is checked before its characters.
+both("name-over-limit-with-slash", archive([item([hello], name="a/" + "x" * 1023)]), False, "limitExceeded")
+# §5.1: base64 ends at the end of the string; the schema's pattern must not accept a final line feed.
+add("base64-final-line-feed.json", text_archive(
+    '[{"representations":[{"base64":"aGVsbG8=\\n","checksum":%d,"type":"public.data"}]}]' % crc(b"hello")), False,
+    "invalidBase64")
+
 (OUT / "expected.json").write_text(
     json.dumps({"format": "transferkit-archive vectors", "vectors": sorted(vectors, key=lambda v: v["name"])},
                indent=1, ensure_ascii=False) + "\n")

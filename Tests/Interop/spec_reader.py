@@ -3,13 +3,15 @@
 
 It shares no code with TransferKit and needs only Python's standard library: it walks the binary form's CBOR
 itself (so that it checks RFC 8949's bytewise key order, not a library's "canonical" order, and interprets no tag)
-and reads the text form with the json module. It follows the spec's sections (cited below). `read(data)` returns
+and reads the text form with its own front-to-back scanner (§8), then the json module. It follows the spec's sections (cited below). `read(data)` returns
 the archive as plain Python values or raises SpecError with the spec's error code.
 
 Order of checks (§8): the binary form is first identified (§2, §4.1: tag, array, format name), then its whole
-encoding is checked (§4.2, §7 nesting), then its content; the text form is parsed whole (§5.1, §7), then its
-content is checked in the binary form's order. A reader that interleaves the two may report another of several
-faults in one input; the vectors hold one fault each, except `two-faults-*`, whose order this reader also gets.
+encoding is checked (§4.2, §7 nesting, and the counts and lengths §7 bounds, each at the head that declares it), then
+its content; the text form goes through §8's passes (size, UTF-8, one front-to-back reading of the JSON text, the
+length of keys outside metadata), then its content is checked in the binary form's order. Given several faults in
+one binary input, this reader may report another than the first in the order of the bytes (§8), since it checks
+the whole encoding before the content; the vectors with several faults (§8 names them) put them where both agree.
 
 Usage: python3 Tests/Interop/spec_reader.py FILE...  (prints "valid" or the code per file)
 """
@@ -297,6 +299,10 @@ class CBORWalker:
         """`track` follows the archive's skeleton (top array, body, items, item) to record metadata spans (§7);
         `in_key` marks a map key outside metadata, whose strings are bounded (§7)."""
         major, info, argument = self.head()
+        declared = {(4, "items"): "items", (4, "representations"): "representations", (3, "name"): "name",
+                    (2, "payload"): "payload"}.get((major, track))
+        if declared and argument > LIMITS[declared]:  # §7, §8: at the head that declares it, before what it counts
+            raise SpecError("limitExceeded", declared)
         if in_key and major in (2, 3) and argument > LIMITS["key"]:
             raise SpecError("limitExceeded", "a key outside metadata longer than 256 octets")
         if major in (4, 5, 6) and level + 1 > LIMITS["nesting"]:
@@ -315,7 +321,8 @@ class CBORWalker:
         if major == 4:
             elements = []
             for index in range(argument):
-                child = "body" if track == "top" and index == 2 else ("item", index) if track == "items" else None
+                child = ("body" if track == "top" and index == 2 else ("item", index) if track == "items" else
+                         "representation" if track == "representations" else None)
                 elements.append(self.value(level + 1, "metadata" if track == "metadata" else child, in_key))
             return elements
         if major == 5:
@@ -329,7 +336,9 @@ class CBORWalker:
                 previous = encoding
                 start = self.position
                 child = ("items" if track == "body" and key == "items" else
-                         "metadata" if track == "metadata" or (isinstance(track, tuple) and key == "metadata") else None)
+                         "metadata" if track == "metadata" or (isinstance(track, tuple) and key == "metadata") else
+                         key if isinstance(track, tuple) and key in ("name", "representations") else
+                         "payload" if track == "representation" and key == "payload" else None)
                 pairs.append((key, self.value(level + 1, child, in_key)))
                 if isinstance(track, tuple) and key == "metadata":
                     self.metadata_spans[track[1]] = self.position - start
@@ -373,7 +382,7 @@ def read_cbor(data, minor_known, declared):  # §4
         raise SpecError("notAnArchive", "the tag's content is not an array starting with the format name")
     first = CBORWalker(data, walker.position)
     name_major, _, name_length = first.head()
-    if name_major != 3 or bytes(first.take(name_length)) != FORMAT.encode():
+    if name_major != 3 or name_length != len(FORMAT) or bytes(first.take(name_length)) != FORMAT.encode():
         raise SpecError("notAnArchive", "format name")
     whole = CBORWalker(data, 3)
     value = whole.value(0, "top")
@@ -416,19 +425,146 @@ class Number:
         return int(self.text)
 
 
-def json_depth_and_text(value, level):
-    """Checks §7's nesting and §5.1's UTF-8 (a lone surrogate escape) everywhere, ignored values included."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise SpecError("invalidUTF8", "a lone surrogate")
-    elif isinstance(value, (list, dict)):
-        if level + 1 > LIMITS["nesting"]:
-            raise SpecError("limitExceeded", "nesting")
-        for key, element in (value.items() if isinstance(value, dict) else enumerate(value)):
-            json_depth_and_text(key, level + 1)
-            json_depth_and_text(element, level + 1)
+class JSONScanner:
+    """§8's reading of the JSON text, front to back, reporting the first fault met: not JSON (`malformed`), the end of
+    the text where JSON could go on (`truncated`), a key twice in an object, compared as decoded characters without
+    NFC (`malformed`, §5.1), a `\\u` escape of a lone surrogate (`invalidUTF8`), an array or object at level 65
+    (`limitExceeded`, §7). Everywhere, ignored values included."""
+
+    ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+    def __init__(self, text):
+        self.text, self.i = text, 0
+
+    def peek(self):
+        if self.i >= len(self.text):
+            raise SpecError("truncated", "the text ends where JSON could go on")
+        return self.text[self.i]
+
+    def white(self):
+        while self.i < len(self.text) and self.text[self.i] in " \t\r\n":
+            self.i += 1
+
+    def digits(self):
+        if not self.peek().isascii() or not self.peek().isdigit():
+            raise SpecError("malformed", "a number without digits")
+        while self.i < len(self.text) and self.text[self.i] in "0123456789":
+            self.i += 1
+
+    def document(self):
+        self.white()
+        self.value(1)
+        self.white()
+        if self.i != len(self.text):
+            raise SpecError("malformed", "text after the document")
+
+    def value(self, level):
+        c = self.peek()
+        if c in "{[":
+            if level > LIMITS["nesting"]:
+                raise SpecError("limitExceeded", "nesting")
+            self.container(c, level)
+        elif c == '"':
+            self.string()
+        elif c in "-0123456789":
+            if c == "-":
+                self.i += 1
+            if self.peek() == "0":
+                self.i += 1
+            else:
+                self.digits()
+            if self.i < len(self.text) and self.text[self.i] == ".":
+                self.i += 1
+                self.digits()
+            if self.i < len(self.text) and self.text[self.i] in "eE":
+                self.i += 1
+                if self.peek() in "+-":
+                    self.i += 1
+                self.digits()
+        else:
+            word = {"t": "true", "f": "false", "n": "null"}.get(c)
+            if word is None:
+                raise SpecError("malformed", f"unexpected {c!r}")
+            for expected in word:
+                if self.peek() != expected:
+                    raise SpecError("malformed", f"not {word}")
+                self.i += 1
+
+    def container(self, opening, level):
+        closing = "}" if opening == "{" else "]"
+        self.i += 1
+        self.white()
+        if self.peek() == closing:
+            self.i += 1
+            return
+        keys = set()
+        while True:
+            self.white()
+            if opening == "{":
+                if self.peek() != '"':
+                    raise SpecError("malformed", "a key is not a string")
+                key = self.string()
+                if key in keys:
+                    raise SpecError("malformed", "a key twice in one object")
+                keys.add(key)
+                self.white()
+                if self.peek() != ":":
+                    raise SpecError("malformed", "no ':' after a key")
+                self.i += 1
+                self.white()
+            self.value(level + 1)
+            self.white()
+            c = self.peek()
+            self.i += 1
+            if c == closing:
+                return
+            if c != ",":
+                raise SpecError("malformed", f"{c!r} where ',' or {closing!r} belongs")
+
+    def hex4(self):
+        value = 0
+        for _ in range(4):
+            c = self.peek()
+            if c not in "0123456789abcdefABCDEF":
+                raise SpecError("malformed", "a \\u escape without four hex digits")
+            value = value * 16 + int(c, 16)
+            self.i += 1
+        return value
+
+    def string(self):
+        """The string at `i` with its escapes undone."""
+        self.i += 1
+        out = []
+        while True:
+            c = self.peek()
+            self.i += 1
+            if c == '"':
+                return "".join(out)
+            if c < " ":
+                raise SpecError("malformed", "a raw control character in a string")
+            if c != "\\":
+                out.append(c)
+                continue
+            e = self.peek()
+            self.i += 1
+            if e in self.ESCAPES:
+                out.append(self.ESCAPES[e])
+                continue
+            if e != "u":
+                raise SpecError("malformed", "an unknown escape")
+            code = self.hex4()
+            if 0xD800 <= code < 0xDC00:
+                for expected in "\\u":
+                    if self.peek() != expected:
+                        raise SpecError("invalidUTF8", "a lone surrogate")
+                    self.i += 1
+                low = self.hex4()
+                if not 0xDC00 <= low < 0xE000:
+                    raise SpecError("invalidUTF8", "a lone surrogate")
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            elif 0xDC00 <= code < 0xE000:
+                raise SpecError("invalidUTF8", "a lone surrogate")
+            out.append(chr(code))
 
 
 def json_key_lengths(value, place):
@@ -540,17 +676,9 @@ def read_json(data, minor_known, declared):  # §5
     def no_constant(name):
         raise SpecError("malformed", f"{name} is not JSON")
 
-    try:
-        value = json.loads(text, object_pairs_hook=unique, parse_constant=no_constant, parse_int=Number,
-                           parse_float=Number)
-    except RecursionError:
-        raise SpecError("limitExceeded", "nesting")
-    except json.JSONDecodeError as error:
-        raise SpecError("truncated" if error.pos >= len(text.rstrip()) else "malformed", str(error))
-    try:
-        json_depth_and_text(value, 0)
-    except RecursionError:
-        raise SpecError("limitExceeded", "nesting")
+    JSONScanner(text).document()  # §8: syntax, the end, duplicate keys, lone surrogates, nesting, front to back
+    value = json.loads(text, object_pairs_hook=unique, parse_constant=no_constant, parse_int=Number,
+                       parse_float=Number)
     json_key_lengths(value, "root")
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise SpecError("notAnArchive", "format name")

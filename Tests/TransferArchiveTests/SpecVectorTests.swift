@@ -124,6 +124,39 @@ struct SpecLimitTests {
         #expect(error?.code == .limitExceeded)
     }
 
+    @Test(
+        "both readers name section 7's nesting limit of 64 when an ignored value nests too deep",
+        arguments: ["invalid/unknown-value-depth-65.transferkit", "invalid/unknown-value-depth-65.json"])
+    func nestingMessage(_ name: String) throws {
+        let bytes = [UInt8](try Data(contentsOf: repositoryFile("Schemas/vectors/\(name)")))
+        let error = #expect(throws: TransferArchiveError.self) { try TransferArchive(decoding: bytes) }
+        #expect(error?.code == .limitExceeded)
+        #expect(
+            error?.message.contains("deeper than 64 levels (Limits.maxNestingDepth)") == true,
+            "\(String(describing: error))")
+    }
+
+    @Test("binary metadata deeper than the nesting limit names that limit, not the metadata's (section 7)")
+    func metadataNestingMessage() throws {
+        // Binary levels: top array 1, body 2, items 3, item 4, metadata map 5, arrays 6 and 7.
+        let archive = TransferArchive(items: [.init(metadata: ["a": .array([.array([.integer(1)])])])])
+        let bytes = [UInt8](try archive.encoded(as: .cbor))
+        #expect(throws: Never.self) { try TransferArchive(decoding: bytes, limits: .init(maxNestingDepth: 7)) }
+        let error = #expect(throws: TransferArchiveError.self) {
+            try TransferArchive(decoding: bytes, limits: .init(maxNestingDepth: 6))
+        }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("deeper than 6 levels (Limits.maxNestingDepth)") == true)
+    }
+
+    @Test("NFC equality of metadata keys is Unicode 4.1's or later: Corrigendum #4's decompositions (section 3.4)")
+    func corrigendum4() {
+        // U+2F868 decomposes to U+36FC since Unicode 4.1; Unicode 3.2 gave U+2136A. Keys are compared with String's
+        // equality, which must follow the corrected mapping for the corrigendum vectors to hold.
+        #expect("\u{2F868}" == "\u{36FC}")
+        #expect("\u{2F868}" != "\u{2136A}")
+    }
+
     @Test("floats are written positionally for decimal exponents -4 to 15 (section 5.2)")
     func floatText() throws {
         let cases: [(Double, String)] = [

@@ -26,20 +26,51 @@ struct ArchiveSpecConformanceTests {
         #expect(extracted.outputBytes == Array("hello".utf8))
     }
 
-    @Test("inspect --json lists NaN and the infinities, which the binary form carries (section 3.4)")
+    @Test("inspect --json lists NaN and the infinities so that no text or map looks the same (JSON view)")
     func nonFiniteMetadata() async throws {
         let space = try Workspace()
         let metadata: [String: TransferMetadataValue] = [
-            "nan": .double(.nan), "up": .double(.infinity), "down": .double(-.infinity),
+            "nan": .double(.nan), "up": .double(.infinity), "down": .double(-.infinity), "text": "NaN",
+            "map": ["NaN": "NaN"],
         ]
         let path = try space.writeArchive(
             "odd.transferkit", TransferArchive(items: [.init(metadata: metadata, representations: [Self.hello])]))
         let run = await runInProcess(tool, ["inspect", path, "--json"])
         #expect(run.status == 0, "\(run.error)")
+        #expect(
+            run.output.contains(
+                #""metadata":{"down":{"-Infinity":null},"map":{"NaN":"NaN"},"nan":{"NaN":null},"text":"NaN","#
+                    + #""up":{"Infinity":null}}"#), "\(run.output)")
+        // Any JSON parser reads it; a null member marks a non-finite float, since metadata holds no null.
         let listing = try #require(try JSONSerialization.jsonObject(with: Data(run.outputBytes)) as? [String: Any])
         let items = try #require(listing["items"] as? [[String: Any]])
-        let listed = try #require(items.first?["metadata"] as? [String: String])
-        #expect(listed == ["nan": "NaN", "up": "Infinity", "down": "-Infinity"])
+        let listed = try #require(items.first?["metadata"] as? [String: Any])
+        #expect((listed["nan"] as? [String: Any])?["NaN"] is NSNull)
+        #expect((listed["down"] as? [String: Any])?["-Infinity"] is NSNull)
+        #expect(listed["text"] as? String == "NaN")
+        #expect((listed["map"] as? [String: String]) == ["NaN": "NaN"])
+        // The text listing, for people, keeps the quoted names.
+        let text = await runInProcess(tool, ["inspect", path])
+        #expect(text.output.contains(#""nan":"NaN""#), "\(text.output)")
+    }
+
+    @Test(
+        "the first bytes decide the form: a --format that names the other one is notAnArchive (section 2)",
+        arguments: TransferArchiveFormat.allCases)
+    func formatOptionAgainstFirstBytes(_ format: TransferArchiveFormat) async throws {
+        let space = try Workspace()
+        let archive = TransferArchive(items: [.init(representations: [Self.hello])])
+        let path = try space.writeArchive("a.\(format.pathExtension)", archive, as: format)
+        let other: TransferArchiveFormat = format == .cbor ? .json : .cbor
+        let shown = format == .cbor ? "binary form (d9 d9 f7)" : "text form ('{')"
+        for command in [["inspect", path], ["extract", path, "--type", "public.text", "-o", "-"]] {
+            let agreeing = await runInProcess(tool, command + ["--format", format.rawValue])
+            #expect(agreeing.status == 0, "\(agreeing.error)")
+            let disagreeing = await runInProcess(tool, command + ["--format", other.rawValue])
+            #expect(disagreeing.status == 2)
+            #expect(disagreeing.error.hasSuffix(" (notAnArchive)\n"), "\(disagreeing.error)")
+            #expect(disagreeing.error.contains("its first bytes show the \(shown)"), "\(disagreeing.error)")
+        }
     }
 
     @Test("inspect --json gives a text archive's own minor version and keeps 1.0 a float (sections 3.4, 6)")

@@ -127,8 +127,12 @@ struct ArchiveHeader {
         // is some other CBOR (notAnArchive); only then do the array's length and the rest count (malformed).
         let array = try head(&cbor)
         guard array.majorType == .array, let count = array.length, count > 0 else { throw notAnArchive }
+        // Decided at the first element's head: only a text string of the name's length can be the name, so the input
+        // is another format even if it ends before that string would (spec section 2).
         let nameHead = try head(&cbor)
-        guard nameHead.majorType == .textString, let nameLength = nameHead.length, nameLength <= 64 else {
+        guard nameHead.majorType == .textString, let nameLength = nameHead.length,
+            nameLength == UInt64(TransferArchive.formatName.utf8.count)
+        else {
             throw notAnArchive
         }
         var name: [UInt8] = []
@@ -222,6 +226,12 @@ struct ArchiveHeader {
         cbor.limits.maxStringLength = MapCursor.maxKeyLength
         do {
             try cbor.skipValue()
+        } catch let error where error.code == .nestingTooDeep {
+            // The CBOR reader counts from the ignored value; name the limit of the whole input, as the text reader does.
+            throw TransferArchiveError(
+                code: .limitExceeded,
+                message: "The archive nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth), "
+                    + "counting values under keys this reader ignores.", cause: error, offset: error.offset)
         } catch {
             throw TransferArchiveReader.convert(error)
         }
@@ -239,14 +249,23 @@ struct MetadataReader {
         let offset = cbor.offset
         let head = try cbor.archiveHead()
         try checkSize(cbor.offset)
-        // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold.
-        let tooDeep = depth > limits.maxMetadataDepth || depth + 4 > limits.maxNestingDepth
-        if head.majorType == .array || head.majorType == .map, tooDeep {
-            throw error(
-                .limitExceeded,
-                "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
-                    + "(Limits.maxMetadataDepth).",
-                offset)
+        // The item's metadata map is at level 5 of the whole input (array, body, items, item): both limits hold, the
+        // metadata's first (spec section 7), and the message names the one that was passed.
+        if head.majorType == .array || head.majorType == .map {
+            if depth > limits.maxMetadataDepth {
+                throw error(
+                    .limitExceeded,
+                    "Item \(itemIndex)'s metadata nests deeper than \(limits.maxMetadataDepth) levels "
+                        + "(Limits.maxMetadataDepth).",
+                    offset)
+            }
+            if depth + 4 > limits.maxNestingDepth {
+                throw error(
+                    .limitExceeded,
+                    "The archive nests deeper than \(limits.maxNestingDepth) levels (Limits.maxNestingDepth) in item "
+                        + "\(itemIndex)'s metadata.",
+                    offset)
+            }
         }
         switch head.majorType {
         case .unsignedInteger:

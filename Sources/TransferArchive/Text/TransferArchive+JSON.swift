@@ -71,14 +71,26 @@ extension TransferArchive {
         return Data(output.bytes)
     }
 
+    /// How a listing writes NaN and the infinities, which JSON cannot hold and an archive's text form refuses.
+    package enum NonFiniteSpelling: Sendable {
+        /// The strings `"NaN"`, `"Infinity"` and `"-Infinity"`: for people (`transferkit inspect`'s text listing),
+        /// since a program cannot tell them from text.
+        case strings
+        /// The JSON view of the specification ("The JSON view of an archive"): the objects `{"NaN":null}`,
+        /// `{"Infinity":null}` and `{"-Infinity":null}`, which no other metadata value is written as, since metadata
+        /// holds no null (`transferkit inspect --json`).
+        case view
+    }
+
     /// A metadata map as the text form writes it (spec section 5.2), for listings such as `transferkit inspect
-    /// --json`: NaN and the infinities, which JSON cannot hold and an archive's text form refuses, are written as the
-    /// strings `"NaN"`, `"Infinity"` and `"-Infinity"`.
-    package static func listingJSON(_ metadata: [String: TransferMetadataValue]) -> [UInt8] {
+    /// --json`, with NaN and the infinities spelled as `nonFinite` says.
+    package static func listingJSON(
+        _ metadata: [String: TransferMetadataValue], nonFinite: NonFiniteSpelling = .view
+    ) -> [UInt8] {
         var output = JSONOutput()
-        // With non-finite floats as strings nothing is refused, so the error path is never taken.
+        // With a spelling for non-finite floats nothing is refused, so the error path is never taken.
         do {
-            try writeJSON(metadata, to: &output, itemIndex: 0, nonFiniteAsStrings: true)
+            try writeJSON(metadata, to: &output, itemIndex: 0, nonFinite: nonFinite)
         } catch {
             return Array("{}".utf8)
         }
@@ -105,7 +117,7 @@ extension TransferArchive {
 
     private static func writeJSON(
         _ dictionary: [String: TransferMetadataValue], to output: inout JSONOutput, itemIndex: Int,
-        nonFiniteAsStrings: Bool = false
+        nonFinite: NonFiniteSpelling? = nil
     ) throws(TransferArchiveError) {
         output.raw("{")
         let sorted = dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
@@ -113,21 +125,28 @@ extension TransferArchive {
             if position > 0 { output.raw(",") }
             output.string(key.utf8)
             output.raw(":")
-            try writeJSON(value, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
+            try writeJSON(value, to: &output, itemIndex: itemIndex, nonFinite: nonFinite)
         }
         output.raw("}")
     }
 
     private static func writeJSON(
-        _ value: TransferMetadataValue, to output: inout JSONOutput, itemIndex: Int, nonFiniteAsStrings: Bool
+        _ value: TransferMetadataValue, to output: inout JSONOutput, itemIndex: Int, nonFinite: NonFiniteSpelling?
     ) throws(TransferArchiveError) {
         switch value {
         case .string(let string):
             output.string(string.utf8)
         case .integer(let integer):
             output.raw(String(integer))
-        case .double(let double) where !double.isFinite && nonFiniteAsStrings:
-            output.string((double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity").utf8)
+        case .double(let double) where !double.isFinite && nonFinite != nil:
+            let name = double.isNaN ? "NaN" : double < 0 ? "-Infinity" : "Infinity"
+            if nonFinite == .view {
+                output.raw("{")
+                output.string(name.utf8)
+                output.raw(":null}")
+            } else {
+                output.string(name.utf8)
+            }
         case .double(let double):
             guard double.isFinite else {
                 throw TransferArchiveError(
@@ -143,11 +162,11 @@ extension TransferArchive {
             output.raw("[")
             for (position, element) in array.enumerated() {
                 if position > 0 { output.raw(",") }
-                try writeJSON(element, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
+                try writeJSON(element, to: &output, itemIndex: itemIndex, nonFinite: nonFinite)
             }
             output.raw("]")
         case .dictionary(let dictionary):
-            try writeJSON(dictionary, to: &output, itemIndex: itemIndex, nonFiniteAsStrings: nonFiniteAsStrings)
+            try writeJSON(dictionary, to: &output, itemIndex: itemIndex, nonFinite: nonFinite)
         }
     }
 }

@@ -61,7 +61,9 @@ package struct ExtractCommand: Command {
                 .init(names: ["--index"], valueName: "N", help: "The representation at position N (from 0)."),
                 .init(names: ["--item"], valueName: "N", help: "The item's index (default 0)."),
                 .init(names: ["-o", "--output"], valueName: "OUT", help: "Where to write it (- for stdout)."),
-                .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
+                .init(
+                    names: ["--format"], valueName: "cbor|json",
+                    help: "The form the input must be in (its first bytes decide; another is notAnArchive)."),
                 DeclarationsOption.option,
             ],
             positionals: .init(name: "ARCHIVE", help: "The archive; - for standard input.", minimum: 1, maximum: 1)

@@ -21,9 +21,11 @@ package struct InspectCommand: Command {
     package var discussion: String {
         """
         The form is told by the first bytes (d9 d9 f7 for CBOR, '{' after white space for JSON), also on
-        standard input. --json prints one line with sorted keys; metadata is written as the archive's
-        text form writes it (1.0 stays a float), and NaN and the infinities, which JSON cannot hold, as
-        the strings "NaN", "Infinity" and "-Infinity". The version is the archive's own.
+        standard input. --json prints one line with sorted keys, the JSON view of the archive
+        specification: metadata is written as the archive's text form writes it (1.0 stays a float),
+        and NaN and the infinities, which JSON cannot hold, as {"NaN":null}, {"Infinity":null} and
+        {"-Infinity":null} (metadata has no null, so no other value looks so). The version is the
+        archive's own.
 
         An archive of version 1.1 may carry declarations of its types; they are listed (--json: the
         key "declarations", present only then) with what this reader did with each: used, or kept
@@ -42,7 +44,9 @@ package struct InspectCommand: Command {
     package var signature: CommandSignature {
         CommandSignature(
             options: [
-                .init(names: ["--format"], valueName: "cbor|json", help: "The input's form (detected for files)."),
+                .init(
+                    names: ["--format"], valueName: "cbor|json",
+                    help: "The form the input must be in (its first bytes decide; another is notAnArchive)."),
                 .init(names: ["--json"], help: "Print machine-readable JSON."),
                 DeclarationsOption.option,
             ],
@@ -94,9 +98,10 @@ package struct InspectCommand: Command {
 
 /// What `inspect` found, printable as text or JSON.
 ///
-/// The JSON has sorted keys and no white space; metadata is written as in the archive's text form (floats keep their
-/// `.0`), except that NaN and the infinities, which JSON cannot hold, are the strings `"NaN"`, `"Infinity"` and
-/// `"-Infinity"`.
+/// The JSON (the specification's "JSON view of an archive") has sorted keys and no white space; metadata is written as
+/// in the archive's text form (floats keep their `.0`), except that NaN and the infinities, which JSON cannot hold, are
+/// `{"NaN":null}`, `{"Infinity":null}` and `{"-Infinity":null}`. The text listing writes them as `NaN`, `Infinity` and
+/// `-Infinity` in quotes, for people.
 private struct Listing {
     struct Item {
         var index: Int
@@ -174,7 +179,7 @@ private struct Listing {
         for (position, item) in items.enumerated() {
             output.raw(position > 0 ? ",{" : "{")
             output.raw("\"index\":\(item.index),\"metadata\":")
-            output.bytes += TransferArchive.listingJSON(item.metadata)
+            output.bytes += TransferArchive.listingJSON(item.metadata, nonFinite: .view)
             if let name = item.name {
                 output.raw(",\"name\":")
                 output.string(name.utf8)
@@ -205,7 +210,8 @@ private struct Listing {
             var line = "item \(item.index)"
             if let name = item.name { line += "  \"\(name)\"" }
             if !item.metadata.isEmpty {
-                line += "  metadata " + String(decoding: TransferArchive.listingJSON(item.metadata), as: UTF8.self)
+                let metadata = TransferArchive.listingJSON(item.metadata, nonFinite: .strings)
+                line += "  metadata " + String(decoding: metadata, as: UTF8.self)
             }
             lines.append(line)
             let width = item.representations.map(\.type.count).max() ?? 0
