@@ -191,6 +191,11 @@ let package = Package(
         .executableTarget(
             name: "WaylandWireFuzzer", dependencies: ["WaylandWireFuzzing", "FuzzSupport"],
             path: "Fuzz/WaylandWireFuzzer", exclude: ["corpus"]),
+        // …and its D-Bus wire decoder (issue 40): what a hostile bus or peer can send.
+        .target(name: "DBusWireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/DBusWireFuzzing"),
+        .executableTarget(
+            name: "DBusWireFuzzer", dependencies: ["DBusWireFuzzing", "FuzzSupport"], path: "Fuzz/DBusWireFuzzer",
+            exclude: ["corpus"]),
 
         // MARK: - Tests
 

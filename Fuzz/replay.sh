@@ -14,7 +14,7 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=0}
 flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address
     -Xswiftc -DTRANSFERKIT_FUZZING --build-path .build-fuzz)
-fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer MIMEMagicFuzzer CBORCodableFuzzer X11WireFuzzer WaylandWireFuzzer SessionFrameFuzzer PNGFuzzer)
+fuzzers=(ArchiveCBORFuzzer ArchiveJSONFuzzer DeclarationsFuzzer MIMEDatabaseFuzzer MIMEMagicFuzzer CBORCodableFuzzer X11WireFuzzer WaylandWireFuzzer DBusWireFuzzer SessionFrameFuzzer PNGFuzzer)
 
 artifacts=.build-fuzz/artifacts
 mkdir -p "$artifacts"

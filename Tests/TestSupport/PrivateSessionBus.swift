@@ -1,0 +1,37 @@
+public import Foundation
+
+/// A private D-Bus session bus for one test: Debian's `dbus-daemon --session` listening on a socket in a folder of
+/// its own, killed when dropped. Its address goes in `DBUS_SESSION_BUS_ADDRESS`.
+public final class PrivateSessionBus {
+    /// The folder the socket (and the daemon's output) is in.
+    public let directory: URL
+    /// The bus's address, `unix:path=…/bus`.
+    public let address: String
+    /// The daemon.
+    public let process: BackgroundChild
+
+    /// Starts a bus and waits until its socket exists.
+    /// - Throws: when `dbus-daemon` cannot start or its socket does not appear within 20 seconds.
+    public init() async throws {
+        directory = try makeTemporaryDirectory(prefix: "transferkit-dbus")
+        let socket = directory.appendingPathComponent("bus").path
+        address = "unix:path=" + socket
+        process = try BackgroundChild(
+            SystemTool.path("dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--address=" + address],
+            output: directory.appendingPathComponent("dbus-daemon.out"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !FileManager.default.fileExists(atPath: socket) {
+            guard ContinuousClock.now < deadline, process.isRunning else {
+                throw CocoaError(
+                    .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(process.text)"]
+                )
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    deinit {
+        process.kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
