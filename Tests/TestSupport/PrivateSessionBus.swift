@@ -10,15 +10,29 @@ public final class PrivateSessionBus {
     /// The daemon.
     public let process: BackgroundChild
 
-    /// Starts a bus and waits until its socket exists.
+    /// The environment of the bus's clients: the process's, with `DBUS_SESSION_BUS_ADDRESS` and `XDG_RUNTIME_DIR`
+    /// set to this bus and its folder.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        environment["XDG_RUNTIME_DIR"] = directory.path
+        return environment
+    }
+
+    /// Starts a bus and waits until its socket exists. The folder doubles as the bus's `XDG_RUNTIME_DIR` (mode 0700),
+    /// so services it starts, such as the document portal, keep their sockets and mounts there.
     /// - Throws: when `dbus-daemon` cannot start or its socket does not appear within 20 seconds.
     public init() async throws {
         directory = try makeTemporaryDirectory(prefix: "transferkit-dbus")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         let socket = directory.appendingPathComponent("bus").path
         address = "unix:path=" + socket
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory.path
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
         process = try BackgroundChild(
             SystemTool.path("dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--address=" + address],
-            output: directory.appendingPathComponent("dbus-daemon.out"))
+            output: directory.appendingPathComponent("dbus-daemon.out"), environment: environment)
         let deadline = ContinuousClock.now + .seconds(20)
         while !FileManager.default.fileExists(atPath: socket) {
             guard ContinuousClock.now < deadline, process.isRunning else {

@@ -89,6 +89,18 @@ package enum Syscall {
         try openRetrying(path, flags: O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
     }
 
+    /// Opens `path` as a location only (`O_PATH`, close-on-exec): a descriptor that names the file without reading
+    /// it, as the document portal's `AddFiles` takes (it checks the file through `/proc/self/fd`).
+    package static func openPath(_ path: String) throws(SystemError) -> Int32 {
+        #if os(Linux)
+            // O_PATH is 010000000 on every Linux architecture Swift supports; Glibc's module does not export it
+            // (it sits behind _GNU_SOURCE).
+            try openRetrying(path, flags: 0o10_000_000 | O_CLOEXEC)
+        #else
+            try openRetrying(path, flags: O_RDONLY | O_CLOEXEC)
+        #endif
+    }
+
     /// Creates (or truncates) `path` for writing, close-on-exec, with permissions `0666` less the umask.
     package static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
         try openRetrying(path, flags: O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC)

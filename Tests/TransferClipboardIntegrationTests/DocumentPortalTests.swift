@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import TransferClipboard
+import TransferKitPlatform
+import TransferKitTestSupport
+
+private let portalExecutable = "/usr/libexec/xdg-document-portal"
+private let hasPortal =
+    SystemTool.exist("dbus-daemon", "fusermount3") && FileManager.default.isExecutableFile(atPath: portalExecutable)
+    && FileManager.default.fileExists(atPath: "/dev/fuse")
+private let hasSandbox = hasPortal && SystemTool.exists("bwrap") && SystemTool.exists("python3")
+
+/// A private session bus with the real document portal on it, its FUSE file system under the bus's folder.
+private final class PrivatePortal {
+    let bus: PrivateSessionBus
+    let portal: BackgroundChild
+    let connection: DBusConnection
+
+    init() async throws {
+        bus = try await PrivateSessionBus()
+        portal = try BackgroundChild(
+            portalExecutable, [], output: bus.directory.appendingPathComponent("portal.out"),
+            environment: bus.environment)
+        connection = try await DBusConnection.connect(to: bus.address, timeout: .seconds(20))
+        // Ready once the portal owns its name (it takes it after mounting its file system).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let reply = try await connection.call(
+                .call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "NameHasOwner",
+                    body: [.string("org.freedesktop.portal.Documents")]), timeout: .seconds(10)
+            ).returned()
+            if reply.body.first == .boolean(true) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no portal: \(portal.text)"])
+    }
+
+    var documents: DocumentPortal { DocumentPortal(connection: connection) }
+
+    deinit {
+        connection.close()
+        portal.kill()
+        // A killed FUSE server leaves its mount behind; lazily unmounted, the folder can go.
+        let mount = bus.directory.appendingPathComponent("doc").path
+        _ = try? ChildProcessRunner.runSynchronously(SystemTool.path("fusermount3"), ["-u", "-z", mount])
+    }
+}
+
+/// Runs a program to its end, ignoring its output (test teardown).
+private enum ChildProcessRunner {
+    static func runSynchronously(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let null = try Syscall.openForWriting("/dev/null")
+        defer { Syscall.close(null) }
+        let input = try Syscall.openForReading("/dev/null")
+        defer { Syscall.close(input) }
+        let pid = try ChildProcess.spawn(
+            executable, arguments: arguments, standardInput: input, standardOutput: null, standardError: null)
+        return try ChildProcess.waitForExit(pid, executable: executable)
+    }
+}
+
+@Suite(
+    "The document portal's FileTransfer, with the real xdg-document-portal",
+    .enabled(if: hasPortal, "needs dbus-daemon, xdg-document-portal (Debian xdg-desktop-portal), fuse3 and /dev/fuse"),
+    .serialized, .timeLimit(.minutes(3)))
+struct DocumentPortalTests {
+    @Test("a registered file comes back by its key; an unsandboxed receiver gets the file's own path")
+    func roundTrip() async throws {
+        let portal = try await PrivatePortal()
+        let file = portal.bus.directory.appendingPathComponent("card.json")
+        try Data(#"{"name":"Ryu"}"#.utf8).write(to: file)
+        let key = try await portal.documents.startTransfer(paths: [file.path])
+        #expect(!key.isEmpty)
+        #expect(try await portal.documents.retrieveFiles(key: key) == [file.path])
+        // autostop is off: a second paste gets the files again.
+        #expect(try await portal.documents.retrieveFiles(key: key) == [file.path])
+    }
+
+    @Test("a key the portal does not know, and one whose transfer was stopped, fail with transferFailed")
+    func unknownKeys() async throws {
+        let portal = try await PrivatePortal()
+        let unknown = await #expect(throws: ClipboardError.self) {
+            _ = try await portal.documents.retrieveFiles(key: "12345")
+        }
+        #expect(unknown?.code == .transferFailed)
+        let file = portal.bus.directory.appendingPathComponent("note.txt")
+        try Data("note".utf8).write(to: file)
+        let key = try await portal.documents.startTransfer(paths: [file.path])
+        try await portal.documents.stopTransfer(key: key)
+        let stopped = await #expect(throws: ClipboardError.self) {
+            _ = try await portal.documents.retrieveFiles(key: key)
+        }
+        #expect(stopped?.code == .transferFailed)
+    }
+
+    @Test("a file that cannot be opened is transferFailed naming it, before anything is registered")
+    func missingFile() async throws {
+        let portal = try await PrivatePortal()
+        let missing = portal.bus.directory.appendingPathComponent("gone.txt").path
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await portal.documents.startTransfer(paths: [missing])
+        }
+        #expect(error?.code == .transferFailed)
+        #expect(error?.source == missing)
+    }
+
+    @Test("no portal on the bus is protocolUnavailable")
+    func noPortal() async throws {
+        let bus = try await PrivateSessionBus()
+        let connection = try await DBusConnection.connect(to: bus.address, timeout: .seconds(20))
+        defer { connection.close() }
+        var call = DBusMessage.call(
+            destination: "org.freedesktop.portal.Documents", path: "/org/freedesktop/portal/documents",
+            interface: "org.freedesktop.portal.FileTransfer", member: "RetrieveFiles",
+            body: [.string("1"), .options([])])
+        call.flags = [.noAutoStart]
+        let reply = try await connection.call(call, timeout: .seconds(20))
+        let error = #expect(throws: ClipboardError.self) { try reply.returned() }
+        #expect(error?.code == .protocolUnavailable)
+    }
+
+    @Test(
+        "a sandboxed receiver that cannot open the file's path reads it through the path the portal gives it",
+        .enabled(if: hasSandbox, "needs bwrap (Debian bubblewrap) and python3-gi"))
+    func sandboxedReceiver() async throws {
+        let portal = try await PrivatePortal()
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("card.json")
+        try Data(#"{"name":"Ken"}"#.utf8).write(to: file)
+        let key = try await portal.documents.startTransfer(paths: [file.path])
+        let info = folder.appendingPathComponent("flatpak-info")
+        try Data("[Application]\nname=org.example.Receiver\n".utf8).write(to: info)
+        let script = """
+            import os, sys
+            from gi.repository import Gio, GLib
+            try:
+                open(sys.argv[2]).read()
+                print("HOST-PATH-READABLE")
+            except OSError:
+                print("HOST-PATH-HIDDEN")
+            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+            reply = bus.call_sync("org.freedesktop.portal.Documents", "/org/freedesktop/portal/documents",
+                "org.freedesktop.portal.FileTransfer", "RetrieveFiles",
+                GLib.Variant("(sa{sv})", (sys.argv[1], {})), GLib.VariantType("(as)"), 0, 10000, None)
+            for path in reply.unpack()[0]:
+                print("PATH " + path)
+                print("TEXT " + open(path).read())
+            """
+        let runtime = portal.bus.directory.path
+        let arguments = [
+            "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
+            "/lib64", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
+            "--bind", runtime, runtime, "--ro-bind", info.path, "/.flatpak-info", "/usr/bin/python3", "-c", script,
+            key, file.path,
+        ]
+        let result = try await ChildProcess.run(
+            SystemTool.path("bwrap"), arguments: arguments, input: [], environment: portal.bus.environment)
+        let output = result.outputText
+        #expect(result.status == 0, "\(result.errorText)")
+        #expect(output.contains("HOST-PATH-HIDDEN"), "\(output)")
+        #expect(output.contains("PATH \(runtime)/doc/"), "\(output)")
+        #expect(output.contains(#"TEXT {"name":"Ken"}"#), "\(output)")
+    }
+}
