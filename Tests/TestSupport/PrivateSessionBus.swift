@@ -1,4 +1,5 @@
 public import Foundation
+import TransferKitPlatform
 
 /// A private D-Bus session bus for one test: Debian's `dbus-daemon --session` listening on a socket in a folder of
 /// its own, killed when dropped. Its address goes in `DBUS_SESSION_BUS_ADDRESS`.
@@ -34,7 +35,8 @@ public final class PrivateSessionBus {
             SystemTool.path("dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--address=" + address],
             output: directory.appendingPathComponent("dbus-daemon.out"), environment: environment)
         let deadline = ContinuousClock.now + .seconds(20)
-        while !FileManager.default.fileExists(atPath: socket) {
+        // The socket's file appears at bind(2), before the daemon listens: wait until a connection is accepted.
+        while !Self.accepts(socket) {
             guard ContinuousClock.now < deadline, process.isRunning else {
                 throw CocoaError(
                     .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(process.text)"]
@@ -42,6 +44,14 @@ public final class PrivateSessionBus {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    private static func accepts(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path), let socket = try? UnixSocket.connect(toPath: path) else {
+            return false
+        }
+        socket.close()
+        return true
     }
 
     deinit {

@@ -3,6 +3,7 @@ import Testing
 import TransferClipboard
 import TransferKitPlatform
 import TransferKitTestSupport
+import TransferKitTesting
 
 private let portalExecutable = "/usr/libexec/xdg-document-portal"
 private let hasPortal =
@@ -104,6 +105,33 @@ struct DocumentPortalTests {
         }
         #expect(error?.code == .transferFailed)
         #expect(error?.source == missing)
+    }
+
+    @Test("doctor reports the session bus and whether the document portal runs, or why there is no bus")
+    func doctorReportsTheBus() async throws {
+        let portal = try await PrivatePortal()
+        let running = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["doctor", "--json"], environment: portal.bus.environment)
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(running.standardOutput)) as? [String: Any])
+        let dbus = try #require(report["dbus"] as? [String: Any], "\(running.outputText)")
+        #expect(dbus["reachable"] as? Bool == true)
+        #expect(dbus["documentPortal"] as? String == "running")
+        #expect(dbus["address"] as? String == portal.bus.address)
+        let text = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["doctor"], environment: portal.bus.environment)
+        #expect(text.outputText.contains("document portal (files for sandboxed apps): running"), "\(text.outputText)")
+        let empty = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        var noBus = portal.bus.environment
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = nil
+        noBus["XDG_RUNTIME_DIR"] = empty.path
+        let missing = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["doctor", "--json"], environment: noBus)
+        let missingReport = try #require(
+            try JSONSerialization.jsonObject(with: Data(missing.standardOutput)) as? [String: Any])
+        let error = try #require((missingReport["dbus"] as? [String: Any])?["error"] as? [String: Any])
+        #expect(error["code"] as? String == "protocolUnavailable")
     }
 
     @Test("no portal on the bus is protocolUnavailable")

@@ -103,9 +103,36 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         }
     }
 
+    /// The session bus and the portals on it (issue 40): file lists cross into sandboxed applications through the
+    /// document portal.
+    package struct DBus: Sendable, Encodable {
+        /// The bus's address, when the environment names one.
+        package var address: String?
+        /// Whether it answered `Hello`.
+        package var isReachable: Bool
+        /// The document portal (`org.freedesktop.portal.Documents`): `running`, `activatable` (the bus starts it on
+        /// first use) or `absent`; `nil` when the bus was not reached.
+        package var documentPortal: String?
+        /// Why the bus could not be reached.
+        package var problem: Problem?
+
+        enum CodingKeys: String, CodingKey {
+            case address, reachable, documentPortal, error
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(address, forKey: .address)
+            try container.encode(isReachable, forKey: .reachable)
+            try container.encode(documentPortal, forKey: .documentPortal)
+            try container.encode(problem, forKey: .error)
+        }
+    }
+
     /// The variables the clipboard reads, and those that say what the session is, in this order.
     package static let variableNames = [
         "WAYLAND_DISPLAY", "DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP",
+        "DBUS_SESSION_BUS_ADDRESS",
     ]
 
     /// ``variableNames`` with their values (nil when unset).
@@ -116,12 +143,14 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     package var x11: X11
     /// The automatic choice.
     package var automatic: Choice
+    /// The session bus and its portals.
+    package var dbus: DBus
 
     /// Whether a ``Clipboard`` with the automatic choice works here.
     package var isUsable: Bool { automatic.backend != nil }
 
     enum CodingKeys: String, CodingKey {
-        case variables, wayland, x11, automatic, usable
+        case variables, wayland, x11, automatic, usable, dbus
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -132,6 +161,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         try container.encode(x11, forKey: .x11)
         try container.encode(automatic, forKey: .automatic)
         try container.encode(isUsable, forKey: .usable)
+        try container.encode(dbus, forKey: .dbus)
     }
 
     /// A key spelled at run time (interface and variable names).
@@ -150,7 +180,39 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             variables: variables,
             wayland: await examineWayland(environment: environment, timeout: timeout),
             x11: await examineX11(environment: environment, timeout: timeout),
-            automatic: await examineChoice(environment: environment, timeout: timeout))
+            automatic: await examineChoice(environment: environment, timeout: timeout),
+            dbus: await examineDBus(environment: environment, timeout: timeout))
+    }
+
+    private static func examineDBus(environment: [String: String], timeout: Duration) async -> DBus {
+        var report = DBus(address: nil, isReachable: false, documentPortal: nil, problem: nil)
+        do {
+            let address = try DBusConnection.sessionBusAddress(environment: environment)
+            report.address = address
+            let connection = try await DBusConnection.connect(to: address, timeout: timeout)
+            defer { connection.close() }
+            report.isReachable = true
+            func ask(_ member: String, _ body: [DBusValue]) async throws(ClipboardError) -> DBusValue? {
+                try await connection.call(
+                    .call(
+                        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                        interface: "org.freedesktop.DBus", member: member, body: body), timeout: timeout
+                ).returned().body.first
+            }
+            let name = DocumentPortal.busName
+            if try await ask("NameHasOwner", [.string(name)]) == .boolean(true) {
+                report.documentPortal = "running"
+            } else if case .array(_, let names)? = try await ask("ListActivatableNames", []),
+                names.contains(.string(name))
+            {
+                report.documentPortal = "activatable"
+            } else {
+                report.documentPortal = "absent"
+            }
+        } catch {
+            report.problem = Problem(error)
+        }
+        return report
     }
 
     private static func examineWayland(environment: [String: String], timeout: Duration) async -> Wayland {

@@ -11,7 +11,9 @@ package struct DocumentPortal: Sendable {
     /// The name GTK 4 and Qt 6 used before `application/vnd.portal.filetransfer`.
     package static let legacyKeyMIMEType = "application/vnd.portal.files"
 
-    static let destination = "org.freedesktop.portal.Documents"
+    /// The portal's name on the bus.
+    package static let busName = "org.freedesktop.portal.Documents"
+    static let destination = busName
     static let path = "/org/freedesktop/portal/documents"
     static let interface = "org.freedesktop.portal.FileTransfer"
 

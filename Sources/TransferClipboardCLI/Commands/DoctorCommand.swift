@@ -18,7 +18,9 @@ struct DoctorCommand: Command {
         Lists the variables the clipboard reads, whether the Wayland compositor (WAYLAND_DISPLAY) and the X server
         (DISPLAY) answer, the compositor's globals that matter (the data-control protocols, wl_data_device_manager,
         wl_seat, xdg_wm_base, wl_shm, with their versions, and whether --backend wayland-focus can work there), and
-        which protocol copy and paste choose by default and why, or the error they would meet. With --json the same is one object. Exit status 0 when the clipboard
+        which protocol copy and paste choose by default and why, or the error they would meet, and whether the
+        D-Bus session bus answers and has the document portal (running, activatable or absent), through which files
+        reach sandboxed (Flatpak) applications. With --json the same is one object. Exit status 0 when the clipboard
         is usable, 1 when it is not. Each server gets at most 10 seconds to answer.
 
         EXAMPLES:
@@ -79,6 +81,14 @@ struct DoctorCommand: Command {
             lines.append("Clipboard: \(backend), because \(report.automatic.reason ?? "it answered")")
         } else if let problem = report.automatic.problem {
             lines.append("Clipboard: not usable: \(problem.message) (\(problem.code))")
+        }
+        let dbus = report.dbus
+        if let problem = dbus.problem {
+            lines.append("D-Bus: not usable: \(problem.message) (\(problem.code))")
+        } else {
+            lines.append(
+                "D-Bus: session bus at \(dbus.address ?? "?") answers; document portal (files for sandboxed apps): "
+                    + (dbus.documentPortal ?? "?"))
         }
         return lines
     }
