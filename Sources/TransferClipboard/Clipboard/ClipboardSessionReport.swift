@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// What a session offers the clipboard: its variables, whether each display server answers, the Wayland
 /// compositor's relevant globals, and which backend ``ClipboardBackendChoice/automatic`` takes and why
 /// (`transferkit doctor` prints it).
@@ -103,9 +105,50 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         }
     }
 
+    /// The terminal's clipboard (OSC 52, `copy --terminal` and `paste --terminal`).
+    package struct Terminal: Sendable, Encodable {
+        /// Whether the session is a terminal one: `SSH_TTY` is set, or neither `DISPLAY` nor `WAYLAND_DISPLAY` is.
+        package var isTerminalSession: Bool
+        /// Whether the process has a controlling terminal (`/dev/tty` opens), which OSC 52 goes through.
+        package var hasControllingTerminal: Bool
+        /// The multiplexer between the process and the terminal (`none`, `tmux`, `screen`).
+        package var multiplexer: TerminalMultiplexer
+
+        /// The terminal side of the session `environment` describes.
+        package static func examine(environment: [String: String]) -> Terminal {
+            var hasControllingTerminal = false
+            if let device = try? TerminalDevice.openControlling() {
+                hasControllingTerminal = true
+                device.close()
+            }
+            return Terminal(
+                isTerminalSession: isTerminalSession(environment: environment),
+                hasControllingTerminal: hasControllingTerminal,
+                multiplexer: TerminalMultiplexer.detect(environment: environment))
+        }
+
+        /// Whether `environment` is a terminal session's: `SSH_TTY` is set, or neither display variable is.
+        package static func isTerminalSession(environment: [String: String]) -> Bool {
+            let isSet = { (name: String) in !(environment[name] ?? "").isEmpty }
+            return isSet("SSH_TTY") || (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY"))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case terminalSession, controllingTerminal, multiplexer
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(isTerminalSession, forKey: .terminalSession)
+            try container.encode(hasControllingTerminal, forKey: .controllingTerminal)
+            try container.encode(multiplexer.rawValue, forKey: .multiplexer)
+        }
+    }
+
     /// The variables the clipboard reads, and those that say what the session is, in this order.
     package static let variableNames = [
         "WAYLAND_DISPLAY", "DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP",
+        "SSH_TTY", "TMUX", "STY",
     ]
 
     /// ``variableNames`` with their values (nil when unset).
@@ -116,12 +159,14 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     package var x11: X11
     /// The automatic choice.
     package var automatic: Choice
+    /// The terminal's clipboard.
+    package var terminal: Terminal
 
     /// Whether a ``Clipboard`` with the automatic choice works here.
     package var isUsable: Bool { automatic.backend != nil }
 
     enum CodingKeys: String, CodingKey {
-        case variables, wayland, x11, automatic, usable
+        case variables, wayland, x11, automatic, usable, terminal
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -132,6 +177,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         try container.encode(x11, forKey: .x11)
         try container.encode(automatic, forKey: .automatic)
         try container.encode(isUsable, forKey: .usable)
+        try container.encode(terminal, forKey: .terminal)
     }
 
     /// A key spelled at run time (interface and variable names).
@@ -150,7 +196,8 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             variables: variables,
             wayland: await examineWayland(environment: environment, timeout: timeout),
             x11: await examineX11(environment: environment, timeout: timeout),
-            automatic: await examineChoice(environment: environment, timeout: timeout))
+            automatic: await examineChoice(environment: environment, timeout: timeout),
+            terminal: Terminal.examine(environment: environment))
     }
 
     private static func examineWayland(environment: [String: String], timeout: Duration) async -> Wayland {
