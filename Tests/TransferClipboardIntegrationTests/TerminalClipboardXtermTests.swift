@@ -113,6 +113,31 @@ final class TerminalClipboardXtermTests {
         #expect(stop.status == 0, "\(stop.errorText)")
     }
 
+    @Test(
+        "paste --terminal in tmux (set-clipboard on) gets tmux's newest paste buffer as tmux's answer",
+        .enabled(if: SystemTool.exists("tmux"), "needs tmux (Debian: tmux)"))
+    func pasteThroughTmux() async throws {
+        let text = "tmux buffer \(UUID().uuidString)"
+        let output = folder.appendingPathComponent("tmux-pasted.txt").path
+        let status = folder.appendingPathComponent("tmux-paste.status").path
+        let configuration = try file("tmux-paste.conf", Data("set -g set-clipboard on\n".utf8))
+        let socket = folder.appendingPathComponent("tmux-paste.socket").path
+        let tmux = [SystemTool.path("tmux"), "-S", socket]
+        let setBuffer = (tmux + ["set-buffer", text]).map { "'\($0)'" }.joined(separator: " ")
+        let script = try file(
+            "tmux-paste-pane.sh",
+            Data("\(setBuffer); \(shellLine(["paste", "--terminal", "-o", output], status: status)); sleep 120\n".utf8))
+        let xterm = try xterm(
+            (tmux + ["-f", configuration, "new-session", "/bin/sh " + script]).map { "'\($0)'" }.joined(separator: " "))
+        defer { xterm.stop() }
+        let exit = try await awaitFile(status)
+        let said = (try? String(contentsOfFile: status + ".err", encoding: .utf8)) ?? ""
+        #expect(exit == "0\n", "\(String(describing: exit)): \(said)")
+        #expect(FileManager.default.contents(atPath: output) == Data(text.utf8))
+        let stop = try await ChildProcess.run(SystemTool.path("tmux"), arguments: ["-S", socket, "kill-server"])
+        #expect(stop.status == 0, "\(stop.errorText)")
+    }
+
     @Test("paste --terminal in xterm asks for the X clipboard that xclip holds and writes xterm's answer")
     func pasteThroughXterm() async throws {
         let text = "pasted through OSC 52: ✓ \(UUID().uuidString)"
