@@ -41,5 +41,8 @@ extension ErrorCode where Domain == ClipboardErrorDomain {
     /// `UTF8_STRING`) turned out not to be UTF-8 when it was pasted: that paste is refused (see "Text of other
     /// types" in ``ClipboardTypeMapping``). Its own type still pastes its bytes as they are.
     public static var notText: Self { Self("notText") }
+    /// The process has no terminal to carry OSC 52 (`/dev/tty` cannot be opened: no controlling terminal), or
+    /// what it has is no terminal.
+    public static var noTerminal: Self { Self("noTerminal") }
     // A cancelled transfer has the code every domain shares, `cancelled`.
 }

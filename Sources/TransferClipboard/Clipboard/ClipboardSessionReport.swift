@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// What a session offers the clipboard: its variables, whether each display server answers, the Wayland
 /// compositor's relevant globals, and which backend ``ClipboardBackendChoice/automatic`` takes and why
 /// (`transferkit doctor` prints it).
@@ -103,6 +105,46 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         }
     }
 
+    /// The terminal's clipboard (OSC 52, `copy --terminal` and `paste --terminal`).
+    package struct Terminal: Sendable, Encodable {
+        /// Whether the session is a terminal one: `SSH_TTY` is set, or neither `DISPLAY` nor `WAYLAND_DISPLAY` is.
+        package var isTerminalSession: Bool
+        /// Whether the process has a controlling terminal (`/dev/tty` opens), which OSC 52 goes through.
+        package var hasControllingTerminal: Bool
+        /// The multiplexer between the process and the terminal (`none`, `tmux`, `screen`).
+        package var multiplexer: TerminalMultiplexer
+
+        /// The terminal side of the session `environment` describes.
+        package static func examine(environment: [String: String]) -> Terminal {
+            var hasControllingTerminal = false
+            if let device = try? TerminalDevice.openControlling() {
+                hasControllingTerminal = true
+                device.close()
+            }
+            return Terminal(
+                isTerminalSession: isTerminalSession(environment: environment),
+                hasControllingTerminal: hasControllingTerminal,
+                multiplexer: TerminalMultiplexer.detect(environment: environment))
+        }
+
+        /// Whether `environment` is a terminal session's: `SSH_TTY` is set, or neither display variable is.
+        package static func isTerminalSession(environment: [String: String]) -> Bool {
+            let isSet = { (name: String) in !(environment[name] ?? "").isEmpty }
+            return isSet("SSH_TTY") || (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY"))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case terminalSession, controllingTerminal, multiplexer
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(isTerminalSession, forKey: .terminalSession)
+            try container.encode(hasControllingTerminal, forKey: .controllingTerminal)
+            try container.encode(multiplexer.rawValue, forKey: .multiplexer)
+        }
+    }
+
     /// The session bus and the portals on it (issue 40): file lists cross into sandboxed applications through the
     /// document portal.
     package struct DBus: Sendable, Encodable {
@@ -132,7 +174,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     /// The variables the clipboard reads, and those that say what the session is, in this order.
     package static let variableNames = [
         "WAYLAND_DISPLAY", "DISPLAY", "XDG_RUNTIME_DIR", "XAUTHORITY", "XDG_SESSION_TYPE", "XDG_CURRENT_DESKTOP",
-        "DBUS_SESSION_BUS_ADDRESS",
+        "SSH_TTY", "TMUX", "STY", "DBUS_SESSION_BUS_ADDRESS",
     ]
 
     /// ``variableNames`` with their values (nil when unset).
@@ -143,6 +185,8 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     package var x11: X11
     /// The automatic choice.
     package var automatic: Choice
+    /// The terminal's clipboard.
+    package var terminal: Terminal
     /// The session bus and its portals.
     package var dbus: DBus
 
@@ -150,7 +194,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
     package var isUsable: Bool { automatic.backend != nil }
 
     enum CodingKeys: String, CodingKey {
-        case variables, wayland, x11, automatic, usable, dbus
+        case variables, wayland, x11, automatic, usable, terminal, dbus
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -161,6 +205,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
         try container.encode(x11, forKey: .x11)
         try container.encode(automatic, forKey: .automatic)
         try container.encode(isUsable, forKey: .usable)
+        try container.encode(terminal, forKey: .terminal)
         try container.encode(dbus, forKey: .dbus)
     }
 
@@ -181,6 +226,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             wayland: await examineWayland(environment: environment, timeout: timeout),
             x11: await examineX11(environment: environment, timeout: timeout),
             automatic: await examineChoice(environment: environment, timeout: timeout),
+            terminal: Terminal.examine(environment: environment),
             dbus: await examineDBus(environment: environment, timeout: timeout))
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import TransferClipboard
 import TransferKitCLI
 import UniformTypes
@@ -45,6 +46,11 @@ enum ClipboardCommandOptions {
             where [.noDisplay, .connectionFailed, .protocolUnavailable, .timedOut].contains(error.code)
         {
             var error = error
+            if [.noDisplay, .connectionFailed].contains(error.code),
+                let hint = TerminalCommandOptions.hint(environment: ProcessInfo.processInfo.environment)
+            {
+                error.message += " " + hint
+            }
             error.message += " Run 'transferkit doctor' for what this session offers."
             throw error
         }

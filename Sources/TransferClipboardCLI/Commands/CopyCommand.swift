@@ -43,6 +43,18 @@ struct CopyCommand: Command {
         managers do not record it and use up its pastes); --transient marks any copy so. The limits apply in the
         background copy that serves.
 
+        Terminal: --terminal puts the text on the clipboard of the terminal emulator instead, with OSC 52 through
+        the controlling terminal, so it works over ssh without a display server (a session with SSH_TTY set, or
+        without DISPLAY and WAYLAND_DISPLAY, is told so when no display server answers). OSC 52 carries text: one
+        file or standard input, UTF-8, is sent whatever its type (the command says what it sent), and anything
+        else is refused with the reason (bytes that are not UTF-8, an archive, several files). Under tmux ($TMUX)
+        the sequence goes through tmux's passthrough (tmux 3.3 and later need set -g allow-passthrough on); under
+        GNU screen ($STY) it is cut into pieces that fit screen's 768-byte buffer. At most 74994 bytes of text are
+        sent by default: hterm and the editors' OSC 52 plug-ins drop a sequence over 100000 bytes, tmux one over 1
+        MiB, xterm sets no limit (but acts on OSC 52 only with allowWindowOps); --terminal-limit BYTES changes it,
+        and a longer text is refused (limitExceeded) rather than cut. The terminal does not say whether it took the
+        text.
+
         EXAMPLES:
           transferkit copy notes.txt
           transferkit copy cover.png --primary
@@ -51,6 +63,8 @@ struct CopyCommand: Command {
           transferkit copy - --type public.utf8-plain-text --concealed < password.txt
           transferkit copy - --type public.utf8-plain-text --concealed --paste-once --expire 30s < password.txt
           transferkit copy --loops 2 notes.txt
+          transferkit copy --terminal notes.txt
+          transferkit copy --terminal --terminal-limit 1000000 - < log.txt
         """
     }
 
@@ -69,7 +83,7 @@ struct CopyCommand: Command {
                     help: "Clear the clipboard after DURATION (500ms, 30s, 2m, 1h) if it is still ours."),
                 .init(names: ["--transient"], help: "Mark the content short-lived, so clipboard managers skip it."),
                 DeclarationsOption.option,
-            ] + ClipboardCommandOptions.options,
+            ] + ClipboardCommandOptions.options + TerminalCommandOptions.options,
             positionals: .init(name: "FILE", help: "Files, one archive, or - for standard input.", minimum: 1)
         )
     }
@@ -88,6 +102,10 @@ struct CopyCommand: Command {
             throw UsageError("--cut moves files; standard input (-) is no file")
         }
         let type = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
+        if arguments.flag("--terminal") {
+            return try copyToTerminal(arguments, type: type, context: context)
+        }
+        _ = try TerminalCommandOptions.textLimit(arguments)
         let options = try writeOptions(arguments)
         let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
         if !arguments.flag("--foreground") && !isServingCopy {
@@ -112,6 +130,89 @@ struct CopyCommand: Command {
         withExtendedLifetime((inputs, items.spools)) {}
         clipboard.close()
         return .success
+    }
+
+    /// `copy --terminal`: sends the one input's text to the terminal's clipboard with OSC 52, and says what it sent.
+    /// - Throws: ``UsageError`` for options that do not apply, or several inputs; `ClipboardError` `.notText` for an
+    ///   archive, a `--type` that is not text or bytes that are not UTF-8, `.limitExceeded` for a text over the limit,
+    ///   `.noTerminal` without a controlling terminal.
+    private func copyToTerminal(
+        _ arguments: ParsedArguments, type: UniformType?, context: CommandContext
+    ) throws -> ExitCode {
+        try TerminalCommandOptions.refuseWithTerminal(
+            arguments,
+            ["--cut", "--foreground", "--concealed", "--paste-once", "--loops", "--expire", "--transient", "--backend"])
+        let paths = arguments.positionals
+        guard paths.count == 1, let path = paths.first else {
+            throw UsageError("the terminal's clipboard holds one text: give one file, or - for standard input")
+        }
+        let limit = try TerminalCommandOptions.textLimit(arguments)
+        var input = try InputFile(path: path)
+        let name = input.displayName
+        if input.size == nil { input = try Spool.toTemporaryFile(input) }
+        if type == nil, CommandLineItems.isArchive(input, path: path) {
+            throw ClipboardError(
+                code: .notText,
+                message: "\(name) is an archive of typed items, and OSC 52 carries text only; extract the text first "
+                    + "(transferkit extract)")
+        }
+        let itemType =
+            try type
+            ?? input.inferredType(
+                fileName: path == "-" ? nil : URL(fileURLWithPath: path).lastPathComponent, in: catalog)
+        if let type, !catalog.conforms(type, to: .text) {
+            throw ClipboardError(
+                code: .notText, message: "--type \(type.identifier) is not text, and OSC 52 carries text only")
+        }
+        if let size = input.size, size > Int64(limit) {
+            throw ClipboardError(
+                code: .limitExceeded,
+                message: "\(name) is \(size) bytes, over the OSC 52 limit of \(limit) bytes; nothing was sent to the "
+                    + "terminal (--terminal-limit raises the limit for a terminal that takes more)")
+        }
+        let text = [UInt8](try input.readAll(limit: limit))
+        let selection = ClipboardCommandOptions.selection(arguments)
+        let environment = ProcessInfo.processInfo.environment
+        // The text is checked (UTF-8, within the limits) before the terminal is opened: a refusal needs none.
+        let multiplexer = TerminalMultiplexer.detect(environment: environment)
+        if let refusal = Self.terminalRefusal(text, selection, multiplexer, limit: limit, name: name, type: itemType) {
+            throw refusal
+        }
+        let terminal = try TerminalCommandOptions.open(arguments, environment: environment)
+        defer { terminal.terminal.close() }
+        try terminal.copy(text, to: selection)
+        let kind =
+            catalog.conforms(itemType, to: .text)
+            ? "the text of \(name)"
+            : "the bytes of \(name), which are UTF-8, as text (its type is \(itemType.identifier))"
+        try context.standardError.writeLine(
+            "transferkit copy: sent \(kind), \(text.count) bytes, to the terminal's "
+                + "\(selection.rawValue) with OSC 52"
+                + (terminal.multiplexer == .none ? "" : " through \(terminal.multiplexer.rawValue)"))
+        return .success
+    }
+
+    /// Why `text` (of the input `name`, typed `type`) cannot go to the terminal's clipboard, said for the command
+    /// line: the sequence's own refusal (not UTF-8, over a limit) with the input's name; `nil` when it can.
+    private static func terminalRefusal(
+        _ text: [UInt8], _ selection: ClipboardSelection, _ multiplexer: TerminalMultiplexer, limit: Int,
+        name: String, type: UniformType
+    ) -> ClipboardError? {
+        let refusal: ClipboardError
+        switch Result(catching: { () throws(ClipboardError) in
+            try TerminalClipboardSequence.copy(text, to: selection, multiplexer: multiplexer, limit: limit)
+        }) {
+        case .success: return nil
+        case .failure(let error): refusal = error
+        }
+        var error = refusal
+        if error.code == .notText {
+            error.message = "\(name) (\(type.identifier)) is not text: \(refusal.message)"
+        } else if error.code == .limitExceeded {
+            error.message =
+                "\(name): \(refusal.message) (--terminal-limit raises the limit for a terminal that takes more)"
+        }
+        return error
     }
 
     /// The write's options from `--concealed`, `--cut`, `--transient`, `--paste-once`, `--loops` and `--expire`.

@@ -23,6 +23,11 @@ struct DoctorCommand: Command {
         reach sandboxed (Flatpak) applications. With --json the same is one object. Exit status 0 when the clipboard
         is usable, 1 when it is not. Each server gets at most 10 seconds to answer.
 
+        It reports the terminal too: whether the session is a terminal one (SSH_TTY is set, or neither DISPLAY nor
+        WAYLAND_DISPLAY is), whether the process has a controlling terminal, and the multiplexer in between (tmux
+        when TMUX is set, GNU screen when STY is); in such a session without a display server, copy --terminal and
+        paste --terminal reach the clipboard of the terminal emulator through OSC 52.
+
         EXAMPLES:
           transferkit doctor
           transferkit doctor --json
@@ -49,6 +54,22 @@ struct DoctorCommand: Command {
             for line in Self.lines(report) { try context.standardOutput.writeLine(line) }
         }
         return report.isUsable ? .success : .failure
+    }
+
+    /// The report's line on the terminal's clipboard (OSC 52).
+    static func terminalLine(_ report: ClipboardSessionReport) -> String {
+        let terminal = report.terminal
+        var line = "Terminal: "
+        line += terminal.isTerminalSession ? "a terminal session" : "not a terminal session"
+        line += terminal.hasControllingTerminal ? ", with a controlling terminal" : ", without a controlling terminal"
+        if terminal.multiplexer != .none { line += ", inside \(terminal.multiplexer.rawValue)" }
+        if terminal.hasControllingTerminal {
+            line +=
+                report.isUsable
+                ? "; copy --terminal and paste --terminal reach the terminal's clipboard (OSC 52)"
+                : "; no display server answers: use copy --terminal and paste --terminal (OSC 52)"
+        }
+        return line
     }
 
     /// The text report, a line each.
@@ -82,6 +103,7 @@ struct DoctorCommand: Command {
         } else if let problem = report.automatic.problem {
             lines.append("Clipboard: not usable: \(problem.message) (\(problem.code))")
         }
+        lines.append(terminalLine(report))
         let dbus = report.dbus
         if let problem = dbus.problem {
             lines.append("D-Bus: not usable: \(problem.message) (\(problem.code))")

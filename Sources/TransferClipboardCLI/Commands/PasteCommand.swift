@@ -2,6 +2,7 @@ import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 import UniformTypes
 
 /// `transferkit paste`: writes what the clipboard holds, lists the types it offers, or saves every representation
@@ -35,6 +36,13 @@ struct PasteCommand: Command {
         --from-history K reads the K-th newest snapshot that `transferkit keep --history N` kept of the selection
         (0 the newest) instead of the clipboard; no display server is needed then.
 
+        --terminal asks the terminal emulator for its clipboard instead, with an OSC 52 query (ESC ] 52 ; c ; ?)
+        through the controlling terminal, and writes the text it answers; no display server is needed, so it works
+        over ssh. A terminal that does not answer within 5 seconds fails the paste (timedOut) rather than hanging:
+        many terminals do not answer, or only when allowed (xterm: allowWindowOps; kitty and foot ask the user).
+        Under tmux ($TMUX) tmux answers with its newest paste buffer (set-clipboard on); GNU screen passes no answer
+        back. An answer over --terminal-limit's bytes of text (default 74994) is refused (limitExceeded).
+
         EXAMPLES:
           transferkit paste --list
           transferkit paste --list --json
@@ -43,6 +51,7 @@ struct PasteCommand: Command {
           transferkit paste -o picture.bmp
           transferkit paste --archive -o clip.transferkit
           transferkit paste --from-history 1
+          transferkit paste --terminal -o notes.txt
 
         """
     }
@@ -61,7 +70,7 @@ struct PasteCommand: Command {
                     names: ["--from-history"], valueName: "K",
                     help: "Read the keeper's K-th newest snapshot (0 the newest) instead of the clipboard."),
                 DeclarationsOption.option,
-            ] + ClipboardCommandOptions.options
+            ] + ClipboardCommandOptions.options + TerminalCommandOptions.options
         )
     }
 
@@ -74,6 +83,10 @@ struct PasteCommand: Command {
         if arguments.flag("--archive"), arguments.value("--type") != nil {
             throw UsageError("--archive saves every type; leave --type out")
         }
+        if arguments.flag("--terminal") {
+            return try await pasteFromTerminal(arguments, context: context)
+        }
+        _ = try TerminalCommandOptions.textLimit(arguments)
         let requested = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
         let selection = ClipboardCommandOptions.selection(arguments)
         if let index = arguments.value("--from-history") {
@@ -125,6 +138,26 @@ struct PasteCommand: Command {
                     ?? offer.name
             }
         }
+    }
+
+    /// `paste --terminal`: asks the terminal for its clipboard with OSC 52 and writes the answer.
+    /// - Throws: ``UsageError`` for options that do not apply; `ClipboardError` `.timedOut` when the terminal does not
+    ///   answer in time, `.noTerminal` without a controlling terminal, `.limitExceeded` for an answer over the limit.
+    private func pasteFromTerminal(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        try TerminalCommandOptions.refuseWithTerminal(
+            arguments, ["--type", "--list", "--json", "--archive", "--format", "--from-history", "--backend"])
+        let terminal = try TerminalCommandOptions.open(arguments, environment: ProcessInfo.processInfo.environment)
+        defer { terminal.terminal.close() }
+        let selection = ClipboardCommandOptions.selection(arguments)
+        let deadline = Deadline.after(TerminalClipboard.defaultAnswerTime)
+        // The wait for the answer blocks: a thread of its own, not one of the concurrency pool's.
+        let text = try await DedicatedThread.run { () throws(ClipboardError) in
+            try terminal.paste(from: selection, deadline: deadline)
+        }
+        try await ArchiveOutput.write(toPath: arguments.value("--output"), isBinary: false, context: context) { sink in
+            try sink.write(contentsOf: text)
+        }
+        return .success
     }
 
     /// Writes `provider`'s representation of the requested type (the first one without `--type`), or its archive
