@@ -22,7 +22,7 @@ public final class PrivateSessionBus {
 
     /// Starts a bus and waits until its socket exists. The folder doubles as the bus's `XDG_RUNTIME_DIR` (mode 0700),
     /// so services it starts, such as the document portal, keep their sockets and mounts there.
-    /// - Throws: when `dbus-daemon` cannot start or its socket does not appear within 20 seconds.
+    /// - Throws: when `dbus-daemon` cannot start or its socket does not accept within 60 seconds.
     public init() async throws {
         directory = try makeTemporaryDirectory(prefix: "transferkit-dbus")
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
@@ -34,7 +34,7 @@ public final class PrivateSessionBus {
         process = try BackgroundChild(
             SystemTool.path("dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--address=" + address],
             output: directory.appendingPathComponent("dbus-daemon.out"), environment: environment)
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         // The socket's file appears at bind(2), before the daemon listens: wait until a connection is accepted.
         while !Self.accepts(socket) {
             guard ContinuousClock.now < deadline, process.isRunning else {

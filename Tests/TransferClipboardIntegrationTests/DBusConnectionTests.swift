@@ -24,13 +24,13 @@ struct DBusConnectionTests {
     @Test("it authenticates, registers, calls the bus and gets its answers")
     func callsTheBus() async throws {
         let daemon = try await PrivateSessionBus()
-        let connection = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20))
+        let connection = try await DBusConnection.connect(to: daemon.address, timeout: patience)
         defer { connection.close() }
         #expect(connection.uniqueName.hasPrefix(":"))
         #expect(connection.canPassDescriptors)
-        let id = try await connection.call(bus, timeout: .seconds(20)).returned()
+        let id = try await connection.call(bus, timeout: patience).returned()
         #expect(id.body.first?.text?.count == 32)
-        let names = try await connection.call(busCall("ListNames"), timeout: .seconds(20)).returned()
+        let names = try await connection.call(busCall("ListNames"), timeout: patience).returned()
         guard case .array(_, let list)? = names.body.first else {
             Issue.record("ListNames returned \(names.body)")
             return
@@ -41,27 +41,27 @@ struct DBusConnectionTests {
     @Test("an error reply names the D-Bus error")
     func errorReply() async throws {
         let daemon = try await PrivateSessionBus()
-        let connection = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20))
+        let connection = try await DBusConnection.connect(to: daemon.address, timeout: patience)
         defer { connection.close() }
-        let reply = try await connection.call(busCall("NoSuchMethod"), timeout: .seconds(20))
+        let reply = try await connection.call(busCall("NoSuchMethod"), timeout: patience)
         #expect(reply.message.kind == .error)
         let error = #expect(throws: ClipboardError.self) { try reply.returned() }
         #expect(error?.code == .protocolUnavailable)
         #expect(error?.source == "org.freedesktop.DBus.Error.UnknownMethod")
         let missing = try await connection.call(
-            .call(destination: "org.example.Absent", path: "/", interface: nil, member: "Ping"), timeout: .seconds(20))
+            .call(destination: "org.example.Absent", path: "/", interface: nil, member: "Ping"), timeout: patience)
         #expect(missing.message.errorName == "org.freedesktop.DBus.Error.ServiceUnknown")
     }
 
     @Test("a signal the connection matched arrives on its stream")
     func signals() async throws {
         let daemon = try await PrivateSessionBus()
-        let connection = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20))
+        let connection = try await DBusConnection.connect(to: daemon.address, timeout: patience)
         defer { connection.close() }
         let stream = connection.signals()
         try await connection.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'", timeout: .seconds(20))
-        let other = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20))
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'", timeout: patience)
+        let other = try await DBusConnection.connect(to: daemon.address, timeout: patience)
         defer { other.close() }
         var seen = false
         for await signal in stream where signal.member == "NameOwnerChanged" {
@@ -77,10 +77,10 @@ struct DBusConnectionTests {
     func silentPeerDeadline() async throws {
         let daemon = try await PrivateSessionBus()
         let clock = WireClock.manual()
-        let connection = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20), clock: clock)
+        let connection = try await DBusConnection.connect(to: daemon.address, timeout: patience, clock: clock)
         defer { connection.close() }
         let silent = try await DBusConnection.connect(
-            to: daemon.address, timeout: .seconds(20), clock: .continuous, answersCalls: false)
+            to: daemon.address, timeout: patience, clock: .continuous, answersCalls: false)
         defer { silent.close() }
         let call = DBusMessage.call(destination: silent.uniqueName, path: "/", interface: nil, member: "Ping")
         let result = await advancing(clock, by: .seconds(1)) {
@@ -96,9 +96,9 @@ struct DBusConnectionTests {
     @Test("a bus that goes away mid-call fails the call with connectionFailed")
     func busDiesMidCall() async throws {
         let daemon = try await PrivateSessionBus()
-        let connection = try await DBusConnection.connect(to: daemon.address, timeout: .seconds(20))
+        let connection = try await DBusConnection.connect(to: daemon.address, timeout: patience)
         let silent = try await DBusConnection.connect(
-            to: daemon.address, timeout: .seconds(20), clock: .continuous, answersCalls: false)
+            to: daemon.address, timeout: patience, clock: .continuous, answersCalls: false)
         defer { silent.close() }
         let call = DBusMessage.call(destination: silent.uniqueName, path: "/", interface: nil, member: "Ping")
         let pending = Task { try await connection.call(call, timeout: .seconds(60)) }
@@ -107,7 +107,7 @@ struct DBusConnectionTests {
         let error = await #expect(throws: ClipboardError.self) { _ = try await pending.value }
         #expect(error?.code == .connectionFailed)
         let after = await #expect(throws: ClipboardError.self) {
-            _ = try await connection.call(bus, timeout: .seconds(5))
+            _ = try await connection.call(bus, timeout: patience)
         }
         #expect(after?.code == .connectionFailed)
     }
@@ -118,11 +118,11 @@ struct DBusConnectionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await DBusConnection.connect(
-                to: "unix:path=" + folder.appendingPathComponent("none").path, timeout: .seconds(5))
+                to: "unix:path=" + folder.appendingPathComponent("none").path, timeout: patience)
         }
         #expect(error?.code == .connectionFailed)
         let tcp = await #expect(throws: ClipboardError.self) {
-            _ = try await DBusConnection.connect(to: "tcp:host=localhost,port=1", timeout: .seconds(5))
+            _ = try await DBusConnection.connect(to: "tcp:host=localhost,port=1", timeout: patience)
         }
         #expect(tcp?.code == .connectionFailed)
     }

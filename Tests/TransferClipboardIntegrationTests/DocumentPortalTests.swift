@@ -22,15 +22,15 @@ private final class PrivatePortal {
         portal = try BackgroundChild(
             portalExecutable, [], output: bus.directory.appendingPathComponent("portal.out"),
             environment: bus.environment)
-        connection = try await DBusConnection.connect(to: bus.address, timeout: .seconds(20))
+        connection = try await DBusConnection.connect(to: bus.address, timeout: patience)
         // Ready once the portal owns its name (it takes it after mounting its file system).
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + patience
         while ContinuousClock.now < deadline {
             let reply = try await connection.call(
                 .call(
                     destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                     interface: "org.freedesktop.DBus", member: "NameHasOwner",
-                    body: [.string("org.freedesktop.portal.Documents")]), timeout: .seconds(10)
+                    body: [.string("org.freedesktop.portal.Documents")]), timeout: patience
             ).returned()
             if reply.body.first == .boolean(true) { return }
             try await Task.sleep(for: .milliseconds(50))
@@ -38,7 +38,7 @@ private final class PrivatePortal {
         throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no portal: \(portal.text)"])
     }
 
-    var documents: DocumentPortal { DocumentPortal(connection: connection) }
+    var documents: DocumentPortal { DocumentPortal(connection: connection, timeout: patience) }
 
     deinit {
         connection.close()
@@ -137,14 +137,14 @@ struct DocumentPortalTests {
     @Test("no portal on the bus is protocolUnavailable")
     func noPortal() async throws {
         let bus = try await PrivateSessionBus()
-        let connection = try await DBusConnection.connect(to: bus.address, timeout: .seconds(20))
+        let connection = try await DBusConnection.connect(to: bus.address, timeout: patience)
         defer { connection.close() }
         var call = DBusMessage.call(
             destination: "org.freedesktop.portal.Documents", path: "/org/freedesktop/portal/documents",
             interface: "org.freedesktop.portal.FileTransfer", member: "RetrieveFiles",
             body: [.string("1"), .options([])])
         call.flags = [.noAutoStart]
-        let reply = try await connection.call(call, timeout: .seconds(20))
+        let reply = try await connection.call(call, timeout: patience)
         let error = #expect(throws: ClipboardError.self) { try reply.returned() }
         #expect(error?.code == .protocolUnavailable)
     }
