@@ -137,6 +137,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             case terminalSession, controllingTerminal, multiplexer
         }
 
+        /// Encodes the report's keys: `terminalSession`, `controllingTerminal`, `multiplexer`.
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(isTerminalSession, forKey: .terminalSession)
@@ -162,6 +163,7 @@ package struct ClipboardSessionReport: Sendable, Encodable {
             case address, reachable, documentPortal, error
         }
 
+        /// Encodes the report's keys: `address`, `reachable`, `documentPortal`, `error`.
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(address, forKey: .address)

@@ -6,10 +6,15 @@ import TransferKitPlatform
 package struct DBusAuthenticationMachine: ProtocolMachine {
     /// Where the conversation is.
     package enum Phase: Sendable, Equatable {
+        /// Nothing sent yet.
         case start
+        /// `AUTH EXTERNAL` sent; waiting for `OK`.
         case awaitingOK
+        /// `NEGOTIATE_UNIX_FD` sent; waiting for `AGREE_UNIX_FD` or `ERROR`.
         case awaitingUnixFDAnswer(guid: String)
+        /// `BEGIN` sent: messages follow.
         case authenticated
+        /// Authentication failed; nothing more is sent.
         case failed
     }
 
@@ -22,6 +27,7 @@ package struct DBusAuthenticationMachine: ProtocolMachine {
         /// The server closed the connection, sent a line too long, or did not answer in time.
         case ended(ClipboardError.Code)
 
+        /// The event, shortened for test messages.
         package var description: String {
             switch self {
             case .begin: "begin"
@@ -41,6 +47,7 @@ package struct DBusAuthenticationMachine: ProtocolMachine {
         case fail(ClipboardError)
     }
 
+    /// Where the conversation is.
     package private(set) var phase = Phase.start
     /// The user id to authenticate as (the server checks it against the socket's credentials).
     let userID: UInt32
@@ -56,6 +63,7 @@ package struct DBusAuthenticationMachine: ProtocolMachine {
     /// The longest line a server may send during authentication.
     package static let maximumLineLength = 16 * 1024
 
+    /// Applies `event`; returns what to send and whether authentication ended.
     package mutating func handle(_ event: Event) -> [Action] {
         switch (phase, event) {
         case (.start, .begin):

@@ -15,7 +15,9 @@ package import TransferKitPlatform
 package final class DBusConnection: Sendable {
     /// A reply: the message (a method return, or an error) and the descriptors it carried, which the caller owns.
     package struct Reply: Sendable {
+        /// The method return or error.
         package var message: DBusMessage
+        /// The descriptors that came with it, which the caller owns and closes.
         package var descriptors: [Int32]
 
         /// The message when it is a method return; an error reply as ``ClipboardError`` with code `transferFailed`

@@ -14,7 +14,9 @@ package struct DBusMessage: Sendable, Hashable {
 
     /// The header's flag bits.
     package struct Flags: OptionSet, Sendable, Hashable {
+        /// The flag bits as the header carries them (unknown bits kept).
         package let rawValue: UInt8
+        /// The flags of these bits.
         package init(rawValue: UInt8) { self.rawValue = rawValue }
         /// The caller wants no answer.
         package static let noReplyExpected = Flags(rawValue: 0x1)
