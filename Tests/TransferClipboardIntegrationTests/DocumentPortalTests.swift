@@ -5,14 +5,14 @@ import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
 
-private let portalExecutable = "/usr/libexec/xdg-document-portal"
-private let hasPortal =
+let portalExecutable = "/usr/libexec/xdg-document-portal"
+let hasPortal =
     SystemTool.exist("dbus-daemon", "fusermount3") && FileManager.default.isExecutableFile(atPath: portalExecutable)
     && FileManager.default.fileExists(atPath: "/dev/fuse")
-private let hasSandbox = hasPortal && SystemTool.exists("bwrap") && SystemTool.exists("python3")
+let hasSandbox = hasPortal && SystemTool.exists("bwrap") && SystemTool.exists("python3")
 
 /// A private session bus with the real document portal on it, its FUSE file system under the bus's folder.
-private final class PrivatePortal {
+final class PrivatePortal {
     let bus: PrivateSessionBus
     let portal: BackgroundChild
     let connection: DBusConnection
@@ -159,37 +159,47 @@ struct DocumentPortalTests {
         let file = folder.appendingPathComponent("card.json")
         try Data(#"{"name":"Ken"}"#.utf8).write(to: file)
         let key = try await portal.documents.startTransfer(paths: [file.path])
-        let info = folder.appendingPathComponent("flatpak-info")
-        try Data("[Application]\nname=org.example.Receiver\n".utf8).write(to: info)
-        let script = """
-            import os, sys
-            from gi.repository import Gio, GLib
-            try:
-                open(sys.argv[2]).read()
-                print("HOST-PATH-READABLE")
-            except OSError:
-                print("HOST-PATH-HIDDEN")
-            bus = Gio.bus_get_sync(Gio.BusType.SESSION)
-            reply = bus.call_sync("org.freedesktop.portal.Documents", "/org/freedesktop/portal/documents",
-                "org.freedesktop.portal.FileTransfer", "RetrieveFiles",
-                GLib.Variant("(sa{sv})", (sys.argv[1], {})), GLib.VariantType("(as)"), 0, 10000, None)
-            for path in reply.unpack()[0]:
-                print("PATH " + path)
-                print("TEXT " + open(path).read())
-            """
-        let runtime = portal.bus.directory.path
-        let arguments = [
-            "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
-            "/lib64", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
-            "--bind", runtime, runtime, "--ro-bind", info.path, "/.flatpak-info", "/usr/bin/python3", "-c", script,
-            key, file.path,
-        ]
-        let result = try await ChildProcess.run(
-            SystemTool.path("bwrap"), arguments: arguments, input: [], environment: portal.bus.environment)
-        let output = result.outputText
-        #expect(result.status == 0, "\(result.errorText)")
-        #expect(output.contains("HOST-PATH-HIDDEN"), "\(output)")
-        #expect(output.contains("PATH \(runtime)/doc/"), "\(output)")
-        #expect(output.contains(#"TEXT {"name":"Ken"}"#), "\(output)")
+        try await expectSandboxedRead(
+            key: key, hostPath: file.path, text: #"{"name":"Ken"}"#, portal: portal, folder: folder)
     }
+}
+
+/// Runs a process in a sandbox the portal takes for a Flatpak app (bwrap, `/.flatpak-info`, the host's files
+/// hidden but for `/usr` and `/etc`) and expects it not to open `hostPath`, but to trade `key` for a path under the
+/// portal's mount and read `text` there. `folder` holds the sandbox's `flatpak-info`.
+func expectSandboxedRead(
+    key: String, hostPath: String, text: String, portal: PrivatePortal, folder: URL
+) async throws {
+    let info = folder.appendingPathComponent("flatpak-info")
+    try Data("[Application]\nname=org.example.Receiver\n".utf8).write(to: info)
+    let script = """
+        import os, sys
+        from gi.repository import Gio, GLib
+        try:
+            open(sys.argv[2]).read()
+            print("HOST-PATH-READABLE")
+        except OSError:
+            print("HOST-PATH-HIDDEN")
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION)
+        reply = bus.call_sync("org.freedesktop.portal.Documents", "/org/freedesktop/portal/documents",
+            "org.freedesktop.portal.FileTransfer", "RetrieveFiles",
+            GLib.Variant("(sa{sv})", (sys.argv[1], {})), GLib.VariantType("(as)"), 0, 10000, None)
+        for path in reply.unpack()[0]:
+            print("PATH " + path)
+            print("TEXT " + open(path).read())
+        """
+    let runtime = portal.bus.directory.path
+    let arguments = [
+        "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
+        "/lib64", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
+        "--bind", runtime, runtime, "--ro-bind", info.path, "/.flatpak-info", "/usr/bin/python3", "-c", script,
+        key, hostPath,
+    ]
+    let result = try await ChildProcess.run(
+        SystemTool.path("bwrap"), arguments: arguments, input: [], environment: portal.bus.environment)
+    let output = result.outputText
+    #expect(result.status == 0, "\(result.errorText)")
+    #expect(output.contains("HOST-PATH-HIDDEN"), "\(output)")
+    #expect(output.contains("PATH \(runtime)/doc/"), "\(output)")
+    #expect(output.contains("TEXT " + text), "\(output)")
 }

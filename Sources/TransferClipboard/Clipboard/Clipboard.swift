@@ -87,12 +87,15 @@ public final class Clipboard: Sendable {
     let connection: ClipboardConnection
     /// The catalogue for type mapping and conformance.
     public let catalog: TypeCatalog
+    /// The document portal of the session bus of the environment this clipboard was made with.
+    let portal: DocumentPortalTransfers
 
     /// Connects to the display server that `environment` names.
     ///
     /// - Parameters:
     ///   - backend: The protocol; `.automatic` picks Wayland, then X11 (see ``ClipboardBackendChoice``).
-    ///   - environment: The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`).
+    ///   - environment: The variables to read (`WAYLAND_DISPLAY`, `DISPLAY`, `XAUTHORITY`, `XDG_RUNTIME_DIR`, and
+    ///     `DBUS_SESSION_BUS_ADDRESS` for the document portal that file lists use: see ``ClipboardTypeMapping``).
     ///   - timeout: The longest wait for the display server or another client at each step.
     ///   - catalog: The catalogue for type mapping.
     /// - Throws: ``ClipboardError``: `noDisplay` when neither variable is set, `connectionFailed`,
@@ -106,12 +109,14 @@ public final class Clipboard: Sendable {
         let backend = try await makeClipboardBackend(choice: backend, environment: environment, timeout: timeout)
         self.connection = ClipboardConnection(backend: backend)
         self.catalog = catalog
+        self.portal = .serving(environment)
     }
 
     /// A clipboard over `backend` (tests use it with a backend connected to a fake or given server).
     package init(backend: any ClipboardBackend, catalog: TypeCatalog = .shared) {
         self.connection = ClipboardConnection(backend: backend)
         self.catalog = catalog
+        self.portal = .shared
     }
 
     /// The protocol in use: `X11`, `Wayland (ext-data-control-v1)` or `Wayland (zwlr-data-control)`.
@@ -157,9 +162,11 @@ public final class Clipboard: Sendable {
         let expiration = Self.expiration(of: providers, options: options, now: now)
         let offers = ClipboardTypeMapping.offers(
             for: providers, options: options, expiration: expiration,
-            includeX11Names: connection.backend.protocolName == "X11", catalog: catalog)
+            includeX11Names: connection.backend.protocolName == "X11",
+            portalKeys: portal.offersKeys, catalog: catalog)
         let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
         let serving = ClipboardServing(pasteLimit: options.lifetime.pasteLimit)
+        let portal = portal
         let ownership = try await connection.backend.own(selection, targets: offers.map(\.target)) { target in
             guard let offer = byName[target] else {
                 throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
@@ -167,7 +174,7 @@ public final class Clipboard: Sendable {
             let isHint: Bool
             if case .constant = offer.conversion { isHint = true } else { isHint = false }
             let ticket = try serving.admit(countsAsPaste: !isHint)
-            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers, portal: portal)
             return TransferByteStream(length: stream.length, TicketedChunks(base: stream, ticket: ticket))
         }
         // The expiry counts from the write's start, so the time taken to own the selection is part of it.
@@ -253,7 +260,7 @@ public final class Clipboard: Sendable {
         guard !offered.isEmpty else { return [] }
         let backend = connection.backend
         let connection = connection
-        let provider = ClipboardTypeMapping.provider(offering: offered.map(\.name), catalog: catalog) {
+        let provider = ClipboardTypeMapping.provider(offering: offered.map(\.name), catalog: catalog, portal: portal) {
             name, progress in
             let stream = try await backend.receive(name, from: selection)
             return wrap(

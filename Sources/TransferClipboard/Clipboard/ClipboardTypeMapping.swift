@@ -57,6 +57,21 @@ public import UniformTypes
 /// that paste with ``ClipboardError`` `notText` (on X11 the requestor is refused, or an `INCR` transfer stops part
 /// way; on Wayland the pipe closes early), while the representation's own names still paste its bytes. A TransferKit
 /// reader keeps those names as a plain-text representation loaded from the owner.
+///
+/// ## Sandboxed applications
+/// A sandboxed (Flatpak) application cannot open the paths of a `text/uri-list`; the document portal
+/// (`xdg-document-portal`) lets it trade a key for paths it can open. When a session bus is known
+/// (`DBUS_SESSION_BUS_ADDRESS`, or `$XDG_RUNTIME_DIR/bus`), a file list is also offered, after its own names, as
+/// `application/vnd.portal.filetransfer` and `application/vnd.portal.files`, the names GTK 4 and Qt 6 read. Nothing
+/// is registered until a receiver asks for one of them: then this process registers the files with the portal
+/// (read-only, not ended by the first paste) and serves the key; the key works while this process is on the bus, and
+/// a list of anything but local files refuses the name (`typeUnavailable`).
+///
+/// On reading, the key names are no representations: an owner that offers one has its file list (the type of
+/// `text/uri-list`) read by trading the key with the portal first, and by its own `text/uri-list` when the portal is
+/// absent, refuses the key, or answers with a path that is neither under its mount nor named by the owner's list
+/// (`protocolViolation`: nothing is read from such a path). So a clipboard keeper keeps the paths, never another
+/// process's key, and offers a key of its own.
 public enum ClipboardTypeMapping {
     /// What one offered name serves.
     package enum Conversion: Sendable, Equatable {
@@ -71,6 +86,8 @@ public enum ClipboardTypeMapping {
         case uriList
         /// The file URLs of every provider as GNOME's `x-special/gnome-copied-files` (`copy` or `cut`, then URLs).
         case gnomeCopiedFiles(cut: Bool)
+        /// The document portal's key for the file URLs of every provider (see "Sandboxed applications").
+        case portalKey
         /// Fixed bytes (the sensitivity hints).
         case constant(Data)
     }
@@ -94,9 +111,11 @@ public enum ClipboardTypeMapping {
     ]
 
     /// The offers for `providers`, without duplicate names (the first provider and representation win).
+    /// - Parameter portalKeys: Whether file lists also offer the document portal's key (see "Sandboxed
+    ///   applications"); the callers pass ``DocumentPortalTransfers/offersKeys``.
     package static func offers(
         for providers: [TransferProvider], options: ClipboardWriteOptions, expiration: Date? = nil,
-        includeX11Names: Bool, catalog: TypeCatalog
+        includeX11Names: Bool, portalKeys: Bool = false, catalog: TypeCatalog
     ) -> [Offer] {
         var offers: [Offer] = []
         var seen: Set<String> = []
@@ -110,13 +129,22 @@ public enum ClipboardTypeMapping {
         /// Adds the names of one offered type of provider `index`.
         func addNames(of type: UniformType, _ index: Int) {
             add(type.identifier, index, type, .identity)
+            /// The portal's key of a file list, after the list's own names.
+            func addPortalKeys() {
+                guard portalKeys else { return }
+                for name in DocumentPortal.keyMIMETypes {
+                    add(name, index, type, .portalKey)
+                }
+            }
             // A URL list (a `[URL]`'s representation) conforms to public.file-url but is offered as it is.
             if type.conforms(to: .fileURL), !catalog.conforms(type, to: .uriList) {
                 add("text/uri-list", index, type, .uriList)
                 add(gnomeCopiedFilesName, index, type, .gnomeCopiedFiles(cut: isCut))
                 if isCut { add(kdeCutSelectionName, index, type, .constant(Data("1".utf8))) }
+                addPortalKeys()
                 return
             }
+            defer { if catalog.conforms(type, to: .uriList) { addPortalKeys() } }
             // Only UTF-8 text (or text of no stated encoding) under the UTF-8 names: a provider of UTF-16 or
             // Latin-1 text offers them through its derived UTF-8 representation.
             if type == .plainText || catalog.conforms(type, to: .utf8PlainText) {
@@ -380,8 +408,10 @@ public enum ClipboardTypeMapping {
     }
 
     /// The bytes of `offer`, streamed from its provider.
+    /// - Parameter portal: The document portal that makes a file list's key (``Conversion/portalKey``).
     package static func stream(
-        for offer: Offer, providers: [TransferProvider], progress: TransferProgress? = nil
+        for offer: Offer, providers: [TransferProvider], progress: TransferProgress? = nil,
+        portal: DocumentPortalTransfers = .shared
     ) async throws -> TransferByteStream {
         switch offer.conversion {
         case .identity:
@@ -393,11 +423,14 @@ public enum ClipboardTypeMapping {
             let text = try await providers[offer.providerIndex].loadObject(ofClass: String.self, progress: progress)
             let latin1 = text.unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : UInt8(ascii: "?") }
             return TransferByteStream(data: Data(latin1))
-        case .uriList, .gnomeCopiedFiles:
+        case .uriList, .gnomeCopiedFiles, .portalKey:
             var urls: [URL] = []
             // Every URL of each provider: one for a URL, all of a URL list.
             for provider in providers where provider.hasRepresentation(conformingTo: .fileURL) {
                 urls += try await provider.loadObject(ofClass: [URL].self, progress: progress)
+            }
+            if case .portalKey = offer.conversion {
+                return TransferByteStream(data: try await portalKey(for: urls, name: offer.target, portal: portal))
             }
             if case .gnomeCopiedFiles(let cut) = offer.conversion {
                 let lines = [cut ? "cut" : "copy"] + urls.map(\.absoluteString)
@@ -407,6 +440,54 @@ public enum ClipboardTypeMapping {
         case .constant(let data):
             return TransferByteStream(data: data)
         }
+    }
+
+    /// A file list read through the document portal: the owner's key (offered as `key`) traded for paths
+    /// (``DocumentPortalTransfers/retrieveFiles(key:listed:)``), as a `text/uri-list`. When the portal is absent,
+    /// refuses the key or answers with paths it may not, the owner's own list (`list`) is read instead; with no list,
+    /// the portal's error is thrown.
+    private static func filesThroughPortal(
+        key keyName: String, list: String?, portal: DocumentPortalTransfers, progress: TransferProgress,
+        load: @escaping @Sendable (_ name: String, _ progress: TransferProgress) async throws -> TransferByteStream
+    ) async throws -> TransferByteStream {
+        do {
+            guard let bytes = try await hintBytes(limit: 4096, { try await load(keyName, progress) }) else {
+                throw ClipboardError(
+                    code: .typeUnavailable, message: "The owner did not give its \(keyName).", source: keyName)
+            }
+            let paths = try await portal.retrieveFiles(
+                key: String(decoding: bytes, as: UTF8.self)
+            ) {
+                guard let list else { return [] }
+                var listed = Data()
+                for try await chunk in try await load(list, progress) {
+                    listed += chunk
+                    guard listed.count <= 16 << 20 else { return [] }
+                }
+                return try URL.list(fromURIList: listed).filter(\.isFileURL).map(\.path)
+            }
+            return TransferByteStream(data: URL.uriList(paths.map { URL(fileURLWithPath: $0) }))
+        } catch let error as ClipboardError {
+            guard let list else { throw error }
+            return try await load(list, progress)
+        }
+    }
+
+    /// The bytes of the document portal's key for `urls` (the key and a NUL, as GTK 4 writes it), made by this
+    /// process's ``DocumentPortalTransfers``.
+    /// - Throws: ``ClipboardError`` `typeUnavailable` when a URL is not a local file (the portal takes files only);
+    ///   what ``DocumentPortalTransfers/key(for:)`` throws.
+    private static func portalKey(
+        for urls: [URL], name: String, portal: DocumentPortalTransfers
+    ) async throws -> Data {
+        guard !urls.isEmpty, urls.allSatisfy({ $0.isFileURL && [nil, "", "localhost"].contains($0.host) }) else {
+            throw ClipboardError(
+                code: .typeUnavailable,
+                message: "\(name) is offered for local files only, and this list names none or another host's.",
+                source: name)
+        }
+        let key = try await portal.key(for: urls.map(\.path))
+        return Data(key.utf8) + [0]
     }
 
     /// A provider whose representations are the offered `names`, each loaded through `load` only when loaded
@@ -419,7 +500,7 @@ public enum ClipboardTypeMapping {
     /// others. Only the first ``ClipboardLimits/maximumOfferedTypes`` names are taken (however a peer's list reached
     /// here), so the provider has at most that many representations.
     package static func provider(
-        offering offered: [String], catalog: TypeCatalog,
+        offering offered: [String], catalog: TypeCatalog, portal: DocumentPortalTransfers = .shared,
         load: @escaping @Sendable (_ name: String, _ progress: TransferProgress) async throws -> TransferByteStream
     ) -> TransferProvider {
         let names = Array(offered.prefix(ClipboardLimits.maximumOfferedTypes))
@@ -429,10 +510,28 @@ public enum ClipboardTypeMapping {
         provider.isConcealed = hints.contains(.concealed)
         provider.isTransient = hints.contains(.transient)
         provider.isAutoGenerated = hints.contains(.autoGenerated)
-        let own = names.filter { !isHint($0) && !derived.contains($0) }
+        let portalKey = names.first { DocumentPortal.keyMIMETypes.contains($0) }
+        let own = names.filter { !isHint($0) && !derived.contains($0) && !DocumentPortal.keyMIMETypes.contains($0) }
+        var listsFiles = false
         for name in own {
             guard let type = type(forOffered: name, catalog: catalog) else { continue }
+            if let portalKey, catalog.conforms(type, to: .uriList) {
+                guard !listsFiles else { continue }
+                listsFiles = true
+                provider.registerStreamRepresentation(for: type) { progress in
+                    try await filesThroughPortal(
+                        key: portalKey, list: name, portal: portal, progress: progress, load: load)
+                }
+                continue
+            }
             provider.registerStreamRepresentation(for: type) { progress in try await load(name, progress) }
+        }
+        // A key with no list of its own is a file list too, read through the portal alone.
+        if let portalKey, !listsFiles, let type = type(forOffered: "text/uri-list", catalog: catalog) {
+            provider.registerStreamRepresentation(for: type) { progress in
+                try await filesThroughPortal(
+                    key: portalKey, list: nil, portal: portal, progress: progress, load: load)
+            }
         }
         let derivable = Set(provider.offeredTypes)
         for name in names where derived.contains(name) {

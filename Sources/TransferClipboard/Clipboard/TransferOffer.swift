@@ -51,7 +51,8 @@ public struct TransferOffer: Sendable {
         let offers = ClipboardTypeMapping.offers(
             for: providers, options: options,
             expiration: Clipboard.expiration(of: providers, options: options, now: Date()),
-            includeX11Names: includesX11Names, catalog: catalog)
+            includeX11Names: includesX11Names, portalKeys: DocumentPortalTransfers.shared.offersKeys,
+            catalog: catalog)
         self.names = offers.map(\.target)
         self.providers = providers
         self.offers = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }

@@ -385,7 +385,8 @@ package final class DBusConnection: Sendable {
         DedicatedThread.start { [weak self] in self?.readLoop() }
     }
 
-    private var isEnded: Bool { state.withLock { $0.ended != nil } }
+    /// Whether the connection has ended (closed here, or by the bus); every later call fails.
+    package var isEnded: Bool { state.withLock { $0.ended != nil } }
 
     private func readLoop() {
         var buffer: [UInt8] = []

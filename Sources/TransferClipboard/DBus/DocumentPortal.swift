@@ -10,6 +10,8 @@ package struct DocumentPortal: Sendable {
     package static let keyMIMEType = "application/vnd.portal.filetransfer"
     /// The name GTK 4 and Qt 6 used before `application/vnd.portal.filetransfer`.
     package static let legacyKeyMIMEType = "application/vnd.portal.files"
+    /// Both names of the key, in the order a source offers them.
+    package static let keyMIMETypes = [keyMIMEType, legacyKeyMIMEType]
 
     /// The portal's name on the bus.
     package static let busName = "org.freedesktop.portal.Documents"

@@ -7,23 +7,18 @@ import UniformTypes
 
 extension DropCommand {
     /// The local files a dropped item's `file:` URIs name, when its best representation `type` is a URL list or a
-    /// file URL (a file manager's or a GTK application's drag of files; GTK 4 offers the desktop portal's file
-    /// transfer first, then the list) and every URL in it names a file on this machine (`file:` with no host, or
-    /// `localhost`); `nil` otherwise (a web link, a list that cannot be read), and the item is written as its bytes.
+    /// file URL (a file manager's or a GTK application's drag of files; a drag that offers the document portal's key
+    /// is read through the portal, see `ClipboardTypeMapping`) and every URL in it names a file on this machine
+    /// (`file:` with no host, or `localhost`); `nil` otherwise (a web link, a list that cannot be read), and the item
+    /// is written as its bytes.
     func localFiles(of provider: TransferProvider, best type: UniformType) async -> [URL]? {
-        guard catalog.conforms(type, to: .fileURL) || Self.portalFileTypes.contains(type),
+        guard catalog.conforms(type, to: .fileURL),
             provider.registeredTypes.contains(where: { catalog.conforms($0, to: .fileURL) }),
             let urls = try? await provider.loadObject(ofClass: [URL].self), !urls.isEmpty,
             urls.allSatisfy({ $0.isFileURL && [nil, "", "localhost"].contains($0.host) })
         else { return nil }
         return urls
     }
-
-    /// The desktop portal's forms of a file list, which GTK 4 offers before `text/uri-list`.
-    static let portalFileTypes: Set<UniformType> = [
-        UniformType(exportedAs: "org.transferkit.portal-files"),
-        UniformType(exportedAs: "org.transferkit.portal-file-transfer"),
-    ]
 
     /// A dropped file that was not copied, and why.
     struct RefusedFile: Error {

@@ -50,8 +50,10 @@ package final class PreparedDrag: Sendable {
                 source: session.id.rawValue)
         }
         let providers = session.items.map(\.provider)
+        let portal = DocumentPortalTransfers.serving(environment)
         let offers = ClipboardTypeMapping.offers(
-            for: providers, options: ClipboardWriteOptions(), includeX11Names: includeX11Names, catalog: catalog)
+            for: providers, options: ClipboardWriteOptions(), includeX11Names: includeX11Names,
+            portalKeys: portal.offersKeys, catalog: catalog)
         let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
         let published = Self.publish(session, environment: environment, timeout: timeout, observer: observer)
         LocalDragSessions.shared.insert(session)
@@ -77,7 +79,7 @@ package final class PreparedDrag: Sendable {
             guard let offer = byName[target] else {
                 throw ClipboardError(code: .typeUnavailable, message: "\(target) is not offered.", source: target)
             }
-            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers)
+            let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers, portal: portal)
             return TransferByteStream(
                 length: stream.length,
                 DeliveredItems.Noting(base: stream, items: Self.items(servedBy: offer, providers), delivered: delivered)
@@ -178,11 +180,11 @@ package final class PreparedDrag: Sendable {
     }
 
     /// The items (indices into `providers`) whose data `offer` carries: its provider's, or every file URL's for a
-    /// URL list; none for a constant (the hints).
+    /// URL list or the document portal's key; none for a constant (the hints).
     static func items(servedBy offer: ClipboardTypeMapping.Offer, _ providers: [TransferProvider]) -> [Int] {
         switch offer.conversion {
         case .identity, .latin1, .utf8Text: [offer.providerIndex]
-        case .uriList, .gnomeCopiedFiles:
+        case .uriList, .gnomeCopiedFiles, .portalKey:
             providers.indices.filter { providers[$0].hasRepresentation(conformingTo: .fileURL) }
         case .constant: []
         }
