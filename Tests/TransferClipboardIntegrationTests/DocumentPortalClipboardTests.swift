@@ -177,6 +177,19 @@ struct DocumentPortalClipboardTests {
         #expect(fake.text.contains("retrieve 4242"), "the key was tried first: \(fake.text)")
     }
 
+    @Test("A portal that answers RetrieveFiles with a relative path is protocolViolation")
+    func relativePath() async throws {
+        let bus = try await PrivateSessionBus()
+        let fake = try await startFakePortal(bus, answering: ["/tmp/a", "relative/b"])
+        defer { fake.kill() }
+        let connection = try await DBusConnection.connect(to: bus.address, timeout: patience)
+        defer { connection.close() }
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await DocumentPortal(connection: connection, timeout: patience).retrieveFiles(key: "7")
+        }
+        #expect(error?.code == .protocolViolation)
+    }
+
     @Test("A key the real portal does not know falls back to the owner's list")
     func unknownKeyFallsBack() async throws {
         let desk = try await PortalDesk(realPortal: true)
