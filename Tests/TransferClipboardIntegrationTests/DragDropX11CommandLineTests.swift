@@ -57,12 +57,12 @@ final class DragDropX11CommandLineTests {
         }
     }
 
-    /// Starts `transferkit` with `arguments` on this server's X11.
-    func start(_ arguments: [String]) throws -> Tool {
+    /// Starts `transferkit` with `arguments` on this server's X11 (and in `environment`, when given).
+    func start(_ arguments: [String], environment: [String: String]? = nil) throws -> Tool {
         let outputFile = folder.appendingPathComponent("transferkit-\(UUID().uuidString).out").path
         let process = try BackgroundProcess(
-            [TransferKitExecutable.defaultPath] + arguments + ["--backend", "x11"], environment: server.environment,
-            outputFile: outputFile)
+            [TransferKitExecutable.defaultPath] + arguments + ["--backend", "x11"],
+            environment: environment ?? server.environment, outputFile: outputFile)
         return Tool(process: process, outputFile: outputFile)
     }
 
@@ -128,6 +128,36 @@ final class DragDropX11CommandLineTests {
             #expect(drag.output.hasPrefix("dropped \(performed) 0x"), "\(drag.output)")
         }
         #expect(FileManager.default.fileExists(atPath: card.path) == !scenario.removed, "\(drag.output)")
+    }
+
+    @Test(
+        "drag FILE offers the document portal's key: a GTK 4 target takes it, and a sandboxed process opens the file",
+        .enabled(if: hasSandbox, "needs dbus-daemon, xdg-document-portal, fuse3, /dev/fuse, bwrap and python3-gi"))
+    func dragOffersThePortalKey() async throws {
+        let portal = try await PrivatePortal()
+        let card = try file("card.json", Self.card)
+        let out = folder.appendingPathComponent("key.bin")
+        let bus = ["DBUS_SESSION_BUS_ADDRESS": portal.bus.address, "XDG_RUNTIME_DIR": portal.bus.directory.path]
+        // Without --and-exit: the key lives while the dragging process is on the bus, and this test trades it after
+        // the drop, where a toolkit trades it during the drop.
+        let drag = try start(["drag", card.path], environment: server.environment.merging(bus) { $1 })
+        defer { drag.process.stop() }
+        let target = try DragPeer.target(
+            title: "gtk4 target of the portal key", accepting: ["application/vnd.portal.filetransfer"], out: out,
+            environment: gtkEnvironment.merging(bus) { $1 }, directory: folder)
+        defer { target.stop() }
+        try await place("transferkit drag", at: leftCorner)
+        try await target.place(at: rightCorner, with: pointer)
+        try await pointer.drag(from: insideTransferKitWindow(leftCorner), to: insideGTKWindow(rightCorner))
+        let drop = try await target.waitForEvent(["drop", "drop-failed"])
+        #expect(drop.event == "drop", "\(target.transcript) \(drag.output)")
+        #expect(drop.mime == "application/vnd.portal.filetransfer")
+        let key = String(
+            decoding: (FileManager.default.contents(atPath: out.path) ?? Data()).prefix { $0 != 0 }, as: UTF8.self)
+        #expect(try await portal.documents.retrieveFiles(key: key) == [card.path])
+        try await expectSandboxedRead(
+            key: key, hostPath: card.path, text: String(decoding: Self.card, as: UTF8.self), portal: portal,
+            folder: folder)
     }
 
     @Test("a GTK 4 source → drop -o DIR writes its bytes as a new file, prints the line and exits 0")
