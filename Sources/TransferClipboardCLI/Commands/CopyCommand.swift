@@ -25,7 +25,9 @@ struct CopyCommand: Command {
     var discussion: String {
         """
         Each file is offered as its type (from --type, else from its filename extension, else public.data) and,
-        for applications that paste files, as its URL (text/uri-list). A file whose type is text (JSON, a script,
+        for applications that paste files, as its URL (text/uri-list) and, when a session bus is known, as the
+        document portal's key (application/vnd.portal.filetransfer), which a sandboxed (Flatpak) application trades
+        for a path it can open; the key is made when first asked for and works while this copy serves. A file whose type is text (JSON, a script,
         XML, …) is offered as plain text too (UTF8_STRING, text/plain), so editors and terminals paste it; a paste
         there of bytes that are not UTF-8 is refused. Standard input that is UTF-8 without a NUL byte is offered as
         text whatever its first bytes look like. An archive (a .transferkit file, or any

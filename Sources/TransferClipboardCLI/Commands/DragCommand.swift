@@ -25,7 +25,8 @@ struct DragCommand: Command {
     var discussion: String {
         """
         The window, titled 'transferkit drag', lists the items: each file (offered as its type, from its filename
-        extension, and as its URL, text/uri-list, as `copy` offers it), or every item of one archive (a .transferkit
+        extension, and as its URL, text/uri-list, and the document portal's key for sandboxed applications, as `copy`
+        offers them), or every item of one archive (a .transferkit
         file), every representation as it was saved. Press the first button on the window and drag: the drag
         carries every item. Nothing is read until the target asks; then the bytes stream from the file.
 

@@ -35,7 +35,8 @@ struct DropCommand: Command {
         exactly once; a drag from any other program is copied, so its source never deletes anything because of a
         drop here.
 
-        A drop of files from a file manager or another program (a list of file: URIs on this machine) copies
+        A drop of files from a file manager or another program (a list of file: URIs on this machine, read through
+        the document portal's key first when the source offers one, as GTK 4 does) copies
         those files into DIR under their own names, one line each, with a progress bar on a terminal; the files
         are read as they are written, never whole into memory. A name taken in DIR gets ' 2', ' 3', … as above:
         the copy is created anew, never over a file, and only ever in DIR. A symbolic link is followed: its target's
