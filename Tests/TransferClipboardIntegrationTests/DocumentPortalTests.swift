@@ -164,14 +164,40 @@ struct DocumentPortalTests {
     }
 }
 
-/// Runs a process in a sandbox the portal takes for a Flatpak app (bwrap, `/.flatpak-info`, the host's files
-/// hidden but for `/usr` and `/etc`) and expects it not to open `hostPath`, but to trade `key` for a path under the
-/// portal's mount and read `text` there. `folder` holds the sandbox's `flatpak-info`.
+/// The `bwrap` arguments (before the command) of a sandbox the portal takes for a Flatpak app: an empty root with
+/// `/usr`, `/etc`, `/dev` and `/proc`, the bus's runtime folder (writable), a `/.flatpak-info` (written in
+/// `folder`), and `readOnly` and `writable` paths at their own places; the host's other files are not there.
+func sandboxArguments(
+    portal: PrivatePortal, folder: URL, readOnly: [String] = [], writable: [String] = []
+) throws -> [String] {
+    let info = folder.appendingPathComponent("flatpak-info")
+    try Data("[Application]\nname=org.example.Receiver\n".utf8).write(to: info)
+    let runtime = portal.bus.directory.path
+    return [
+        "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
+        "/lib64", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
+        "--bind", runtime, runtime, "--ro-bind", info.path, "/.flatpak-info",
+    ] + readOnly.flatMap { ["--ro-bind", $0, $0] } + writable.flatMap { ["--bind", $0, $0] }
+}
+
+/// The folder of the Swift runtime libraries this process loaded (`libswiftCore.so`), which a TransferKit
+/// executable of the same build needs inside a sandbox; `nil` when it is linked statically.
+func swiftRuntimeFolder() -> String? {
+    // /proc files report no size, so they are read to their end rather than by their size.
+    guard let bytes = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd(),
+        case let maps = String(decoding: bytes, as: UTF8.self),
+        let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+        let slash = line.firstIndex(of: "/")
+    else { return nil }
+    return URL(fileURLWithPath: String(line[slash...])).deletingLastPathComponent().path
+}
+
+/// Runs a process in a sandbox the portal takes for a Flatpak app (``sandboxArguments(portal:folder:readOnly:writable:)``)
+/// and expects it not to open `hostPath`, but to trade `key` for a path under the portal's mount and read `text`
+/// there. `folder` holds the sandbox's `flatpak-info`.
 func expectSandboxedRead(
     key: String, hostPath: String, text: String, portal: PrivatePortal, folder: URL
 ) async throws {
-    let info = folder.appendingPathComponent("flatpak-info")
-    try Data("[Application]\nname=org.example.Receiver\n".utf8).write(to: info)
     let script = """
         import os, sys
         from gi.repository import Gio, GLib
@@ -188,18 +214,15 @@ func expectSandboxedRead(
             print("PATH " + path)
             print("TEXT " + open(path).read())
         """
-    let runtime = portal.bus.directory.path
-    let arguments = [
-        "--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64",
-        "/lib64", "--symlink", "usr/bin", "/bin", "--ro-bind", "/etc", "/etc", "--dev", "/dev", "--proc", "/proc",
-        "--bind", runtime, runtime, "--ro-bind", info.path, "/.flatpak-info", "/usr/bin/python3", "-c", script,
-        key, hostPath,
-    ]
+    let arguments =
+        try sandboxArguments(portal: portal, folder: folder) + [
+            "/usr/bin/python3", "-c", script, key, hostPath,
+        ]
     let result = try await ChildProcess.run(
         SystemTool.path("bwrap"), arguments: arguments, input: [], environment: portal.bus.environment)
     let output = result.outputText
     #expect(result.status == 0, "\(result.errorText)")
     #expect(output.contains("HOST-PATH-HIDDEN"), "\(output)")
-    #expect(output.contains("PATH \(runtime)/doc/"), "\(output)")
+    #expect(output.contains("PATH \(portal.bus.directory.path)/doc/"), "\(output)")
     #expect(output.contains("TEXT " + text), "\(output)")
 }

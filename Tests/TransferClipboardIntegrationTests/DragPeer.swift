@@ -60,9 +60,14 @@ struct DragPeerEvent: Decodable, Sendable, Equatable {
     var message: String?
     var formats: [String]?
     var actions: [String]?
+    /// The files a file-list peer (`gtk4_files_peer.py`) pasted or took in a drop, and their first bytes as text.
+    var paths: [String]?
+    var texts: [String?]?
+    /// Whether a file-list peer's GTK offers the document portal's key.
+    var portal: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case event, title, mode, mime, length, sha256, action, reason, message, formats, actions
+        case event, title, mode, mime, length, sha256, action, reason, message, formats, actions, paths, texts, portal
         case deleteData = "delete_data"
     }
 }
@@ -77,6 +82,8 @@ final class DragPeer: Sendable {
     enum Toolkit: String, Sendable {
         case gtk4 = "gtk4_dnd_peer.py"
         case qt5 = "qt5_dnd_peer.py"
+        /// GTK 4 with a `Gdk.FileList`: copies, pastes, drags or drops files, as GTK's own applications do.
+        case gtk4Files = "gtk4_files_peer.py"
     }
 
     /// The window's title, unique per test (for `xdotool search --name`).
@@ -92,7 +99,8 @@ final class DragPeer: Sendable {
     static let windowSize = ScreenPoint(x: 200, y: 150)
 
     private init(
-        toolkit: Toolkit, title: String, arguments: [String], environment: [String: String], directory: URL
+        toolkit: Toolkit, title: String, arguments: [String], environment: [String: String], directory: URL,
+        sandbox: [String]? = nil
     ) throws {
         self.title = title
         outputFile = directory.appendingPathComponent("\(toolkit)-peer-\(UUID().uuidString).out")
@@ -100,8 +108,10 @@ final class DragPeer: Sendable {
         environment["NO_AT_BRIDGE"] = "1"
         environment["GSETTINGS_BACKEND"] = "memory"
         let script = repositoryFile("Tests/Interop/\(toolkit.rawValue)").path
+        // In a sandbox, the script is one of the few host files there.
+        let command = sandbox.map { [SystemTool.path("bwrap")] + $0 + ["--ro-bind", script, script] } ?? []
         process = try BackgroundProcess(
-            [SystemTool.path("python3"), script] + arguments + [
+            command + [SystemTool.path("python3"), script] + arguments + [
                 "--title", title, "--width", "\(Self.windowSize.x)", "--height", "\(Self.windowSize.y)",
                 "--timeout", "240",
             ], environment: environment, outputFile: outputFile.path)
@@ -137,6 +147,18 @@ final class DragPeer: Sendable {
         if let chunkDelayMilliseconds { arguments += ["--chunk-delay", "\(chunkDelayMilliseconds)"] }
         return try DragPeer(
             toolkit: toolkit, title: title, arguments: arguments, environment: environment, directory: directory)
+    }
+
+    /// Starts a GTK 4 file-list peer (`gtk4_files_peer.py`) in `mode` (`copy`, `paste`, `drag-source`,
+    /// `drop-target`) with `files`, in a `bwrap` sandbox when `sandbox` gives its arguments.
+    static func files(
+        _ mode: String, files: [URL] = [], title: String, environment: [String: String], directory: URL,
+        sandbox: [String]? = nil
+    ) throws -> DragPeer {
+        try DragPeer(
+            toolkit: .gtk4Files, title: title,
+            arguments: [mode] + (files.isEmpty ? [] : ["--files"] + files.map(\.path)), environment: environment,
+            directory: directory, sandbox: sandbox)
     }
 
     /// Every event printed so far, in order.
