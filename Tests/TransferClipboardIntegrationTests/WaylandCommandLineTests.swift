@@ -57,6 +57,26 @@ final class WaylandCommandLineTests {
         #expect(processes(containing: path).isEmpty, "the serving copy is still running")
     }
 
+    @Test(
+        "copy FILE offers the document portal's key on Wayland too, and the key gives the file back",
+        .enabled(if: hasPortal, "needs dbus-daemon, xdg-document-portal, fuse3 and /dev/fuse"))
+    func portalKey() async throws {
+        let portal = try await PrivatePortal()
+        let path = try file("portal.txt", Data("through the portal".utf8)).path
+        var environment = compositor.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = portal.bus.address
+        let copy = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["copy", path], environment: environment)
+        #expect(copy.status == 0, "\(copy.errorText)")
+        let types = try await offered()
+        #expect(
+            types.contains("application/vnd.portal.filetransfer") && types.contains("application/vnd.portal.files"),
+            "\(types)")
+        let key = try await compositor.wlPaste(["--no-newline", "--type", "application/vnd.portal.filetransfer"])
+        let keyText = String(decoding: key.output.prefix { $0 != 0 }, as: UTF8.self)
+        #expect(try await portal.documents.retrieveFiles(key: keyText) == [path])
+    }
+
     @Test("copy a.json offers the JSON as plain text too, and wl-paste reads it under the text names")
     func jsonIsText() async throws {
         let json = Data(#"{"name":"Leia","title":"Princess ✓"}"#.utf8)
