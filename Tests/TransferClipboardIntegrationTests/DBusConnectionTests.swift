@@ -112,6 +112,82 @@ struct DBusConnectionTests {
         #expect(after?.code == .connectionFailed)
     }
 
+    @Test("a bus that refuses NEGOTIATE_UNIX_FD connects, and a call with descriptors is protocolUnavailable")
+    func noDescriptorPassing() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bus").path
+        let listener = try UnixSocket.listen(atPath: path)
+        defer { listener.close() }
+        let server = Thread { Self.serveWithoutDescriptors(listener) }
+        server.start()
+        let connection = try await DBusConnection.connect(to: "unix:path=" + path, timeout: patience)
+        defer { connection.close() }
+        #expect(!connection.canPassDescriptors)
+        #expect(connection.uniqueName == ":1.7")
+        let descriptor = try Syscall.openForReading("/dev/null")
+        defer { Syscall.close(descriptor) }
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await connection.call(bus, descriptors: [descriptor], timeout: patience)
+        }
+        #expect(error?.code == .protocolUnavailable)
+    }
+
+    /// A bus of the least kind, for one client: it accepts `EXTERNAL`, answers `NEGOTIATE_UNIX_FD` with `ERROR`,
+    /// and answers the first message (`Hello`) with the name `:1.7`; then it keeps the connection until it closes.
+    private static func serveWithoutDescriptors(_ listener: UnixSocket) {
+        guard let client = try? listener.accept() else { return }
+        defer { client.close() }
+        var received: [UInt8] = []
+        var descriptors: [Int32] = []
+        /// Reads until `received` holds `count` bytes; `false` when the client has gone.
+        func fill(_ count: Int) -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while received.count < count {
+                let read = buffer.withUnsafeMutableBytes { try? client.receive(into: $0, descriptors: &descriptors) }
+                guard let read, read > 0 else { return false }
+                received += buffer[..<read]
+            }
+            return true
+        }
+        /// The next line of the authentication, without its CR LF.
+        func line() -> String? {
+            while true {
+                if let end = received.firstRange(of: [13, 10]) {
+                    defer { received.removeSubrange(..<end.upperBound) }
+                    return String(decoding: received[..<end.lowerBound], as: UTF8.self)
+                }
+                guard fill(received.count + 1) else { return nil }
+            }
+        }
+        while let command = line() {
+            let answer: String
+            if command.hasPrefix("BEGIN") { break }
+            if command.hasPrefix("NEGOTIATE_UNIX_FD") {
+                answer = "ERROR\r\n"
+            } else if command.contains("AUTH EXTERNAL") {
+                answer = "OK " + String(repeating: "0123456789abcdef", count: 2) + "\r\n"
+            } else {
+                answer = "REJECTED EXTERNAL\r\n"
+            }
+            try? client.sendAll(Array(answer.utf8))
+        }
+        guard fill(DBusWire.fixedHeaderSize),
+            let length = try? DBusWire.messageLength(header: received[...]), fill(length),
+            let hello = try? DBusWire.decode(Array(received[..<length]), descriptorCount: 0),
+            let reply = try? DBusWire.encode(
+                DBusMessage(
+                    kind: .methodReturn, serial: 1, replySerial: hello.serial, destination: ":1.7",
+                    sender: "org.freedesktop.DBus", body: [.string(":1.7")]))
+        else { return }
+        try? client.sendAll(reply)
+        var rest = [UInt8](repeating: 0, count: 4096)
+        while let read = rest.withUnsafeMutableBytes({ try? client.receive(into: $0, descriptors: &descriptors) }),
+            read > 0
+        {}
+        for descriptor in descriptors { Syscall.close(descriptor) }
+    }
+
     @Test("an address with no socket that accepts is connectionFailed")
     func nothingListens() async throws {
         let folder = try makeTemporaryDirectory()
