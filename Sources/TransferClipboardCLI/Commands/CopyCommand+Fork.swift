@@ -1,0 +1,97 @@
+import Foundation
+import TransferKitCLI
+import TransferKitPlatform
+
+/// The background copy of `transferkit copy`, started by `fork(2)` before the tool does anything else, so that a copy
+/// costs one process start, not two.
+///
+/// `copy` returns only once the clipboard is the tool's, and a background copy keeps serving it. That copy used to be
+/// a second run of the executable (`posix_spawn` of the same 90 MB image: its page faults, its relocations and the
+/// runtime's first-use work again). A `fork` made while the process has one thread needs none of that: the child
+/// continues from here as the serving copy, and this process only waits for its readiness line, as `xclip` and
+/// `wl-copy` do. The guarantees stay those of ``CopyCommand``: the child leads a session of its own (a terminal's
+/// hang-up does not end it), starts with default signal handling and no blocked signals, reads a piped standard input
+/// that was spooled to an unlinked file first (so the writer of the pipe never waits on it), and its failure before
+/// it owns the clipboard is this process's failure, with its message and status.
+public enum CopyCommandFork {
+    /// Forks the serving copy when the command line is a background `transferkit copy` and the process has one
+    /// thread, and then, in this process, waits for it and exits: 0 once the child owns the clipboard, else the
+    /// child's status (1 if it ended with 0 unready) after relaying what it printed to standard error. Returns, doing
+    /// nothing, for any other command line (`--foreground`, `--terminal`, `--help`), in the serving copy itself, when
+    /// the process already has threads, and when `fork` fails; `copy` then starts its copy the old way.
+    ///
+    /// Call it first in `main`, before any other work: a fork is safe only while a single thread exists, which is
+    /// checked (`/proc/self/status`), not assumed.
+    public static func forkServingCopyIfAsked() {
+        let arguments = CommandLine.arguments
+        guard arguments.count > 1, arguments[1] == "copy",
+            !arguments.dropFirst(2).contains(where: { ["--foreground", "--terminal", "--help", "-h"].contains($0) }),
+            getenv(CopyCommand.servingMarker) == nil, isSingleThreaded()
+        else { return }
+        if arguments.dropFirst(2).contains("-"), !spoolStandardInput() { return }
+        guard let ends = try? Syscall.makePipe() else { return }
+        let pid = fork()
+        if pid < 0 {
+            close(ends.read)
+            close(ends.write)
+            return
+        }
+        if pid == 0 {
+            becomeServingCopy(report: ends.write, unused: ends.read)
+            return
+        }
+        close(ends.write)
+        exit(awaitReadiness(of: pid, from: ends.read))
+    }
+
+    /// Whether the process has exactly one thread (`Threads:` of `/proc/self/status`); `false` when it cannot tell.
+    static func isSingleThreaded() -> Bool {
+        guard let status = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/status")).readToEnd()
+        else { return false }
+        return String(decoding: status, as: UTF8.self).split(separator: "\n").contains("Threads:\t1")
+    }
+
+    /// Puts a piped standard input into an unlinked file, rewound, as standard input: the serving copy reads it at
+    /// each paste, long after the writer has finished. `true` when standard input is a file already or was spooled;
+    /// `false` when spooling failed (then the tool reports it the old way).
+    private static func spoolStandardInput() -> Bool {
+        guard let input = try? InputFile(path: "-") else { return false }
+        if input.size != nil { return true }
+        guard let spooled = try? Spool.toTemporaryFile(input) else { return false }
+        return dup2(spooled.fileDescriptor, 0) == 0
+    }
+
+    /// The child's side: a session of its own, standard output and error into the report pipe, default signals,
+    /// and the marker that makes ``CopyCommand`` serve and print `ready`.
+    private static func becomeServingCopy(report: Int32, unused: Int32) {
+        close(unused)
+        setsid()
+        dup2(report, 1)
+        dup2(report, 2)
+        if report > 2 { close(report) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
+        for signal in 1..<Int32(32) where signal != SIGKILL && signal != SIGSTOP {
+            Glibc.signal(signal, SIG_DFL)
+        }
+        setenv(CopyCommand.servingMarker, "1", 1)
+    }
+
+    /// The parent's side: reads the child's report until `ready`, or until it ends (then the child has failed or
+    /// exited). Returns the status to exit with.
+    private static func awaitReadiness(of pid: Int32, from report: Int32) -> Int32 {
+        let ready = Array("ready\n".utf8)
+        var said: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !said.starts(with: ready) {
+            guard let count = try? Syscall.read(report, into: &buffer), count > 0 else { break }
+            said += buffer[..<count]
+        }
+        close(report)
+        if said.starts(with: ready) { return 0 }
+        let status = (try? ChildProcess.waitForExit(pid, executable: CommandLine.arguments.first ?? "transferkit")) ?? 1
+        said.withUnsafeBytes { try? Syscall.write(2, $0) }
+        return status == 0 ? 1 : status
+    }
+}
