@@ -76,8 +76,9 @@ extension TypeCatalog {
     /// - Throws: ``UniformTypeError``, as ``loadDeclarations(from:)-(URL)`` does.
     public func loadDeclarations(from data: Data, source: String) throws(UniformTypeError) {
         let file = try DeclarationFile(data: data, source: source)
-        let exportedIdentifiers = Set(file.exported.map(\.identifier))
-        let importedIdentifiers = Set(file.imported.map(\.identifier))
+        // Each list's types count as known parents of the other list's; a file with one list needs no set.
+        let exportedIdentifiers = file.imported.isEmpty ? [] : Set(file.exported.map(\.identifier))
+        let importedIdentifiers = file.exported.isEmpty ? [] : Set(file.imported.map(\.identifier))
         try update { snapshot throws(UniformTypeError) in
             let withExported = try DeclarationValidator.apply(
                 file.exported, as: .exported, to: snapshot, alsoKnown: importedIdentifiers

@@ -22,6 +22,22 @@ final class IdentifierTable: Sendable {
 
     private let state = SanitizedMutex(State())
 
+    /// Makes room for `count` more keys at once, so that a batch of many new identifiers (a large declaration
+    /// file) does not grow the table step by step. Room beyond ``maximumUnforcedKeys`` is not reserved.
+    func reserveCapacity(forAdditional count: Int) {
+        state.withLock { state in
+            let wanted = state.keys.count + Swift.min(count, Self.maximumUnforcedKeys)
+            if wanted > state.keys.capacity {
+                state.keys.reserveCapacity(wanted)
+            }
+        }
+    }
+
+    /// The key of `canonical` if it has one, without assigning one; ``UniformType/unkeyed`` otherwise.
+    func existingKey(for canonical: String) -> Int32 {
+        state.withLock { $0.keys[canonical] ?? UniformType.unkeyed }
+    }
+
     /// The key of `canonical`, assigning a new one when there is room or when `force` is set;
     /// ``UniformType/unkeyed`` when the table is full.
     func key(for canonical: String, force: Bool) -> Int32 {

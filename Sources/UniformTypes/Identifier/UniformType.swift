@@ -59,6 +59,17 @@ public struct UniformType: Sendable {
         storage = Storage(identifier: identifier, canonical: canonical, dynamic: dynamic)
     }
 
+    private init(key: Int32, storage: Storage) {
+        self.key = key
+        self.storage = storage
+    }
+
+    /// This type with `key`, the key its canonical identifier has been given since it was made (see
+    /// `CatalogSnapshot`, which forces keys for declared identifiers).
+    func withKey(_ key: Int32) -> UniformType {
+        UniformType(key: key, storage: storage)
+    }
+
     /// Creates a type from an identifier, or returns `nil` when the identifier is not valid.
     ///
     /// The type need not be declared: `UniformType("com.example.unknown")` succeeds, and
