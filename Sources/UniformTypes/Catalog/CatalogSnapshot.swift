@@ -100,6 +100,7 @@ final class CatalogSnapshot: Sendable {
             var type = entries[index].declaration.identifier
             if type.key == UniformType.unkeyed {
                 type = type.withKey(IdentifierTable.shared.key(for: type.canonical, force: true))
+                IdentifierTable.shared.remember(type)
                 entries[index].declaration.identifier = type
             }
             let key = Int(type.key)

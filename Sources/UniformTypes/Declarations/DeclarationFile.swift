@@ -46,13 +46,16 @@ struct DeclarationFile: Sendable {
     ///   `invalidIdentifier`; its `source` is `<source>` or `<source>: exported[<n>] <identifier>`.
     init(data: Data, source: String) throws(UniformTypeError) {
         guard data.count <= Self.maximumSize else {
-            throw UniformTypeError(
-                code: .unreadableFile,
-                message: "the file has \(data.count) bytes, more than the \(Self.maximumSize) a declaration file "
-                    + "may have; split it into smaller files.",
-                source: source)
+            throw Self.tooLarge(data.count, source: source)
         }
-        let bytes = [UInt8](data)
+        try self.init(bytes: [UInt8](data), source: source)
+    }
+
+    /// Parses and checks `bytes`, as ``init(data:source:)`` does, without another copy of a file read as bytes.
+    init(bytes: [UInt8], source: String) throws(UniformTypeError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw Self.tooLarge(bytes.count, source: source)
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes, maxDepth: Self.maximumDepth)
@@ -79,6 +82,14 @@ struct DeclarationFile: Sendable {
         }
         exported = try Self.entries(top["exported"], list: "exported", source: source)
         imported = try Self.entries(top["imported"], list: "imported", source: source)
+    }
+
+    private static func tooLarge(_ count: Int, source: String) -> UniformTypeError {
+        UniformTypeError(
+            code: .unreadableFile,
+            message: "the file has \(count) bytes, more than the \(Self.maximumSize) a declaration file "
+                + "may have; split it into smaller files.",
+            source: source)
     }
 
     /// How errors name the entry at `position` of `list`: `Cards.json: exported[2]`.

@@ -18,6 +18,10 @@ final class IdentifierTable: Sendable {
         /// Room for the built-in types and their neighbours from the start, so that making them at
         /// launch does not grow the table step by step.
         var keys = [String: Int32](minimumCapacity: 512)
+        /// By key, the first type made for it (once it has been made): a type made again with the same spelling
+        /// shares its storage instead of allocating another, which a declaration file's parents do by the
+        /// thousand. Bounded like the keys.
+        var types: [UniformType?] = []
     }
 
     private let state = SanitizedMutex(State())
@@ -29,6 +33,7 @@ final class IdentifierTable: Sendable {
             let wanted = state.keys.count + Swift.min(count, Self.maximumUnforcedKeys)
             if wanted > state.keys.capacity {
                 state.keys.reserveCapacity(wanted)
+                state.types.reserveCapacity(wanted)
             }
         }
     }
@@ -38,6 +43,45 @@ final class IdentifierTable: Sendable {
         state.withLock { $0.keys[canonical] ?? UniformType.unkeyed }
     }
 
+    /// The type made earlier for `canonical` and spelled exactly `identifier`, or else the key to make it with,
+    /// assigned as ``key(for:force:)`` assigns one without `force`.
+    func lookUp(_ canonical: String, spelledAs identifier: String) -> (key: Int32, earlier: UniformType?) {
+        state.withLock { state in
+            if let key = state.keys[canonical] {
+                // Strings compare by canonical equivalence; a type keeps its exact spelling, so compare bytes.
+                if let earlier = state.types[Int(key)], earlier.identifier.utf8.elementsEqual(identifier.utf8) {
+                    return (key, earlier)
+                }
+                return (key, nil)
+            }
+            return (Self.assign(canonical, force: false, in: &state), nil)
+        }
+    }
+
+    /// Keeps `type` as the one to share for its key, unless one is kept already.
+    func remember(_ type: UniformType) {
+        guard type.key != UniformType.unkeyed else {
+            return
+        }
+        state.withLock { state in
+            let key = Int(type.key)
+            if key < state.types.count, state.types[key] == nil {
+                state.types[key] = type
+            }
+        }
+    }
+
+    private static func assign(_ canonical: String, force: Bool, in state: inout State) -> Int32 {
+        let count = state.keys.count
+        guard force || count < maximumUnforcedKeys, count < Int(Int32.max) else {
+            return UniformType.unkeyed
+        }
+        let key = Int32(count)
+        state.keys[canonical] = key
+        state.types.append(nil)
+        return key
+    }
+
     /// The key of `canonical`, assigning a new one when there is room or when `force` is set;
     /// ``UniformType/unkeyed`` when the table is full.
     func key(for canonical: String, force: Bool) -> Int32 {
@@ -45,13 +89,7 @@ final class IdentifierTable: Sendable {
             if let key = state.keys[canonical] {
                 return key
             }
-            let count = state.keys.count
-            guard force || count < Self.maximumUnforcedKeys, count < Int(Int32.max) else {
-                return UniformType.unkeyed
-            }
-            let key = Int32(count)
-            state.keys[canonical] = key
-            return key
+            return Self.assign(canonical, force: force, in: &state)
         }
     }
 }
