@@ -269,7 +269,10 @@ package struct JSONParser {
         hash = hash &* 31 &+ Int(span.last ?? 0)
         let slot = hash & (keyCache.count - 1)
         position = end + 1
-        if keyCache[slot].elementsEqual(span) {
+        let cached = keyCache[slot].withUnsafeBufferPointer { cached in
+            cached.count == span.count && cached.elementsEqual(span)
+        }
+        if cached {
             return keyCache[slot]
         }
         let key = Array(span)

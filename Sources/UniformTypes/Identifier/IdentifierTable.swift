@@ -27,10 +27,11 @@ final class IdentifierTable: Sendable {
     private let state = SanitizedMutex(State())
 
     /// Makes room for `count` more keys at once, so that a batch of many new identifiers (a large declaration
-    /// file) does not grow the table step by step. Room beyond ``maximumUnforcedKeys`` is not reserved.
+    /// file, whose types all get keys once declared) does not grow the table step by step. The caller bounds
+    /// `count` (a declaration file has at most 16 MiB).
     func reserveCapacity(forAdditional count: Int) {
         state.withLock { state in
-            let wanted = state.keys.count + Swift.min(count, Self.maximumUnforcedKeys)
+            let wanted = state.keys.count + count
             if wanted > state.keys.capacity {
                 state.keys.reserveCapacity(wanted)
                 state.types.reserveCapacity(wanted)
@@ -49,12 +50,22 @@ final class IdentifierTable: Sendable {
         state.withLock { state in
             if let key = state.keys[canonical] {
                 // Strings compare by canonical equivalence; a type keeps its exact spelling, so compare bytes.
-                if let earlier = state.types[Int(key)], earlier.identifier.utf8.elementsEqual(identifier.utf8) {
+                if let earlier = state.types[Int(key)], Self.sameBytes(earlier.identifier, identifier) {
                     return (key, earlier)
                 }
                 return (key, nil)
             }
             return (Self.assign(canonical, force: false, in: &state), nil)
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes, compared in place (the UTF-8 view's generic comparison was a
+    /// tenth of looking an identifier up).
+    private static func sameBytes(_ first: String, _ second: String) -> Bool {
+        var first = first
+        var second = second
+        return first.withUTF8 { lhs in
+            second.withUTF8 { rhs in lhs.count == rhs.count && lhs.elementsEqual(rhs) }
         }
     }
 
