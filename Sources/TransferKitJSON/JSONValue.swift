@@ -96,8 +96,12 @@ package struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[position]) {
-            position += 1
+        // A switch rather than `contains` on an array literal, which this loop ran for every byte between tokens.
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0a, 0x0d: position += 1
+            default: return
+            }
         }
     }
 
