@@ -4,7 +4,10 @@
 /// The archive's text form, type declaration files and the tool's JSON reader all read JSON through
 /// ``JSONParser`` into this value, so they accept and reject exactly the same documents (RFC 8259: UTF-8 only, no
 /// duplicate keys, no trailing commas, bounded nesting) and report problems with a byte offset.
-package indirect enum JSONValue: Sendable {
+///
+/// Not `indirect`: the arrays of objects and arrays already hold their elements out of line, so a box per value
+/// was one more allocation (and release) per value for nothing.
+package enum JSONValue: Sendable {
     case object([(key: [UInt8], value: JSONValue)], span: Range<Int>)
     case array([JSONValue], span: Range<Int>)
     case string([UInt8], offset: Int)
@@ -24,6 +27,8 @@ package struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private let maxDepth: Int
+    /// Recently read keys, by a hash of their bytes (see ``parseKey()``); the count is a power of two.
+    private var keyCache = [[UInt8]](repeating: [], count: 64)
 
     /// Parses one JSON document, allowing white space around it.
     /// - Parameter maxDepth: The deepest nesting of arrays and objects accepted; the top level is depth 1.
@@ -49,9 +54,25 @@ package struct JSONParser {
 
     /// The offset of the first byte that does not start or continue a valid UTF-8 sequence, or `nil`.
     private static func firstInvalidUTF8(in input: [UInt8]) -> Int? {
+        // ASCII, most of any JSON document, is valid as it is: skip it eight bytes at a time.
+        var offset = input.withUnsafeBytes { raw in
+            var offset = 0
+            while offset + 8 <= raw.count,
+                raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                offset += 8
+            }
+            return offset
+        }
+        while offset < input.count, input[offset] < 0x80 {
+            offset += 1
+        }
+        guard offset < input.count else {
+            return nil
+        }
+        // A sequence starts at `offset` (the byte before it is ASCII); decode the rest the general way.
         var decoder = UTF8()
-        var iterator = input.makeIterator()
-        var offset = 0
+        var iterator = input[offset...].makeIterator()
         while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar): offset += UTF8.width(scalar)
@@ -75,8 +96,12 @@ package struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0a, 0x0d].contains(bytes[position]) {
-            position += 1
+        // A switch rather than `contains` on an array literal, which this loop ran for every byte between tokens.
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0a, 0x0d: position += 1
+            default: return
+            }
         }
     }
 
@@ -124,11 +149,16 @@ package struct JSONParser {
         }
     }
 
+    /// Up to how many members an object's keys are compared one by one rather than kept in a set.
+    private static let smallObjectMembers = 16
+
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
         let start = position
         position += 1
         var members: [(key: [UInt8], value: JSONValue)] = []
+        // Repeated keys are found by comparing with each earlier key while an object is small (most are): cheaper
+        // than hashing every key into a set.
         var keys: Set<[UInt8]> = []
         skipWhitespace()
         if try peek() == UInt8(ascii: "}") {
@@ -139,8 +169,14 @@ package struct JSONParser {
             skipWhitespace()
             guard try peek() == UInt8(ascii: "\"") else { throw error(.malformed, "expected a key string") }
             let keyOffset = position
-            let key = try parseString()
-            guard keys.insert(key).inserted else {
+            let key = try parseKey()
+            if members.count == Self.smallObjectMembers {
+                keys = Set(members.lazy.map(\.key))
+            }
+            let repeated =
+                members.count < Self.smallObjectMembers
+                ? members.contains { $0.key == key } : !keys.insert(key).inserted
+            guard !repeated else {
                 throw JSONSyntaxError(
                     kind: .malformed,
                     detail: "an object has the key \(String(reflecting: String(decoding: key, as: UTF8.self))) twice",
@@ -213,6 +249,39 @@ package struct JSONParser {
             while position < bytes.count, digits.contains(bytes[position]) { position += 1 }
         }
         return .number(Array(bytes[start..<position]), offset: start)
+    }
+
+    /// Parses an object's key, as ``parseString()`` does; a key without escapes that was read recently is returned
+    /// as the same array. Documents repeat the same few keys in every object (a declaration file's
+    /// `identifier`, `conformsTo`, `tags`): one array per key, not per member.
+    private mutating func parseKey() throws(JSONSyntaxError) -> [UInt8] {
+        let start = position + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            return try parseString()
+        }
+        let span = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        var hash = span.count
+        for byte in span.prefix(4) {
+            hash = hash &* 31 &+ Int(byte)
+        }
+        hash = hash &* 31 &+ Int(span.last ?? 0)
+        let slot = hash & (keyCache.count - 1)
+        position = end + 1
+        let cached = keyCache[slot].withUnsafeBufferPointer { cached in
+            cached.count == span.count && cached.elementsEqual(span)
+        }
+        if cached {
+            return keyCache[slot]
+        }
+        let key = Array(span)
+        keyCache[slot] = key
+        return key
     }
 
     /// Parses a string (the input is already known to be valid UTF-8) into its exact UTF-8 bytes.

@@ -1,7 +1,7 @@
 /// An immutable view of a catalog's declarations, with everything queries need precomputed.
 ///
 /// Each declaration has a compact index. `indexByKey` maps an identifier's process-wide key to
-/// that index in one array access; `conformance` answers between indexes without hashing or
+/// that index in one array access (every declared identifier has a key, and every entry's type carries it); `conformance` answers between indexes without hashing or
 /// allocating (see ``ConformanceIndex``), in memory linear in the declarations. A catalog swaps in
 /// a new snapshot when declarations are added, so answers drawn from an old snapshot stay
 /// consistent.
@@ -25,7 +25,6 @@ final class CatalogSnapshot: Sendable {
     /// snapshot to snapshot.
     let mimeIndex: MIMEIndex?
     private let indexByKey: [Int32]
-    private let indexByCanonical: [String: Int32]
     private let conformance: ConformanceIndex
     /// The answers given to lookups by extension and MIME type; see ``TagAnswerMemo``.
     let tagAnswers = TagAnswerMemo()
@@ -44,26 +43,22 @@ final class CatalogSnapshot: Sendable {
     ///   - order: Every index once, parents before children (see `ConformanceGraph`).
     ///   - mimeIndex: What the catalog imported from shared-mime-info databases.
     convenience init(entries: [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?) {
-        var byCanonical: [String: Int32] = [:]
-        byCanonical.reserveCapacity(entries.count)
+        var entries = entries
         var keys: [Int32] = []
-        Self.indexIdentifiers(entries, from: 0, byKey: &keys, byCanonical: &byCanonical)
+        Self.indexIdentifiers(&entries, from: 0, byKey: &keys)
         let conformance = ConformanceIndex(parents: parents, order: order)
         var claims: [UniformTypeTagClass: [String: [TagClaim]]] = [:]
         Self.indexClaims(entries, from: 0, into: &claims)
-        self.init(
-            entries: entries, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
-            conformance: conformance, claims: claims)
+        self.init(entries: entries, mimeIndex: mimeIndex, indexByKey: keys, conformance: conformance, claims: claims)
     }
 
     private init(
-        entries: [Entry], mimeIndex: MIMEIndex?, indexByKey: [Int32], indexByCanonical: [String: Int32],
-        conformance: ConformanceIndex, claims: [UniformTypeTagClass: [String: [TagClaim]]]
+        entries: [Entry], mimeIndex: MIMEIndex?, indexByKey: [Int32], conformance: ConformanceIndex,
+        claims: [UniformTypeTagClass: [String: [TagClaim]]]
     ) {
         self.entries = entries
         self.mimeIndex = mimeIndex
         self.indexByKey = indexByKey
-        self.indexByCanonical = indexByCanonical
         self.conformance = conformance
         self.claims = claims
     }
@@ -76,42 +71,43 @@ final class CatalogSnapshot: Sendable {
     /// no declaration, and no earlier batch of the same transaction left parents to link (see
     /// `DeclarationValidator.apply`).
     /// - Parameters:
-    ///   - added: The new declarations; their indexes follow the existing ones.
+    ///   - entries: This snapshot's entries, then the new ones: their indexes follow the existing ones. Their types
+    ///     are given keys in place (see `indexIdentifiers`), so the array is not copied; the snapshot keeps it.
     ///   - parents: The indexes of each new entry's parents, existing or new.
     ///   - order: The indexes of the new entries, each once, parents before children.
-    func appending(_ added: [Entry], parents: [[Int32]], order: [Int32]) -> CatalogSnapshot {
+    ///   - mimeIndex: What the catalog imported from shared-mime-info databases, this snapshot's or a new one.
+    func appending(
+        entries all: inout [Entry], parents: [[Int32]], order: [Int32], mimeIndex: MIMEIndex?
+    ) -> CatalogSnapshot {
         let oldCount = entries.count
         var keys = indexByKey
-        var byCanonical = indexByCanonical
-        Self.indexIdentifiers(added, from: oldCount, byKey: &keys, byCanonical: &byCanonical)
+        Self.indexIdentifiers(&all, from: oldCount, byKey: &keys)
 
         var conformance = conformance
         conformance.append(parents: parents, order: order)
 
         var claims = claims
-        Self.indexClaims(added, from: oldCount, into: &claims)
+        Self.indexClaims(all[oldCount...], from: oldCount, into: &claims)
         return CatalogSnapshot(
-            entries: entries + added, mimeIndex: mimeIndex, indexByKey: keys, indexByCanonical: byCanonical,
-            conformance: conformance, claims: claims)
+            entries: all, mimeIndex: mimeIndex, indexByKey: keys, conformance: conformance, claims: claims)
     }
 
-    /// Records the index of each of `entries`, the first being `start`, by key and by canonical
-    /// identifier. Declared identifiers always get a key.
-    private static func indexIdentifiers(
-        _ entries: [Entry], from start: Int, byKey keys: inout [Int32], byCanonical: inout [String: Int32]
-    ) {
-        for (offset, entry) in entries.enumerated() {
-            let type = entry.declaration.identifier
-            let index = Int32(start + offset)
-            byCanonical[type.canonical] = index
-            // A type made while the identifier table was full has no key; declaring it forces one.
-            let key =
-                type.key != UniformType.unkeyed
-                ? Int(type.key) : Int(IdentifierTable.shared.key(for: type.canonical, force: true))
+    /// Records the index of each entry from `start` on by its identifier's key. Declared identifiers
+    /// always get a key: an entry whose type was made while the identifier table was full gets one
+    /// now, and the entry keeps the keyed type, so lookups by it take one array access.
+    private static func indexIdentifiers(_ entries: inout [Entry], from start: Int, byKey keys: inout [Int32]) {
+        for index in start..<entries.count {
+            var type = entries[index].declaration.identifier
+            if type.key == UniformType.unkeyed {
+                type = type.withKey(IdentifierTable.shared.key(for: type.canonical, force: true))
+                IdentifierTable.shared.remember(type)
+                entries[index].declaration.identifier = type
+            }
+            let key = Int(type.key)
             if key >= keys.count {
                 keys.append(contentsOf: repeatElement(-1, count: key - keys.count + 1))
             }
-            keys[key] = index
+            keys[key] = Int32(index)
         }
     }
 
@@ -119,7 +115,8 @@ final class CatalogSnapshot: Sendable {
     /// stays in order of origin rank, then index: the entries' indexes follow every index already
     /// in `claims`, so a claim goes after the claims of the same or a stronger origin.
     private static func indexClaims(
-        _ entries: [Entry], from start: Int, into claims: inout [UniformTypeTagClass: [String: [TagClaim]]]
+        _ entries: some Collection<Entry>, from start: Int,
+        into claims: inout [UniformTypeTagClass: [String: [TagClaim]]]
     ) {
         // Each tag class's table is taken out of `claims` while claims are added, so that it is
         // updated in place rather than looked up (and checked for sharing) once per tag.
@@ -137,8 +134,9 @@ final class CatalogSnapshot: Sendable {
                 var seen: Set<SeenTag> = []
                 var table = tables.firstIndex { $0.tagClass == tagClass } ?? -1
                 for tag in tags {
+                    // One tag, nearly every entry's case, cannot repeat: no set to make.
                     guard let (key, required) = claimKey(tag, as: tagClass),
-                        seen.insert(SeenTag(key: key, required: required)).inserted
+                        tags.count == 1 || seen.insert(SeenTag(key: key, required: required)).inserted
                     else {
                         continue
                     }
@@ -209,11 +207,15 @@ final class CatalogSnapshot: Sendable {
     /// The index of the declaration of `type`, or -1.
     @inline(__always)
     func index(of type: UniformType) -> Int {
-        let key = Int(type.key)
-        if key >= 0 {
-            return key < indexByKey.count ? Int(indexByKey[key]) : -1
+        var key = Int(type.key)
+        if key < 0 {
+            // Made while the identifier table was full: the identifier has a key only if something declared it.
+            key = Int(IdentifierTable.shared.existingKey(for: type.canonical))
+            if key < 0 {
+                return -1
+            }
         }
-        return indexByCanonical[type.canonical].map(Int.init) ?? -1
+        return key < indexByKey.count ? Int(indexByKey[key]) : -1
     }
 
     func entry(for type: UniformType) -> Entry? {

@@ -9,13 +9,20 @@ enum ConformanceGraph {
         case cycle([Int32])
     }
 
-    static func order(parents: [[Int32]]) -> Outcome {
+    /// Orders the nodes `0..<parents.count`.
+    /// - Parameters:
+    ///   - parents: Each node's parents, as `base` plus the parent's node; values below `base` name nodes outside
+    ///     the graph (existing types that cannot conform to these), which are left out.
+    ///   - base: What each parent value is offset by.
+    static func order(parents: [[Int32]], from base: Int32 = 0) -> Outcome {
         enum Mark { case unvisited, inProgress, done }
         var marks = [Mark](repeating: .unvisited, count: parents.count)
         var order: [Int32] = []
         order.reserveCapacity(parents.count)
+        var stack: [(node: Int, next: Int)] = []
         for root in parents.indices where marks[root] == .unvisited {
-            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            stack.removeAll(keepingCapacity: true)
+            stack.append((root, 0))
             marks[root] = .inProgress
             while let (node, next) = stack.last {
                 guard next < parents[node].count else {
@@ -25,7 +32,10 @@ enum ConformanceGraph {
                     continue
                 }
                 stack[stack.count - 1].next += 1
-                let parent = Int(parents[node][next])
+                let parent = Int(parents[node][next] - base)
+                guard parent >= 0 else {
+                    continue
+                }
                 switch marks[parent] {
                 case .unvisited:
                     marks[parent] = .inProgress

@@ -33,10 +33,13 @@ enum DeclarationValidator {
             "\(entryName(position)) \(declaration.identifier)"
         }
         var cleaned: [UniformTypeDeclaration] = []
+        cleaned.reserveCapacity(batch.count)
         var positionInBatch: [UniformType: Int] = [:]
+        positionInBatch.reserveCapacity(batch.count)
         for (position, declaration) in batch.enumerated() {
-            let declaration = try check(declaration, source: source(position, declaration))
-            if let first = positionInBatch[declaration.identifier] {
+            // The entry's name is made only for an error: a string per entry was a tenth of loading a large file.
+            let declaration = try check(declaration) { source(position, declaration) }
+            if let first = positionInBatch.updateValue(position, forKey: declaration.identifier) {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
                     message: "'\(declaration.identifier)' is declared twice (also as "
@@ -44,16 +47,33 @@ enum DeclarationValidator {
                     source: source(position, declaration)
                 )
             }
-            positionInBatch[declaration.identifier] = position
             cleaned.append(declaration)
         }
 
         var entries = snapshot.entries
+        entries.reserveCapacity(snapshot.entries.count + cleaned.count)
         var applied = false
         var replaced = false
+        // Each appended entry's parents, found once here for both the check and the index: an existing entry's
+        // index, or for a parent in the batch `-1 - its position` (see `appending`).
+        var appendedParents: [[Int32]] = []
+        appendedParents.reserveCapacity(cleaned.count)
         for (position, declaration) in cleaned.enumerated() {
-            for parent in declaration.conformsTo
-            where snapshot.index(of: parent) < 0 && positionInBatch[parent] == nil && !alsoKnown.contains(parent) {
+            var parents: [Int32] = []
+            parents.reserveCapacity(declaration.conformsTo.count)
+            for parent in declaration.conformsTo {
+                let existing = snapshot.index(of: parent)
+                if existing >= 0 {
+                    parents.append(Int32(existing))
+                    continue
+                }
+                if let inBatch = positionInBatch[parent] {
+                    parents.append(Int32(-1 - inBatch))
+                    continue
+                }
+                if alsoKnown.contains(parent) {
+                    continue
+                }
                 throw UniformTypeError(
                     code: .unknownParent,
                     message: "'\(declaration.identifier)' conforms to '\(parent)', which is not declared; "
@@ -66,6 +86,7 @@ enum DeclarationValidator {
             let index = snapshot.index(of: declaration.identifier)
             guard index >= 0 else {
                 entries.append(entry)
+                appendedParents.append(parents)
                 applied = true
                 continue
             }
@@ -88,9 +109,13 @@ enum DeclarationValidator {
             return snapshot
         }
         // Appending is exact only when no existing entry can name a new one as a parent: nothing
-        // was replaced, and no earlier batch of this transaction left parents to link now.
-        if !replaced, mimeIndex == nil, alsoKnown.isEmpty,
-            let appended = appending(entries[snapshot.entries.count...], to: snapshot)
+        // was replaced, and no earlier batch of this transaction left parents to link now. A new MIME
+        // index changes no entry (its merged tags are read at query time), so an import appends too:
+        // rebuilding every index after a large declaration file cost a sixth of loading it.
+        if !replaced, alsoKnown.isEmpty,
+            let appended = appending(
+                &entries, parents: appendedParents, batch: cleaned, to: snapshot,
+                mimeIndex: mimeIndex ?? snapshot.mimeIndex)
         {
             return appended
         }
@@ -109,9 +134,10 @@ enum DeclarationValidator {
     }
 
     /// The declaration with its tags checked and normalized and its parents deduplicated.
+    /// - Parameter source: Names the entry, for an error.
     private static func check(
         _ declaration: UniformTypeDeclaration,
-        source: String
+        source: () -> String
     ) throws(UniformTypeError) -> UniformTypeDeclaration {
         var declaration = declaration
         if declaration.identifier.isDynamic {
@@ -119,12 +145,19 @@ enum DeclarationValidator {
                 code: .invalidIdentifier,
                 message: "'\(declaration.identifier)' starts with 'dyn.', which is reserved for dynamic types; "
                     + "use a reverse-DNS identifier of your own, such as com.example.format.",
-                source: source
+                source: source()
             )
         }
-        var seenParents: Set<UniformType> = []
-        declaration.conformsTo = declaration.conformsTo.filter { seenParents.insert($0).inserted }
+        if hasRepeatedParent(declaration.conformsTo) {
+            var seenParents: Set<UniformType> = []
+            declaration.conformsTo = declaration.conformsTo.filter { seenParents.insert($0).inserted }
+        }
         for (tagClass, tags) in declaration.tags {
+            // Nearly every tag is a plain extension, valid as it is: the general rules' Unicode checks were most
+            // of checking a declaration.
+            if tagClass == .filenameExtension, tags.allSatisfy(isPlainExtension) {
+                continue
+            }
             var normalizedTags: [String] = []
             for tag in tags {
                 switch TagSyntax.normalize(tag, as: tagClass) {
@@ -133,14 +166,14 @@ enum DeclarationValidator {
                         code: .invalidTag,
                         message:
                             "'\(declaration.identifier)' has an invalid \(tagClass.rawValue) tag: \(problem.message).",
-                        source: source
+                        source: source()
                     )
                 case .success(let normalized) where normalized.isWildcard:
                     throw UniformTypeError(
                         code: .invalidTag,
                         message:
                             "'\(declaration.identifier)' claims the wildcard '\(tag)'; declare concrete MIME types.",
-                        source: source
+                        source: source()
                     )
                 case .success:
                     normalizedTags.append(
@@ -152,28 +185,71 @@ enum DeclarationValidator {
         return declaration
     }
 
-    /// `snapshot` with `added` after its entries, computed from its indexes rather than from
+    /// Whether `parents` names a type twice; a linear search for the few parents a declaration has.
+    private static func hasRepeatedParent(_ parents: [UniformType]) -> Bool {
+        guard parents.count > 1 else {
+            return false
+        }
+        guard parents.count <= 16 else {
+            return Set(parents).count != parents.count
+        }
+        for index in parents.indices.dropFirst() where parents[..<index].contains(parents[index]) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether `tag` is a filename extension that `TagSyntax.normalize` accepts and that `check` keeps as it is:
+    /// 1–255 bytes of printable ASCII other than `/` and `\`, neither starting nor ending with `.`.
+    private static func isPlainExtension(_ tag: String) -> Bool {
+        let bytes = tag.utf8
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= TagSyntax.maximumLength,
+            first != UInt8(ascii: "."), last != UInt8(ascii: ".")
+        else {
+            return false
+        }
+        return bytes.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "/") && byte != UInt8(ascii: "\\")
+        }
+    }
+
+    /// `snapshot` with the entries after its own in `entries`, computed from its indexes rather than from
     /// scratch, or `nil` when the new entries make a conformance cycle (``build`` reports it).
+    /// - Parameters:
+    ///   - entries: The snapshot's entries, then the new ones; see ``CatalogSnapshot/appending(entries:parents:order:mimeIndex:)``.
+    ///   - parents: The parents of each new entry: an existing entry's index, or `-1 - p` for the declaration at
+    ///     position `p` of `batch`, which is among the new entries (a parent already declared is found first).
+    ///   - batch: The checked batch the new entries come from, in order.
     private static func appending(
-        _ added: ArraySlice<CatalogSnapshot.Entry>, to snapshot: CatalogSnapshot
+        _ entries: inout [CatalogSnapshot.Entry], parents: [[Int32]], batch: [UniformTypeDeclaration],
+        to snapshot: CatalogSnapshot, mimeIndex: MIMEIndex?
     ) -> CatalogSnapshot? {
         let start = snapshot.entries.count
-        var newIndex: [UniformType: Int32] = [:]
-        for (index, entry) in zip(added.indices, added) {
-            newIndex[entry.declaration.identifier] = Int32(index)
+        // Where each declaration of the batch went: every one is appended unless it was already declared.
+        var indexOfPosition: [Int32] = []
+        if entries.count - start != batch.count {
+            var next = start
+            indexOfPosition = batch.map { declaration in
+                guard snapshot.index(of: declaration.identifier) < 0 else {
+                    return -1
+                }
+                next += 1
+                return Int32(next - 1)
+            }
         }
-        let parents = added.map { entry in
-            entry.declaration.conformsTo.compactMap { parent -> Int32? in
-                let index = snapshot.index(of: parent)
-                return index >= 0 ? Int32(index) : newIndex[parent]
+        var resolved = parents
+        for list in resolved.indices {
+            for item in resolved[list].indices where resolved[list][item] < 0 {
+                let position = Int(-1 - resolved[list][item])
+                resolved[list][item] = indexOfPosition.isEmpty ? Int32(start + position) : indexOfPosition[position]
             }
         }
         // Existing entries cannot conform to new ones, so a cycle runs through new entries only.
-        let newParents = parents.map { $0.compactMap { $0 >= start ? $0 - Int32(start) : nil } }
-        guard case .ordered(let order) = ConformanceGraph.order(parents: newParents) else {
+        guard case .ordered(let order) = ConformanceGraph.order(parents: resolved, from: Int32(start)) else {
             return nil
         }
-        return snapshot.appending(Array(added), parents: parents, order: order.map { $0 + Int32(start) })
+        return snapshot.appending(
+            entries: &entries, parents: resolved, order: order.map { $0 + Int32(start) }, mimeIndex: mimeIndex)
     }
 
     private static func build(

@@ -46,13 +46,16 @@ struct DeclarationFile: Sendable {
     ///   `invalidIdentifier`; its `source` is `<source>` or `<source>: exported[<n>] <identifier>`.
     init(data: Data, source: String) throws(UniformTypeError) {
         guard data.count <= Self.maximumSize else {
-            throw UniformTypeError(
-                code: .unreadableFile,
-                message: "the file has \(data.count) bytes, more than the \(Self.maximumSize) a declaration file "
-                    + "may have; split it into smaller files.",
-                source: source)
+            throw Self.tooLarge(data.count, source: source)
         }
-        let bytes = [UInt8](data)
+        try self.init(bytes: [UInt8](data), source: source)
+    }
+
+    /// Parses and checks `bytes`, as ``init(data:source:)`` does, without another copy of a file read as bytes.
+    init(bytes: [UInt8], source: String) throws(UniformTypeError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw Self.tooLarge(bytes.count, source: source)
+        }
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes, maxDepth: Self.maximumDepth)
@@ -81,6 +84,14 @@ struct DeclarationFile: Sendable {
         imported = try Self.entries(top["imported"], list: "imported", source: source)
     }
 
+    private static func tooLarge(_ count: Int, source: String) -> UniformTypeError {
+        UniformTypeError(
+            code: .unreadableFile,
+            message: "the file has \(count) bytes, more than the \(Self.maximumSize) a declaration file "
+                + "may have; split it into smaller files.",
+            source: source)
+    }
+
     /// How errors name the entry at `position` of `list`: `Cards.json: exported[2]`.
     static func entryName(source: String, list: String, position: Int) -> String {
         "\(source): \(list)[\(position)]"
@@ -92,109 +103,192 @@ struct DeclarationFile: Sendable {
         guard let value else {
             return []
         }
-        guard let items = value.elements else {
+        guard case .array(let items, _) = value else {
             throw shapeError("\"\(list)\" must be an array of declarations, not \(value.typeName)", source: source)
         }
         var result: [UniformTypeDeclaration] = []
+        result.reserveCapacity(items.count)
+        IdentifierTable.shared.reserveCapacity(forAdditional: items.count)
         for (position, item) in items.enumerated() {
-            result.append(try entry(item, name: entryName(source: source, list: list, position: position)))
+            result.append(try entry(item) { entryName(source: source, list: list, position: position) })
         }
         return result
     }
 
-    private static func entry(_ value: JSONValue, name: String) throws(UniformTypeError) -> UniformTypeDeclaration {
-        guard let members = value.members else {
-            throw shapeError("a declaration must be an object, not \(value.typeName)", source: name)
+    /// A key an entry may have; its raw value is its position in ``entryKeyBytes``.
+    private enum Field: Int {
+        case identifier, conformsTo, tags, description, referenceURL, version
+    }
+
+    /// The values of an entry's fields, held inline rather than in an array allocated per entry.
+    private struct Fields {
+        var values: (JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?, JSONValue?)
+
+        init() {
+            values = (nil, nil, nil, nil, nil, nil)
         }
-        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
-        guard let identifierValue = fields["identifier"] else {
+
+        subscript(field: Field) -> JSONValue? {
+            get {
+                switch field {
+                case .identifier: values.0
+                case .conformsTo: values.1
+                case .tags: values.2
+                case .description: values.3
+                case .referenceURL: values.4
+                case .version: values.5
+                }
+            }
+            set {
+                switch field {
+                case .identifier: values.0 = newValue
+                case .conformsTo: values.1 = newValue
+                case .tags: values.2 = newValue
+                case .description: values.3 = newValue
+                case .referenceURL: values.4 = newValue
+                case .version: values.5 = newValue
+                }
+            }
+        }
+    }
+
+    /// The keys an entry may have, as the parser gives them, in the order of ``Field``.
+    private static let entryKeyBytes: [[UInt8]] = [
+        "identifier", "conformsTo", "tags", "description", "referenceURL", "version",
+    ].map { Array($0.utf8) }
+
+    /// The class named by a key of `tags`: the filename-extension class, which nearly every file uses, without
+    /// making a string.
+    private static let filenameExtensionBytes = Array(UniformTypeTagClass.filenameExtension.rawValue.utf8)
+
+    /// Reads one entry straight from the parser's members, matching their keys as bytes: a dictionary of
+    /// strings per entry, and the names that errors use made for every entry, were half of reading a large file.
+    /// - Parameter name: Names the entry for errors, e.g. `Cards.json: exported[2]`.
+    private static func entry(
+        _ value: JSONValue, name: () -> String
+    ) throws(UniformTypeError) -> UniformTypeDeclaration {
+        guard case .object(let members, _) = value else {
+            throw shapeError("a declaration must be an object, not \(value.typeName)", source: name())
+        }
+        // The parser rejects repeated keys, so each field is found at most once.
+        var fields = Fields()
+        var hasUnknownKey = false
+        for member in members {
+            if let field = entryKeyBytes.firstIndex(of: member.key).flatMap(Field.init(rawValue:)) {
+                fields[field] = member.value
+            } else {
+                hasUnknownKey = true
+            }
+        }
+        func field(_ field: Field) -> JSONValue? {
+            fields[field]
+        }
+        guard let identifierValue = field(.identifier) else {
             throw shapeError(
-                "the declaration has no \"identifier\"; add one, such as \"com.example.format\"", source: name)
+                "the declaration has no \"identifier\"; add one, such as \"com.example.format\"", source: name())
         }
         guard let identifierText = identifierValue.string else {
-            throw shapeError("\"identifier\" must be a string, not \(identifierValue.typeName)", source: name)
+            throw shapeError("\"identifier\" must be a string, not \(identifierValue.typeName)", source: name())
         }
         // Escaped and cut short: a 10 000-character identifier is named once (not again in the message), in part.
-        let source = "\(name) \(MessageExcerpt.escaped(identifierText))"
+        func source() -> String {
+            "\(name()) \(MessageExcerpt.escaped(identifierText))"
+        }
         let identifier = try parseIdentifier(identifierText, field: "identifier", source: source)
-        for key in fields.keys.sorted() where !entryKeys.contains(key) {
-            throw shapeError(
-                "unknown key '\(key)'; a declaration has only \(entryKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
-                source: source)
+        if hasUnknownKey {
+            let keys = members.map { String(decoding: $0.key, as: UTF8.self) }
+            for key in Set(keys).sorted() where !entryKeys.contains(key) {
+                throw shapeError(
+                    "unknown key '\(key)'; a declaration has only \(entryKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", "))",
+                    source: source())
+            }
         }
 
         var declaration = UniformTypeDeclaration(identifier: identifier)
-        if let value = fields["conformsTo"] {
-            for (index, parent) in try strings(value, field: "conformsTo", source: source).enumerated() {
+        if let value = field(.conformsTo) {
+            let parents = try strings(value, field: "conformsTo", source: source)
+            declaration.conformsTo.reserveCapacity(parents.count)
+            for (index, parent) in parents.enumerated() {
                 declaration.conformsTo.append(
                     try parseIdentifier(parent, field: "conformsTo[\(index)]", source: source))
             }
         }
-        if let value = fields["tags"] {
-            guard let byClass = value.members else {
+        if let value = field(.tags) {
+            guard case .object(let byClass, _) = value else {
                 throw shapeError(
                     "\"tags\" must be an object keyed by tag class, such as {\"public.filename-extension\": [\"card\"]}, "
-                        + "not \(value.typeName)", source: source)
+                        + "not \(value.typeName)", source: source())
             }
-            for (tagClass, tags) in byClass {
-                declaration.tags[UniformTypeTagClass(rawValue: tagClass)] = try strings(
-                    tags, field: "tags.\(tagClass)", source: source)
+            for (classBytes, tags) in byClass {
+                let tagClass =
+                    classBytes == filenameExtensionBytes
+                    ? UniformTypeTagClass.filenameExtension
+                    : UniformTypeTagClass(rawValue: String(decoding: classBytes, as: UTF8.self))
+                declaration.tags[tagClass] = try strings(tags, field: "tags.\(tagClass.rawValue)", source: source)
             }
         }
-        if let value = fields["description"] {
+        if let value = field(.description) {
             guard let text = value.string else {
-                throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source)
+                throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source())
             }
             guard text.utf8.count <= Self.maximumDescriptionLength else {
                 throw shapeError(
                     "\"description\" has \(text.utf8.count) UTF-8 bytes, more than the \(Self.maximumDescriptionLength) "
-                        + "a description may have; shorten it", source: source)
+                        + "a description may have; shorten it", source: source())
             }
             declaration.description = text
         }
-        if let value = fields["referenceURL"] {
+        if let value = field(.referenceURL) {
             guard let text = value.string, let url = URL(string: text), url.scheme != nil else {
                 throw shapeError(
                     "\"referenceURL\" must be an absolute URL string, such as \"https://example.com/format\"",
-                    source: source)
+                    source: source())
             }
             declaration.referenceURL = url
         }
-        if let value = fields["version"] {
+        if let value = field(.version) {
             guard let version = value.integer, version >= 0 else {
-                throw shapeError("\"version\" must be a whole number of at least 0", source: source)
+                throw shapeError("\"version\" must be a whole number of at least 0", source: source())
             }
             declaration.version = version
         }
         return declaration
     }
 
-    private static func strings(_ value: JSONValue, field: String, source: String) throws(UniformTypeError) -> [String]
-    {
-        guard let items = value.elements else {
-            throw shapeError("\"\(field)\" must be an array of strings, not \(value.typeName)", source: source)
+    /// The strings of an array.
+    /// - Parameters:
+    ///   - field: Names the array for errors; made only for an error.
+    ///   - source: Names the entry for errors.
+    private static func strings(
+        _ value: JSONValue, field: @autoclosure () -> String, source: () -> String
+    ) throws(UniformTypeError) -> [String] {
+        guard case .array(let items, _) = value else {
+            throw shapeError("\"\(field())\" must be an array of strings, not \(value.typeName)", source: source())
         }
         var result: [String] = []
+        result.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            guard let text = item.string else {
-                throw shapeError("\"\(field)\"[\(index)] must be a string, not \(item.typeName)", source: source)
+            guard case .string(let bytes, _) = item else {
+                throw shapeError(
+                    "\"\(field())\"[\(index)] must be a string, not \(item.typeName)", source: source())
             }
-            result.append(text)
+            result.append(String(decoding: bytes, as: UTF8.self))
         }
         return result
     }
 
     private static func parseIdentifier(
-        _ text: String, field: String, source: String
+        _ text: String, field: @autoclosure () -> String, source: () -> String
     ) throws(UniformTypeError) -> UniformType {
         if let problem = IdentifierSyntax.problem(with: text) {
+            let field = field()
             throw UniformTypeError(
                 code: .invalidIdentifier,
                 // The entry's own identifier is in `source` already.
                 message: field == "identifier"
                     ? "\"identifier\" is not a valid type identifier: \(problem)."
                     : "\"\(field)\" \(MessageExcerpt.quoted(text)) is not a valid type identifier: \(problem).",
-                source: source)
+                source: source())
         }
         return UniformType(trusted: text)
     }

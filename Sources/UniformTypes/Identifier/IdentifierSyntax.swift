@@ -11,6 +11,9 @@ enum IdentifierSyntax {
     /// Why `identifier` is not a valid type identifier, or `nil` when it is valid.
     static func problem(with identifier: String) -> String? {
         let bytes = identifier.utf8
+        if isPlainASCII(bytes) {
+            return nil
+        }
         if bytes.isEmpty {
             return "an identifier must not be empty"
         }
@@ -33,6 +36,28 @@ enum IdentifierSyntax {
             }
         }
         return nil
+    }
+
+    /// Whether `bytes` are a valid identifier of ASCII characters alone, which most are: checked byte by byte,
+    /// without the Unicode scalar view. `false` also when the general rules must decide (and name the problem).
+    private static func isPlainASCII(_ bytes: String.UTF8View) -> Bool {
+        guard !bytes.isEmpty, bytes.count <= maximumLength else {
+            return false
+        }
+        var previous = UInt8(ascii: ".")
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "-"):
+                break
+            case UInt8(ascii: ".") where previous != UInt8(ascii: "."):
+                break
+            default:
+                return false
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: ".")
     }
 
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {

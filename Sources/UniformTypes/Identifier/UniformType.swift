@@ -54,9 +54,26 @@ public struct UniformType: Sendable {
     /// Creates a type from an identifier already known to be valid.
     init(trusted identifier: String) {
         let canonical = TextRules.asciiLowercased(identifier)
-        key = IdentifierTable.shared.key(for: canonical, force: false)
+        let (key, earlier) = IdentifierTable.shared.lookUp(canonical, spelledAs: identifier)
+        if let earlier {
+            self = earlier
+            return
+        }
+        self.key = key
         let dynamic = DynamicTypeName.isDynamic(canonical) ? DynamicTypeName.decode(canonical) : nil
         storage = Storage(identifier: identifier, canonical: canonical, dynamic: dynamic)
+        IdentifierTable.shared.remember(self)
+    }
+
+    private init(key: Int32, storage: Storage) {
+        self.key = key
+        self.storage = storage
+    }
+
+    /// This type with `key`, the key its canonical identifier has been given since it was made (see
+    /// `CatalogSnapshot`, which forces keys for declared identifiers).
+    func withKey(_ key: Int32) -> UniformType {
+        UniformType(key: key, storage: storage)
     }
 
     /// Creates a type from an identifier, or returns `nil` when the identifier is not valid.
