@@ -43,13 +43,25 @@ final class X11CommandLineTests {
         return String(decoding: result.output, as: UTF8.self)
     }
 
-    @Test("copy returns at once and a background copy serves xclip until xclip takes the clipboard; then it exits")
-    func copyServesInTheBackground() async throws {
-        let path = try file("notes-background.txt", Data("May the Force be with you.\n".utf8))
-        let copy = try await transferkit(["copy", path])
+    @Test(
+        "copy returns at once and a background copy serves xclip until xclip takes the clipboard; then it exits",
+        arguments: [false, true])
+    func copyServesInTheBackground(spawned: Bool) async throws {
+        let path = try file("notes-background-\(spawned).txt", Data("May the Force be with you.\n".utf8))
+        var environment = server.environment
+        if spawned { environment["TRANSFERKIT_COPY_NO_FORK"] = "1" }
+        let copy = try await ChildProcess.run(
+            TransferKitExecutable.defaultPath, arguments: ["copy", path], environment: environment)
         #expect(copy.status == 0, "\(copy.errorText)")
         let servers = processes(containing: path)
         #expect(servers.count == 1)
+        // A forked serving copy keeps the environment its image started with; a spawned one was started with the
+        // serving marker in it.
+        let started = try servers.first.map {
+            try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\($0)/environ")).readToEnd() ?? Data()
+        }
+        let marked = started.map { String(decoding: $0, as: UTF8.self).contains("TRANSFERKIT_COPY_SERVES=1") }
+        #expect(marked == spawned)
         let targets = try await xclipText("TARGETS").split(separator: "\n")
         #expect(targets.contains("text/plain") && targets.contains("text/uri-list"))
         #expect(try await xclipText("text/plain") == "May the Force be with you.\n")

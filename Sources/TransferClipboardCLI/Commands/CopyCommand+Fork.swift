@@ -21,12 +21,12 @@ public enum CopyCommandFork {
     /// the process already has threads, and when `fork` fails; `copy` then starts its copy the old way.
     ///
     /// Call it first in `main`, before any other work: a fork is safe only while a single thread exists, which is
-    /// checked (`/proc/self/status`), not assumed.
+    /// checked (`/proc/self/status`), not assumed. ``noForkVariable`` set to anything turns the fork off.
     public static func forkServingCopyIfAsked() {
         let arguments = CommandLine.arguments
         guard arguments.count > 1, arguments[1] == "copy",
             !arguments.dropFirst(2).contains(where: { ["--foreground", "--terminal", "--help", "-h"].contains($0) }),
-            getenv(CopyCommand.servingMarker) == nil, isSingleThreaded()
+            getenv(CopyCommand.servingMarker) == nil, getenv(noForkVariable) == nil, isSingleThreaded()
         else { return }
         if arguments.dropFirst(2).contains("-"), !spoolStandardInput() { return }
         guard let ends = try? Syscall.makePipe() else { return }
@@ -43,6 +43,11 @@ public enum CopyCommandFork {
         close(ends.write)
         exit(awaitReadiness(of: pid, from: ends.read))
     }
+
+    /// `TRANSFERKIT_COPY_NO_FORK`: when set, `copy` starts its serving copy by running the executable again, as it
+    /// does when the process has threads already (for diagnosis, and so that the tests and the benchmark reach that
+    /// path and compare the two).
+    public static let noForkVariable = "TRANSFERKIT_COPY_NO_FORK"
 
     /// Whether the process has exactly one thread (`Threads:` of `/proc/self/status`); `false` when it cannot tell.
     static func isSingleThreaded() -> Bool {
