@@ -26,8 +26,33 @@ enum PNGFilter {
                 default:
                     // Paeth with no left pixel predicts from above.
                     for index in 0..<stride { row[index] &+= above[index] }
-                    for index in stride..<count {
+                    var index = stride
+                    if stride == 4 {
+                        // RGBA8: a pixel's four channels at once.
+                        var left = SIMD4<Int16>(Int16(row[0]), Int16(row[1]), Int16(row[2]), Int16(row[3]))
+                        var upLeft = SIMD4<Int16>(
+                            Int16(above[0]), Int16(above[1]), Int16(above[2]), Int16(above[3]))
+                        while index + 4 <= count {
+                            let up = SIMD4<Int16>(
+                                Int16(above[index]), Int16(above[index + 1]), Int16(above[index + 2]),
+                                Int16(above[index + 3]))
+                            let predicted = paeth(left, up, upLeft)
+                            let filtered = SIMD4<Int16>(
+                                Int16(row[index]), Int16(row[index + 1]), Int16(row[index + 2]),
+                                Int16(row[index + 3]))
+                            let value = (filtered &+ predicted) & 255
+                            row[index] = UInt8(truncatingIfNeeded: value[0])
+                            row[index + 1] = UInt8(truncatingIfNeeded: value[1])
+                            row[index + 2] = UInt8(truncatingIfNeeded: value[2])
+                            row[index + 3] = UInt8(truncatingIfNeeded: value[3])
+                            left = value
+                            upLeft = up
+                            index += 4
+                        }
+                    }
+                    while index < count {
                         row[index] &+= paeth(row[index - stride], above[index], above[index - stride])
+                        index += 1
                     }
                 }
             }
@@ -67,5 +92,19 @@ enum PNGFilter {
         let pc = abs(Int(b) - Int(c) + Int(a) - Int(c))
         if pa <= pb && pa <= pc { return a }
         return pb <= pc ? b : c
+    }
+
+    /// ``paeth(_:_:_:)`` of four channels at once (values 0–255).
+    @inline(__always) static func paeth(
+        _ a: SIMD4<Int16>, _ b: SIMD4<Int16>, _ c: SIMD4<Int16>
+    ) -> SIMD4<Int16> {
+        let bc = b &- c
+        let ac = a &- c
+        let abc = bc &+ ac
+        let pa = bc.replacing(with: 0 &- bc, where: bc .< 0)
+        let pb = ac.replacing(with: 0 &- ac, where: ac .< 0)
+        let pc = abc.replacing(with: 0 &- abc, where: abc .< 0)
+        let useA = (pa .<= pb) .& (pa .<= pc)
+        return c.replacing(with: b, where: pb .<= pc).replacing(with: a, where: useA)
     }
 }
