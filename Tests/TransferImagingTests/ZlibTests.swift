@@ -114,6 +114,62 @@ struct ZlibTests {
         #expect(Self.inflate(noEnd.zlib())?.code == .invalidHuffmanCode)
     }
 
+    /// Canonical Huffman codes (RFC 1951 3.2.2) for `lengths`, most significant bit first as `TestBitWriter.code`
+    /// writes them.
+    static func canonicalCodes(_ lengths: [Int]) -> [Int] {
+        var counts = [Int](repeating: 0, count: 16)
+        for length in lengths where length > 0 { counts[length] += 1 }
+        var next = [Int](repeating: 0, count: 16)
+        var code = 0
+        for length in 1..<16 {
+            code = (code + counts[length - 1]) << 1
+            next[length] = code
+        }
+        return lengths.map { length in
+            guard length > 0 else { return 0 }
+            defer { next[length] += 1 }
+            return next[length]
+        }
+    }
+
+    @Test("a dynamic code with every length from 1 to 15 bits inflates, whole and cut short (second-level tables)")
+    func longCodes() throws {
+        // Literals 65…79 get codes of 1…15 bits, end-of-block the other 15-bit code; one distance code of 1 bit.
+        var literalLengths = [Int](repeating: 0, count: 257)
+        for length in 1...15 { literalLengths[64 + length] = length }
+        literalLengths[256] = 15
+        let literalCodes = Self.canonicalCodes(literalLengths)
+        // The code-length code: symbols 0–15 with 4-bit codes (code = symbol), 16–18 unused.
+        var bits = Self.dynamicHeader(
+            literals: 257, distances: 1, codeLengths: [0, 0, 0] + [Int](repeating: 4, count: 16))
+        for length in literalLengths + [1] { bits.code(length, length: 4) }
+        var expected: [UInt8] = []
+        var state: UInt32 = 1
+        for _ in 0..<3000 {
+            state = state &* 1_103_515_245 &+ 12345
+            // Mostly the long codes, so that the fast loop meets them many times.
+            let pick = Int(state >> 16)
+            let length = pick % 4 == 0 ? pick / 4 % 15 + 1 : 11 + pick / 4 % 5
+            expected.append(UInt8(64 + length))
+            bits.code(literalCodes[64 + length], length: length)
+        }
+        bits.code(literalCodes[256], length: 15)
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in expected {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        let adler = b << 16 | a
+        let stream = bits.zlib(adler: [24, 16, 8, 0].map { UInt8(adler >> UInt32($0) & 0xff) })
+        #expect(try Inflate.zlib(stream, maximumOutputCount: expected.count) == expected)
+        // Cut in the last 40 bytes, where the fast loop hands over to the bit-by-bit one.
+        for length in (stream.count - 40)..<stream.count {
+            #expect(Self.inflate(Array(stream.prefix(length)))?.code == .truncated, "\(length) bytes")
+        }
+        #expect(Self.inflate(stream, limit: expected.count - 1)?.code == .limitExceeded)
+    }
+
     @Test("reserved literal/length and distance symbols: invalidSymbol")
     func symbols() {
         var length286 = TestBitWriter()

@@ -337,6 +337,31 @@ enum PNGDecoder {
     /// 16-bit samples to 8 bits, rounded (v × 255 / 65535).
     @inline(__always) static func scale16(_ value: Int) -> UInt8 { UInt8((value * 255 + 32767) / 65535) }
 
+    /// 8-bit RGBA (or RGB without tRNS) rows, the common case, through pointers: the caller has checked that the
+    /// row holds `width` pixels and that the last one's RGBA is inside `output`.
+    private static func expandTrueColour(
+        _ row: [UInt8], width: Int, channels: Int, into output: inout [UInt8], at first: Int, step: Int
+    ) {
+        row.withUnsafeBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                guard let from = source.baseAddress, let to = target.baseAddress else { return }
+                if channels == 4 && step == 1 {
+                    (to + first * 4).update(from: from, count: width * 4)
+                    return
+                }
+                var at = first * 4
+                for x in 0..<width {
+                    let pixel = from + x * channels
+                    to[at] = pixel[0]
+                    to[at + 1] = pixel[1]
+                    to[at + 2] = pixel[2]
+                    to[at + 3] = channels == 4 ? pixel[3] : 255
+                    at += step * 4
+                }
+            }
+        }
+    }
+
     /// One unfiltered row's pixels into the RGBA output, from pixel `first`, `step` pixels apart.
     fileprivate static func expand(
         _ row: [UInt8], width: Int, header: Header, colours: Colours, into output: inout [UInt8], at first: Int,
@@ -344,6 +369,13 @@ enum PNGDecoder {
     ) throws(ImagingError) {
         let depth = header.bitDepth
         let channels = header.channels
+        if depth == 8, header.colourType == 6 || (header.colourType == 2 && colours.transparentSample == nil),
+            width > 0, step > 0, first >= 0, row.count >= width * channels,
+            (first + (width - 1) * step) * 4 + 3 < output.count
+        {
+            expandTrueColour(row, width: width, channels: channels, into: &output, at: first, step: step)
+            return
+        }
         func sample(_ index: Int) -> Int {
             switch depth {
             case 8: return Int(row[index])

@@ -17,18 +17,35 @@ enum Adler32 {
 
         /// Adds `bytes` to the checksum.
         mutating func update(_ bytes: ArraySlice<UInt8>) {
-            var index = bytes.startIndex
-            while index < bytes.endIndex {
-                // 5552 bytes is the most that cannot overflow 32 bits before the reduction (zlib's NMAX).
-                let end = min(index + 5552, bytes.endIndex)
-                while index < end {
-                    a &+= UInt32(bytes[index])
-                    b &+= a
-                    index += 1
+            var a = self.a
+            var b = self.b
+            bytes.withUnsafeBufferPointer { buffer in
+                var index = 0
+                while index < buffer.count {
+                    // 5552 bytes is the most that cannot overflow 32 bits before the reduction (zlib's NMAX).
+                    let end = min(index + 5552, buffer.count)
+                    while index + 4 <= end {
+                        a &+= UInt32(buffer[index])
+                        b &+= a
+                        a &+= UInt32(buffer[index + 1])
+                        b &+= a
+                        a &+= UInt32(buffer[index + 2])
+                        b &+= a
+                        a &+= UInt32(buffer[index + 3])
+                        b &+= a
+                        index += 4
+                    }
+                    while index < end {
+                        a &+= UInt32(buffer[index])
+                        b &+= a
+                        index += 1
+                    }
+                    a %= 65521
+                    b %= 65521
                 }
-                a %= 65521
-                b %= 65521
             }
+            self.a = a
+            self.b = b
         }
     }
 }

@@ -60,7 +60,7 @@ package enum Inflate {
         var reader = BitReader(bytes: stream, position: 2)
         var output = InflateWindow(sink: sink, maximumOutputCount: maximumOutputCount)
         try inflateBlocks(&reader, into: &output)
-        try output.handOn(output.buffer.count)
+        try output.handOn(output.end)
         reader.alignToByte()
         var position = reader.bytePosition
         guard position + 4 <= stream.count else {
@@ -115,10 +115,13 @@ package enum Inflate {
     }
 
     private static func limitError(_ maximumOutputCount: Int, _ reader: BitReader) -> ImagingError {
+        limitError(maximumOutputCount, at: reader.bytePosition)
+    }
+
+    private static func limitError(_ maximumOutputCount: Int, at offset: Int) -> ImagingError {
         ImagingError(
             code: .limitExceeded,
-            message: "the zlib stream inflates to more than \(maximumOutputCount) bytes, the limit",
-            offset: reader.bytePosition)
+            message: "the zlib stream inflates to more than \(maximumOutputCount) bytes, the limit", offset: offset)
     }
 
     private static func stored<Sink: InflateSink>(
@@ -143,7 +146,7 @@ package enum Inflate {
         guard output.count + count <= output.maximumOutputCount else {
             throw limitError(output.maximumOutputCount, reader)
         }
-        output.buffer.append(contentsOf: reader.bytes[start..<start + count])
+        output.append(contentsOf: reader.bytes[start..<start + count])
         reader.skipBytes(count)
         try output.handOnIfFull()
     }
@@ -152,48 +155,227 @@ package enum Inflate {
         _ reader: inout BitReader, literals: HuffmanDecoder, distances: HuffmanDecoder,
         into output: inout InflateWindow<Sink>
     ) throws(ImagingError) {
-        let maximumOutputCount = output.maximumOutputCount
         while true {
-            let symbol = Int(try literals.decode(&reader))
-            if symbol < 256 {
-                guard output.count < maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
-                output.buffer.append(UInt8(symbol))
+            switch fastCodes(&reader, literals: literals, distances: distances, into: &output) {
+            case .endOfBlock:
+                return
+            case .handOn:
                 try output.handOnIfFull()
-                continue
+            case .room:
+                output.reserve(fastRoom)
+            case .failed(let error):
+                throw error
+            case .slow:
+                // Near the end of the input, or a symbol the tables leave to the bit-by-bit decoder.
+                if try slowSymbol(&reader, literals: literals, distances: distances, into: &output) { return }
             }
-            if symbol == 256 { return }
-            let lengthIndex = symbol - 257
-            guard lengthIndex < DeflateTables.lengthBase.count else {
-                throw ImagingError(
-                    code: .invalidSymbol, message: "literal/length symbol \(symbol) is reserved",
-                    offset: reader.bytePosition)
+        }
+    }
+
+    /// One literal/length symbol (and its distance) through the bit-by-bit reader; true at the end of the block.
+    private static func slowSymbol<Sink: InflateSink>(
+        _ reader: inout BitReader, literals: HuffmanDecoder, distances: HuffmanDecoder,
+        into output: inout InflateWindow<Sink>
+    ) throws(ImagingError) -> Bool {
+        let maximumOutputCount = output.maximumOutputCount
+        let symbol = Int(try literals.decode(&reader))
+        if symbol < 256 {
+            guard output.count < maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
+            output.append(UInt8(symbol))
+            try output.handOnIfFull()
+            return false
+        }
+        if symbol == 256 { return true }
+        let lengthIndex = symbol - 257
+        guard lengthIndex < DeflateTables.lengthBase.count else {
+            throw ImagingError(
+                code: .invalidSymbol, message: "literal/length symbol \(symbol) is reserved",
+                offset: reader.bytePosition)
+        }
+        let length =
+            DeflateTables.lengthBase[lengthIndex] + Int(try reader.bits(DeflateTables.lengthExtra[lengthIndex]))
+        let distanceSymbol = Int(try distances.decode(&reader))
+        guard distanceSymbol < DeflateTables.distanceBase.count else {
+            throw ImagingError(
+                code: .invalidSymbol, message: "distance symbol \(distanceSymbol) is reserved",
+                offset: reader.bytePosition)
+        }
+        let distance =
+            DeflateTables.distanceBase[distanceSymbol]
+            + Int(try reader.bits(DeflateTables.distanceExtra[distanceSymbol]))
+        guard distance <= output.count else { throw distanceError(distance, output.count, at: reader.bytePosition) }
+        guard output.count + length <= maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
+        output.copyMatch(distance: distance, length: length)
+        try output.handOnIfFull()
+        return false
+    }
+
+    private static func distanceError(_ distance: Int, _ count: Int, at offset: Int) -> ImagingError {
+        ImagingError(
+            code: .invalidDistance,
+            message: "a back-reference of distance \(distance) reaches before the start of the output "
+                + "(\(count) bytes so far)",
+            offset: offset)
+    }
+
+    /// Why ``fastCodes(_:literals:distances:into:)`` stopped.
+    private enum FastExit {
+        /// The block's end-of-block symbol.
+        case endOfBlock
+        /// The window is full: hand on, then go on.
+        case handOn
+        /// The window has less than ``fastRoom`` bytes free.
+        case room
+        /// The next symbol is for ``slowSymbol(_:literals:distances:into:)``: fewer than 8 input bytes left, or
+        /// no table entry (a reserved symbol, a prefix of an incomplete code).
+        case slow
+        case failed(ImagingError)
+    }
+
+    /// What the fast loop needs free in the window: the longest match, and 8 bytes that a match copy of 8-byte
+    /// words may write past its end.
+    private static var fastRoom: Int { 258 + 8 }
+
+    /// Decodes symbols while at least 8 input bytes are left, through the tables' packed entries, with the bits in a
+    /// 64-bit local refilled 8 bytes at a time and the output written through a pointer into the window. Every
+    /// check of ``slowSymbol(_:literals:distances:into:)`` is made here too, in the same order with the same error,
+    /// or the symbol is left to it with the reader as it was before the symbol.
+    private static func fastCodes<Sink: InflateSink>(
+        _ reader: inout BitReader, literals: HuffmanDecoder, distances: HuffmanDecoder,
+        into output: inout InflateWindow<Sink>
+    ) -> FastExit {
+        let bytes = reader.bytes
+        var bits = reader.buffer
+        var available = reader.count
+        var position = reader.position
+        var end = output.end
+        let handedOn = output.handedOn
+        let maximumOutputCount = output.maximumOutputCount
+        let exit = bytes.withUnsafeBufferPointer { input -> FastExit in
+            output.buffer.withUnsafeMutableBufferPointer { window -> FastExit in
+                literals.table.withUnsafeBufferPointer { literalTable -> FastExit in
+                    distances.table.withUnsafeBufferPointer { distanceTable -> FastExit in
+                        guard let source = UnsafeRawPointer(input.baseAddress),
+                            let target = window.baseAddress, !literalTable.isEmpty, !distanceTable.isEmpty
+                        else { return .slow }
+                        let lastRefill = input.count - 8
+                        let roomEnd = window.count - fastRoom
+                        let literalMask = UInt64(1) &<< UInt64(literals.tableBits) &- 1
+                        let distanceMask = UInt64(1) &<< UInt64(distances.tableBits) &- 1
+                        while true {
+                            guard position <= lastRefill else { return .slow }
+                            guard end <= roomEnd else { return .room }
+                            // 56–63 bits: enough for a length code, its extra bits, a distance code and its extra bits.
+                            bits |=
+                                UInt64(littleEndian: source.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                                &<< UInt64(available)
+                            position &+= (63 &- available) &>> 3
+                            available |= 56
+                            let before = (bits, available)
+                            var entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
+                            if TableEntry.kind(entry) == TableEntry.link {
+                                entry =
+                                    literalTable[
+                                        TableEntry.value(entry)
+                                            &+ Int(
+                                                truncatingIfNeeded: bits &>> UInt64(TableEntry.length(entry))
+                                                    & (UInt64(1) &<< UInt64(TableEntry.extraBits(entry)) &- 1))]
+                            }
+                            guard entry != 0 else { return .slow }
+                            bits &>>= UInt64(TableEntry.length(entry))
+                            available &-= TableEntry.length(entry)
+                            switch TableEntry.kind(entry) {
+                            case TableEntry.literal:
+                                guard handedOn &+ end < maximumOutputCount else {
+                                    return .failed(
+                                        limitError(maximumOutputCount, at: position &- available &>> 3))
+                                }
+                                target[end] = UInt8(truncatingIfNeeded: TableEntry.value(entry))
+                                end &+= 1
+                            case TableEntry.endOfBlock:
+                                return .endOfBlock
+                            default:
+                                let extra = TableEntry.extraBits(entry)
+                                let length =
+                                    TableEntry.value(entry)
+                                    &+ Int(truncatingIfNeeded: bits & (UInt64(1) &<< UInt64(extra) &- 1))
+                                bits &>>= UInt64(extra)
+                                available &-= extra
+                                var distanceEntry = distanceTable[Int(truncatingIfNeeded: bits & distanceMask)]
+                                if TableEntry.kind(distanceEntry) == TableEntry.link {
+                                    distanceEntry =
+                                        distanceTable[
+                                            TableEntry.value(distanceEntry)
+                                                &+ Int(
+                                                    truncatingIfNeeded: bits
+                                                        &>> UInt64(TableEntry.length(distanceEntry))
+                                                        & (UInt64(1) &<< UInt64(TableEntry.extraBits(distanceEntry))
+                                                            &- 1))]
+                                }
+                                guard distanceEntry != 0 else {
+                                    (bits, available) = before
+                                    return .slow
+                                }
+                                bits &>>= UInt64(TableEntry.length(distanceEntry))
+                                available &-= TableEntry.length(distanceEntry)
+                                let distanceExtra = TableEntry.extraBits(distanceEntry)
+                                let distance =
+                                    TableEntry.value(distanceEntry)
+                                    &+ Int(truncatingIfNeeded: bits & (UInt64(1) &<< UInt64(distanceExtra) &- 1))
+                                bits &>>= UInt64(distanceExtra)
+                                available &-= distanceExtra
+                                let offset = position &- available &>> 3
+                                guard distance <= handedOn &+ end else {
+                                    return .failed(distanceError(distance, handedOn &+ end, at: offset))
+                                }
+                                guard handedOn &+ end &+ length <= maximumOutputCount else {
+                                    return .failed(limitError(maximumOutputCount, at: offset))
+                                }
+                                // The window keeps at least 32 KiB, deflate's farthest reach, before `end`.
+                                guard distance <= end else {
+                                    return .failed(distanceError(distance, handedOn &+ end, at: offset))
+                                }
+                                copyMatch(target, end: end, distance: distance, length: length)
+                                end &+= length
+                            }
+                            if end >= InflateWindow<Sink>.handOnThreshold { return .handOn }
+                        }
+                    }
+                }
             }
-            let length =
-                DeflateTables.lengthBase[lengthIndex] + Int(try reader.bits(DeflateTables.lengthExtra[lengthIndex]))
-            let distanceSymbol = Int(try distances.decode(&reader))
-            guard distanceSymbol < DeflateTables.distanceBase.count else {
-                throw ImagingError(
-                    code: .invalidSymbol, message: "distance symbol \(distanceSymbol) is reserved",
-                    offset: reader.bytePosition)
+        }
+        reader.buffer = bits & (UInt64(1) &<< UInt64(available) &- 1)
+        reader.count = available
+        reader.position = position
+        output.end = end
+        return exit
+    }
+
+    /// Copies a back-reference inside the window: 8 bytes at a time when the source is at least 8 bytes behind
+    /// (each word read before the write that could overlap it), else byte by byte; may write up to 8 bytes past
+    /// `end + length`, which the caller keeps free.
+    @inline(__always) private static func copyMatch(
+        _ target: UnsafeMutablePointer<UInt8>, end: Int, distance: Int, length: Int
+    ) {
+        var to = target + end
+        var from = to - distance
+        let stop = to + length
+        if distance >= 8 {
+            let rawFrom = UnsafeRawPointer(from)
+            let rawTo = UnsafeMutableRawPointer(to)
+            var offset = 0
+            while offset < length {
+                rawTo.storeBytes(
+                    of: rawFrom.loadUnaligned(fromByteOffset: offset, as: UInt64.self), toByteOffset: offset,
+                    as: UInt64.self)
+                offset &+= 8
             }
-            let distance =
-                DeflateTables.distanceBase[distanceSymbol]
-                + Int(try reader.bits(DeflateTables.distanceExtra[distanceSymbol]))
-            guard distance <= output.count else {
-                throw ImagingError(
-                    code: .invalidDistance,
-                    message: "a back-reference of distance \(distance) reaches before the start of the output "
-                        + "(\(output.count) bytes so far)",
-                    offset: reader.bytePosition)
-            }
-            guard output.count + length <= maximumOutputCount else { throw limitError(maximumOutputCount, reader) }
-            // The window keeps at least 32 KiB, deflate's farthest reach, so `from` is never negative.
-            var from = output.buffer.count - distance
-            for _ in 0..<length {
-                output.buffer.append(output.buffer[from])
+        } else {
+            while to < stop {
+                to.pointee = from.pointee
+                to += 1
                 from += 1
             }
-            try output.handOnIfFull()
         }
     }
 
@@ -254,9 +436,10 @@ package enum Inflate {
                 code: .invalidHuffmanCode, message: "a dynamic block has no code for end-of-block (256)",
                 offset: reader.bytePosition)
         }
-        let literals = try HuffmanDecoder(lengths: Array(lengths[0..<literalCount]), complete: false, at: reader)
+        let literals = try HuffmanDecoder(
+            lengths: Array(lengths[0..<literalCount]), complete: false, alphabet: .literalsAndLengths, at: reader)
         let distances = try HuffmanDecoder(
-            lengths: Array(lengths[literalCount...]), complete: false, at: reader)
+            lengths: Array(lengths[literalCount...]), complete: false, alphabet: .distances, at: reader)
         return (literals, distances)
     }
 }
@@ -277,8 +460,11 @@ struct CollectingSink: InflateSink {
 /// The inflater's output: the last 32 KiB (deflate's window, which back-references reach into) and what has not
 /// been handed to the sink yet; the rest is handed on once 128 KiB are held.
 struct InflateWindow<Sink: InflateSink> {
-    /// The bytes kept, the last of the output.
+    /// The bytes kept, the last of the output, in `buffer[0..<end]`; the rest is room, grown as needed (a stream
+    /// that fails at once allocates nothing).
     var buffer: [UInt8] = []
+    /// Where the next byte goes in ``buffer``.
+    var end = 0
     /// The bytes handed to the sink (and the checksum) before `buffer`.
     private(set) var handedOn = 0
     var sink: Sink
@@ -286,20 +472,52 @@ struct InflateWindow<Sink: InflateSink> {
     let maximumOutputCount: Int
 
     private static var window: Int { 1 << 15 }
-    private static var handOnThreshold: Int { 1 << 17 }
+    static var handOnThreshold: Int { 1 << 17 }
 
     init(sink: consuming Sink, maximumOutputCount: Int) {
         self.sink = sink
         self.maximumOutputCount = maximumOutputCount
-        buffer.reserveCapacity(Self.handOnThreshold + 258)
     }
 
     /// Every byte inflated so far.
-    var count: Int { handedOn + buffer.count }
+    var count: Int { handedOn + end }
+
+    /// Makes room for `count` more bytes after `end`.
+    mutating func reserve(_ count: Int) {
+        guard buffer.count - end < count else { return }
+        // Doubling from 4 KiB to the threshold, so that a small stream touches little memory.
+        let size = max(end + count, min(max(buffer.count * 2, 1 << 12), Self.handOnThreshold + 2 * count))
+        buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
+    }
+
+    /// Appends one byte.
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        buffer[end] = byte
+        end += 1
+    }
+
+    /// Appends a stored block's bytes.
+    mutating func append(contentsOf bytes: ArraySlice<UInt8>) {
+        reserve(bytes.count)
+        buffer.replaceSubrange(end..<end + bytes.count, with: bytes)
+        end += bytes.count
+    }
+
+    /// Appends the `length` bytes that start `distance` bytes back (at most `end`: the window keeps 32 KiB).
+    mutating func copyMatch(distance: Int, length: Int) {
+        reserve(length)
+        var from = end - distance
+        for _ in 0..<length {
+            buffer[end] = buffer[from]
+            end += 1
+            from += 1
+        }
+    }
 
     /// Hands all but the window on when the buffer is full.
     @inline(__always) mutating func handOnIfFull() throws(ImagingError) {
-        if buffer.count >= Self.handOnThreshold { try handOn(buffer.count - Self.window) }
+        if end >= Self.handOnThreshold { try handOn(end - Self.window) }
     }
 
     /// Hands the first `count` bytes of the buffer to the checksum and the sink.
@@ -307,7 +525,12 @@ struct InflateWindow<Sink: InflateSink> {
         guard count > 0 else { return }
         adler.update(buffer[0..<count])
         try sink.consume(buffer[0..<count])
-        buffer.removeSubrange(0..<count)
+        let kept = end - count
+        buffer.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            base.copyMemory(from: base + count, byteCount: kept)
+        }
+        end = kept
         handedOn += count
     }
 }
