@@ -9,7 +9,7 @@ import TransferKitPlatform
 /// a second run of the executable (`posix_spawn` of the same 90 MB image: its page faults, its relocations and the
 /// runtime's first-use work again). A `fork` made while the process has one thread needs none of that: the child
 /// continues from here as the serving copy, and this process only waits for its readiness line, as `xclip` and
-/// `wl-copy` do. The guarantees stay those of ``CopyCommand``: the child leads a session of its own (a terminal's
+/// `wl-copy` do. The guarantees stay those of `transferkit copy`: the child leads a session of its own (a terminal's
 /// hang-up does not end it), starts with default signal handling and no blocked signals, reads a piped standard input
 /// that was spooled to an unlinked file first (so the writer of the pipe never waits on it), and its failure before
 /// it owns the clipboard is this process's failure, with its message and status.
@@ -67,7 +67,7 @@ public enum CopyCommandFork {
     }
 
     /// The child's side: a session of its own, standard output and error into the report pipe, default signals,
-    /// and the marker that makes ``CopyCommand`` serve and print `ready`.
+    /// and the marker that makes `CopyCommand` serve and print `ready`.
     private static func becomeServingCopy(report: Int32, unused: Int32) {
         close(unused)
         setsid()
