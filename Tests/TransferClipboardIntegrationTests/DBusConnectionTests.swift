@@ -136,7 +136,7 @@ struct DBusConnectionTests {
     /// A bus of the least kind, for one client: it accepts `EXTERNAL`, answers `NEGOTIATE_UNIX_FD` with `ERROR`,
     /// and answers the first message (`Hello`) with the name `:1.7`; then it keeps the connection until it closes.
     private static func serveWithoutDescriptors(_ listener: UnixSocket) {
-        guard let client = try? listener.accept() else { return }
+        guard let client = try? listener.accept(until: .after(patience, on: .continuous)) else { return }
         defer { client.close() }
         var received: [UInt8] = []
         var descriptors: [Int32] = []

@@ -144,7 +144,6 @@ public enum ClipboardTypeMapping {
                 addPortalKeys()
                 return
             }
-            defer { if catalog.conforms(type, to: .uriList) { addPortalKeys() } }
             // Only UTF-8 text (or text of no stated encoding) under the UTF-8 names: a provider of UTF-16 or
             // Latin-1 text offers them through its derived UTF-8 representation.
             if type == .plainText || catalog.conforms(type, to: .utf8PlainText) {
@@ -161,6 +160,8 @@ public enum ClipboardTypeMapping {
                     add(mimeType, index, type, .identity)
                 }
             }
+            // A URL list's key follows its own names, as a file's follows its list.
+            if catalog.conforms(type, to: .uriList) { addPortalKeys() }
         }
         // Every provider's registered types first, then the derived ones after the marker.
         var derived: [(type: UniformType, index: Int)] = []

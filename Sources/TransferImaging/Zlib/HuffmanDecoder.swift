@@ -200,6 +200,16 @@ enum TableEntry {
     @inline(__always) static func kind(_ entry: UInt32) -> UInt32 { entry >> 8 & 3 }
     @inline(__always) static func value(_ entry: UInt32) -> Int { Int(entry >> 16) }
 
+    /// The entry that the low bits of `bits` select in `table` (first level `mask` wide), following a link into its
+    /// second-level table; 0 when no code matches.
+    @inline(__always) static func lookUp(_ bits: UInt64, in table: UnsafeBufferPointer<UInt32>, mask: UInt64) -> UInt32
+    {
+        let entry = table[Int(truncatingIfNeeded: bits & mask)]
+        guard kind(entry) == link else { return entry }
+        let index = bits &>> UInt64(length(entry)) & (UInt64(1) &<< UInt64(extraBits(entry)) &- 1)
+        return table[value(entry) &+ Int(truncatingIfNeeded: index)]
+    }
+
     static func link(start: Int, bits: Int, firstLevelBits: Int) -> UInt32 {
         UInt32(start) << 16 | link << 8 | UInt32(bits) << 4 | UInt32(firstLevelBits)
     }

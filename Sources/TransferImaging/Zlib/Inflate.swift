@@ -272,15 +272,7 @@ package enum Inflate {
                             position &+= (63 &- available) &>> 3
                             available |= 56
                             let before = (bits, available)
-                            var entry = literalTable[Int(truncatingIfNeeded: bits & literalMask)]
-                            if TableEntry.kind(entry) == TableEntry.link {
-                                entry =
-                                    literalTable[
-                                        TableEntry.value(entry)
-                                            &+ Int(
-                                                truncatingIfNeeded: bits &>> UInt64(TableEntry.length(entry))
-                                                    & (UInt64(1) &<< UInt64(TableEntry.extraBits(entry)) &- 1))]
-                            }
+                            let entry = TableEntry.lookUp(bits, in: literalTable, mask: literalMask)
                             guard entry != 0 else { return .slow }
                             bits &>>= UInt64(TableEntry.length(entry))
                             available &-= TableEntry.length(entry)
@@ -301,17 +293,7 @@ package enum Inflate {
                                     &+ Int(truncatingIfNeeded: bits & (UInt64(1) &<< UInt64(extra) &- 1))
                                 bits &>>= UInt64(extra)
                                 available &-= extra
-                                var distanceEntry = distanceTable[Int(truncatingIfNeeded: bits & distanceMask)]
-                                if TableEntry.kind(distanceEntry) == TableEntry.link {
-                                    distanceEntry =
-                                        distanceTable[
-                                            TableEntry.value(distanceEntry)
-                                                &+ Int(
-                                                    truncatingIfNeeded: bits
-                                                        &>> UInt64(TableEntry.length(distanceEntry))
-                                                        & (UInt64(1) &<< UInt64(TableEntry.extraBits(distanceEntry))
-                                                            &- 1))]
-                                }
+                                let distanceEntry = TableEntry.lookUp(bits, in: distanceTable, mask: distanceMask)
                                 guard distanceEntry != 0 else {
                                     (bits, available) = before
                                     return .slow
