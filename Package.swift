@@ -72,18 +72,31 @@ let package = Package(
             name: "TransferSessions",
             dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit"]),
 
-        // The Linux clipboard (issue 12): X11 and Wayland spoken directly over their Unix sockets.
+        // The display layer (issue 41): X11 and Wayland spoken directly over their Unix sockets (connections, wires,
+        // atom and registry caches, the selection owner and reader machines, transfers), the session bus and the
+        // document portal, and the uniform-type ⇄ display-name mapping. Not a product: its API is package, but for
+        // the clipboard's vocabulary (ClipboardError, ClipboardSelection, ClipboardTypeMapping…), which both modules
+        // above it re-export and TransferClipboard documents, as every library re-exports TransferKitErrors.
         .target(
-            name: "TransferClipboard",
+            name: "TransferDisplay",
             dependencies: ["TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit"]),
 
+        // The Linux clipboard (issue 12): the Clipboard, a write's lifetime, the keeper, OSC 52, over the display
+        // layer.
+        .target(
+            name: "TransferClipboard",
+            dependencies: [
+                "TransferKitErrors", "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferDisplay",
+            ]),
+
         // Drag and drop with the real desktop (issue 23): TransferKit's own windows, whose drags are DragSessions and
-        // whose drops deliver DropSessions, over the clipboard's X11 and Wayland connections; between two TransferKit
-        // processes a drag also offers its session, so a move is exactly-once.
+        // whose drops deliver DropSessions, over the display layer's X11 and Wayland connections, beside the
+        // clipboard rather than on it; between two TransferKit processes a drag also offers its session, so a move
+        // is exactly-once.
         .target(
             name: "TransferDesktop",
             dependencies: [
-                "TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit", "TransferSessions", "TransferClipboard",
+                "TransferKitPlatform", "UniformTypes", "CBOR", "TransferKit", "TransferSessions", "TransferDisplay",
             ]),
 
         // MARK: - Tools
@@ -181,18 +194,18 @@ let package = Package(
             path: "Fuzz/SessionFrameFuzzer",
             exclude: ["corpus"]),
 
-        // The X11 clipboard's wire decoder (package API of TransferClipboard): what a hostile X server can send.
-        .target(name: "X11WireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/X11WireFuzzing"),
+        // The X11 wire decoder (package API of TransferDisplay): what a hostile X server can send.
+        .target(name: "X11WireFuzzing", dependencies: ["TransferDisplay"], path: "Fuzz/X11WireFuzzing"),
         .executableTarget(
             name: "X11WireFuzzer", dependencies: ["X11WireFuzzing", "FuzzSupport"], path: "Fuzz/X11WireFuzzer",
             exclude: ["corpus"]),
         // …and its Wayland wire decoder: what a hostile compositor can send.
-        .target(name: "WaylandWireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/WaylandWireFuzzing"),
+        .target(name: "WaylandWireFuzzing", dependencies: ["TransferDisplay"], path: "Fuzz/WaylandWireFuzzing"),
         .executableTarget(
             name: "WaylandWireFuzzer", dependencies: ["WaylandWireFuzzing", "FuzzSupport"],
             path: "Fuzz/WaylandWireFuzzer", exclude: ["corpus"]),
         // …and its D-Bus wire decoder (issue 40): what a hostile bus or peer can send.
-        .target(name: "DBusWireFuzzing", dependencies: ["TransferClipboard"], path: "Fuzz/DBusWireFuzzing"),
+        .target(name: "DBusWireFuzzing", dependencies: ["TransferDisplay"], path: "Fuzz/DBusWireFuzzing"),
         .executableTarget(
             name: "DBusWireFuzzer", dependencies: ["DBusWireFuzzing", "FuzzSupport"], path: "Fuzz/DBusWireFuzzer",
             exclude: ["corpus"]),
@@ -289,32 +302,44 @@ let package = Package(
                 "TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport",
                 "TransferSessionsTestSupport",
             ]),
-        // The clipboard's machines, wire codecs and in-memory fakes: no display server, no child process.
+        // The display layer's machines, wire codecs and in-memory fakes (a fake X server on a Unix socket): no
+        // display server, no child process.
+        .testTarget(
+            name: "TransferDisplayTests",
+            dependencies: [
+                "TransferDisplay", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+            ]),
+        // The clipboard's machines (a write's lifetime, the keeper), OSC 52's sequences, the toolkit bridge: no
+        // display server, no child process.
         .testTarget(
             name: "TransferClipboardTests",
             dependencies: [
-                "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+                "TransferClipboard", "TransferDisplay", "TransferKit", "UniformTypes", "TransferKitPlatform",
+                "TransferKitTestSupport",
             ]),
         // The clipboard and drag and drop against real servers (Xvfb, headless sway, weston), the stock tools,
         // toolkits, hostile peers as processes and the tool end to end.
         .testTarget(
             name: "TransferClipboardIntegrationTests",
             dependencies: [
-                "TransferClipboard", "TransferKit", "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport",
+                "TransferClipboard", "TransferDisplay", "TransferKit", "UniformTypes", "TransferKitPlatform",
+                "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
                 "transferkit-clipboard-probe", "CharacterCardsGTK",
             ]),
         .testTarget(
             name: "TransferDesktopTests",
             dependencies: [
-                "TransferDesktop", "TransferClipboard", "TransferSessions", "TransferKit", "UniformTypes",
+                "TransferDesktop", "TransferClipboard", "TransferDisplay", "TransferSessions", "TransferKit",
+                "UniformTypes",
                 "TransferKitPlatform", "TransferKitTestSupport",
             ]),
         // File promises between two windows on a private Xvfb.
         .testTarget(
             name: "TransferDesktopIntegrationTests",
             dependencies: [
-                "TransferDesktop", "TransferClipboard", "TransferSessions", "TransferKit", "UniformTypes",
+                "TransferDesktop", "TransferClipboard", "TransferDisplay", "TransferSessions", "TransferKit",
+                "UniformTypes",
                 "TransferKitPlatform", "TransferKitTestSupport", "TransferSessionsTestSupport",
             ]),
         // Round trips in this process and through the `transferkit` tool in a child process.

@@ -54,6 +54,14 @@ for module in "${modules[@]}"; do
   fi
 done
 
+# A module that re-exports a non-product module of its own vocabulary documents that vocabulary as its own:
+# TransferClipboard re-exports the display layer's public types (ClipboardError, ClipboardTypeMapping…). `swift
+# package dump-symbol-graph` leaves re-exported symbols out, so such a module's graph is extracted again with the
+# extractor's flag that lets them in.
+declare -A reexports=([TransferClipboard]=TransferDisplay)
+extract="$(dirname "$(readlink -f "$(command -v swift)")")/swift-symbolgraph-extract"
+bin=$(swift build --show-bin-path)
+
 failed=0
 for module in "${modules[@]}"; do
   catalog="Sources/$module/Documentation.docc"
@@ -67,6 +75,21 @@ for module in "${modules[@]}"; do
   for extension in "$graphs/$module"@*.symbols.json; do
     [ -e "$extension" ] && cp "$extension" "$work/graphs-$module/"
   done
+  if [ -n "${reexports[$module]:-}" ]; then
+    rm -f "$work/graphs-$module"/*.symbols.json
+    modulemaps=()
+    for map in "$bin"/*.build/module.modulemap; do
+      [ -e "$map" ] && modulemaps+=(-Xcc "-fmodule-map-file=$map")
+    done
+    if ! "$extract" -module-name "$module" -target "$(uname -m)-unknown-linux-gnu" -I "$bin/Modules" \
+        "${modulemaps[@]}" -minimum-access-level public -output-dir "$work/graphs-$module" \
+        "-experimental-allowed-reexported-modules=${reexports[$module]}" > "$work/extract-$module.log" 2>&1; then
+      cat "$work/extract-$module.log" >&2
+      echo "docs: swift-symbolgraph-extract failed for $module" >&2
+      failed=1
+      continue
+    fi
+  fi
   rm -rf "$output/$module.doccarchive"
   if ! "$docc" convert "$catalog" --additional-symbol-graph-dir "$work/graphs-$module" \
       --output-path "$output/$module.doccarchive" --fallback-display-name "$module" \

@@ -1,5 +1,5 @@
 public import Foundation
-import TransferClipboard
+import TransferDisplay
 
 /// The checks of the D-Bus wire decoder's fuzzer (`DBusWireFuzzer`).
 ///

@@ -1,5 +1,5 @@
 public import Foundation
-import TransferClipboard
+import TransferDisplay
 import TransferKitPlatform
 
 /// The checks of the Wayland wire decoder's fuzzer (`WaylandWireFuzzer`).

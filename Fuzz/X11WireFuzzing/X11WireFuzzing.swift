@@ -1,5 +1,5 @@
 public import Foundation
-import TransferClipboard
+import TransferDisplay
 import TransferKitPlatform
 
 /// The checks of the X11 wire decoder's fuzzer (`X11WireFuzzer`).

@@ -4,6 +4,7 @@ import TransferKit
 import TransferKitPlatform
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// Takes the drops on one of TransferKit's own windows on a task of its own, as an application would: accepts what
 /// `decide` says, reads the first of `wanted` that a drop offers to its end, finishes with the accepted action (or

@@ -6,6 +6,7 @@ import TransferKitTestSupport
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// TransferKit's own X11 window against GTK 4 and Qt 5 peers under a private Xvfb, with a real XDND drag driven by
 /// xdotool (issue 23, item 6): what a toolkit drags arrives whole on a TransferKit window, in every case the issue

@@ -6,6 +6,7 @@ import TransferKitTestSupport
 import TransferKitTesting
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// `drag` and `drop` against hostile peers (issue 35): an XDND target (python-xlib) that answers `move` without
 /// reading a byte, or asks for INCR and never deletes the property; sources that offer only a file promise, never

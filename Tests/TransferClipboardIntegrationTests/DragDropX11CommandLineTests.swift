@@ -5,6 +5,7 @@ import TransferKitTestSupport
 import TransferKitTesting
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// `transferkit drag` and `drop` under a private Xvfb, against GTK 4 peers (`Tests/Interop/gtk4_dnd_peer.py`) and
 /// against each other, with xdotool pressing, moving and releasing the pointer as a user does.

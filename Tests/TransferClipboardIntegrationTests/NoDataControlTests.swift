@@ -7,6 +7,7 @@ import TransferKitTesting
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The JSON object `text` holds (a `doctor --json` line).
 func jsonObject(_ text: String) throws -> [String: Any] {

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 extension WaylandCompositor {
     /// sway's IPC socket, found in its runtime folder.

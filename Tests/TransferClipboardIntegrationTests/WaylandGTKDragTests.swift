@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// sway, setpriv, and GTK 4 through Python: the Wayland drag tests against a real toolkit.
 let waylandGTKDragPresent = waylandToolsPresent && gtk4DragPeerPresent

@@ -7,6 +7,7 @@ import TransferKitTesting
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// A fake compositor on a Unix socket in a temporary folder: it reads the client's requests and answers each
 /// `wl_display.sync` with what `answer` returns (nil: hang up; empty: say nothing).

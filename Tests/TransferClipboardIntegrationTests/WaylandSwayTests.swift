@@ -7,6 +7,7 @@ import TransferKitTesting
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The clipboard against a real compositor (a private headless sway) and the stock tools (wl-copy, wl-paste).
 @Suite(

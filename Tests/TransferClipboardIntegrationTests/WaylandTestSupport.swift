@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The time limit the Wayland tests give the clipboard: long enough for a busy machine, short enough that a hang
 /// fails the test within a minute.

@@ -2,6 +2,7 @@ import Foundation
 import TransferKitPlatform
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// A pointer for tests on a compositor whose seat has none (headless sway): a `zwlr_virtual_pointer_v1` from
 /// `zwlr_virtual_pointer_manager_v1`, spoken with the project's own Wayland wire code on a connection of its own.

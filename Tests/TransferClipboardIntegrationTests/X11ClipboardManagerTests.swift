@@ -6,6 +6,7 @@ import TransferKitTestSupport
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// Whether GTK 3's Python bindings are here, for the GTK peer (Debian: python3-gi, gir1.2-gtk-3.0).
 let gtk3PeerPresent =

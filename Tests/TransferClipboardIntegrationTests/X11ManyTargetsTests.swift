@@ -7,6 +7,7 @@ import TransferKitTesting
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// A selection that offers 100 000 types, listed by the library and by `transferkit paste --list`.
 ///

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The ICCCM `MULTIPLE` target, asked with raw requests (no stock tool asks for it).
 @Suite(

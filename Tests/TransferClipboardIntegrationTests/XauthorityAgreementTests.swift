@@ -4,6 +4,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 @Suite("X11 authority files as xauth writes them", .timeLimit(.minutes(5)))
 struct XauthorityAgreementTests {

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// XDS (direct save) between two of TransferKit's X11 windows on two connections, with a real xdotool drag under a
 /// private Xvfb: a file promise is written by the source where the target asks (issue 23, item 4).

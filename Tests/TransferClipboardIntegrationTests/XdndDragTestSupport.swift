@@ -3,6 +3,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 extension X11DesktopWindow {
     /// Starts dragging `offer` from the window on a task of its own and returns that task once the drag waits for the

@@ -4,6 +4,7 @@ import TransferKit
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 @Suite("Clipboard backend choice and type mapping", .timeLimit(.minutes(5)))
 struct ClipboardChoiceTests {

@@ -4,6 +4,7 @@ import TransferKit
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 @Suite("Clipboard hints, lifetimes and the expiry hint", .timeLimit(.minutes(5)))
 struct ClipboardHintTests {

@@ -2,6 +2,7 @@ import Testing
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// A write's lifetime as a table: every phase against every event, then the paths a write takes.
 @Suite("A write's lifetime, as a table", .timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import Testing
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The keeper of one selection as a table: each phase against each event, then the paths the keeper tests on real
 /// display servers take (`KeeperX11Tests`, `KeeperWaylandTests`), in microseconds.

@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// What a session offers the clipboard: its variables, whether each display server answers, the Wayland

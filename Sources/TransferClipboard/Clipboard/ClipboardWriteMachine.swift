@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// The decisions of one write's lifetime, as a table: which requests are let through, when the paste limit's last

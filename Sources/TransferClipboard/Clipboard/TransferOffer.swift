@@ -1,4 +1,5 @@
 public import Foundation
+import TransferDisplay
 public import TransferKit
 import TransferKitPlatform
 public import UniformTypes
@@ -110,7 +111,7 @@ public struct TransferOffer: Sendable {
             // that the caller's cancellation reaches.
             let stream = try await stream(for: name, progress: progress?.makeChild(withPendingUnitCount: 0))
             if let length = stream.length, let progress { progress.totalUnitCount = Int64(clamping: length) }
-            try await Self.write(stream, to: descriptor, timeout: timeout) { count in
+            try await DescriptorWriting.write(stream, to: descriptor, timeout: timeout) { count in
                 try progress?.checkCancellation()
                 progress?.advance(by: Int64(count))
             }
@@ -125,30 +126,6 @@ public struct TransferOffer: Sendable {
                 code: .transferFailed,
                 message: "Writing \(name) failed: \(error). The reader went away or stopped reading.", cause: error,
                 source: name)
-        }
-    }
-
-    /// Writes every chunk of `stream` to `descriptor` on one thread of the transfer's own (a ``DedicatedWorker``),
-    /// which waits at most `timeout` for the reader to make room; `written` is told each chunk's size once it is
-    /// written.
-    ///
-    /// - Throws: `CancellationError` when the task is cancelled; `SystemError` from the descriptor (`EPIPE`: the
-    ///   reader has gone; `ETIMEDOUT`); the stream's and `written`'s errors.
-    package static func write(
-        _ stream: TransferByteStream, to descriptor: Int32, timeout: Duration?,
-        written: (Int) throws -> Void = { _ in }
-    ) async throws {
-        let writer = DedicatedWorker()
-        defer { writer.close() }
-        for try await chunk in stream {
-            try Task.checkCancellation()
-            try await writer.run { () throws(SystemError) in
-                let outcome = chunk.withUnsafeBytes { bytes in
-                    Result { () throws(SystemError) in try Syscall.write(descriptor, bytes, timeout: timeout) }
-                }
-                try outcome.get()
-            }
-            try written(chunk.count)
         }
     }
 

@@ -1,4 +1,5 @@
 public import Foundation
+import TransferDisplay
 public import TransferKit
 import TransferKitPlatform
 public import UniformTypes

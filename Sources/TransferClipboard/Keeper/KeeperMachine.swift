@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// The decisions of the keeper of one selection, as a table: which owner to snapshot, which snapshot a new owner

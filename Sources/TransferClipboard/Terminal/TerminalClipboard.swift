@@ -1,3 +1,4 @@
+import TransferDisplay
 package import TransferKitPlatform
 
 /// The terminal's clipboard through OSC 52: writes ``TerminalClipboardSequence``'s bytes to a terminal, and asks it

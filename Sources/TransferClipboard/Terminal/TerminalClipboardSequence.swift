@@ -1,4 +1,5 @@
 import Foundation
+import TransferDisplay
 
 /// What stands between this process and the terminal emulator that acts on OSC 52: nothing, tmux or GNU screen.
 package enum TerminalMultiplexer: String, Sendable, CaseIterable {

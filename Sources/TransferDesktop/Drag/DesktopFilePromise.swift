@@ -1,5 +1,5 @@
 public import Foundation
-import TransferClipboard
+import TransferDisplay
 public import TransferKit
 
 /// A file that a drag promises instead of bytes, written only when and where a target asks: Apple's

@@ -1,6 +1,6 @@
 import CBOR
 package import Foundation
-import TransferClipboard
+import TransferDisplay
 import TransferKit
 package import TransferSessions
 

@@ -1,5 +1,5 @@
 import Foundation
-import TransferClipboard
+import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions

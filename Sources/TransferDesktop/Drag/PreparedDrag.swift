@@ -1,5 +1,5 @@
 import Foundation
-package import TransferClipboard
+package import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 package import TransferSessions

@@ -1,5 +1,5 @@
 public import Foundation
-public import TransferClipboard
+public import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions

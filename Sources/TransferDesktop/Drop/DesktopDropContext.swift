@@ -1,4 +1,4 @@
-public import TransferClipboard
+public import TransferDisplay
 public import TransferSessions
 public import UniformTypes
 

@@ -1,4 +1,4 @@
-package import TransferClipboard
+package import TransferDisplay
 public import TransferSessions
 package import UniformTypes
 

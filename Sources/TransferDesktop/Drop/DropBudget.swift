@@ -1,5 +1,5 @@
 import Foundation
-import TransferClipboard
+import TransferDisplay
 import TransferKitPlatform
 
 /// The bytes one drop may still carry, shared by all its representations' streams

@@ -1,5 +1,5 @@
 public import Foundation
-public import TransferClipboard
+public import TransferDisplay
 public import TransferSessions
 public import UniformTypes
 

@@ -5,7 +5,7 @@
 /// shell) runs its actions: sends the requests, starts the transfers, closes descriptors, resumes its waiters.
 /// Once the connection has failed, every later event is dropped (closing any descriptor it carried) and every
 /// request throws the failure.
-struct WaylandState: Sendable {
+package struct WaylandState: Sendable {
     /// A global the registry announced.
     struct Global: Sendable, Equatable {
         /// The registry's name for it.
@@ -213,7 +213,7 @@ struct WaylandState: Sendable {
 
     /// The globals a diagnosis names: the data-control managers, and what a client with a window uses instead
     /// (`wl_data_device_manager` through a `wl_seat`'s keyboard focus, on an `xdg_wm_base` surface in `wl_shm`).
-    static let diagnosedInterfaces = [
+    package static let diagnosedInterfaces = [
         "ext_data_control_manager_v1", "zwlr_data_control_manager_v1", "wl_data_device_manager", "wl_seat",
         "xdg_wm_base", "wl_shm",
     ]
@@ -243,7 +243,9 @@ struct WaylandState: Sendable {
     }
 
     /// The globals the focus-surface fallback needs.
-    static let focusSurfaceInterfaces = ["wl_compositor", "wl_shm", "xdg_wm_base", "wl_seat", "wl_data_device_manager"]
+    package static let focusSurfaceInterfaces = [
+        "wl_compositor", "wl_shm", "xdg_wm_base", "wl_seat", "wl_data_device_manager",
+    ]
 
     /// Binds what the focus-surface fallback needs (all at version 1) and makes the seat's keyboard and data device.
     ///

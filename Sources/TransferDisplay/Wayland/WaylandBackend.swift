@@ -604,7 +604,7 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Writes the stream `serve` gives for `mimeType` to `fd`, then closes it; failures end this transfer only.
     ///
-    /// The chunks are written by one thread of the transfer's own (`TransferOffer.write`'s worker), each waiting at
+    /// The chunks are written by one thread of the transfer's own (`DescriptorWriting.write`'s worker), each waiting at
     /// most `timeout` for the reader to make room.
     static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
         defer { Syscall.close(fd) }
@@ -612,7 +612,7 @@ package final class WaylandBackend: ClipboardBackend {
         // reader, each a wake-up that a busy machine delays; 1 MiB needs 16 times fewer.
         Syscall.enlargePipe(fd, toAtMost: transferPipeCapacity)
         do {
-            try await TransferOffer.write(try await serve(mimeType), to: fd, timeout: timeout)
+            try await DescriptorWriting.write(try await serve(mimeType), to: fd, timeout: timeout)
         } catch {
             // The reader went away (EPIPE), stopped reading (ETIMEDOUT) or the loader failed: this transfer ends,
             // the ownership stays. Closing the pipe tells the reader.

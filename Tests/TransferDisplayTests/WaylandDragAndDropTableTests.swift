@@ -2,7 +2,7 @@ import Testing
 import TransferKit
 import TransferKitPlatform
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The drag-and-drop machine's decisions as tables of (state, events) → requests and outcomes, without a compositor.
 @Suite("Wayland state machine: drag and drop decisions", .timeLimit(.minutes(5)))

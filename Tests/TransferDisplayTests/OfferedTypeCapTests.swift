@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The offered-names cap (``ClipboardLimits/maximumOfferedTypes``) where it is applied without a display server: the
 /// provider a reader builds from a peer's names, the backends' capping, and the Wayland machine's offers.

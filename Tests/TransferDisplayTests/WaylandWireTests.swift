@@ -1,7 +1,7 @@
 import Testing
 import TransferKitPlatform
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 @Suite("Wayland wire codec", .timeLimit(.minutes(5)))
 struct WaylandWireTests {

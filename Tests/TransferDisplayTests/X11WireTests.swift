@@ -4,7 +4,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 import UniformTypes
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 @Suite("X11 wire codec, DISPLAY and Xauthority", .timeLimit(.minutes(5)))
 struct X11WireTests {

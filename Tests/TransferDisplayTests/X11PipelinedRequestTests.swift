@@ -3,7 +3,7 @@ import Testing
 import TransferKitPlatform
 import TransferKitTestSupport
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// What a scripted fake server does with one request.
 enum FakeAnswer {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The X11 selection owner's and requestor's state machines, without a server: every phase × event, INCR chunking,
 /// and the ways a transfer ends.

@@ -3,7 +3,7 @@ import Testing
 import TransferKit
 import TransferKitPlatform
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The pipes of Wayland transfers are 1 MiB on both sides, without a compositor: a 64 KiB pipe made a 256 MiB paste
 /// take 4 096 turns of writer and reader, each a wake-up that a busy machine delays (the paste ran at a tenth of

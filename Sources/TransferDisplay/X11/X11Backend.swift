@@ -11,14 +11,14 @@ package final class X11Backend: ClipboardBackend {
     /// `X11`.
     package var protocolName: String { "X11" }
 
-    let connection: X11Connection
+    package let connection: X11Connection
     /// The window that owns selections and receives XFIXES events.
     let window: X11.ID
     /// The bytes of one property write or read: below the server's request limit, and the INCR threshold.
     let chunkSize: Int
     let state = SanitizedMutex(State())
     /// XFIXES's major opcode, when the server has it.
-    let xfixesOpcode: UInt8?
+    package let xfixesOpcode: UInt8?
     /// The drag-and-drop windows open on this connection, which get their events from ``handle(_:)``.
     let desktopWindows = X11DesktopWindows()
 

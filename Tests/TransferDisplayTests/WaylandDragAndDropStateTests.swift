@@ -4,7 +4,7 @@ import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// Drag and drop's part of the Wayland machine, without a compositor: binding, windows.
 @Suite("Wayland state machine: drag and drop", .timeLimit(.minutes(5)))

@@ -1,7 +1,7 @@
 import Testing
 import TransferKitPlatform
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The state machine's focus-surface fallback without a compositor: the surface's life, the focus serial, and the
 /// `wl_data_device` requests that differ from data control's.

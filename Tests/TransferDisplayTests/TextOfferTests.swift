@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransferKit
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 @testable import UniformTypes
 
 /// The bytes `offer` serves, collected.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The XDND source's decisions, as tables of events in and actions out.
 @Suite("XDND source state machine", .timeLimit(.minutes(5)))

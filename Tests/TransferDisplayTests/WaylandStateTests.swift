@@ -1,7 +1,7 @@
 import Testing
 import TransferKitPlatform
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The Wayland state machine without a compositor: every state × event pair, and the hard cases one by one.
 @Suite("Wayland state machine", .timeLimit(.minutes(5)))

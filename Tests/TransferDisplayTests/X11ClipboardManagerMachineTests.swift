@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The freedesktop clipboard-manager protocol's decisions, without a server: the manager's answer to
 /// `SAVE_TARGETS` (in the owner machine of `CLIPBOARD_MANAGER`) and the owner's request to save.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The XDND target's decisions, as tables of events in and actions out.
 @Suite("XDND target state machine", .timeLimit(.minutes(5)))

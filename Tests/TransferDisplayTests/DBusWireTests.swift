@@ -1,7 +1,8 @@
 import Testing
-import TransferClipboard
 import TransferKitPlatform
 import TransferKitTestSupport
+
+@testable import TransferDisplay
 
 /// Messages GLib's GDBus wrote (`Gio.DBusMessage.to_blob`, python3-gi, Debian 12): an independent implementation's
 /// bytes, in both byte orders.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TransferKitTestSupport
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// XDND's client messages: exact items each way, and a decoder that takes any 20 bytes.
 @Suite("XDND client-message codec", .timeLimit(.minutes(5)))

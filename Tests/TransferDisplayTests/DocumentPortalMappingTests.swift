@@ -4,7 +4,7 @@ import Testing
 import TransferKit
 import UniformTypes
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// The document portal's key among a file list's offered names, and how a reader trades it (no bus here: the
 /// portal is absent, so every trade falls back; the real portal is in the integration tests).

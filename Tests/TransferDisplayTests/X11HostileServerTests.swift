@@ -3,7 +3,7 @@ import Testing
 import TransferKitPlatform
 import TransferKitTestSupport
 
-@testable import TransferClipboard
+@testable import TransferDisplay
 
 /// A fake X server on a Unix socket in a temporary folder: it accepts one client, reads its setup request and
 /// then does what the test scripts.
