@@ -19,8 +19,9 @@ package final class X11Backend: ClipboardBackend {
     let state = SanitizedMutex(State())
     /// XFIXES's major opcode, when the server has it.
     package let xfixesOpcode: UInt8?
-    /// The drag-and-drop windows open on this connection, which get their events from ``handle(_:)``.
-    let desktopWindows = X11DesktopWindows()
+    /// The events reported on windows, handed to whoever subscribed to each (TransferKit's own drag-and-drop
+    /// windows).
+    package let windowEvents = X11WindowRouting()
 
     struct State {
         var atoms: [String: X11.ID] = [:]
@@ -247,9 +248,9 @@ package final class X11Backend: ClipboardBackend {
         case .destroyNotify(let window):
             let watchers = state.withLock { state in state.propertyWatchers.filter { $0.key.window == window }.values }
             for watcher in watchers { X11Wait.post(event, to: watcher) }
-            desktopWindows.handle(event)
+            windowEvents.route(event)
         case .clientMessage, .expose, .pointer, .keyPress:
-            desktopWindows.handle(event)
+            windowEvents.route(event)
         case .selectionOwnerChanged(_, let owner, let selection, _):
             ownerNews(event, owner: owner, selection: selection)
         case .selectionOwnerGone(_, let selection, _):
@@ -309,7 +310,7 @@ package final class X11Backend: ClipboardBackend {
         for ownership in ownerships { ownership.finish() }
         for mailbox in mailboxes { mailbox.close(error) }
         for subscriber in subscribers { subscriber.close(error) }
-        desktopWindows.ended(error)
+        windowEvents.ended(error)
     }
 
     /// Routes the `PropertyNotify` (and `DestroyNotify`) events of `atom` on `window` to a new mailbox, or to

@@ -146,7 +146,7 @@ struct XdndSourceDriver {
                         _ = try? connection.send(
                             message.request(to: destination, about: about, atoms: window.atoms))
                     case .watch(let target):
-                        window.backend.desktopWindows.watch(target, for: window.window, on: connection)
+                        window.backend.windowEvents.watch(target, for: window.window, on: connection)
                     case .armDeadline:
                         deadline = .after(connection.timeout, on: connection.clock)
                     case .finish(let end):

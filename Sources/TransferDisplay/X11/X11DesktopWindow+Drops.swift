@@ -95,7 +95,7 @@ final class XdndTargetSession: Sendable {
                     case .deliver(let drop):
                         deliver(drop)
                     case .watch(let source):
-                        backend.desktopWindows.watch(source, for: window, on: backend.connection)
+                        backend.windowEvents.watch(source, for: window, on: backend.connection)
                     case .armSilenceDeadline:
                         deadline = .after(backend.connection.timeout, on: backend.connection.clock)
                     case .disarmSilenceDeadline:

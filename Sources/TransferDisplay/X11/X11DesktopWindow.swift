@@ -18,7 +18,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     /// `WM_PROTOCOLS` and `WM_DELETE_WINDOW`: the window manager's message that the user closed the window.
     let wmProtocols: X11.ID
     let wmDeleteWindow: X11.ID
-    /// The window's events, posted by the reader thread (through ``X11DesktopWindows``).
+    /// The window's events, posted by the reader thread (through the backend's ``X11WindowRouting``).
     let events = X11Wait.mailbox(of: X11Event.self)
     let state: SanitizedMutex<State>
 
@@ -127,7 +127,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
             try connection.send(
                 X11RequestEncoder.changeProperty(
                     window, property: wmDelete.protocols, type: X11.Atom.atom, values: [wmDelete.deleteWindow]))
-            backend.desktopWindows.register(handle)
+            backend.windowEvents.subscribe(handle)
             try connection.send(X11RequestEncoder.mapWindow(window))
             // The window exists and is mapped once the server answered a request sent after these.
             _ = try await connection.request(X11RequestEncoder.getInputFocus())
@@ -281,7 +281,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
         events.close(error)
         target?.events.close(error)
         drag?.close(error)
-        backend.desktopWindows.unregister(window)
+        backend.windowEvents.unsubscribe(window)
         let connection = backend.connection
         _ = try? connection.send(X11RequestEncoder.freeGC(gc))
         if let font { _ = try? connection.send(X11RequestEncoder.closeFont(font)) }
@@ -289,7 +289,7 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     }
 
     /// The connection ended: the window is gone with it.
-    func connectionEnded(_ error: ClipboardError) {
+    package func connectionEnded(_ error: ClipboardError) {
         events.close(error)
         let (target, drag) = state.withLock { ($0.target, $0.drag) }
         target?.events.close(error)
@@ -297,54 +297,10 @@ package final class X11DesktopWindow: DesktopWindowHandle {
     }
 }
 
-/// The windows of ``X11DesktopWindow`` on one connection, by window id, to which the backend hands the events
-/// that concern them.
-final class X11DesktopWindows: Sendable {
-    private let windows = SanitizedMutex<[X11.ID: X11DesktopWindow]>([:])
-    /// Other clients' windows whose destruction a window of ours watches (a drag's source or target).
-    private let watched = SanitizedMutex<[X11.ID: X11.ID]>([:])
-
-    /// Selects `StructureNotify` on another client's `foreign` window, so that its `DestroyNotify` reaches
-    /// `window` (a window of this connection is never changed: its own event mask would be replaced).
-    func watch(_ foreign: X11.ID, for window: X11.ID, on connection: X11Connection) {
-        guard windows.withLock({ $0[foreign] == nil }) else { return }
-        guard watched.withLock({ $0.updateValue(window, forKey: foreign) == nil }) else { return }
-        _ = try? connection.send(
-            X11RequestEncoder.changeEventMask(foreign, eventMask: X11.EventMask.structureNotify))
-    }
-
-    /// Starts handing `handle`'s events to it.
-    func register(_ handle: X11DesktopWindow) {
-        windows.withLock { $0[handle.window] = handle }
-    }
-
-    /// Stops handing `window`'s events to it.
-    func unregister(_ window: X11.ID) {
-        windows.withLock { _ = $0.removeValue(forKey: window) }
-    }
-
-    /// Posts `event` to the window it is reported on (on the reader thread: never blocks).
-    func handle(_ event: X11Event) {
-        let window: X11.ID
-        switch event {
-        case .clientMessage(let target, _, _, _): window = target
-        case .expose(let target, _): window = target
-        case .pointer(let pointer): window = pointer.window
-        case .keyPress(let target, _, _): window = target
-        case .destroyNotify(let destroyed):
-            window = watched.withLock { $0.removeValue(forKey: destroyed) } ?? destroyed
-        default: return
-        }
-        if let handle = windows.withLock({ $0[window] }) { X11Wait.post(event, to: handle.events) }
-    }
-
-    /// The connection ended: every window's loop ends with `error`.
-    func ended(_ error: ClipboardError) {
-        let all = windows.withLock { windows in
-            defer { windows = [:] }
-            return Array(windows.values)
-        }
-        for handle in all { handle.connectionEnded(error) }
+extension X11DesktopWindow: X11WindowSubscriber {
+    /// Posts `event` to the window's mailbox (on the reader thread: never blocks).
+    package func receive(_ event: X11Event) {
+        X11Wait.post(event, to: events)
     }
 }
 
