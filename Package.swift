@@ -194,8 +194,9 @@ let package = Package(
             path: "Fuzz/SessionFrameFuzzer",
             exclude: ["corpus"]),
 
-        // The X11 wire decoder (package API of TransferDisplay): what a hostile X server can send.
-        .target(name: "X11WireFuzzing", dependencies: ["TransferDisplay"], path: "Fuzz/X11WireFuzzing"),
+        // The X11 wire decoder and XDND's messages (package API of TransferDisplay and TransferDesktop): what a hostile X server can send.
+        .target(
+            name: "X11WireFuzzing", dependencies: ["TransferDisplay", "TransferDesktop"], path: "Fuzz/X11WireFuzzing"),
         .executableTarget(
             name: "X11WireFuzzer", dependencies: ["X11WireFuzzing", "FuzzSupport"], path: "Fuzz/X11WireFuzzer",
             exclude: ["corpus"]),
@@ -322,7 +323,8 @@ let package = Package(
         .testTarget(
             name: "TransferClipboardIntegrationTests",
             dependencies: [
-                "TransferClipboard", "TransferDisplay", "TransferKit", "UniformTypes", "TransferKitPlatform",
+                "TransferClipboard", "TransferDisplay", "TransferDesktop", "TransferKit", "UniformTypes",
+                "TransferKitPlatform",
                 "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
                 "transferkit-clipboard-probe", "CharacterCardsGTK",

@@ -1,4 +1,5 @@
 public import Foundation
+import TransferDesktop
 import TransferDisplay
 import TransferKitPlatform
 

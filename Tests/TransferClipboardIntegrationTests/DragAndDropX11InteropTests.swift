@@ -6,6 +6,7 @@ import TransferKitTestSupport
 import UniformTypes
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// TransferKit's own X11 window against GTK 4 and Qt 5 peers under a private Xvfb, with a real XDND drag driven by

@@ -6,6 +6,7 @@ import TransferKitTestSupport
 import TransferKitTesting
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// `drag` and `drop` against hostile peers (issue 35): an XDND target (python-xlib) that answers `move` without

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// TransferKit's own windows and drags under headless sway.

@@ -3,6 +3,7 @@ import Testing
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// Xvfb and xdotool, the tools of the X11 drag-and-drop tests.

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// Drags between TransferKit's own X11 windows on two connections (as two processes would), with a real pointer

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// Whether python-xlib is there for the hostile X11 peers (Debian: python3-xlib).

@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// XDS (direct save) between two of TransferKit's X11 windows on two connections, with a real xdotool drag under a

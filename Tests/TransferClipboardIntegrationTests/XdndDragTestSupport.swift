@@ -3,6 +3,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 extension X11DesktopWindow {

@@ -119,7 +119,7 @@ package final class X11Backend: ClipboardBackend {
     // MARK: - Atoms
 
     /// The atoms of `names`, interned with one pipelined run of requests for those not known yet.
-    func atoms(_ names: [String]) async throws -> [X11.ID] {
+    package func atoms(_ names: [String]) async throws -> [X11.ID] {
         var missing: [String] = []
         var asked: Set<String> = []
         var known: [String: X11.ID] = state.withLock { state in
@@ -147,7 +147,7 @@ package final class X11Backend: ClipboardBackend {
         return names.map { known[$0] ?? X11.none }
     }
 
-    func atom(_ name: String) async throws -> X11.ID {
+    package func atom(_ name: String) async throws -> X11.ID {
         try await atoms([name])[0]
     }
 
@@ -157,7 +157,7 @@ package final class X11Backend: ClipboardBackend {
     /// - Returns: The name of each distinct atom of `atoms`.
     /// - Throws: ``ClipboardError``: `protocolViolation` for a malformed reply, `transferFailed` when the server
     ///   does not know an atom, or why the requests failed.
-    func names(of atoms: [X11.ID]) async throws -> [X11.ID: String] {
+    package func names(of atoms: [X11.ID]) async throws -> [X11.ID: String] {
         var missing: [X11.ID] = []
         var asked: Set<X11.ID> = []
         var names: [X11.ID: String] = state.withLock { state in
@@ -358,7 +358,7 @@ package final class X11Backend: ClipboardBackend {
 
     /// Owns `selectionAtom` (called `name` in messages), offering `targets`, each served lazily by `serve` (the
     /// clipboard's selections, and XDND's `XdndSelection` during a drag).
-    func own(
+    package func own(
         _ selectionAtom: X11.ID, named name: String, targets: [String],
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> X11Ownership {
@@ -403,7 +403,7 @@ package final class X11Backend: ClipboardBackend {
     }
 
     /// Gives up `selection` if `ownership` still holds it.
-    func release(_ ownership: X11Ownership) async {
+    package func release(_ ownership: X11Ownership) async {
         let stillOwned = state.withLock { state in
             guard state.owned[ownership.selection]?.ownership === ownership else { return false }
             state.owned[ownership.selection] = nil
@@ -531,7 +531,7 @@ package final class X11Backend: ClipboardBackend {
 
     /// Converts `selectionAtom` (called `name` in messages) to `target` as of `time`, streaming the bytes (INCR
     /// included); the owner's death (XFIXES) fails the stream with `ownerGone`.
-    func receive(
+    package func receive(
         _ target: String, from selectionAtom: X11.ID, named name: String, time: UInt32
     ) async throws -> TransferByteStream {
         let atoms = try await atoms([target, "_TRANSFERKIT_SELECTION", "INCR"])
@@ -622,7 +622,7 @@ package final class X11Backend: ClipboardBackend {
 }
 
 /// A selection this process owns on X11.
-final class X11Ownership: ClipboardOwnership {
+package final class X11Ownership: ClipboardOwnership {
     weak let backend: X11Backend?
     let selection: X11.ID
     let time: UInt32
@@ -640,11 +640,11 @@ final class X11Ownership: ClipboardOwnership {
     }
 
     /// Waits until the ownership ended, or the task is cancelled.
-    func ended() async {
+    package func ended() async {
         await end.wait()
     }
 
-    func release() async {
+    package func release() async {
         if let backend { await backend.release(self) } else { finish() }
     }
 }

@@ -1,20 +1,22 @@
-import TransferKitPlatform
+package import TransferKitPlatform
 
 /// How the X11 code uses the wire layer's ``Mailbox``: the reader thread never waits for room, and every wait of a
 /// task has a deadline and ends with a ``ClipboardError``.
-enum X11Wait {
+package enum X11Wait {
     /// The most unread values a mailbox of the X11 backend keeps.
     static let capacity = 4096
 
     /// A mailbox for values that the reader thread posts with ``post(_:to:)``.
-    static func mailbox<Element: Sendable>(of _: Element.Type = Element.self) -> Mailbox<Element, ClipboardError> {
+    package static func mailbox<Element: Sendable>(
+        of _: Element.Type = Element.self
+    ) -> Mailbox<Element, ClipboardError> {
         Mailbox(capacity: capacity)
     }
 
     /// Hands `element` to the waiting task, or queues it, without ever blocking the reader thread (a blocked reader
     /// would hold back the replies the consumer may be waiting for). A consumer that falls ``capacity`` values
     /// behind is failed with `protocolViolation`.
-    static func post<Element>(_ element: Element, to mailbox: Mailbox<Element, ClipboardError>) {
+    package static func post<Element>(_ element: Element, to mailbox: Mailbox<Element, ClipboardError>) {
         guard mailbox.post(element, until: .after(.zero)) == .timedOut else { return }
         mailbox.close(
             ClipboardError(
@@ -30,7 +32,7 @@ enum X11Wait {
     ///   - what: What is awaited, for the message.
     /// - Throws: ``ClipboardError``: `timedOut` at the deadline, `cancelled` when the task is cancelled or the
     ///   mailbox finished, or the error it was closed with.
-    static func next<Element>(
+    package static func next<Element>(
         from mailbox: Mailbox<Element, ClipboardError>, until deadline: Deadline, timeout: Duration?,
         waitingFor what: @autoclosure () -> String
     ) async throws(ClipboardError) -> Element {
@@ -52,7 +54,7 @@ enum X11Wait {
     }
 
     /// The next value of `mailbox`, waiting at most `timeout` of `clock` (`nil`: without end).
-    static func next<Element>(
+    package static func next<Element>(
         from mailbox: Mailbox<Element, ClipboardError>, within timeout: Duration?, on clock: WireClock = .continuous,
         waitingFor what: @autoclosure () -> String
     ) async throws(ClipboardError) -> Element {

@@ -1,3 +1,5 @@
+import TransferDisplay
+
 /// The drag-and-drop backend for `choice`, on a connection of its own: X11 (XDND) or Wayland (`wl_data_device`),
 /// chosen by the clipboard's rule (`chooseDisplayBackend`), so `.automatic` tries Wayland first and falls back to
 /// X11 (XWayland) where the compositor cannot be used. `.waylandFocusSurface` is Wayland: drag and drop always uses

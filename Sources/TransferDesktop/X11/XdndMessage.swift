@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// The atoms of XDND's client messages and actions on one X server (interned once per connection).

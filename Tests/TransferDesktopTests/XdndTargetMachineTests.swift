@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// The XDND target's decisions, as tables of events in and actions out.

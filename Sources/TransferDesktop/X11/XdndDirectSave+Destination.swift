@@ -1,4 +1,5 @@
 import Foundation
+import TransferDisplay
 import TransferKitPlatform
 
 /// Where an XDS target asked for a promised file, checked before the promise may run, and the write that only ever

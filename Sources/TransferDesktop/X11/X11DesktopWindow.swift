@@ -1,4 +1,5 @@
 import Foundation
+import TransferDisplay
 import TransferKitPlatform
 
 /// TransferKit's own X11 window for drag and drop: a small top-level InputOutput window on the clipboard's

@@ -1,4 +1,5 @@
 import Foundation
+import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 

@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// The target's side of XDND (version 5) on one window, as a pure state machine: the source's messages, what the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferKitTestSupport
 
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// XDND's client messages: exact items each way, and a decoder that takes any 20 bytes.

@@ -1,3 +1,4 @@
+import TransferDisplay
 import TransferKitPlatform
 
 /// The source's side of XDND (version 5) from one window, as a pure state machine: the pointer and key events, the
