@@ -45,7 +45,7 @@ extension TransferCodable {
     /// ``TransferRepresentable``.
     public static var transferRepresentations: RepresentationList<Self> {
         RepresentationList.codable(
-            TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.coding(of: Self.self))
+            TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.withCodable(Self.self, \.coding))
     }
 
     /// `false`: the Codable representation decodes synchronously, so loads skip the list (a hot path).
@@ -72,7 +72,7 @@ extension TransferCodable {
     /// - Throws: ``TransferError`` with `TransferError.Code.encodingFailed` and the encoder's error as cause.
     public func transferEncodedData() throws -> Data {
         do {
-            return try TransferTypeFacts.coding(of: Self.self).encode(self)
+            return try TransferTypeFacts.encode(self)
         } catch {
             throw TransferError.wrapping(
                 error, as: .encodingFailed,
@@ -89,7 +89,7 @@ extension TransferCodable {
     ///   coding path the message names).
     public init(transferEncodedData data: Data) throws {
         do {
-            self = try TransferTypeFacts.coding(of: Self.self).decode(data)
+            self = try TransferTypeFacts.decode(Self.self, from: data)
         } catch {
             throw TransferError.decodingFailed(error, type: Self.contentType, byteCount: data.count)
         }
