@@ -58,11 +58,6 @@ enum TransferTypeFacts {
         withCodable(type) { $0.contentTypes }
     }
 
-    /// `value` encoded with `T.transferCoding`.
-    static func encode<T: TransferCodable>(_ value: T) throws -> Data {
-        try withCodable(T.self) { try $0.coding.encode(value) }
-    }
-
     /// A `T` decoded from `data` with `T.transferCoding`.
     static func decode<T: TransferCodable>(_ type: T.Type, from data: Data) throws -> T {
         try withCodable(type) { try $0.coding.decode(data) }

@@ -9,6 +9,9 @@ extension TransferProvider {
     /// from a peer's offer of n names still costs O(n), not O(n²) (30 000 offered names took 35 s).
     struct Entries: RandomAccessCollection, Sendable {
         private var head: Entry?
+        /// The head's type and stored object again, so that a load reads them without copying the whole entry.
+        private(set) var firstType: UniformType?
+        private(set) var firstStoredObject: (any TransferProviderWriting)?
         private var tail: [Entry] = []
         /// The types of all entries, once there are more than ``linearLimit``.
         private var typeSet: Set<UniformType>?
@@ -24,15 +27,6 @@ extension TransferProvider {
                 return head
             }
             return tail[position - 1]
-        }
-
-        /// The first entry's type, read without copying the entry.
-        var firstType: UniformType? { head?.type }
-
-        /// The first entry's object, when it holds one as a value; read without copying the entry.
-        var firstStoredObject: (any TransferProviderWriting)? {
-            guard case .object(let source)? = head?.source else { return nil }
-            return source.stored
         }
 
         /// The source of the first entry whose object is of exactly the type `objectType` identifies, for the in-process
@@ -55,6 +49,10 @@ extension TransferProvider {
         /// - Returns: Whether it was appended.
         mutating func append(_ entry: consuming Entry) -> Bool {
             guard let first = head else {
+                firstType = entry.type
+                if case .object(let source) = entry.source {
+                    firstStoredObject = source.stored
+                }
                 head = entry
                 return true
             }
