@@ -35,3 +35,28 @@ struct ProviderRegistrationTests {
         #expect(provider.representations[7].kind == .data, "the first registration of a type stays")
     }
 }
+
+/// The duplicate rule on both sides of the point where a provider stops comparing types one by one and keeps a set.
+@Suite("Provider registration: the duplicate rule around the set's threshold")
+struct ProviderDuplicateThresholdTests {
+    @Test(
+        "every type registered again, in any case and any kind, is refused at every count",
+        arguments: [1, 2, 15, 16, 17, 40])
+    func duplicatesRefusedAtEveryCount(count: Int) throws {
+        let provider = TransferProvider()
+        let types = try (0..<count).map { try #require(UniformType("com.example.threshold-\($0)")) }
+        for type in types {
+            #expect(provider.registerDataRepresentation(for: type) { _ in Data() })
+        }
+        for index in 0..<count {
+            let again = try #require(UniformType("COM.EXAMPLE.THRESHOLD-\(index)"))
+            #expect(!provider.registerDataRepresentation(for: again) { _ in Data() })
+            #expect(!provider.registerFileRepresentation(for: again) { _ in URL(fileURLWithPath: "/dev/null") })
+        }
+        #expect(provider.registeredTypes == types)
+        #expect(provider.registeredTypes.map(\.identifier) == types.map(\.identifier), "the first spelling stays")
+        let next = try #require(UniformType("com.example.threshold-\(count)"))
+        #expect(provider.registerDataRepresentation(for: next) { _ in Data() })
+        #expect(provider.registeredTypes.last == next)
+    }
+}

@@ -45,7 +45,7 @@ extension TransferCodable {
     /// ``TransferRepresentable``.
     public static var transferRepresentations: RepresentationList<Self> {
         RepresentationList.codable(
-            TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.coding(of: Self.self))
+            TransferTypeFacts.contentType(of: Self.self), coding: TransferTypeFacts.withCodable(Self.self, \.coding))
     }
 
     /// `false`: the Codable representation decodes synchronously, so loads skip the list (a hot path).
@@ -71,8 +71,13 @@ extension TransferCodable {
     /// - Returns: The encoded bytes.
     /// - Throws: ``TransferError`` with `TransferError.Code.encodingFailed` and the encoder's error as cause.
     public func transferEncodedData() throws -> Data {
+        try TransferTypeFacts.withCodable(Self.self) { try encodedData(with: $0.coding) }
+    }
+
+    /// ``transferEncodedData()`` with the type's coding at hand.
+    private func encodedData(with coding: TransferCoding<Self>) throws -> Data {
         do {
-            return try TransferTypeFacts.coding(of: Self.self).encode(self)
+            return try coding.encode(self)
         } catch {
             throw TransferError.wrapping(
                 error, as: .encodingFailed,
@@ -89,7 +94,7 @@ extension TransferCodable {
     ///   coding path the message names).
     public init(transferEncodedData data: Data) throws {
         do {
-            self = try TransferTypeFacts.coding(of: Self.self).decode(data)
+            self = try TransferTypeFacts.decode(Self.self, from: data)
         } catch {
             throw TransferError.decodingFailed(error, type: Self.contentType, byteCount: data.count)
         }
@@ -118,8 +123,10 @@ extension TransferCodable {
     ///
     /// - Throws: `TransferError.Code.encodingFailed` when encoding fails.
     public func immediateData(for type: UniformType) throws -> Data? {
-        guard TransferTypeFacts.contentType(of: Self.self) == type else { return nil }
-        return try transferEncodedData()
+        try TransferTypeFacts.withCodable(Self.self) { facts in
+            guard facts.contentType == type else { return nil }
+            return try encodedData(with: facts.coding)
+        }
     }
 
     /// Decodes with ``init(transferEncodedData:)`` whatever the type (every readable type shares one coding).

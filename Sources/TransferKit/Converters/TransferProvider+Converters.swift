@@ -34,7 +34,7 @@ extension TransferProvider {
 
     /// The derived entry that the one choice rule picks over registered types followed by derived ones, or the
     /// registered entry it picks; `nil` when neither conforms.
-    func chooseDerived(for requested: [UniformType], entries: [Entry]) -> Entry? {
+    func chooseDerived(for requested: [UniformType], entries: Entries) -> Entry? {
         let registry = state.withLock { $0.converters }
         let registered = entries.map(\.type)
         let derived = registry.derivations(from: registered, catalog: catalog)

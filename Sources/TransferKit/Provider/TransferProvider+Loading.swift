@@ -85,15 +85,15 @@ extension TransferProvider {
         ofClass objectClass: T.Type,
         progress: TransferProgress? = nil
     ) async throws -> T {
-        let entry: Entry
+        let type: UniformType
         let data: Data
         switch progress == nil ? try immediateLoad(ofClass: objectClass) : nil {
-        case .object(let object):
+        case .object(let object as T):
             return object
-        case .data(let immediateEntry, let bytes):
-            entry = immediateEntry
+        case .data(let chosenType, let bytes):
+            type = chosenType
             data = bytes
-        case nil:
+        case .object, nil:
             if loadOptions.allowsInProcessFastPath, let (type, source) = fastPathSource(for: objectClass) {
                 let entry = Entry(type: type, visibility: .ownProcess, source: .object(source))
                 let object = try await run(entry, progress: progress) { child in try await source.load(child) }
@@ -101,32 +101,37 @@ extension TransferProvider {
                     return object
                 }
             }
-            entry = try representation(for: objectClass.readableTypes, reader: objectClass)
+            let entry = try representation(for: objectClass.readableTypes, reader: objectClass)
+            type = entry.type
             data = try await loadData(from: entry, progress: progress)
         }
         do {
             if TransferTypeFacts.importsAsynchronously(objectClass),
                 let representable = objectClass as? any TransferRepresentable.Type,
-                let importer = Self.asynchronousImporter(of: representable, for: entry.type, catalog: catalog)
+                let importer = Self.asynchronousImporter(of: representable, for: type, catalog: catalog)
             {
-                let value = try await run(entry, progress: progress) { child in try await importer(data, child) }
+                let value = try await run(type, progress: progress) { child in try await importer(data, child) }
                 guard let value = value as? T else {
                     throw TransferError(
                         code: .decodingFailed, message: "The importer of \(objectClass) returned another type.",
-                        source: entry.type.identifier)
+                        source: type.identifier)
                 }
                 return value
             }
-            return try objectClass.object(from: data, type: entry.type)
+            return try objectClass.object(from: data, type: type)
         } catch {
-            throw TransferError.decodingFailed(error, type: entry.type, byteCount: data.count)
+            throw TransferError.decodingFailed(error, type: type, byteCount: data.count)
         }
     }
 
     /// What an immediate load found: the registered object itself, or the bytes of the chosen representation.
-    enum ImmediateLoad<T> {
-        case object(T)
-        case data(Entry, Data)
+    ///
+    /// Not generic over the reader, so that the unspecialized generic code of a load instantiates no metadata for it.
+    enum ImmediateLoad {
+        /// The stored object of exactly the reader's type.
+        case object(any TransferProviderWriting)
+        /// The bytes of the chosen representation, and its registered type.
+        case data(UniformType, Data)
     }
 
     /// The load of `objectClass` done at once, without a progress object or a suspension, when the provider holds
@@ -136,32 +141,36 @@ extension TransferProvider {
     /// A load without a caller progress can only be cancelled through its task, and this one never suspends, so it
     /// behaves as the asynchronous path does: a task cancelled before it starts takes that path (and gets
     /// `TransferError.Code.cancelled`), and one cancelled while the object encodes gets the same error after.
-    func immediateLoad<T: TransferProviderReading>(ofClass objectClass: T.Type) throws -> ImmediateLoad<T>? {
+    func immediateLoad<T: TransferProviderReading>(ofClass objectClass: T.Type) throws -> ImmediateLoad? {
         guard !Task.isCancelled else { return nil }
-        let (options, entries) = state.withLock { ($0.loadOptions, $0.entries) }
-        if options.allowsInProcessFastPath {
-            for entry in entries {
-                guard case .object(let source) = entry.source,
-                    ObjectIdentifier(source.objectType) == ObjectIdentifier(T.self)
-                else { continue }
-                guard let object = source.stored as? T else { return nil }
-                return .object(object)
-            }
+        let readerType = ObjectIdentifier(T.self)
+        // One lock for the usual load: the fast path's object, or else the first entry, which the choice rule picks
+        // when it is of the reader's first type.
+        let (fastPathSource, first) = state.withLock { state in
+            let source = state.loadOptions.allowsInProcessFastPath ? state.entries.objectSource(of: readerType) : nil
+            return (source, state.entries.firstType.map { ($0, state.entries.firstStoredObject) })
         }
-        guard
-            let index = catalog.chooseRepresentation(
-                offered: entries.lazy.map { $0.type }, requested: objectClass.readableTypes),
-            case .object(let source) = entries[index].source, let object = source.stored
-        else { return nil }
-        let entry = entries[index]
+        if let fastPathSource {
+            return fastPathSource.stored.map { .object($0) }
+        }
+        let requested = objectClass.readableTypes
+        let type: UniformType
+        let object: any TransferProviderWriting
+        if let (firstType, firstObject) = first, let wanted = requested.first, firstType == wanted {
+            guard let firstObject else { return nil }
+            (type, object) = (firstType, firstObject)
+        } else {
+            guard let chosen = chosenStoredObject(for: requested) else { return nil }
+            (type, object) = chosen
+        }
         let bytes: Data?
         do {
-            bytes = try object.immediateData(for: entry.type)
+            bytes = try object.immediateData(for: type)
             try Task.checkCancellation()
         } catch {
-            throw Self.loaderFailed(error, entry)
+            throw Self.loaderFailed(error, type)
         }
-        return bytes.map { .data(entry, $0) }
+        return bytes.map { .data(type, $0) }
     }
 
     /// The asynchronous importer of the representation of `representable` that reads `type`, if it has one (a
@@ -184,7 +193,10 @@ extension TransferProvider {
     /// looked up only when no registered type answers the reader's first preference, so a load of a registered
     /// type costs nothing more for them.
     func choose(for requested: [UniformType]) -> Entry? {
-        let entries = state.withLock { $0.entries }
+        let (head, entries) = registeredChoice(for: requested)
+        if let head {
+            return head
+        }
         guard let index = catalog.chooseRepresentation(offered: entries.lazy.map { $0.type }, requested: requested)
         else {
             return chooseDerived(for: requested, entries: entries)
@@ -194,6 +206,38 @@ extension TransferProvider {
             return entry
         }
         return chooseDerived(for: requested, entries: entries) ?? entry
+    }
+
+    /// The type and object of the registered entry (not a derived one) that the one choice rule picks for
+    /// `requested`, when that entry holds its object as a value.
+    ///
+    /// Copies out only those two, not the entry: this is the path of every load without a caller progress.
+    func chosenStoredObject(for requested: [UniformType]) -> (UniformType, any TransferProviderWriting)? {
+        let (head, entries) = state.withLock { state -> ((UniformType, any TransferProviderWriting)??, Entries) in
+            if let type = state.entries.firstType, let wanted = requested.first, type == wanted {
+                return (.some(state.entries.firstStoredObject.map { (type, $0) }), Entries())
+            }
+            return (nil, state.entries)
+        }
+        if let head {
+            return head
+        }
+        guard let index = catalog.chooseRepresentation(offered: entries.lazy.map(\.type), requested: requested),
+            case .object(let source) = entries[index].source, let object = source.stored
+        else { return nil }
+        return (entries[index].type, object)
+    }
+
+    /// The first registered entry when it is of the first requested type, which the choice rule then picks whatever
+    /// else is registered (the usual load of a provider made from an object); otherwise every registered entry, to
+    /// choose from outside the lock (conformance may wait for the catalogue's import of the MIME database).
+    private func registeredChoice(for requested: [UniformType]) -> (head: Entry?, entries: Entries) {
+        state.withLock { state in
+            if let first = state.entries.first, let wanted = requested.first, first.type == wanted {
+                return (first, Entries())
+            }
+            return (nil, state.entries)
+        }
     }
 
     /// The entry ``choose(for:)`` picks, or the error naming `reader` (a type, named only when the load fails).
@@ -236,8 +280,17 @@ extension TransferProvider {
         progress: TransferProgress?,
         _ body: @escaping @Sendable (TransferProgress) async throws -> R
     ) async throws -> R {
+        try await run(entry.type, progress: progress, body)
+    }
+
+    /// The same for a step that loads the representation of `type`, the type its errors name.
+    func run<R: Sendable>(
+        _ type: UniformType,
+        progress: TransferProgress?,
+        _ body: @escaping @Sendable (TransferProgress) async throws -> R
+    ) async throws -> R {
         guard let parent = progress else {
-            return try await runWithoutCallerProgress(entry, body)
+            return try await runWithoutCallerProgress(type, body)
         }
         if parent.totalUnitCount <= 0 {
             parent.totalUnitCount = 1
@@ -248,7 +301,7 @@ extension TransferProvider {
             child.finish()
             return result
         } catch {
-            throw Self.loaderFailed(error, entry)
+            throw Self.loaderFailed(error, type)
         }
     }
 
@@ -259,7 +312,7 @@ extension TransferProvider {
     /// progress would have could not be observed). Cancelling the calling task cancels that progress, and the caller
     /// gets `TransferError.Code.cancelled` if the task is cancelled when the body ends, as with a caller progress.
     private func runWithoutCallerProgress<R: Sendable>(
-        _ entry: Entry,
+        _ type: UniformType,
         _ body: (TransferProgress) async throws -> R
     ) async throws -> R {
         let progress = TransferProgress()
@@ -285,17 +338,17 @@ extension TransferProvider {
             progress.finish()
             return value
         } catch {
-            throw Self.loaderFailed(error, entry)
+            throw Self.loaderFailed(error, type)
         }
     }
 
     /// A load handler's error as the ``TransferError`` the caller gets.
-    static func loaderFailed(_ error: any Error, _ entry: Entry) -> TransferError {
+    static func loaderFailed(_ error: any Error, _ type: UniformType) -> TransferError {
         TransferError.wrapping(
             error, as: .loaderFailed,
-            message: "The load handler for \(entry.type) failed: \(error). "
+            message: "The load handler for \(type) failed: \(error). "
                 + "Fix the handler, or catch the error and try another registered type.",
-            source: entry.type.identifier)
+            source: type.identifier)
     }
 
     /// The bytes of an entry, reported into the caller's progress if there is one.
@@ -304,7 +357,9 @@ extension TransferProvider {
     /// progress's own task): a heap allocation less on the hot path of small loads.
     func loadData(from entry: Entry, progress: TransferProgress?) async throws -> Data {
         guard let progress else {
-            return try await runWithoutCallerProgress(entry) { child in try await self.loadData(from: entry, child) }
+            return try await runWithoutCallerProgress(entry.type) { child in
+                try await self.loadData(from: entry, child)
+            }
         }
         return try await run(entry, progress: progress) { child in try await self.loadData(from: entry, child) }
     }

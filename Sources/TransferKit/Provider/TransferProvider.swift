@@ -225,9 +225,7 @@ public final class TransferProvider: Sendable {
 
 extension TransferProvider {
     struct State: Sendable {
-        var entries: [Entry] = []
-        /// The types of ``entries``, for the duplicate check of a registration.
-        var registeredTypeSet: Set<UniformType> = []
+        var entries = Entries()
         /// Why an object registered nothing, if its declaration is one TransferKit cannot use: a load that finds no
         /// representation throws this instead of "no representation".
         var registrationFailure: TransferError?
