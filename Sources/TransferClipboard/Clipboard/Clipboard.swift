@@ -1,6 +1,11 @@
-public import Foundation
 public import TransferKit
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Which display-server protocol a ``Clipboard`` speaks.
 public enum ClipboardBackendChoice: Sendable, Hashable {

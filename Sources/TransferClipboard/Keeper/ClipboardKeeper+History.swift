@@ -1,7 +1,12 @@
-public import Foundation
 public import TransferKit
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension ClipboardKeeper {
     /// The snapshots of `selection` that a keeper with a history kept in `spoolFolder`, newest first: the archive

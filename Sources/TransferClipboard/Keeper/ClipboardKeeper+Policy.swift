@@ -1,5 +1,10 @@
-import Foundation
 import TransferKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ClipboardKeeper {
     /// What the keeper never keeps: decided from the names an owner offers (its hints, ``ClipboardTypeMapping``),

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What stands between this process and the terminal emulator that acts on OSC 52: nothing, tmux or GNU screen.
 package enum TerminalMultiplexer: String, Sendable, CaseIterable {

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension X11DesktopWindow {
     /// The keycode of Escape on X servers with the evdev or PC keyboard map (Xorg, Xvfb, Xwayland).

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The converters that providers use to derive representations they did not register.
 ///
