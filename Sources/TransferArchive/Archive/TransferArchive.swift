@@ -1,6 +1,11 @@
-public import Foundation
 import TransferChecksum
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A transfer archive in memory: items, each with typed representations in fidelity order, a suggested name and
 /// metadata, as they travel between processes.

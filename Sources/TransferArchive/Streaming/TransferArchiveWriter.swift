@@ -1,8 +1,13 @@
 import CBOR
-public import Foundation
 import TransferChecksum
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Writes the binary form of a transfer archive front to back, streaming payloads with constant memory.
 ///

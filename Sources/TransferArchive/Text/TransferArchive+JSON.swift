@@ -1,7 +1,12 @@
-import Foundation
 import TransferKitJSON
 import TransferKitPlatform
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The text form: one JSON object, read and written whole in memory (bounded by
 /// ``TransferArchive/Limits/maxJSONDocumentSize``).

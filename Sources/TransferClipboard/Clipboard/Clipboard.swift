@@ -1,7 +1,12 @@
-public import Foundation
 import TransferDisplay
 public import TransferKit
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A change of a selection: who owns it now offers these types (none when it was cleared).
 public struct ClipboardChange: Sendable, Hashable {

@@ -1,7 +1,12 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The shell of one write's lifetime: it carries out what its ``ClipboardWriteMachine`` decides (which requests are
 /// pastes, how many were served, which are still under way, why the ownership ended) with the ownership, the

@@ -1,8 +1,13 @@
-public import Foundation
 import TransferDisplay
 public import TransferKit
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// What a UI toolkit offers for a drag or a copy of providers, and the bytes of each offered name when a peer asks:
 /// the toolkit-neutral bridge that a toolkit binding (GTK, Qt, SDL, a UI framework's backend) is a thin layer over.

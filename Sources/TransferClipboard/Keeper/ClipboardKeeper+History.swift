@@ -1,8 +1,13 @@
-public import Foundation
 import TransferDisplay
 public import TransferKit
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension ClipboardKeeper {
     /// The snapshots of `selection` that a keeper with a history kept in `spoolFolder`, newest first: the archive

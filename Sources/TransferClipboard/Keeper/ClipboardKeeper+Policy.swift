@@ -1,6 +1,11 @@
-import Foundation
 import TransferDisplay
 import TransferKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension ClipboardKeeper {
     /// What the keeper never keeps: decided from the names an owner offers (its hints, ``ClipboardTypeMapping``),

@@ -1,8 +1,13 @@
-public import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Keeps what is copied after the application that copied it exits: the clipboard of a desktop that has no
 /// clipboard manager, on Wayland and X11.
@@ -276,8 +281,8 @@ public struct ClipboardKeeper: Sendable {
         } catch {
             throw ClipboardError(
                 code: .spoolUnavailable,
-                message: "Cannot create the keeper's folder \(folder.path): \(error.localizedDescription). Give a "
-                    + "spool folder that can be written.", cause: error, source: folder.path)
+                message: "Cannot create the keeper's folder \(folder.path): \(FoundationErrorDescription.of(error)). "
+                    + "Give a spool folder that can be written.", cause: error, source: folder.path)
         }
         try checkFolder(folder)
     }
@@ -290,16 +295,15 @@ public struct ClipboardKeeper: Sendable {
     static func checkFolder(_ folder: URL) throws {
         // Not followed through a link: the default folder's name under /tmp is predictable, so another user could
         // have made it (or a link named so) first and then read or replace what the keeper keeps.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path)
-        guard attributes?[.type] as? FileAttributeType == .typeDirectory else {
+        let status = Syscall.linkStatus(atPath: folder.path)
+        guard let status, status.isDirectory else {
             throw ClipboardError(
                 code: .spoolUnavailable,
                 message: "The keeper's folder \(folder.path) is not a folder. Give a spool folder that can be written.",
                 source: folder.path)
         }
-        let owner = (attributes?[.ownerAccountID] as? NSNumber)?.uint32Value
-        let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
-        guard owner == getuid(), mode & 0o002 == 0 else {
+        let mode = Int(status.mode & 0o7777)
+        guard status.owner == Syscall.userID, mode & 0o002 == 0 else {
             throw ClipboardError(
                 code: .spoolUnavailable,
                 message: "The keeper's folder \(folder.path) belongs to another user or every user may write in "

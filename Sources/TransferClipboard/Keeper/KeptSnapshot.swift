@@ -1,8 +1,13 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One snapshot of a selection: an archive file in the keeper's spool folder (unnamed, or a file of the history),
 /// and the provider that serves it: small payloads from memory within the keeper's budget, the others from the file

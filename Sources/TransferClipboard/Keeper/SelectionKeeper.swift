@@ -1,7 +1,12 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The keeper of one selection: takes each new owner's snapshot, and offers the last one again when the selection
 /// is emptied.

@@ -1,5 +1,10 @@
-import Foundation
 import TransferDisplay
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What stands between this process and the terminal emulator that acts on OSC 52: nothing, tmux or GNU screen.
 package enum TerminalMultiplexer: String, Sendable, CaseIterable {

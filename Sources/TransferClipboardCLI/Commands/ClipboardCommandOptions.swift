@@ -1,7 +1,12 @@
-import Foundation
 import TransferClipboard
 import TransferKitCLI
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The options the clipboard commands share, and the clipboard they open.
 enum ClipboardCommandOptions {

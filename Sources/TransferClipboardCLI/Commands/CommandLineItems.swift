@@ -1,8 +1,13 @@
-import Foundation
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The items that the inputs of `copy` and `drag` stand for: one provider per file, or every item of one archive.
 struct CommandLineItems {

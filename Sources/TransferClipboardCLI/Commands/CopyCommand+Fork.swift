@@ -1,4 +1,3 @@
-import Foundation
 import TransferKitCLI
 import TransferKitPlatform
 
@@ -26,22 +25,22 @@ public enum CopyCommandFork {
         let arguments = CommandLine.arguments
         guard arguments.count > 1, arguments[1] == "copy",
             !arguments.dropFirst(2).contains(where: { ["--foreground", "--terminal", "--help", "-h"].contains($0) }),
-            getenv(CopyCommand.servingMarker) == nil, getenv(noForkVariable) == nil, isSingleThreaded()
+            Syscall.environmentValue(CopyCommand.servingMarker) == nil, Syscall.environmentValue(noForkVariable) == nil,
+            isSingleThreaded()
         else { return }
         if arguments.dropFirst(2).contains("-"), !spoolStandardInput() { return }
         guard let ends = try? Syscall.makePipe() else { return }
-        let pid = fork()
-        if pid < 0 {
-            close(ends.read)
-            close(ends.write)
+        guard let pid = Syscall.fork() else {
+            Syscall.close(ends.read)
+            Syscall.close(ends.write)
             return
         }
         if pid == 0 {
             becomeServingCopy(report: ends.write, unused: ends.read)
             return
         }
-        close(ends.write)
-        exit(awaitReadiness(of: pid, from: ends.read))
+        Syscall.close(ends.write)
+        Syscall.exitProcess(awaitReadiness(of: pid, from: ends.read))
     }
 
     /// `TRANSFERKIT_COPY_NO_FORK`: when set, `copy` starts its serving copy by running the executable again, as it
@@ -51,8 +50,7 @@ public enum CopyCommandFork {
 
     /// Whether the process has exactly one thread (`Threads:` of `/proc/self/status`); `false` when it cannot tell.
     static func isSingleThreaded() -> Bool {
-        guard let status = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/status")).readToEnd()
-        else { return false }
+        guard let status = Syscall.readToEnd(atPath: "/proc/self/status", limit: 1 << 20) else { return false }
         return String(decoding: status, as: UTF8.self).split(separator: "\n").contains("Threads:\t1")
     }
 
@@ -63,24 +61,19 @@ public enum CopyCommandFork {
         guard let input = try? InputFile(path: "-") else { return false }
         if input.size != nil { return true }
         guard let spooled = try? Spool.toTemporaryFile(input) else { return false }
-        return dup2(spooled.fileDescriptor, 0) == 0
+        return Syscall.duplicate(spooled.fileDescriptor, onto: 0)
     }
 
     /// The child's side: a session of its own, standard output and error into the report pipe, default signals,
     /// and the marker that makes `CopyCommand` serve and print `ready`.
     private static func becomeServingCopy(report: Int32, unused: Int32) {
-        close(unused)
-        setsid()
-        dup2(report, 1)
-        dup2(report, 2)
-        if report > 2 { close(report) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        sigprocmask(SIG_SETMASK, &none, nil)
-        for signal in 1..<Int32(32) where signal != SIGKILL && signal != SIGSTOP {
-            Glibc.signal(signal, SIG_DFL)
-        }
-        setenv(CopyCommand.servingMarker, "1", 1)
+        Syscall.close(unused)
+        Syscall.startSession()
+        Syscall.duplicate(report, onto: 1)
+        Syscall.duplicate(report, onto: 2)
+        if report > 2 { Syscall.close(report) }
+        Syscall.restoreDefaultSignals()
+        Syscall.setEnvironmentValue("1", for: CopyCommand.servingMarker)
     }
 
     /// The parent's side: reads the child's report until `ready`, or until it ends (then the child has failed or
@@ -93,7 +86,7 @@ public enum CopyCommandFork {
             guard let count = try? Syscall.read(report, into: &buffer), count > 0 else { break }
             said += buffer[..<count]
         }
-        close(report)
+        Syscall.close(report)
         if said.starts(with: ready) { return 0 }
         let status = (try? ChildProcess.waitForExit(pid, executable: CommandLine.arguments.first ?? "transferkit")) ?? 1
         said.withUnsafeBytes { try? Syscall.write(2, $0) }

@@ -1,9 +1,14 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit copy`: puts files, an archive (every representation of its first item) or standard input on the
 /// clipboard, and serves it until another application takes it — in the background by default, like xclip and

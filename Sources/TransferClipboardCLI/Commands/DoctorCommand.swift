@@ -1,6 +1,11 @@
-import Foundation
 import TransferClipboard
 import TransferKitCLI
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit doctor`: reports what the session offers the clipboard and which display protocol the other
 /// clipboard commands would use, and why.

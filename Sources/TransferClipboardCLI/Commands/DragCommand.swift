@@ -1,10 +1,15 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import TransferSessions
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit drag`: opens a small window that lists files (or an archive's items), from which the user drags them
 /// onto another application, as dragon does.

@@ -1,9 +1,14 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DropCommand {
     /// The local files a dropped item's `file:` URIs name, when its best representation `type` is a URL list or a

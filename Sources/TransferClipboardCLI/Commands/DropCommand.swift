@@ -1,4 +1,3 @@
-import Foundation
 import TransferClipboard
 import TransferDesktop
 import TransferKit
@@ -6,6 +5,12 @@ import TransferKitCLI
 import TransferKitPlatform
 import TransferSessions
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit drop`: opens a small window that takes drops from any application and writes what they carry, one
 /// file per item into a folder, or every offered type into one archive.
@@ -144,8 +149,7 @@ struct DropCommand: Command {
 
     /// Whether `path` is a folder (or a link to one).
     private static func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        (try? Syscall.status(atPath: path))?.isDirectory == true
     }
 
     /// The line printed for an item: its name, type and size, separated by tabs.
@@ -218,10 +222,10 @@ struct DropCommand: Command {
         let visible = String(printable.drop { $0 == "." || $0.isWhitespace })
         let name = TransferProvider.fileName(suggested: visible.isEmpty ? nil : visible, for: type)
         guard name.utf8.count > longestFileName else { return name }
-        var pathExtension = (name as NSString).pathExtension
+        var pathExtension = name.filenameExtension
         if pathExtension.utf8.count > 16 { pathExtension = "" }
         let suffix = pathExtension.isEmpty ? "" : "." + pathExtension
-        var stem = Substring(pathExtension.isEmpty ? name : (name as NSString).deletingPathExtension)
+        var stem = Substring(pathExtension.isEmpty ? name : name.deletingFilenameExtension)
         while stem.utf8.count + suffix.utf8.count > longestFileName { stem = stem.dropLast() }
         return String(stem) + suffix
     }

@@ -1,7 +1,12 @@
-import Foundation
 import TransferClipboard
 import TransferKitCLI
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit keep`: keeps what is copied after the application that copied it exits, and can keep a history.
 struct KeepCommand: Command {

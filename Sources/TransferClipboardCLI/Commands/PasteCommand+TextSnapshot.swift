@@ -1,8 +1,13 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `paste --archive --format json`: the text form is read whole in memory, up to
 /// `TransferArchive.Limits.maxJSONDocumentSize` (64 MiB), so the tool never writes one that it (or any reader with the

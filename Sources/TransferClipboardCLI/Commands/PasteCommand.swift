@@ -1,9 +1,14 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit paste`: writes what the clipboard holds, lists the types it offers, or saves every representation
 /// as an archive (a snapshot that `transferkit copy` restores).

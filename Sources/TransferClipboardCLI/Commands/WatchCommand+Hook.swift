@@ -1,9 +1,14 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension WatchCommand {
     /// One run of `watch --exec`'s command for one change: its environment, and the content on its standard input.

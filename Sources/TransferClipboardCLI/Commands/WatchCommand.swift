@@ -1,9 +1,14 @@
-import Foundation
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit watch`: prints one line (or one JSON object) each time the clipboard changes hands.
 struct WatchCommand: Command {

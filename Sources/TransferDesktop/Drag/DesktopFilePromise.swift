@@ -1,6 +1,11 @@
-public import Foundation
 import TransferDisplay
 public import TransferKit
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A file that a drag promises instead of bytes, written only when and where a target asks: Apple's
 /// `NSFilePromiseProvider`, X11's direct save (XDS, `XdndDirectSave0`).

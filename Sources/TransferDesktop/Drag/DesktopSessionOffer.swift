@@ -1,8 +1,13 @@
 import CBOR
-package import Foundation
 import TransferDisplay
 import TransferKit
 package import TransferSessions
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The TransferKit session offer: the one extra representation a drag from a ``DesktopWindow`` offers, naming the
 /// `DragSessionPublication` that serves the drag, so that a TransferKit drop target moves through the session
@@ -43,9 +48,35 @@ package struct DesktopSessionOffer: Codable, Sendable, Hashable {
         self.process = process
     }
 
-    /// Whether `name` is one of the offer's names.
+    /// Whether `name` is one of the offer's names, ignoring case as Foundation's `caseInsensitiveCompare` does: by
+    /// Unicode case folding, so the Kelvin sign stands for `k`, `ſ` for `s`, `ß` and `ẞ` for `ss`, and the Latin
+    /// ligatures (`ﬁ`, `ﬆ`, …) for their letters.
     package static func isOfferName(_ name: String) -> Bool {
-        names.contains { $0.caseInsensitiveCompare(name) == .orderedSame }
+        guard let folded = caseFoldedASCII(name) else { return false }
+        return names.contains { $0.lowercased() == folded }
+    }
+
+    /// `text` case-folded, when that gives ASCII only (the offer's names are ASCII; nothing else can equal them):
+    /// the letters A to Z and every scalar of Unicode's case folding (CaseFolding.txt, full) whose folding is ASCII.
+    private static func caseFoldedASCII(_ text: String) -> String? {
+        var folded: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x41...0x5A: folded.append(UInt8(scalar.value) + 0x20)
+            case 0x00...0x7F: folded.append(UInt8(scalar.value))
+            case 0x017F: folded += Array("s".utf8)
+            case 0x00DF, 0x1E9E: folded += Array("ss".utf8)
+            case 0x212A: folded += Array("k".utf8)
+            case 0xFB00: folded += Array("ff".utf8)
+            case 0xFB01: folded += Array("fi".utf8)
+            case 0xFB02: folded += Array("fl".utf8)
+            case 0xFB03: folded += Array("ffi".utf8)
+            case 0xFB04: folded += Array("ffl".utf8)
+            case 0xFB05, 0xFB06: folded += Array("st".utf8)
+            default: return nil
+            }
+        }
+        return String(decoding: folded, as: UTF8.self)
     }
 
     /// The offer's bytes: deterministic CBOR.

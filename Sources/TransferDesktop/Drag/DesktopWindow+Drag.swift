@@ -1,9 +1,14 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension DesktopWindow {
     /// Waits for the user to drag from the window, drags the session's items to wherever they are dropped, and ends

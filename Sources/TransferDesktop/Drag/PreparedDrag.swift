@@ -1,9 +1,14 @@
-import Foundation
 package import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 package import TransferSessions
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A drag of a session's items, from its start to its result, whatever carries it on the desktop: a
 /// ``DesktopWindow`` of TransferKit's own, or a toolkit's drag source (TransferGTK's). The one home of the rules

@@ -1,9 +1,14 @@
-public import Foundation
 public import TransferDisplay
 import TransferKit
 import TransferKitPlatform
 public import TransferSessions
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A drop on a ``DesktopWindow``, from any program: what it offers, where it landed, and how to take it.
 ///

@@ -1,6 +1,11 @@
-import Foundation
 import TransferDisplay
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The bytes one drop may still carry, shared by all its representations' streams
 /// (`DesktopWindow.Options.maximumDropSize`).

@@ -1,7 +1,12 @@
-public import Foundation
 public import TransferDisplay
 public import TransferSessions
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A small window of TransferKit's own on the desktop, which the user drags items from and drops items on: drag
 /// and drop with other programs (GTK and Qt applications, file managers) and with other TransferKit processes.

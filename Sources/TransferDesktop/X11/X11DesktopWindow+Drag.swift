@@ -1,7 +1,12 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension X11DesktopWindow {
     /// The keycode of Escape on X servers with the evdev or PC keyboard map (Xorg, Xvfb, Xwayland).

@@ -1,7 +1,12 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The shell of ``XdndTargetMachine`` on one ``X11DesktopWindow``: runs from the window's opening to its closing
 /// (a window with `XdndAware` must answer every source, refusing while nobody asked for drops), performs the

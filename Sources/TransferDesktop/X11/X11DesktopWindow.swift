@@ -1,6 +1,11 @@
-import Foundation
 import TransferDisplay
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// TransferKit's own X11 window for drag and drop: a small top-level InputOutput window on the clipboard's
 /// connection that shows a few lines in the core font `fixed` (no toolkit), announces `XdndAware` version 5, and

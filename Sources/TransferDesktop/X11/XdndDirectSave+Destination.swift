@@ -1,6 +1,11 @@
-import Foundation
 import TransferDisplay
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where an XDS target asked for a promised file, checked before the promise may run, and the write that only ever
 /// creates a new file there.
@@ -49,8 +54,8 @@ struct XdndDirectSaveDestination: Sendable, Equatable {
             if let why = Self.refusal(ofComponent: component) { throw refuse(why) }
         }
         guard let name = components.last else { throw refuse("names no file") }
-        let pathExtension = (name as NSString).pathExtension.lowercased()
-        let suggestedExtension = (suggestedName as NSString).pathExtension.lowercased()
+        let pathExtension = name.filenameExtension.lowercased()
+        let suggestedExtension = suggestedName.filenameExtension.lowercased()
         guard pathExtension == suggestedExtension else {
             throw refuse(
                 "does not keep the suggested name's extension (\(suggestedExtension.isEmpty ? "none" : suggestedExtension))"

@@ -1,7 +1,12 @@
-import Foundation
 import TransferDisplay
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// XDS, the X Direct Save protocol (version 0), TransferKit's file promises on X11: the source lists
 /// `XdndDirectSave0` among its types and puts the file name it suggests in its window's `XdndDirectSave0` property
@@ -25,7 +30,7 @@ enum XdndDirectSave {
     /// The URI a target writes for `url`: `file://` with this machine's host name, then the percent-encoded path.
     static func uri(for url: URL) -> String {
         let host = ProcessInfo.processInfo.hostName
-        let path = url.path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? url.path
+        let path = url.path.percentEncodedURLPath
         return "file://\(host)\(path)"
     }
 
@@ -33,7 +38,7 @@ enum XdndDirectSave {
     /// resolved), or `nil` when it is not a `file:` URI of this machine (its host empty, `localhost`, or this host's
     /// name) with an absolute path.
     static func localPath(fromURI text: String) -> String? {
-        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+        guard let components = URLComponents(string: text.trimming(.whitespacesAndNewlines)),
             components.scheme?.lowercased() == "file"
         else { return nil }
         let host = (components.host ?? "").lowercased()

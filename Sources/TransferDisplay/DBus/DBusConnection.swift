@@ -1,5 +1,10 @@
-import Foundation
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A connection to a message bus (D-Bus Specification, "Message Bus Specification"): authenticated with
 /// ``DBusAuthenticationMachine``, registered with `Hello`, then method calls with replies matched by serial, each

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The document portal's `org.freedesktop.portal.FileTransfer` interface (`xdg-document-portal`): how files cross
 /// into and out of sandboxed (Flatpak) applications. A source registers its files under a key and offers the key as

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The document portal as one process's clipboard, drags and drops use it: one session-bus connection, made on first
 /// use and kept for the life of the process, the keys this process made (one per file list, made when a receiver
@@ -60,7 +65,7 @@ package actor DocumentPortalTransfers {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/doc"
         }
-        return "/run/user/\(getuid())/doc"
+        return "/run/user/\(Syscall.userID)/doc"
     }
 
     /// The key of a transfer of `paths`, made on the first request and the same for every later one.
@@ -124,7 +129,7 @@ package actor DocumentPortalTransfers {
 
     /// A key as offered: GTK writes it with a terminating NUL.
     package static func trimmedKey(_ key: String) -> String {
-        key.trimmingCharacters(in: CharacterSet(charactersIn: "\0").union(.whitespacesAndNewlines))
+        key.trimming(ScalarSet("\0").union(.whitespacesAndNewlines))
     }
 
     /// The paths among `paths` that do not lie under `mountPoint`: not beginning with it and a `/`, or naming a `.`

@@ -1,5 +1,10 @@
-package import Foundation
 package import TransferKit
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// An action a desktop drag offers and a drop performs, as XDND (`XdndActionCopy`, …) and `wl_data_device_manager`
 /// (`dnd_action`) name them.

@@ -1,6 +1,12 @@
-package import Foundation
 package import TransferKit
+import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// How a written provider's representations become the names a clipboard offers, and offered names become
 /// uniform types again on reading.
@@ -261,7 +267,7 @@ public enum ClipboardTypeMapping {
     ) async throws -> Bool {
         if names.contains(kdeCutSelectionName),
             let bytes = try await leadingBytes(8, { try await open(kdeCutSelectionName) }),
-            String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+            String(decoding: bytes, as: UTF8.self).trimming(.whitespacesAndNewlines) == "1"
         {
             return true
         }
@@ -333,7 +339,7 @@ public enum ClipboardTypeMapping {
     /// The date of an expiry hint's bytes (decimal seconds since 1970, with or without a fraction); `nil` for
     /// anything else.
     static func expiration(fromHint bytes: Data) -> Date? {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimming(.whitespacesAndNewlines)
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let seconds = Double(text), seconds.isFinite
         else { return nil }

@@ -1,6 +1,11 @@
-import Foundation
 import Synchronization
 package import TransferKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The bytes of several streams from a peer, counted together against a limit: the chunk that passes it throws
 /// instead of being handed on, so a peer with an endless or huge payload costs neither memory nor disk beyond the

@@ -1,6 +1,11 @@
-package import Foundation
 import TransferKit
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The chunks of a representation offered under the plain-text names because its type is text (see "Text of other
 /// types" in ``ClipboardTypeMapping``), checked to be UTF-8 as they pass: a chunk that holds bytes no UTF-8 text has

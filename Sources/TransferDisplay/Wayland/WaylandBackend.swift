@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The clipboard over a Wayland compositor's data-control protocol (`ext-data-control-v1`, or
 /// `zwlr_data_control_manager_v1` where only that exists), spoken directly over the compositor's Unix socket.

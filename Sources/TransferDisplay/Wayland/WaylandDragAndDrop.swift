@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The waiters and closures behind drag and drop's ids in ``WaylandState``, kept in the backend's storage.
 struct WaylandDragAndDropWaiters {

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The bytes a Wayland client writes into a pipe: a thread of their own reads the pipe into a ``Mailbox`` that the
 /// iterating task takes them from.

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The freedesktop clipboard-manager protocol on X11, both ways: a manager owns `CLIPBOARD_MANAGER` and answers
 /// `SAVE_TARGETS` after reading `CLIPBOARD`'s owner; an owner converts `CLIPBOARD_MANAGER` to `SAVE_TARGETS` and

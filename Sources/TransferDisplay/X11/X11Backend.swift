@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The clipboard over the X11 core protocol: selections, `TARGETS`, `MULTIPLE` and `INCR` as the ICCCM describes
 /// them, and XFIXES for watching owner changes.

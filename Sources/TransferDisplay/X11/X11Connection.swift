@@ -1,5 +1,10 @@
-import Foundation
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One connection to an X server on the wire layer: requests out (numbered, with a time limit on each write), and
 /// the ``FramedConnection``'s one reader thread, which cuts the server's bytes with ``X11Frames`` into the setup

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A local X display named by `DISPLAY`: its number, socket and the cookie that authorizes a connection.
 package struct X11Display: Sendable, Equatable {

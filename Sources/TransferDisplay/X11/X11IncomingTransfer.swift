@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One read of a selection in progress: a window of its own, the property the owner writes, and the events about
 /// them and about the selection's owner (XFIXES), executing what ``X11SelectionReaderMachine`` decides as fast as the consumer pulls.

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The owner's side of one conversion in progress: the source it reads and the requestor's events it waits for,
 /// executing what ``X11SelectionOwnerMachine`` decides.

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The selection owner's side of one conversion (ICCCM §2.2), INCR sending included, as a pure state machine:
 /// the `SelectionRequest`, the source's bytes, the requestor's `PropertyNotify`s, a deadline passing and the

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The requestor's side of one conversion (ICCCM §2.4 and §2.7.2, INCR), as a pure state machine: the owner's
 /// `SelectionNotify`, the `GetProperty` replies, `PropertyNotify`s, XFIXES's news of the selection's owner, a

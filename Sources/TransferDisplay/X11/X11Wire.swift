@@ -1,5 +1,10 @@
-package import Foundation
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The X11 core protocol's numbers this backend uses (X Window System Protocol, version 11).
 package enum X11 {
@@ -568,7 +573,7 @@ package enum X11SetupReply: Sendable, Equatable {
             }
             self = .failed(reason: Self.text(bytes[8..<(8 + length)]))
         case 2:
-            self = .authenticate(reason: Self.text(bytes[8...]).trimmingCharacters(in: .controlCharacters))
+            self = .authenticate(reason: Self.text(bytes[8...]).trimming(.controlCharacters))
         default:
             self = .success(try X11ServerInfo(parsing: reader))
         }

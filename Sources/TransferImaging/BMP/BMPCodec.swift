@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads and writes Windows BMP files: uncompressed 1-, 4-, 8-bit (palette), 16-, 24- and 32-bit, with bit-field
 /// masks (`BI_BITFIELDS`, `BI_ALPHABITFIELDS`); writes 24-bit with a 40-byte header, or 32-bit with a

@@ -1,4 +1,8 @@
-package import Foundation
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// An image file format that ``RGBAImage`` decodes and encodes.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A decoded image: 8-bit red, green, blue and alpha per pixel (straight, not premultiplied alpha), rows top to
 /// bottom, pixels left to right, 4 bytes each with no padding.

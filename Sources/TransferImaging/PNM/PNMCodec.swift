@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads and writes Netpbm's binary PPM (`P6`) and PAM (`P7`).
 enum PNMCodec {

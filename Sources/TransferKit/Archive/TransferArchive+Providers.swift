@@ -1,6 +1,11 @@
-import Foundation
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TransferArchive {
     /// An archive of the given providers: every representation visible to other processes (registered with

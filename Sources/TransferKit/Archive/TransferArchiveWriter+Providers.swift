@@ -1,6 +1,11 @@
-import Foundation
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TransferArchiveWriter {
     /// Writes a whole archive of `providers`, streaming each representation: the output is the archive that

@@ -1,5 +1,10 @@
-public import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A `Codable` type that gets ``TransferProviderWriting`` and ``TransferProviderReading`` for free: a
 /// ``TransferRepresentable`` with one Codable representation.

@@ -1,5 +1,10 @@
 public import CBOR
-public import Foundation
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// How a ``TransferCodable`` type turns its values into bytes and back.
 ///
@@ -82,7 +87,7 @@ extension TransferCoding where Value: Codable & SendableMetatype {
     ///
     /// - Parameter format: The property list format to write; reading accepts every format.
     /// - Returns: The coding.
-    public static func propertyList(format: PropertyListSerialization.PropertyListFormat) -> Self {
+    public static func propertyList(format: PropertyListDecoder.PropertyListFormat) -> Self {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = format
         let decoder = PropertyListDecoder()

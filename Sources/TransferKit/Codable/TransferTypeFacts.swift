@@ -1,5 +1,10 @@
-import Foundation
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the loading path asks of a model type on every load, worked out once per type and process.
 ///

@@ -1,5 +1,10 @@
-import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension UniformType {
     /// Latin-1 (ISO 8859-1) text, `org.transferkit.latin1-plain-text` (`text/plain;charset=iso-8859-1`), which the

@@ -1,6 +1,11 @@
-import Foundation
 import TransferImaging
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension UniformType {
     /// Netpbm's binary PPM (`P6`), `org.transferkit.ppm` (`.ppm`, `image/x-portable-pixmap`), which the built-in

@@ -1,5 +1,10 @@
-public import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A conversion of bytes of one uniform type into bytes of another, which providers use to offer representations
 /// they did not register (the counterpart of GTK's content serializers and NSItemProvider's coercions).

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The converters that providers use to derive representations they did not register.
 ///
@@ -34,13 +39,29 @@ public import UniformTypes
 /// provider uses unless given another (``TransferProvider/converters``).
 public final class TransferConverterRegistry: Sendable {
     /// The process-wide registry, which starts with ``TransferConverter/builtIn``.
-    public static let shared = TransferConverterRegistry(converters: TransferConverter.builtIn)
+    public static let shared = TransferConverterRegistry(state: State(registered: nil))
 
     private let state: SanitizedMutex<State>
 
     private struct State: Sendable {
-        var converters: [TransferConverter]
+        /// `nil` until first used in ``shared``, which then makes ``TransferConverter/builtIn``: making them declares
+        /// their types in the catalog, which a program that never converts (`transferkit --version`) need not pay for.
+        var registered: [TransferConverter]?
         var maximumSteps = 2
+
+        var converters: [TransferConverter] {
+            mutating get {
+                if let registered { return registered }
+                let builtIn = TransferConverter.builtIn
+                registered = builtIn
+                return builtIn
+            }
+            set { registered = newValue }
+        }
+    }
+
+    private init(state: State) {
+        self.state = SanitizedMutex(state)
     }
 
     /// A registry with the given converters.
@@ -48,7 +69,7 @@ public final class TransferConverterRegistry: Sendable {
     /// - Parameter converters: The converters, in registration order; pass ``TransferConverter/builtIn`` to keep
     ///   TransferKit's own, or nothing for a registry that derives only what you register.
     public init(converters: [TransferConverter] = []) {
-        state = SanitizedMutex(State(converters: converters))
+        state = SanitizedMutex(State(registered: converters))
     }
 
     /// Adds a converter; providers that use this registry offer its destination from then on.

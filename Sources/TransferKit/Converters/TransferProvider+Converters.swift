@@ -1,6 +1,11 @@
-import Foundation
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TransferProvider {
     /// The converters this provider derives representations with; ``TransferConverterRegistry/shared`` unless set.
@@ -58,7 +63,7 @@ extension TransferProvider {
         }
         var entry = Entry(type: derivation.type, visibility: source.visibility, source: .data(collect), stream: stream)
         let name = source.suggestedName ?? suggestedName
-        entry.suggestedName = name.map { ($0 as NSString).deletingPathExtension }
+        entry.suggestedName = name.map(\.deletingFilenameExtension)
         return entry
     }
 

@@ -1,7 +1,12 @@
-public import Foundation
 import Synchronization
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension TransferProvider {
     /// Loads the bytes of the first registered representation that conforms to `type`.
@@ -408,11 +413,11 @@ extension TransferProvider {
     /// without an extension of its own takes that of its most specific supertype that has one
     /// (`public.utf8-plain-text` gives `item.txt`, an app's type conforming to `public.json` `item.json`).
     package static func fileName(suggested: String?, for type: UniformType) -> String {
-        var name = (suggested ?? "").replacingOccurrences(of: "/", with: "_")
+        var name = String(String.UnicodeScalarView((suggested ?? "").unicodeScalars.map { $0 == "/" ? "_" : $0 }))
         if name.isEmpty || name == "." || name == ".." {
             name = "item"
         }
-        if (name as NSString).pathExtension.isEmpty,
+        if name.filenameExtension.isEmpty,
             let fileExtension = type.preferredFilenameExtension ?? inheritedFilenameExtension(of: type)
         {
             name += "." + fileExtension
@@ -423,8 +428,8 @@ extension TransferProvider {
     /// `name`, then `name` with ` 2`, ` 3`, … ` 1000` before its extension (`Luke.card`, `Luke 2.card`, …): the names
     /// a file saved into a folder may take, in order, so that it never replaces a file already there.
     package static func numberedFileNames(_ name: String) -> [String] {
-        let stem = (name as NSString).deletingPathExtension
-        let pathExtension = (name as NSString).pathExtension
+        let stem = name.deletingFilenameExtension
+        let pathExtension = name.filenameExtension
         let suffix = pathExtension.isEmpty || stem.isEmpty ? "" : "." + pathExtension
         let base = suffix.isEmpty ? name : stem
         return [name] + (2...1000).map { "\(base) \($0)\(suffix)" }

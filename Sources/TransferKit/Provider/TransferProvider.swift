@@ -1,7 +1,12 @@
-public import Foundation
 import Synchronization
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// An item with one or more typed representations that load lazily and asynchronously.
 ///

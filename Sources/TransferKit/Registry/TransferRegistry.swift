@@ -1,7 +1,12 @@
-public import Foundation
 import Synchronization
 import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Finds the reader type for bytes of a given uniform type, so data from elsewhere decodes without the caller
 /// naming a Swift type.

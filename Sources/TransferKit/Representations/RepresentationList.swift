@@ -1,5 +1,10 @@
-public import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// An ordered list of representations of `Item`, built with ``RepresentationListBuilder`` for
 /// ``TransferRepresentable/transferRepresentations``.

@@ -1,5 +1,10 @@
-public import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A type that declares its representations as an ordered list: Codable, data, file, or a proxy to another type.
 ///

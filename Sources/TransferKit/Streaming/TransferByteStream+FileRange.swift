@@ -1,5 +1,10 @@
-import Foundation
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TransferByteStream {
     /// The `length` bytes at `offset` of the open file `file`, read with `pread` in chunks of at most 1 MiB, so that

@@ -1,5 +1,10 @@
-public import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// The bytes of a representation as a sequence of chunks, which may add up to more than fits in memory.
 ///

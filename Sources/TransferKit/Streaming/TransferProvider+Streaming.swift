@@ -1,5 +1,10 @@
-import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TransferProvider {
     /// Registers a representation whose bytes `loadHandler` hands out as a stream of chunks, so that it may be larger

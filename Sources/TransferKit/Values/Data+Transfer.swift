@@ -1,5 +1,10 @@
-public import Foundation
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Bytes read from, and written as, any type: `Data` reads the first representation a provider has (every type
 /// conforms to `public.data`) and writes `public.data`.

@@ -1,5 +1,11 @@
-public import Foundation
+import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Text reads from every plain-text type and writes UTF-8 plain text, as `NSString` does on Apple platforms.
 ///
@@ -93,7 +99,7 @@ extension String: TransferProviderReading, TransferProviderWriting {
 
     /// The encoding a MIME charset names (case-insensitively), if TransferKit knows it.
     static func encoding(charset: String) -> String.Encoding? {
-        switch charset.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\""]).lowercased() {
+        switch charset.trimming(.whitespaces).trimming(ScalarSet("\"")).lowercased() {
         case "utf-8", "utf8": .utf8
         case "utf-16", "utf16": .utf16
         case "utf-16le": .utf16LittleEndian

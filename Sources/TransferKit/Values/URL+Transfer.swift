@@ -1,5 +1,11 @@
-public import Foundation
+import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A URL reads from `public.url` and `public.file-url` (the URL's absolute string as UTF-8, as Apple platforms
 /// write it) and from `text/uri-list` (the first URL of the list, as GTK and Qt exchange files); it writes
@@ -33,7 +39,7 @@ extension URL: TransferProviderReading, TransferProviderWriting {
             }
             return first
         }
-        let text = try String(transferData: data, type: .utf8PlainText).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try String(transferData: data, type: .utf8PlainText).trimming(.whitespacesAndNewlines)
         guard !text.isEmpty, let url = URL(string: text), url.scheme != nil else {
             throw TransferError(
                 code: .decodingFailed,
@@ -57,7 +63,7 @@ extension URL: TransferProviderReading, TransferProviderWriting {
     public static func list(fromURIList data: Data) throws -> [URL] {
         let text = try String(transferData: data, type: .uriList, charset: "utf-8")
         return try text.split(whereSeparator: \.isNewline).compactMap { line in
-            let entry = line.trimmingCharacters(in: .whitespaces)
+            let entry = line.trimming(.whitespaces)
             guard !entry.isEmpty, !entry.hasPrefix("#") else { return nil }
             guard let url = URL(string: entry), url.scheme != nil else {
                 throw TransferError(

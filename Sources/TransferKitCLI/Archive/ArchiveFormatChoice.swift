@@ -1,5 +1,10 @@
-import Foundation
 package import TransferKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decides which form of the archive a command reads or writes.
 package enum ArchiveFormatChoice {

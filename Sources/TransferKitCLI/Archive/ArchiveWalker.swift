@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An item's header as a walk over an archive meets it.
 package struct WalkedItem {

@@ -1,7 +1,12 @@
-package import Foundation
 package import TransferKit
 import TransferKitPlatform
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// An open input: a file named on the command line, or standard input for `-`.
 ///

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Decodes representations with the registry's readers, re-encodes them, and compares.
 struct RoundTripChecker: Sendable {

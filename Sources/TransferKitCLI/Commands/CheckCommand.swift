@@ -1,7 +1,12 @@
-import Foundation
 package import TransferKit
 import TransferKitPlatform
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit check`: validates archives and checks that their representations survive a
 /// decode and re-encode, in this process or in a child `transferkit` process.

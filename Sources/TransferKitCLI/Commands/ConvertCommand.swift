@@ -1,5 +1,10 @@
-import Foundation
 import TransferKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit convert`: rewrites an archive in the other form (CBOR ⇄ JSON).
 package struct ConvertCommand: Command {

@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit convert-type`: converts a file's bytes from one uniform type to another with the converter registry
 /// (`TransferConverterRegistry`), the same conversions a provider offers as derived representations.

@@ -1,5 +1,10 @@
-import Foundation
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `--declarations FILE` option that commands consulting the type catalogue share: each
 /// file of type declarations (`Schemas/type-declarations.schema.json`) is loaded before the

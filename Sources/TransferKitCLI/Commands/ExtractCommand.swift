@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit extract`: writes one representation of one item.
 ///

@@ -1,7 +1,13 @@
-import Foundation
 import TransferKit
 import TransferKitJSON
+import TransferKitPlatform
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit inspect`: lists an archive's items and representations.
 package struct InspectCommand: Command {
@@ -216,7 +222,7 @@ private struct Listing {
             lines.append(line)
             let width = item.representations.map(\.type.count).max() ?? 0
             for representation in item.representations {
-                let type = representation.type.padding(toLength: width, withPad: " ", startingAt: 0)
+                let type = Self.padded(representation.type, toUTF16Count: width)
                 let checksum = String(representation.checksum, radix: 16)
                 let crc = String(repeating: "0", count: 8 - checksum.count) + checksum
                 var row = "  \(representation.index)  \(type)  \(ByteCount.format(representation.size))  crc32 \(crc)"
@@ -227,6 +233,14 @@ private struct Listing {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` padded with spaces, or cut, to `width` UTF-16 code units, as `NSString.padding(toLength:withPad:
+    /// startingAt:)` made the type column (the width counts characters, so a type of other scripts may come out cut).
+    private static func padded(_ text: String, toUTF16Count width: Int) -> String {
+        let count = text.utf16.count
+        guard width < count else { return text + String(repeating: " ", count: width - count) }
+        return String(decoding: text.utf16.prefix(width), as: UTF16.self)
     }
 }
 
@@ -241,6 +255,6 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return DecimalText.fixed(value, fractionDigits: 1) + " " + units[unit]
     }
 }

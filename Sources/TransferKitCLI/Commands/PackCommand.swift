@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit pack`: builds an archive with one item per input file.
 ///

@@ -1,6 +1,11 @@
-import Foundation
 package import TransferKit
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit reencode`: the child side of `check --cross-process`. Reads an archive,
 /// decodes and re-encodes every representation that has a registered reader, and writes the

@@ -1,5 +1,10 @@
-import Foundation
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What `transferkit types` shows about one type, as text or JSON.
 struct TypeDescription: Encodable {

@@ -1,6 +1,12 @@
-import Foundation
+import TransferKit
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension TypesCommand {
     /// The program that rebuilds a MIME directory's database from its packages (Debian's `shared-mime-info`).
@@ -61,7 +67,7 @@ extension TypesCommand {
             try FileManager.default.createDirectory(atPath: packages, withIntermediateDirectories: true)
         } catch {
             throw ToolIOError(
-                code: .writeFailed, message: "cannot create \(packages): \(error.localizedDescription)",
+                code: .writeFailed, message: "cannot create \(packages): \(FoundationErrorDescription.of(error))",
                 cause: error, source: packages)
         }
         let path =

@@ -1,5 +1,10 @@
-import Foundation
 package import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `transferkit types`: looks up uniform types by identifier, filename extension or MIME type,
 /// shows their conformance and tags, and answers conformance questions.

@@ -1,8 +1,13 @@
-import Foundation
 import TransferKit
 import TransferKitJSON
 import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Any JSON document: the reader `transferkit check` uses for `public.json` and every type that conforms to it
 /// when no more specific reader is registered.

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Finds executables: the running one, so a command can start a child copy of itself, and programs on the `PATH`.
 enum ExecutablePath {

@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A command-line tool made of ``Command``s: the `transferkit` executable is one, and an
 /// adopter can build another with their own model types registered.

@@ -247,7 +247,7 @@ package enum Syscall {
     package static func status(_ descriptor: Int32) throws(SystemError) -> FileStatus {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw SystemError(call: "fstat", errorNumber: errno) }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
     }
 
     /// The descriptor's current offset, or `nil` for a pipe or socket.
@@ -409,7 +409,7 @@ package enum Syscall {
     package static func linkStatus(atPath path: String) -> FileStatus? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
     }
 
     /// The names in the directory at `path` (without `.` and `..`); empty if it cannot be read.
@@ -433,6 +433,8 @@ package struct FileStatus: Sendable, Equatable {
     package var mode: UInt32
     /// `st_size`: meaningful for regular files only.
     package var size: Int64
+    /// `st_uid`: the user who owns it.
+    package var owner: UInt32
 
     /// A regular file (not a FIFO, a socket, a device or a directory).
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
@@ -553,7 +555,8 @@ extension Syscall {
         guard fstatat(parent, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else {
             return .failure(SystemError(call: "fstatat", errorNumber: errno, path: name))
         }
-        return .success(FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size)))
+        return .success(
+            FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid)))
     }
 
     /// Gives the file `name` of the open folder `source` a second name, `newName` in the open folder `destination`
@@ -594,7 +597,7 @@ extension Syscall {
     package static func status(atPath path: String) throws(SystemError) -> FileStatus {
         var status = stat()
         guard stat(path, &status) == 0 else { throw SystemError(call: "stat", errorNumber: errno) }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size))
+        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
     }
 }
 

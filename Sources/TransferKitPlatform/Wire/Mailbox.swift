@@ -1,5 +1,3 @@
-import Foundation
-
 /// A bounded queue from a connection's reader thread to one waiting task: the one mailbox of the wire layer.
 ///
 /// The reader posts; when the queue holds more than its capacity (counted by each element's cost, such as its
@@ -47,7 +45,7 @@ package final class Mailbox<Element: Sendable, Failure: Error>: Sendable {
 
     /// The most cost held before a post waits.
     package let capacity: Int
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     // Guarded by `condition`, which is the lock because a posting thread waits on it.
     nonisolated(unsafe) private var state = State()
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The time of the wire layer: what a ``Deadline`` is measured on and what ``WireTimer`` fires by.
 ///
 /// ``continuous`` is the machine's continuous clock, whose timer runs on a thread of its own (not the concurrency
@@ -40,7 +38,7 @@ package final class WireClock: Sendable {
     }
 
     private let origin = ContinuousClock.now
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     // Guarded by `condition`, which is the lock here because the timer thread waits on it.
     nonisolated(unsafe) private var state = State()
 
@@ -117,7 +115,7 @@ package final class WireClock: Sendable {
         while true {
             guard let first = state.entries.first else {
                 // Idle: the thread ends after a while and the next schedule starts another.
-                if !condition.wait(until: Date(timeIntervalSinceNow: 5)) && state.entries.isEmpty {
+                if !condition.wait(for: .seconds(5)) && state.entries.isEmpty {
                     state.isRunning = false
                     condition.unlock()
                     return
@@ -126,10 +124,8 @@ package final class WireClock: Sendable {
             }
             let now = origin.duration(to: .now)
             if first.instant > now {
-                // At most an hour at a time: Foundation's condition traps on a date centuries away (a write that
-                // expires in `Int64.max` seconds is allowed), and the loop looks again anyway.
-                let (seconds, attoseconds) = min(first.instant - now, .seconds(3600)).components
-                _ = condition.wait(until: Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) / 1e18))
+                // A write may expire in `Int64.max` seconds: the lock caps the wait, and the loop looks again anyway.
+                _ = condition.wait(for: first.instant - now)
                 continue
             }
             state.entries.removeFirst()

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The one timer of the wire layer: runs an action when its deadline passes, by the deadline's ``WireClock``.
 ///
 /// On the continuous clock actions run on the clock's thread of their own; it does not use the concurrency pool (a

@@ -1,6 +1,11 @@
-public import Foundation
 public import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension TransferList where Element: Codable {
     /// A list kept in `directory`, opened as it was left: every change is written durably before it counts, and a

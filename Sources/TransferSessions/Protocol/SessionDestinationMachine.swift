@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The destination's side of one session connection, as a pure state machine: the source's messages in, what the
 /// remote session must do out.

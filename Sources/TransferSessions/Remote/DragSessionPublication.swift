@@ -1,7 +1,12 @@
-import Foundation
 import TransferKit
 package import TransferKitPlatform
 public import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A drag session offered to other processes on a Unix domain socket: the source half of a cross-process drag.
 ///

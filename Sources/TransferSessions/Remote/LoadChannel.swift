@@ -1,6 +1,11 @@
-import Foundation
 import TransferKit
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The bytes of one remote load on their way from the connection's reader thread to the task that reads them: two
 /// ``Mailbox``es of the wire layer, one for the source's first answer and one for the bytes.

@@ -1,7 +1,12 @@
-import Foundation
 public import TransferKit
 package import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A drag session published by another process, seen from a destination: the destination half of a cross-process
 /// drag.

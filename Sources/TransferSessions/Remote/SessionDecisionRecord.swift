@@ -1,5 +1,10 @@
-public import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Where the two processes of a cross-process move write down, once, whether the move happened: what makes a move
 /// exactly-once even when either process dies in the middle.

@@ -1,7 +1,12 @@
 import CBOR
-package import Foundation
 package import TransferKit
 package import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The messages of the cross-process session protocol (Schemas/transfer-session.md), as the CBOR coder writes them:
 /// each is a map with one key, the message's name, whose value is the map of its fields.

@@ -1,5 +1,10 @@
-import Foundation
 import TransferKitPlatform
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A drag in flight: the items, the source that holds them, and the rules for what a drop may do with them
 /// (UIKit's `UIDragSession` and the source half of a drag interaction's delegate).

@@ -41,7 +41,10 @@ public final class TypeCatalog: Sendable {
     /// directories instead.
     public static let shared = TypeCatalog(includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport())
 
-    private let current: SanitizedMutex<CatalogSnapshot>
+    /// The current snapshot; `nil` until the first query of a catalog that starts with the built-in types, which
+    /// builds their snapshot then (``initialSnapshot(_:)``), so that making ``shared`` costs a program that never asks
+    /// it anything (`transferkit --version`) nothing.
+    private let current: SanitizedMutex<CatalogSnapshot?>
     /// Serializes registrations, so a batch is validated against the snapshot it replaces
     /// without holding up readers.
     private let registration = SanitizedMutex(())
@@ -71,17 +74,24 @@ public final class TypeCatalog: Sendable {
 
     private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?) {
         self.lazyMIMEImport = lazyMIMEImport
-        if includingSystemTypes, let system = Self.systemSnapshot {
-            current = SanitizedMutex(system)
-        } else {
-            current = SanitizedMutex(CatalogSnapshot())
-            if includingSystemTypes {
-                // Reached only if the built-in table had a conformance cycle, which a test rules
-                // out; the validator then rejects it and the catalog starts empty.
-                try? register(UniformType.systemDeclarations, as: .system)
-            }
-        }
+        current = SanitizedMutex(includingSystemTypes ? nil : CatalogSnapshot())
     }
+
+    /// The snapshot in `state`, made from the built-in types first if there is none yet.
+    private static func initialSnapshot(_ state: inout CatalogSnapshot?) -> CatalogSnapshot {
+        if let snapshot = state { return snapshot }
+        let snapshot = builtInSnapshot
+        state = snapshot
+        return snapshot
+    }
+
+    /// What a catalog with the built-in types starts from: ``systemSnapshot``, or, should the built-in table have a
+    /// conformance cycle (a test rules it out), what registering the table gives (the validator rejects it, and the
+    /// catalog starts empty).
+    private static let builtInSnapshot: CatalogSnapshot =
+        systemSnapshot
+        ?? (try? DeclarationValidator.apply(UniformType.systemDeclarations, as: .system, to: CatalogSnapshot()))
+        ?? CatalogSnapshot()
 
     /// The built-in declarations as a snapshot, built once per process without validation and
     /// shared by every catalog that starts with them (a snapshot never changes).
@@ -95,7 +105,7 @@ public final class TypeCatalog: Sendable {
 
     /// The current snapshot; it stays valid and unchanged however the catalog changes later.
     var snapshot: CatalogSnapshot {
-        current.withLock { $0 }
+        current.withLock { Self.initialSnapshot(&$0) }
     }
 
     /// Adds declarations to the catalog, all or none.
@@ -206,7 +216,7 @@ public final class TypeCatalog: Sendable {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()
         }
-        return current.withLock { $0.index(of: type) >= 0 }
+        return current.withLock { Self.initialSnapshot(&$0).index(of: type) >= 0 }
     }
 
     /// Whether `type` conforms to `other`: true when they are equal, or when `other` is reachable
@@ -216,7 +226,7 @@ public final class TypeCatalog: Sendable {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()
         }
-        return current.withLock { $0.conforms(type, to: other) }
+        return current.withLock { Self.initialSnapshot(&$0).conforms(type, to: other) }
     }
 
     /// Every type that `type` conforms to, directly or through other types, not counting itself.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// HTML to plain text, as a reader who pastes a web page's selection into a text field expects: tags stripped,
 /// character references decoded, block elements on lines of their own, white space collapsed outside `<pre>`, and

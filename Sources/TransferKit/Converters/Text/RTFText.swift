@@ -1,5 +1,11 @@
-import Foundation
+import TransferKitPlatform
 import UniformTypes
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// RTF to plain text, for the subset that word processors and browsers put on the clipboard: groups, control words
 /// and symbols, paragraphs, line breaks and tabs, `\'hh` characters (Windows-1252, RTF's default `\ansi` code page),
@@ -195,7 +201,7 @@ struct URIListToNewlineList: TransferChunkConversion {
         let text = try String(transferData: Data(lines), type: .uriList, charset: "utf-8")
         var output: [UInt8] = []
         for line in text.split(whereSeparator: \.isNewline) {
-            let entry = line.trimmingCharacters(in: .whitespaces)
+            let entry = line.trimming(.whitespaces)
             guard !entry.isEmpty, !entry.hasPrefix("#") else { continue }
             guard let url = URL(string: entry), url.scheme != nil else {
                 throw TransferError(

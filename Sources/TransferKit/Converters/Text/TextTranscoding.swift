@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A text encoding a ``TextTranscoding`` reads or writes.
 enum TextEncoding: Sendable, Equatable {

@@ -1,9 +1,11 @@
+// The full Foundation on purpose: `Progress` is not in FoundationEssentials. Outside TransferKit itself, so that a
+// program that does not import this module (the `transferkit` tool) links FoundationEssentials only.
 public import Foundation
 
 extension TransferProgress {
     /// Makes a Foundation `Progress` that mirrors this one, for APIs spelled with completion handlers.
     ///
-    /// The mirror's counts follow this progress: a task observes ``updates`` and copies each snapshot's counts into
+    /// The mirror's counts follow this progress: a task observes `updates` and copies each snapshot's counts into
     /// it, so it lags by one task hop, never polls, and coalesces fast updates. A finished indeterminate progress is
     /// mirrored as 1 of 1 so that the mirror reports finished too. The mirror's `fractionCompleted` is its own
     /// `completedUnitCount / totalUnitCount`: the partial work of running children shows only once they finish.

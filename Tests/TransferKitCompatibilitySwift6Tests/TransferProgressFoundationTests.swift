@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TransferKit
+@testable import TransferKitCompatibility
 
 @Suite("TransferProgress Foundation bridge", .timeLimit(.minutes(5)))
 struct TransferProgressFoundationTests {
