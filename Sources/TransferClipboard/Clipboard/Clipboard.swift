@@ -67,7 +67,9 @@ public final class Clipboard: Sendable {
         timeout: Duration = .seconds(10),
         catalog: TypeCatalog = .shared
     ) async throws {
-        let backend = try await makeClipboardBackend(choice: backend, environment: environment, timeout: timeout)
+        let backend = try await chooseClipboardBackend(
+            choice: backend, environment: environment, timeout: timeout
+        ).backend
         self.connection = ClipboardConnection(backend: backend)
         self.catalog = catalog
         self.portal = .serving(environment)

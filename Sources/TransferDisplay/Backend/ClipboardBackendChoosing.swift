@@ -1,18 +1,11 @@
-/// The backend for `choice`: the one place that knows which backends this build has.
+/// The clipboard's backend for `choice`, and why it is that one (for `transferkit doctor`): the one place that knows
+/// which backends this build has.
 ///
 /// `.automatic` tries Wayland when `WAYLAND_DISPLAY` is set and falls back to X11 (XWayland) when the compositor
 /// cannot be reached or lacks data control and `DISPLAY` is set too; it takes X11 when only `DISPLAY` is set.
 ///
 /// - Throws: ``ClipboardError`` with `noDisplay` when `.automatic` finds neither `WAYLAND_DISPLAY` nor `DISPLAY`;
 ///   when both were tried and failed, X11's error, with Wayland's in its message.
-package func makeClipboardBackend(
-    choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
-) async throws -> any ClipboardBackend {
-    try await chooseClipboardBackend(choice: choice, environment: environment, timeout: timeout).backend
-}
-
-/// The backend for `choice`, and why it is that one (for `transferkit doctor`); see
-/// `makeClipboardBackend(choice:environment:timeout:)`, which is this without the reason.
 package func chooseClipboardBackend(
     choice: ClipboardBackendChoice, environment: [String: String], timeout: Duration
 ) async throws -> (backend: any ClipboardBackend, reason: String) {
