@@ -87,6 +87,14 @@ public struct PointerDriver: Sendable {
         _ = try await xdotool(["mousemove", "--sync", "\(point.x)", "\(point.y)", "mousedown", "1"])
     }
 
+    /// Presses the first button where the pointer is.
+    ///
+    /// Use it after ``move(to:)``: `press(at:)` to the point the pointer already rests on waits out `xdotool`'s
+    /// `--sync`, which expects the pointer to move.
+    public func press() async throws {
+        _ = try await xdotool(["mousedown", "1"])
+    }
+
     /// Moves the pointer to `point` (the button stays as it is).
     public func move(to point: ScreenPoint) async throws {
         _ = try await xdotool(["mousemove", "--sync", "\(point.x)", "\(point.y)"])
