@@ -219,7 +219,9 @@ let package = Package(
         // The sessions' test rows and socket folders, shared by their unit and integration tests.
         .target(
             name: "TransferSessionsTestSupport",
-            dependencies: ["TransferKit", "UniformTypes", "TransferKitTestSupport"],
+            dependencies: [
+                "TransferKit", "TransferSessions", "TransferKitPlatform", "UniformTypes", "TransferKitTestSupport",
+            ],
             path: "Tests/SessionsTestSupport"),
         // The tool with a peak-memory report at exit, for the streaming test; never shipped.
         .executableTarget(

@@ -46,10 +46,12 @@ extension Row {
     }
 }
 
-/// The time limit of the sessions in tests that are not about time limits.
+/// The time limit of the sessions with real processes (the integration targets' hostile peers), which run on the
+/// machine's clock.
 ///
 /// Above the library's default of 30 seconds: the whole test run shares two threads, and under the thread
 /// sanitizer a test's task can wait behind hundreds of others for longer than that while the limit's timer runs.
+/// The unit tests take ``unhurried`` instead.
 public let patience: Duration = .seconds(60)
 
 /// A socket path in a fresh temporary directory, and the directory to remove.

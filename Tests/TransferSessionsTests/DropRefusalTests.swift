@@ -36,7 +36,7 @@ struct DropRefusalTests {
         #expect(refusal.description.contains("com.example.other"))
         #expect(refusal.description.contains("allowsMoveToOtherApplications"))
         #expect(session.endRefusal == refusal)
-        #expect(try await session.ended(within: patience) == .cancel)
+        #expect(await session.ended() == .cancel)
         #expect(left.elements.map(\.id) == ["a"] && right.elements.isEmpty)
     }
 
@@ -76,14 +76,14 @@ struct DropRefusalTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (left, right) = (Self.list("a"), Self.list())
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: Self.otherApplication, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: Self.otherApplication)
         #expect(remote.moveRefusal()?.reason == .otherApplication)
         let result = try await right.drop(remote, at: 0)
         #expect(result.operation == .cancel && result.refusal?.reason == .otherApplication)
-        #expect(try await publication.ended(within: patience) == .cancel)
+        #expect(await publication.ended() == .cancel)
         // The source saw the destination's application as the kernel and the hello named it.
         #expect(session.endRefusal?.reason == .otherApplication)
         #expect(session.endRefusal?.destination.applicationIdentifier == "com.example.other")

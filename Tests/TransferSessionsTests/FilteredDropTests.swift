@@ -110,13 +110,13 @@ struct FilteredDropTests {
         let source = TransferList([Row(id: "x", title: "family")], makeProvider: Row.provider)
         let books = TransferList(shelf(), makeProvider: Row.provider, renumbering: \.order)
         let session = try source.beginDrag(["x"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: sameApplicationElsewhere)
         let result = try await books.drop(remote, at: 2, inViewWhere: isFamily)
         #expect(result.operation == .move)
-        #expect(try await session.ended(within: patience) == .move)
+        #expect(await session.ended() == .move)
         #expect(ids(books).family == ["a", "c", "x", "d", "f"])
         #expect(ids(books).all == ["a", "b", "c", "x", "d", "e", "f"])
         #expect(isNumbered(books))

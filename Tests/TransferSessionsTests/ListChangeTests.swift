@@ -49,13 +49,13 @@ struct ListChangeTests {
         var leftChanges = left.changes().makeAsyncIterator()
         var rightChanges = right.changes().makeAsyncIterator()
         let session = try left.beginDrag(["b"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: sameApplicationElsewhere)
         let result = try await right.drop(remote, at: 1)
         #expect(result.operation == .move)
-        #expect(try await publication.ended(within: patience) == .move)
+        #expect(await publication.ended() == .move)
 
         let removal = try #require(await leftChanges.next())
         #expect(removal.cause == .movedAway(session.id))

@@ -68,13 +68,13 @@ struct RenumberingTests {
         let left = TransferList(staleRows("a", "b", "c"), makeProvider: Row.provider, renumbering: \.order)
         let right = TransferList(staleRows("x", "y"), makeProvider: Row.provider, renumbering: \.order)
         let session = try left.beginDrag(["a"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: sameApplicationElsewhere)
         let result = try await right.drop(remote, at: 1)
         #expect(result.operation == .move)
-        #expect(try await session.ended(within: patience) == .move)
+        #expect(await session.ended() == .move)
         #expect(numbered(right) == "x0 a1 y2")
         #expect(numbered(left) == "b0 c1")
     }

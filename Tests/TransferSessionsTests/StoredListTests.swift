@@ -198,14 +198,14 @@ struct StoredListTests {
         let (left, right) = (try folder.list("A", "a", "b", "c"), try folder.list("B", "x"))
         var leftChanges = left.changes().makeAsyncIterator()
         let session = try left.beginDrag(["b"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
         #expect(publication.decisions?.directory == folder.record.directory)
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: sameApplicationElsewhere)
         let result = try await right.drop(remote, at: 0)
         #expect(result.operation == .move)
-        #expect(try await publication.ended(within: patience) == .move)
+        #expect(await publication.ended() == .move)
         #expect(try folder.record.decision(for: session.id)?.outcome == .committed)
         #expect(try #require(await leftChanges.next()).cause == .movedAway(session.id))
         let (a, b) = (try folder.file("A"), try folder.file("B"))
@@ -224,13 +224,13 @@ struct StoredListTests {
         let session = try left.beginDrag(["b"])
         // The source gave the move up first (it lost its destination, as far as it knew).
         try folder.record.decide(.aborted, for: session.id, items: ["b"])
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: patience)
+        let publication = try DragSessionPublication(unhurriedPublishing: session, atPath: path)
         defer { publication.close() }
-        let remote = try await RemoteDragSession.connect(
-            toPath: path, origin: sameApplicationElsewhere, timeout: patience)
+        let remote = try await RemoteDragSession.connectUnhurried(
+            toPath: path, origin: sameApplicationElsewhere)
         let error = await #expect(throws: TransferSessionError.self) { try await right.drop(remote, at: 0) }
         #expect(error?.code == .commitFailed)
-        #expect(try await publication.ended(within: patience) == .cancel)
+        #expect(await publication.ended() == .cancel)
         #expect(try #require(await rightChanges.next()).cause == .dropped(session.id))
         #expect(try #require(await rightChanges.next()).cause == .undone(session.id))
         #expect(right.elements.map(\.id) == ["x"] && left.elements.map(\.id) == ["a", "b"])
