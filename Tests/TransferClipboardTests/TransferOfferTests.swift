@@ -186,26 +186,34 @@ struct TransferOfferTests {
 
     @Test("A reader that went away, or stopped reading, is transferFailed")
     func readerGoneOrStalled() async throws {
-        let offer = TransferOffer(providers: [Self.endlessProvider {}])
+        try await Self.expectTransferFailedForGoneAndStalledReaders(
+            of: TransferOffer(providers: [Self.endlessProvider {}]))
+    }
+
+    /// Writes `offer`'s `public.data` to a pipe whose reader has gone, then to one nobody reads: `transferFailed`
+    /// with `EPIPE`, then with `ETIMEDOUT`.
+    static func expectTransferFailedForGoneAndStalledReaders(
+        of offer: TransferOffer, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let gone = try Syscall.makePipe()
         Syscall.close(gone.read)
         defer { Syscall.close(gone.write) }
-        let goneError = await #expect(throws: ClipboardError.self) {
+        let goneError = await #expect(throws: ClipboardError.self, sourceLocation: sourceLocation) {
             try await offer.write("public.data", to: gone.write)
         }
-        #expect(goneError?.code == .transferFailed)
-        #expect((goneError?.cause as? SystemError)?.errorNumber == EPIPE)
+        #expect(goneError?.code == .transferFailed, sourceLocation: sourceLocation)
+        #expect((goneError?.cause as? SystemError)?.errorNumber == EPIPE, sourceLocation: sourceLocation)
 
         let stalled = try Syscall.makePipe()
         defer {
             Syscall.close(stalled.read)
             Syscall.close(stalled.write)
         }
-        let stalledError = await #expect(throws: ClipboardError.self) {
+        let stalledError = await #expect(throws: ClipboardError.self, sourceLocation: sourceLocation) {
             try await offer.write("public.data", to: stalled.write, timeout: .milliseconds(200))
         }
-        #expect(stalledError?.code == .transferFailed)
-        #expect((stalledError?.cause as? SystemError)?.errorNumber == ETIMEDOUT)
+        #expect(stalledError?.code == .transferFailed, sourceLocation: sourceLocation)
+        #expect((stalledError?.cause as? SystemError)?.errorNumber == ETIMEDOUT, sourceLocation: sourceLocation)
     }
 
     @Test("A provider's failing loader reaches the writer as its TransferError")

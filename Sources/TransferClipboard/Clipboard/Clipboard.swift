@@ -139,6 +139,7 @@ public final class Clipboard: Sendable {
             let ticket = try serving.admit(countsAsPaste: !isHint)
             let stream = try await ClipboardTypeMapping.stream(for: offer, providers: providers, portal: portal)
             return TransferByteStream(length: stream.length, TicketedChunks(base: stream, ticket: ticket))
+                .keepingFileBacking(of: stream)
         }
         // The expiry counts from the write's start, so the time taken to own the selection is part of it.
         let expiry = expiration.map { start + .seconds(max(0, $0.timeIntervalSince(now))) - ContinuousClock.now }

@@ -20,6 +20,7 @@ extension TransferByteStream {
     ///   - name: What the range holds, for messages.
     package init(range offset: Int64, length: UInt64, of file: SharedDescriptor, name: String) {
         self.init(length: length, FileRangeChunks(file: file, offset: offset, length: length, name: name))
+        fileBacking = .range(file, offset: offset)
     }
 }
 

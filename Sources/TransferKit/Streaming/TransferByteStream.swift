@@ -1,4 +1,4 @@
-import TransferKitPlatform
+package import TransferKitPlatform
 
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
@@ -45,6 +45,9 @@ public struct TransferByteStream: AsyncSequence, Sendable {
     public let length: UInt64?
 
     let source: Source
+
+    /// Where the bytes lie in a file, when they do; see ``FileBacking``.
+    package internal(set) var fileBacking: FileBacking?
 
     enum Source: Sendable {
         /// A fresh iterator of the caller's sequence, type-erased to its `next()`.
@@ -102,6 +105,7 @@ public struct TransferByteStream: AsyncSequence, Sendable {
         defer { Syscall.close(descriptor) }
         length = try Self.regularFileSize(descriptor, path: path)
         source = .file(path: path, chunkSize: Swift.max(1, chunkSize))
+        fileBacking = .path(path)
     }
 
     /// Starts a new pass over the stream's chunks.
@@ -165,12 +169,60 @@ public struct TransferByteStream: AsyncSequence, Sendable {
 }
 
 extension TransferByteStream {
+    /// Where a stream's bytes lie in a file, for a writer that moves them between descriptors without copying them
+    /// through memory (`splice(2)` from the file into a pipe).
+    ///
+    /// Streams made from a file have one (``init(contentsOf:chunkSize:)``, a range of an open file), and so do
+    /// wrappers that pass every byte through unchanged (``keepingFileBacking(of:)``). A writer that uses it moves
+    /// ``length`` bytes from ``open()``'s offset, checks its own task's cancellation, and reports a file that ended
+    /// early or grew as iteration would (`TransferError.Code.lengthMismatch`).
+    package enum FileBacking: Sendable {
+        /// The whole of the regular file at a path.
+        case path(String)
+        /// The bytes from `offset` of an open file.
+        case range(SharedDescriptor, offset: Int64)
+
+        /// A descriptor of the file of the caller's own (the caller closes it), and where the bytes start in it.
+        /// - Throws: ``TransferError`` with `TransferError.Code.fileCoercionFailed` when the file cannot be opened
+        ///   or is no longer a regular file, as the stream's iteration would.
+        package func open() throws(TransferError) -> (descriptor: Int32, offset: Int64) {
+            switch self {
+            case .path(let path):
+                let descriptor = try TransferByteStream.open(path)
+                do {
+                    _ = try TransferByteStream.regularFileSize(descriptor, path: path)
+                } catch {
+                    Syscall.close(descriptor)
+                    throw error
+                }
+                return (descriptor, 0)
+            case .range(let file, let offset):
+                do {
+                    return (try Syscall.duplicate(file.descriptor), offset)
+                } catch {
+                    throw TransferError(
+                        code: .fileCoercionFailed, message: "Cannot open the stream's file again: \(error.reason).",
+                        cause: error)
+                }
+            }
+        }
+    }
+
+    /// This stream with `base`'s ``fileBacking``: for a wrapper of `base` that passes every byte through unchanged
+    /// (mapping errors, holding a resource until the stream is let go), so a writer may still move the file's bytes
+    /// without copying them.
+    package func keepingFileBacking(of base: TransferByteStream) -> TransferByteStream {
+        var stream = self
+        stream.fileBacking = base.fileBacking
+        return stream
+    }
+
     /// The file of a stream made with ``init(contentsOf:chunkSize:)``, for copying it from a descriptor.
     var filePath: String? {
         if case .file(let path, _) = source { path } else { nil }
     }
 
-    static func lengthMismatch(delivered: UInt64, length: UInt64, ended: Bool) -> TransferError {
+    package static func lengthMismatch(delivered: UInt64, length: UInt64, ended: Bool) -> TransferError {
         let what = ended ? "ended after \(delivered) bytes" : "yielded \(delivered) bytes or more"
         return TransferError(
             code: .lengthMismatch,

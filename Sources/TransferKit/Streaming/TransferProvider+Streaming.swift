@@ -88,7 +88,8 @@ extension TransferByteStream {
         let original = self
         return TransferByteStream(
             length: length,
-            CheckedChunks(stream: original, type: type, progress: progress))
+            CheckedChunks(stream: original, type: type, progress: progress)
+        ).keepingFileBacking(of: original)
     }
 
     /// The error a consumer of `type`'s stream reports for `error`.

@@ -265,10 +265,7 @@ package final class UnixSocket: Sendable {
 
     /// Makes reads and writes return `EAGAIN` instead of waiting (or wait again, with `false`).
     package func setNonBlocking(_ nonBlocking: Bool) throws(SystemError) {
-        let flags = fcntl(descriptor, F_GETFL)
-        guard flags >= 0 else { throw SystemError(call: "fcntl", errorNumber: errno) }
-        let updated = nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
-        guard fcntl(descriptor, F_SETFL, updated) == 0 else { throw SystemError(call: "fcntl", errorNumber: errno) }
+        _ = try Syscall.setNonBlocking(descriptor, nonBlocking)
     }
 
     /// The peer's process, user and group ids (`SO_PEERCRED`), or `nil` if the system does not say.
@@ -401,6 +398,22 @@ extension Syscall {
         try poll(descriptor, events: Int16(POLLIN), timeout: timeout)
     }
 
+    /// Makes reads and writes of `descriptor` return `EAGAIN` instead of waiting (or wait again, with `false`).
+    ///
+    /// The flag belongs to the open file description, which every duplicate of the descriptor (in this process or
+    /// another) shares.
+    /// - Returns: Whether the descriptor was non-blocking before, to put it back.
+    @discardableResult
+    package static func setNonBlocking(_ descriptor: Int32, _ nonBlocking: Bool) throws(SystemError) -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0 else { throw SystemError(call: "fcntl", errorNumber: errno) }
+        let updated = nonBlocking ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+        guard updated == flags || fcntl(descriptor, F_SETFL, updated) == 0 else {
+            throw SystemError(call: "fcntl", errorNumber: errno)
+        }
+        return flags & O_NONBLOCK != 0
+    }
+
     /// Waits until `descriptor` can take more bytes (or has an error, which the next write reports).
     /// - Parameter timeout: The longest wait; `nil` waits without limit.
     /// - Returns: `false` when the time ran out.
@@ -422,6 +435,35 @@ extension Syscall {
     ) throws(SystemError) {
         try withBrokenPipeSignalBlocked { () throws(SystemError) in
             try writeAll(descriptor, bytes, timeout: timeout)
+        }
+    }
+
+    /// Moves up to `count` bytes of the file `input`, from `offset`, into the pipe `output` without copying them
+    /// through this process's memory, as ``splice(from:offset:toPipe:count:)`` does, waiting at most `timeout` for
+    /// room in the pipe (the move itself never waits for the reader: it takes what room there is).
+    ///
+    /// A reader that has gone is `EPIPE`, never a `SIGPIPE`, as for ``write(_:_:timeout:)``.
+    /// - Returns: The number of bytes moved (0 at the end of the file), or `nil` when this system or this pair of
+    ///   descriptors cannot splice (then copy the bytes instead; nothing was moved).
+    /// - Throws: ``SystemError`` with `ETIMEDOUT` when the reader did not read within `timeout`, `EPIPE` when it has
+    ///   gone, or another failure of the file or the pipe.
+    package static func splice(
+        from input: Int32, offset: inout Int64, toPipe output: Int32, count: Int, timeout: Duration?
+    ) throws(SystemError) -> Int? {
+        var position = offset
+        defer { offset = position }
+        return try withBrokenPipeSignalBlocked { () throws(SystemError) -> Int? in
+            while true {
+                guard try waitUntilWritable(output, timeout: timeout) else {
+                    throw SystemError(call: "poll", errorNumber: ETIMEDOUT)
+                }
+                do throws(SystemError) {
+                    return try splice(input, inputOffset: &position, output, count: count, nonBlocking: true)
+                } catch {
+                    // Another writer took the room that poll saw: wait again.
+                    guard error.errorNumber == EAGAIN || error.errorNumber == EWOULDBLOCK else { throw error }
+                }
+            }
         }
     }
 

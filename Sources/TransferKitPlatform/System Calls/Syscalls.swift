@@ -165,15 +165,17 @@ package enum Syscall {
     }
 
     /// `splice(2)` from `input` (at `inputOffset`, which it advances, or at the descriptor's position when `nil`) to
-    /// `output` at its position, retrying on `EINTR`; `nil` when the pair cannot splice.
-    private static func splice(
-        _ input: Int32, inputOffset: UnsafeMutablePointer<Int64>?, _ output: Int32, count: Int
+    /// `output` at its position, retrying on `EINTR`; `nil` when the pair cannot splice. `nonBlocking` adds
+    /// `SPLICE_F_NONBLOCK`: a full pipe is then `EAGAIN` instead of a wait.
+    static func splice(
+        _ input: Int32, inputOffset: UnsafeMutablePointer<Int64>?, _ output: Int32, count: Int,
+        nonBlocking: Bool = false
     ) throws(SystemError) -> Int? {
         #if os(Linux)
             guard let splice = LinuxCalls.splice else { return nil }
             while true {
-                // SPLICE_F_MOVE (1) | SPLICE_F_MORE (4): hints only, never an error.
-                let moved = splice(input, inputOffset, output, nil, count, 1 | 4)
+                // SPLICE_F_MOVE (1) | SPLICE_F_MORE (4): hints only, never an error; SPLICE_F_NONBLOCK (2).
+                let moved = splice(input, inputOffset, output, nil, count, 1 | 4 | (nonBlocking ? 2 : 0))
                 if moved >= 0 { return moved }
                 let code = errno
                 switch code {
@@ -459,6 +461,8 @@ package enum ErrorNumber {
     package static var isADirectory: Int32 { EISDIR }
     /// A wait ran out of time.
     package static var timedOut: Int32 { ETIMEDOUT }
+    /// The call does not apply to these arguments (`EINVAL`).
+    package static var invalidArgument: Int32 { EINVAL }
     /// The name to create exists already (`link(2)`, `O_EXCL`).
     package static var fileExists: Int32 { EEXIST }
     /// The peer sent more than a message can carry (more file descriptors than asked for).
