@@ -90,7 +90,7 @@ func uniqueWindowTitle(_ stem: String) -> String {
 
 extension WaylandBackend {
     /// The drag-and-drop part of the machine now (for tests that wait for a step).
-    var dragAndDropState: WaylandDragAndDropState { storage.withLock { $0.machine.dragAndDrop } }
+    var dragAndDropState: WaylandDragAndDropState { storage.withLock { $0.dragAndDrop } }
 }
 
 /// Two TransferKit connections to one headless sway, each with a window, and a virtual pointer to drag between them.

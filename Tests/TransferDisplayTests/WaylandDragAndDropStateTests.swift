@@ -9,17 +9,22 @@ import TransferKitTestSupport
 /// Drag and drop's part of the Wayland machine, without a compositor: binding, windows.
 @Suite("Wayland state machine: drag and drop", .timeLimit(.minutes(5)))
 struct WaylandDragAndDropStateTests {
-    /// A machine bound for drag and drop to a compositor that announced `interfaces`, each at `version`.
+    /// A core bound for drag and drop to a compositor that announced `interfaces`, each at `version`, and drag and
+    /// drop's machine, its subscriber.
     static func bound(
         _ interfaces: [String] = WaylandState.focusSurfaceInterfaces, version: UInt32 = 3
-    ) throws(ClipboardError) -> (WaylandState, [WaylandState.Action]) {
+    ) throws(ClipboardError) -> (WaylandState, WaylandDragAndDropState, [WaylandDragAndDropAction]) {
         var machine = try WaylandState.announcing(interfaces, version: version)
-        let actions = try machine.bindDragAndDrop(compositor: "test")
-        return (machine, actions)
+        var dnd = WaylandDragAndDropState()
+        let actions = try dnd.bind(compositor: "test", core: &machine)
+        return (machine, dnd, actions)
     }
 
-    static func requests(_ actions: [WaylandState.Action]) -> [WaylandMessage] {
-        WaylandFocusSurfaceStateTests.requests(actions)
+    /// The requests among drag and drop's actions, in order.
+    static func requests(_ actions: [WaylandDragAndDropAction]) -> [WaylandMessage] {
+        actions.flatMap { action -> [WaylandMessage] in
+            if case .display(.send(let messages)) = action { messages } else { [] }
+        }
     }
 
     @Test("Each missing global is named: protocolUnavailable", arguments: WaylandState.focusSurfaceInterfaces)
@@ -41,7 +46,7 @@ struct WaylandDragAndDropStateTests {
 
     @Test("The manager is bound at version 3, no keyboard is asked for, and the clipboard is refused")
     func binding() throws {
-        let (machine, actions) = try Self.bound()
+        let (machine, _, actions) = try Self.bound()
         let binds = Self.requests(actions).filter { $0.objectID == machine.registry }
         #expect(
             binds.contains {
@@ -57,39 +62,44 @@ struct WaylandDragAndDropStateTests {
 
     @Test("The pointer is asked for once the seat has one, and only once")
     func pointerFromCapabilities() throws {
-        var (machine, _) = try Self.bound()
-        #expect(machine.handle(.dragAndDrop(.seatCapabilities(seat: machine.seat, 0)), live: true).isEmpty)
-        let made = machine.handle(.dragAndDrop(.seatCapabilities(seat: machine.seat, 1)), live: true)
-        let pointer = machine.dragAndDrop.pointer
+        var (machine, dnd, _) = try Self.bound()
+        let seat = machine.seat
+        #expect(dnd.feed(.dragAndDrop(.seatCapabilities(seat: seat, 0)), from: seat, core: &machine).isEmpty)
+        let made = dnd.feed(.dragAndDrop(.seatCapabilities(seat: seat, 1)), from: seat, core: &machine)
+        let pointer = dnd.pointer
         #expect(pointer != 0)
-        #expect(
-            Self.requests(made) == [WaylandMessage(objectID: machine.seat, opcode: 0, arguments: [.newID(pointer)])])
-        #expect(machine.handle(.dragAndDrop(.seatCapabilities(seat: machine.seat, 3)), live: true).isEmpty)
+        #expect(machine.routed.contains(pointer))
+        #expect(Self.requests(made) == [WaylandMessage(objectID: seat, opcode: 0, arguments: [.newID(pointer)])])
+        #expect(dnd.feed(.dragAndDrop(.seatCapabilities(seat: seat, 3)), from: seat, core: &machine).isEmpty)
     }
 
     @Test("A window is a titled toplevel with a buffer of its size; its first configure shows it, once")
     func window() throws {
-        var (machine, _) = try Self.bound()
-        let (window, surface, actions) = try machine.openWindow(title: "drops", bufferFD: 70, width: 320, height: 48)
+        var (machine, dnd, _) = try Self.bound()
+        let (window, surface, actions) = try dnd.openWindow(
+            title: "drops", bufferFD: 70, width: 320, height: 48, core: &machine)
         let messages = Self.requests(actions)
         #expect(messages.contains { $0.arguments.contains(.fd(70)) && $0.arguments.contains(.int(320 * 4 * 48)) })
         #expect(messages.contains { $0.arguments == [.string("drops")] })
-        let state = try #require(machine.dragAndDrop.windows[window])
+        let state = try #require(dnd.windows[window])
         #expect(state.toplevel.surface == surface)
-        let configured = machine.handle(.configure(xdgSurface: state.toplevel.xdgSurface, serial: 5), live: true)
-        #expect(configured.last == .dragAndDrop(.windowShown(window: window)))
-        let again = machine.handle(.configure(xdgSurface: state.toplevel.xdgSurface, serial: 6), live: true)
-        #expect(!again.contains(.dragAndDrop(.windowShown(window: window))))
-        let closed = machine.closeWindow(window)
-        #expect(closed.last == .dragAndDrop(.windowClosed(window: window)))
+        let xdgSurface = state.toplevel.xdgSurface
+        let configured = dnd.feed(.configure(xdgSurface: xdgSurface, serial: 5), from: xdgSurface, core: &machine)
+        #expect(configured.last == .windowShown(window: window))
+        let again = dnd.feed(.configure(xdgSurface: xdgSurface, serial: 6), from: xdgSurface, core: &machine)
+        #expect(!again.contains(.windowShown(window: window)))
+        let closed = dnd.closeWindow(window, core: &machine)
+        #expect(closed.last == .windowClosed(window: window))
+        #expect(!machine.routed.contains(xdgSurface), "a closed window's objects are no longer routed")
         #expect(Self.requests(closed).count == 4, "toplevel, xdg_surface, surface and buffer are destroyed")
     }
 
     @Test("A clipboard machine cannot open windows: protocolUnavailable")
     func windowNeedsTheBinding() throws {
         var (machine, _) = try WaylandFocusSurfaceStateTests.bound()
+        var dnd = WaylandDragAndDropState()
         let error = #expect(throws: ClipboardError.self) {
-            _ = try machine.openWindow(title: "x", bufferFD: 70, width: 1, height: 1)
+            _ = try dnd.openWindow(title: "x", bufferFD: 70, width: 1, height: 1, core: &machine)
         }
         #expect(error?.code == .protocolUnavailable)
     }
@@ -108,5 +118,23 @@ extension WaylandState {
         _ = machine.handle(.done(callback: callback), live: true)
         _ = machine.handle(.deleteID(callback), live: false)
         return machine
+    }
+}
+
+extension WaylandDragAndDropState {
+    /// Feeds `event` from `object` to `core` and each event it routes to this machine, as the shell does: the
+    /// core's own actions come back as ``WaylandDragAndDropAction/display(_:)``, in order.
+    mutating func feed(
+        _ event: WaylandEvent, from object: UInt32, core: inout WaylandState
+    ) -> [WaylandDragAndDropAction] {
+        var actions: [WaylandDragAndDropAction] = []
+        for action in core.handle(event, from: object, live: true) {
+            switch action {
+            case .route(let routed): actions += receive(routed, core: &core)
+            case .endSubscription(let error): actions += connectionEnded(error, core: &core)
+            default: actions.append(.display(action))
+            }
+        }
+        return actions
     }
 }

@@ -59,9 +59,12 @@ package final class WaylandBackend: ClipboardBackend {
     let storage = SanitizedMutex(Storage())
     private let outbox = SanitizedMutex(Outbox())
 
-    /// The machine, and the waiters and closures its ids stand for.
+    /// The machines (the connection's core and the subscriber of the objects it routes), and the waiters and
+    /// closures their ids stand for.
     struct Storage {
         var machine = WaylandState()
+        /// Drag and drop's machine, the core's subscriber (only a ``Binding/dragAndDrop`` connection subscribes it).
+        var dragAndDrop = WaylandDragAndDropState()
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
         var ownerships: [UInt32: (serve: Serve, end: Latch<Void>)] = [:]
         var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
@@ -70,7 +73,7 @@ package final class WaylandBackend: ClipboardBackend {
         /// The operations that need the focus surface now; it goes when the last one ends.
         var focusUsers = 0
         /// The waiters and closures of drag and drop's windows.
-        var dragAndDrop = WaylandDragAndDropWaiters()
+        var dragAndDropWaiters = WaylandDragAndDropWaiters()
     }
 
     /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
@@ -142,8 +145,8 @@ package final class WaylandBackend: ClipboardBackend {
                     ((), try storage.machine.bindDataDevice(compositor: socketPath))
                 }
             case .dragAndDrop:
-                try perform { storage throws(ClipboardError) in
-                    ((), try storage.machine.bindDragAndDrop(compositor: socketPath))
+                try performDragAndDrop { storage throws(ClipboardError) in
+                    ((), try storage.dragAndDrop.bind(compositor: socketPath, core: &storage.machine))
                 }
             }
             // The device announces the current selections at once; the round trip waits for them.
@@ -295,10 +298,17 @@ package final class WaylandBackend: ClipboardBackend {
     func perform<Result: Sendable, Failure: Error>(
         _ body: (inout Storage) throws(Failure) -> (Result, [WaylandState.Action])
     ) throws(Failure) -> Result {
-        let (result, effects) = try storage.withLock { storage throws(Failure) in
+        try run { storage throws(Failure) in
             let (result, actions) = try body(&storage)
             return (result, resolve(actions, in: &storage))
         }
+    }
+
+    /// Runs `body` on the storage under the lock, then the effects it returns once the lock is released.
+    func run<Result: Sendable, Failure: Error>(
+        _ body: (inout Storage) throws(Failure) -> (Result, [@Sendable () -> Void])
+    ) throws(Failure) -> Result {
+        let (result, effects) = try storage.withLock { storage throws(Failure) in try body(&storage) }
         for effect in effects { effect() }
         return result
     }
@@ -348,13 +358,17 @@ package final class WaylandBackend: ClipboardBackend {
                     connection.close()
                     for waiter in waiters { waiter.close(failure) }
                 }
-                effects += storage.dragAndDrop.fail(failure)
             case .focusGained:
                 let waiters = storage.focusWaiters
                 storage.focusWaiters = []
                 effects.append { for waiter in waiters { _ = waiter.post(()) } }
-            case .dragAndDrop(let action):
-                effects += resolve(action, in: &storage)
+            case .route(let event):
+                // The subscriber's turn, under the same lock: its actions run in their order among these.
+                let routed = storage.dragAndDrop.receive(event, core: &storage.machine)
+                effects += resolveDragAndDrop(routed, in: &storage)
+            case .endSubscription(let error):
+                let ended = storage.dragAndDrop.connectionEnded(error, core: &storage.machine)
+                effects += resolveDragAndDrop(ended, in: &storage)
             }
         }
         return effects

@@ -56,11 +56,12 @@ extension WaylandBackend: DragAndDropBackend {
         let picture = WaylandWindowPicture(lines: lines)
         let file = try Self.makeBufferFile(picture.pixels, prefix: "transferkit-window", for: "a window")
         let shown = Mailbox<Void, ClipboardError>(capacity: 1)
-        let (window, surface) = try perform { storage throws(ClipboardError) in
+        let (window, surface) = try performDragAndDrop { storage throws(ClipboardError) in
             do throws(ClipboardError) {
-                let (window, surface, actions) = try storage.machine.openWindow(
-                    title: title, bufferFD: file, width: picture.width, height: picture.height)
-                storage.dragAndDrop.shown[window] = shown
+                let (window, surface, actions) = try storage.dragAndDrop.openWindow(
+                    title: title, bufferFD: file, width: picture.width, height: picture.height,
+                    core: &storage.machine)
+                storage.dragAndDropWaiters.shown[window] = shown
                 return ((window, surface), actions)
             } catch {
                 Syscall.close(file)
@@ -85,16 +86,40 @@ extension WaylandBackend: DragAndDropBackend {
         return handle
     }
 
+    /// Runs `body` on the storage under the lock, as ``perform(_:)`` does, for a body that returns drag and drop's
+    /// actions.
+    @discardableResult
+    func performDragAndDrop<Result: Sendable, Failure: Error>(
+        _ body: (inout Storage) throws(Failure) -> (Result, [WaylandDragAndDropAction])
+    ) throws(Failure) -> Result {
+        try run { storage throws(Failure) in
+            let (result, actions) = try body(&storage)
+            return (result, resolveDragAndDrop(actions, in: &storage))
+        }
+    }
+
+    /// Turns drag and drop's actions into what runs once the lock is released, in order.
+    func resolveDragAndDrop(
+        _ actions: [WaylandDragAndDropAction], in storage: inout Storage
+    ) -> [@Sendable () -> Void] {
+        actions.flatMap { resolve($0, in: &storage) }
+    }
+
     /// Runs one of drag and drop's actions: returns what runs once the lock is released.
-    func resolve(_ action: WaylandDragAndDropAction, in storage: inout Storage) -> [@Sendable () -> Void] {
+    private func resolve(_ action: WaylandDragAndDropAction, in storage: inout Storage) -> [@Sendable () -> Void] {
         switch action {
+        case .display(let action):
+            return resolve([action], in: &storage)
+        case .endWaits:
+            let failure = storage.machine.failure ?? ClipboardError(code: .cancelled, message: "The connection ended.")
+            return storage.dragAndDropWaiters.fail(failure)
         case .windowShown(let window):
-            guard let waiter = storage.dragAndDrop.shown.removeValue(forKey: window) else { return [] }
+            guard let waiter = storage.dragAndDropWaiters.shown.removeValue(forKey: window) else { return [] }
             return [{ _ = waiter.post(()) }]
         case .windowClosed(let window):
-            let shown = storage.dragAndDrop.shown.removeValue(forKey: window)
-            let drag = storage.dragAndDrop.drags.removeValue(forKey: window)?.outcome
-            let drops = storage.dragAndDrop.drops.removeValue(forKey: window)?.continuation
+            let shown = storage.dragAndDropWaiters.shown.removeValue(forKey: window)
+            let drag = storage.dragAndDropWaiters.drags.removeValue(forKey: window)?.outcome
+            let drops = storage.dragAndDropWaiters.drops.removeValue(forKey: window)?.continuation
             return [
                 {
                     shown?.close(ClipboardError(code: .cancelled, message: "The window was closed."))
@@ -103,26 +128,29 @@ extension WaylandBackend: DragAndDropBackend {
                 }
             ]
         case .decide(let window, let offer, let targets, let actions):
-            guard let decide = storage.dragAndDrop.drops[window]?.decide else { return [] }
+            guard let decide = storage.dragAndDropWaiters.drops[window]?.decide else { return [] }
             return [
                 { [weak self] in
                     let choice = decide(targets, actions)
-                    self?.perform { ((), $0.machine.decided(offer: offer, action: choice)) }
+                    self?.performDragAndDrop {
+                        ((), $0.dragAndDrop.decided(offer: offer, action: choice, core: $0.machine))
+                    }
                 }
             ]
         case .deliver(let window, let drop):
-            guard let continuation = storage.dragAndDrop.drops[window]?.continuation else {
-                let actions = storage.machine.finishDrop(drop.offer, performed: nil, accepted: drop.action)
-                return resolve(actions, in: &storage)
+            guard let continuation = storage.dragAndDropWaiters.drops[window]?.continuation else {
+                let actions = storage.dragAndDrop.finishDrop(
+                    drop.offer, performed: nil, accepted: drop.action, core: &storage.machine)
+                return resolveDragAndDrop(actions, in: &storage)
             }
             let handle = WaylandDropHandle(backend: self, drop: drop)
             return [{ continuation.yield(handle) }]
         case .serve(let window, let mimeType, let fd):
-            guard let serve = storage.dragAndDrop.drags[window]?.serve else { return [{ Syscall.close(fd) }] }
+            guard let serve = storage.dragAndDropWaiters.drags[window]?.serve else { return [{ Syscall.close(fd) }] }
             let timeout = self.timeout
             return [{ Task { await Self.serveTransfer(mimeType: mimeType, fd: fd, timeout: timeout, serve: serve) } }]
         case .dragEnded(let window, let outcome):
-            guard let waiter = storage.dragAndDrop.drags.removeValue(forKey: window)?.outcome else { return [] }
+            guard let waiter = storage.dragAndDropWaiters.drags.removeValue(forKey: window)?.outcome else { return [] }
             return [{ _ = waiter.post(outcome) }]
         case .dropPerformed(let window, let source):
             let timeout = self.timeout
@@ -140,9 +168,9 @@ extension WaylandBackend: DragAndDropBackend {
     /// The target of the dropped drag `source` had the time limit to finish: if it has not, the drag fails with
     /// `timedOut` (the outcome is unknown).
     private func expireDrag(_ window: UInt64, source: UInt32) {
-        let waiter = perform { storage in
-            let (abandoned, actions) = storage.machine.dragTimedOut(window, source: source)
-            return (abandoned ? storage.dragAndDrop.drags.removeValue(forKey: window)?.outcome : nil, actions)
+        let waiter = performDragAndDrop { storage in
+            let (abandoned, actions) = storage.dragAndDrop.dragTimedOut(window, source: source, core: &storage.machine)
+            return (abandoned ? storage.dragAndDropWaiters.drags.removeValue(forKey: window)?.outcome : nil, actions)
         }
         waiter?.close(
             ClipboardError(
@@ -170,10 +198,12 @@ extension WaylandBackend: DragAndDropBackend {
     func show(_ window: UInt64, lines: [String]) async throws {
         let picture = WaylandWindowPicture(lines: lines)
         let file = try Self.makeBufferFile(picture.pixels, prefix: "transferkit-window", for: "a window")
-        try perform { storage throws(ClipboardError) in
+        try performDragAndDrop { storage throws(ClipboardError) in
             do throws(ClipboardError) {
                 return (
-                    (), try storage.machine.redraw(window, bufferFD: file, width: picture.width, height: picture.height)
+                    (),
+                    try storage.dragAndDrop.redraw(
+                        window, bufferFD: file, width: picture.width, height: picture.height, core: &storage.machine)
                 )
             } catch {
                 Syscall.close(file)
@@ -187,9 +217,10 @@ extension WaylandBackend: DragAndDropBackend {
     /// ``DesktopWindowHandle/drag(_:)``.
     func drag(from window: UInt64, _ offer: DesktopDragOffer) async throws -> DesktopDragOutcome {
         let outcome = Mailbox<DesktopDragOutcome, ClipboardError>(capacity: 1)
-        try perform { storage throws(ClipboardError) in
-            try storage.machine.armDrag(window, targets: offer.targets, actions: offer.actions)
-            storage.dragAndDrop.drags[window] = (offer.serve, outcome)
+        try performDragAndDrop { storage throws(ClipboardError) in
+            try storage.dragAndDrop.armDrag(
+                window, targets: offer.targets, actions: offer.actions, core: storage.machine)
+            storage.dragAndDropWaiters.drags[window] = (offer.serve, outcome)
             return ((), [])
         }
         do {
@@ -198,9 +229,13 @@ extension WaylandBackend: DragAndDropBackend {
             switch error {
             case .closed(let failure): throw failure
             case .timedOut, .finished, .cancelled:
-                perform { storage in
-                    storage.dragAndDrop.drags[window] = nil
-                    return ((), storage.machine.cancelDrag(window, outcome: .cancelled(reason: "cancelled")))
+                performDragAndDrop { storage in
+                    storage.dragAndDropWaiters.drags[window] = nil
+                    return (
+                        (),
+                        storage.dragAndDrop.cancelDrag(
+                            window, outcome: .cancelled(reason: "cancelled"), core: &storage.machine)
+                    )
                 }
                 throw ClipboardError(code: .cancelled, message: "The drag was cancelled.")
             }
@@ -216,21 +251,22 @@ extension WaylandBackend: DragAndDropBackend {
         do {
             // The previous stream is taken out under the lock and finished after it: finishing runs its
             // `onTermination`, which takes the lock again.
-            let (stream, previous) = try perform { storage throws(ClipboardError) in
-                try storage.machine.setDropTarget(window, true)
-                let previous = storage.dragAndDrop.drops[window]?.continuation
-                storage.dragAndDrop.lastStream += 1
-                let stream = storage.dragAndDrop.lastStream
-                storage.dragAndDrop.drops[window] = .init(stream: stream, decide: decide, continuation: continuation)
+            let (stream, previous) = try performDragAndDrop { storage throws(ClipboardError) in
+                try storage.dragAndDrop.setDropTarget(window, true, core: storage.machine)
+                let previous = storage.dragAndDropWaiters.drops[window]?.continuation
+                storage.dragAndDropWaiters.lastStream += 1
+                let stream = storage.dragAndDropWaiters.lastStream
+                storage.dragAndDropWaiters.drops[window] = .init(
+                    stream: stream, decide: decide, continuation: continuation)
                 return ((stream, previous), [])
             }
             previous?.finish()
             continuation.onTermination = { [weak self] _ in
-                self?.perform { storage in
+                self?.performDragAndDrop { storage in
                     // Only this stream's end: a newer stream of the same window stays.
-                    guard storage.dragAndDrop.drops[window]?.stream == stream else { return ((), []) }
-                    storage.dragAndDrop.drops[window] = nil
-                    try? storage.machine.setDropTarget(window, false)
+                    guard storage.dragAndDropWaiters.drops[window]?.stream == stream else { return ((), []) }
+                    storage.dragAndDropWaiters.drops[window] = nil
+                    try? storage.dragAndDrop.setDropTarget(window, false, core: storage.machine)
                     return ((), [])
                 }
             }
@@ -242,15 +278,15 @@ extension WaylandBackend: DragAndDropBackend {
 
     /// Closes `window`.
     func closeWindow(_ window: UInt64) {
-        perform { ((), $0.machine.closeWindow(window)) }
+        performDragAndDrop { ((), $0.dragAndDrop.closeWindow(window, core: &$0.machine)) }
     }
 
     /// Streams `target` of the dropped `offer` through a pipe.
     func receiveDrop(_ offer: UInt32, _ target: String) throws(ClipboardError) -> TransferByteStream {
         let pipe = try Self.makeTransferPipe()
         do throws(ClipboardError) {
-            try perform { storage throws(ClipboardError) in
-                ((), try storage.machine.receiveDrop(offer, target, into: pipe.write))
+            try performDragAndDrop { storage throws(ClipboardError) in
+                ((), try storage.dragAndDrop.receiveDrop(offer, target, into: pipe.write, core: storage.machine))
             }
         } catch {
             Syscall.close(pipe.read)
@@ -264,7 +300,9 @@ extension WaylandBackend: DragAndDropBackend {
 
     /// Finishes the dropped `offer`.
     func finishDrop(_ offer: UInt32, performed: DesktopDragAction?, accepted: DesktopDragAction) async {
-        perform { ((), $0.machine.finishDrop(offer, performed: performed, accepted: accepted)) }
+        performDragAndDrop {
+            ((), $0.dragAndDrop.finishDrop(offer, performed: performed, accepted: accepted, core: &$0.machine))
+        }
         try? await roundTrip()
     }
 }
