@@ -119,12 +119,6 @@ struct WaylandObjectRoutingTests {
         // Without a subscriber there is nobody to tell.
         var lone = try WaylandState.announcing(WaylandState.focusSurfaceInterfaces, version: 3)
         #expect(!lone.close().contains { if case .endSubscription = $0 { true } else { false } })
-        // Drag and drop's machine ends its waits once, however often it is told.
-        var core2 = try Self.core()
-        var dnd = WaylandDragAndDropState()
-        let error = ClipboardError(code: .cancelled, message: "closed")
-        #expect(dnd.connectionEnded(error, core: &core2) == [.endWaits])
-        #expect(dnd.connectionEnded(error, core: &core2).isEmpty)
     }
 
     @Test("A routed offer outlives a selection change; finished with, it is forgotten and destroyed")

@@ -31,3 +31,23 @@ extension WaylandEvent {
         }
     }
 }
+
+/// What a ``WaylandBackend`` keeps for its subscriber, under its one lock: the subscriber's machine and what the
+/// machine's ids stand for (waiters, closures). The backend hands it each routed event and the end; it runs its
+/// machine, then turns every action into a step, in order: the core's actions for the backend to carry out, and what
+/// runs once the lock is released.
+package protocol WaylandSubscription: Sendable {
+    /// Takes a routed event (``WaylandState/Action/route(_:)``) under the backend's lock.
+    mutating func receive(_ event: WaylandEvent, core: inout WaylandState) -> [WaylandSubscriptionStep]
+
+    /// The connection ended with `error` (``WaylandState/Action/endSubscription(_:)``), under the backend's lock.
+    mutating func connectionEnded(_ error: ClipboardError, core: inout WaylandState) -> [WaylandSubscriptionStep]
+}
+
+/// One step of a subscription's turn, in the order its machine's actions came.
+package enum WaylandSubscriptionStep: Sendable {
+    /// One of the core's actions: the backend carries it out as it carries out its own.
+    case display(WaylandState.Action)
+    /// Runs once the backend's lock is released (resumes a waiter, starts a transfer).
+    case effect(@Sendable () -> Void)
+}

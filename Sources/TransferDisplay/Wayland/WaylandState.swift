@@ -569,6 +569,21 @@ package struct WaylandState: Sendable {
         return actions
     }
 
+    /// A machine whose registry announced `interfaces`, each at `version`, and that has finished its first round
+    /// trip: ready to bind, as a connection is before it binds. For the tests of the machines over it, without a
+    /// compositor (this module's and TransferDesktop's).
+    package static func announcing(_ interfaces: [String], version: UInt32) throws(ClipboardError) -> WaylandState {
+        var machine = WaylandState()
+        _ = try machine.getRegistry()
+        let (callback, _) = try machine.startRoundTrip()
+        for (index, interface) in interfaces.enumerated() {
+            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: version), live: true)
+        }
+        _ = machine.handle(.done(callback: callback), live: true)
+        _ = machine.handle(.deleteID(callback), live: false)
+        return machine
+    }
+
     // MARK: - Routing
 
     /// Makes the subscriber known: from here the end of the connection comes out as ``Action/endSubscription(_:)``.

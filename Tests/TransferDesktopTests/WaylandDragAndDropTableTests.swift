@@ -2,6 +2,7 @@ import Testing
 import TransferKit
 import TransferKitPlatform
 
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// The drag-and-drop machine's decisions as tables of (state, events) → requests and outcomes, without a compositor.

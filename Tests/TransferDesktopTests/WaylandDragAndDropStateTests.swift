@@ -4,6 +4,7 @@ import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// Drag and drop's part of the Wayland machine, without a compositor: binding, windows.
@@ -94,30 +95,25 @@ struct WaylandDragAndDropStateTests {
         #expect(Self.requests(closed).count == 4, "toplevel, xdg_surface, surface and buffer are destroyed")
     }
 
+    @Test("Told of the connection's end, the machine ends its waits once, however often it is told")
+    func endOnce() throws {
+        var (machine, dnd, _) = try Self.bound()
+        let error = ClipboardError(code: .cancelled, message: "closed")
+        let failed = machine.fail(error)
+        #expect(failed.contains(.endSubscription(error)), "the core tells the subscriber it bound")
+        #expect(dnd.connectionEnded(error, core: &machine) == [.endWaits])
+        #expect(dnd.connectionEnded(error, core: &machine).isEmpty)
+    }
+
     @Test("A clipboard machine cannot open windows: protocolUnavailable")
     func windowNeedsTheBinding() throws {
-        var (machine, _) = try WaylandFocusSurfaceStateTests.bound()
+        var machine = try WaylandState.announcing(WaylandState.focusSurfaceInterfaces, version: 1)
+        _ = try machine.bindDataDevice(compositor: "test")
         var dnd = WaylandDragAndDropState()
         let error = #expect(throws: ClipboardError.self) {
             _ = try dnd.openWindow(title: "x", bufferFD: 70, width: 1, height: 1, core: &machine)
         }
         #expect(error?.code == .protocolUnavailable)
-    }
-}
-
-extension WaylandState {
-    /// A machine whose registry announced `interfaces`, each at `version`, and that has finished its first round
-    /// trip: ready to bind.
-    static func announcing(_ interfaces: [String], version: UInt32) throws(ClipboardError) -> WaylandState {
-        var machine = WaylandState()
-        _ = try machine.getRegistry()
-        let (callback, _) = try machine.startRoundTrip()
-        for (index, interface) in interfaces.enumerated() {
-            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: version), live: true)
-        }
-        _ = machine.handle(.done(callback: callback), live: true)
-        _ = machine.handle(.deleteID(callback), live: false)
-        return machine
     }
 }
 

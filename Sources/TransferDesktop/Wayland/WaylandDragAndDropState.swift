@@ -1,3 +1,5 @@
+import TransferDisplay
+
 /// What drag and drop's machine (``WaylandDragAndDropState``) asks the shell to do.
 enum WaylandDragAndDropAction: Sendable, Equatable {
     /// One of the core's actions: requests to send, a descriptor to close, the connection's failure.
