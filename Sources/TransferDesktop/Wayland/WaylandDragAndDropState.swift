@@ -38,9 +38,10 @@ struct WaylandDrop: Sendable, Equatable {
 }
 
 /// TransferKit's own windows and the drags and drops on them, as a pure machine beside the connection's core: the
-/// subscriber (``WaylandObjectSubscriber``) of the objects ``WaylandBackend/Binding/dragAndDrop`` makes. It routes
-/// the seat, the data device, its windows' `xdg_surface` and `xdg_toplevel`, the pointer, its drag's source and the
-/// offer of a drag over its windows; the core keeps every offer's types and source actions.
+/// subscriber (``WaylandObjectSubscriber``) of the objects a drag-and-drop connection makes
+/// (``WaylandBackend/connectForDragAndDrop(environment:timeout:)``). It routes the seat, the data device, its windows'
+/// `xdg_surface` and `xdg_toplevel`, the pointer, its drag's source and the offer of a drag over its windows; the core
+/// keeps every offer's types and source actions.
 struct WaylandDragAndDropState: WaylandObjectSubscriber, Equatable {
     /// What the machine asks its shell to do.
     typealias Action = WaylandDragAndDropAction
@@ -143,8 +144,8 @@ extension DesktopDragAction {
 }
 
 extension WaylandDragAndDropState {
-    /// The globals ``WaylandBackend/Binding/dragAndDrop`` needs: the focus surface's, with
-    /// `wl_data_device_manager` at version 3 (drag-and-drop actions).
+    /// The version of `wl_data_device_manager` drag and drop binds (the first with drag-and-drop actions); the other
+    /// globals are the focus surface's.
     static let dragAndDropManagerVersion: UInt32 = 3
 
     /// Binds what TransferKit's own windows need for drag and drop and subscribes to the seat (whose pointer is
