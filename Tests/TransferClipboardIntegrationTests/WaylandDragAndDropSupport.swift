@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 extension WaylandCompositor {
@@ -90,7 +91,9 @@ func uniqueWindowTitle(_ stem: String) -> String {
 
 extension WaylandBackend {
     /// The drag-and-drop part of the machine now (for tests that wait for a step).
-    var dragAndDropState: WaylandDragAndDropState { storage.withLock { $0.machine.dragAndDrop } }
+    var dragAndDropState: WaylandDragAndDropState {
+        storage.withLock { ($0.subscription as? WaylandDragAndDropSubscription)?.machine ?? WaylandDragAndDropState() }
+    }
 }
 
 /// Two TransferKit connections to one headless sway, each with a window, and a virtual pointer to drag between them.
@@ -109,10 +112,10 @@ final class WaylandDragRig: Sendable {
     init(sourceTimeout: Duration = waylandPatience, targetTimeout: Duration = waylandPatience) async throws {
         compositor = try await WaylandCompositor.start()
         pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
-        source = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: sourceTimeout, binding: .dragAndDrop)
-        target = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: targetTimeout, binding: .dragAndDrop)
+        source = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: sourceTimeout)
+        target = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: targetTimeout)
         sourceTitle = uniqueWindowTitle("transferkit source")
         targetTitle = uniqueWindowTitle("transferkit target")
         sourceWindow = try await source.openWindow(title: sourceTitle, lines: ["card"])

@@ -17,8 +17,8 @@ struct WaylandDragAndDropSwayTests {
     func openWindow() async throws {
         let compositor = try await WaylandCompositor.start()
         defer { compositor.stop() }
-        let backend = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        let backend = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: waylandPatience)
         defer { backend.close() }
         #expect(backend.dragAndDropProtocolName == "Wayland (wl_data_device)")
         let title = uniqueWindowTitle("transferkit window")
@@ -56,8 +56,8 @@ struct WaylandDragAndDropSwayTests {
     func cancelWaitingDrag() async throws {
         let compositor = try await WaylandCompositor.start()
         defer { compositor.stop() }
-        let backend = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        let backend = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: waylandPatience)
         defer { backend.close() }
         let window = try await backend.openWindow(title: uniqueWindowTitle("cancelled"), lines: [])
         let offer = DesktopDragOffer(targets: ["text/plain"], actions: [.copy]) { _ in TransferByteStream(data: Data())
@@ -81,8 +81,8 @@ struct WaylandDragAndDropSwayTests {
     func compositorCloses() async throws {
         let compositor = try await WaylandCompositor.start()
         defer { compositor.stop() }
-        let backend = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        let backend = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: waylandPatience)
         defer { backend.close() }
         let title = uniqueWindowTitle("killed")
         let window = try await backend.openWindow(title: title, lines: [])

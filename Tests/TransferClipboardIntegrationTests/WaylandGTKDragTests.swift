@@ -5,6 +5,7 @@ import TransferKitPlatform
 import TransferKitTestSupport
 
 @testable import TransferClipboard
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// sway, setpriv, and GTK 4 through Python: the Wayland drag tests against a real toolkit.
@@ -23,8 +24,8 @@ final class WaylandGTKRig: Sendable {
         compositor = try await WaylandCompositor.start()
         directory = try makeTemporaryDirectory(prefix: "transferclipboard-wayland-gtk")
         pointer = try WaylandVirtualPointer(socketPath: compositor.socketPath)
-        backend = try await WaylandBackend.connect(
-            environment: compositor.environment, timeout: waylandPatience, binding: .dragAndDrop)
+        backend = try await WaylandBackend.connectForDragAndDrop(
+            environment: compositor.environment, timeout: waylandPatience)
         title = uniqueWindowTitle("transferkit")
         window = try await backend.openWindow(title: title, lines: ["card"])
         try await compositor.place(titled: title, at: (100, 200))

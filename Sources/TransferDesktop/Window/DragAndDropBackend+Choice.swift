@@ -17,7 +17,7 @@ package func makeDragAndDropBackend(
         x11: { try await X11Backend.connect(environment: environment, timeout: timeout) },
         wayland: { _ in
             // `wl_data_device` and a window's globals; the focus surface has no part in drag and drop.
-            try await WaylandBackend.connect(environment: environment, timeout: timeout, binding: .dragAndDrop)
+            try await WaylandBackend.connectForDragAndDrop(environment: environment, timeout: timeout)
         }
     ).backend
 }

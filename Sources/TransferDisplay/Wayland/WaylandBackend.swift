@@ -38,12 +38,9 @@ package final class WaylandBackend: ClipboardBackend {
         case dataControl
         /// `wl_data_device` through a short-lived focus surface (the opt-in fallback).
         case focusSurface
-        /// `wl_data_device` drag and drop on windows of TransferKit's own (``DragAndDropBackend``): `wl_compositor`,
-        /// `wl_shm`, `xdg_wm_base`, `wl_seat` and its pointer, `wl_data_device_manager` version 3. Such a backend has
-        /// no clipboard.
-        case dragAndDrop
-        /// Nothing: the registry's globals only (``announcedGlobals``), for a diagnosis; such a backend can only be
-        /// closed.
+        /// Nothing: the registry's globals only (``announcedGlobals``), for a diagnosis, or for a subscriber to bind
+        /// what it needs (``subscribe(_:)``: TransferDesktop's drag and drop); without one, such a backend can only
+        /// be closed.
         case none
     }
 
@@ -53,15 +50,18 @@ package final class WaylandBackend: ClipboardBackend {
 
     let connection: FramedConnection<WaylandFrames>
     /// How long a round trip or a pipe may stay silent before `timedOut`.
-    let timeout: Duration
+    package let timeout: Duration
     /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
-    let clock: WireClock
+    package let clock: WireClock
     let storage = SanitizedMutex(Storage())
     private let outbox = SanitizedMutex(Outbox())
 
-    /// The machine, and the waiters and closures its ids stand for.
+    /// The connection's core, its subscriber (with the subscriber's own waiters), and the waiters and closures the
+    /// core's ids stand for.
     struct Storage {
         var machine = WaylandState()
+        /// The subscriber of the objects the core routes, once one subscribed (``subscribe(_:)``).
+        var subscription: (any WaylandSubscription)?
         var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
         var ownerships: [UInt32: (serve: Serve, end: Latch<Void>)] = [:]
         var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
@@ -69,8 +69,6 @@ package final class WaylandBackend: ClipboardBackend {
         var focusWaiters: [Mailbox<Void, ClipboardError>] = []
         /// The operations that need the focus surface now; it goes when the last one ends.
         var focusUsers = 0
-        /// The waiters and closures of drag and drop's windows.
-        var dragAndDrop = WaylandDragAndDropWaiters()
     }
 
     /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
@@ -80,7 +78,8 @@ package final class WaylandBackend: ClipboardBackend {
         var isBroken = false
     }
 
-    typealias Serve = @Sendable (String) async throws -> TransferByteStream
+    /// Serves one target of an offer: the stream of its bytes.
+    package typealias Serve = @Sendable (String) async throws -> TransferByteStream
 
     /// Connects to the compositor that `environment` names (`WAYLAND_DISPLAY`, absolute or relative to
     /// `XDG_RUNTIME_DIR`).
@@ -140,10 +139,6 @@ package final class WaylandBackend: ClipboardBackend {
             case .focusSurface:
                 try perform { storage throws(ClipboardError) in
                     ((), try storage.machine.bindDataDevice(compositor: socketPath))
-                }
-            case .dragAndDrop:
-                try perform { storage throws(ClipboardError) in
-                    ((), try storage.machine.bindDragAndDrop(compositor: socketPath))
                 }
             }
             // The device announces the current selections at once; the round trip waits for them.
@@ -239,8 +234,16 @@ package final class WaylandBackend: ClipboardBackend {
             Syscall.close(pipe.write)
             throw error
         }
-        return TransferByteStream(
-            WaylandPipeChunks(descriptor: pipe.read, timeout: timeout, clock: clock, source: target))
+        return pipeStream(pipe.read, source: target)
+    }
+
+    /// The bytes `writer` writes of `source` (a MIME type) into the pipe whose read end is `descriptor`, which the
+    /// stream owns from here; each wait for the next bytes ends by the time limit.
+    package func pipeStream(
+        _ descriptor: Int32, source: String, writer: String = "The owner of the clipboard"
+    ) -> TransferByteStream {
+        TransferByteStream(
+            WaylandPipeChunks(descriptor: descriptor, timeout: timeout, clock: clock, source: source, writer: writer))
     }
 
     /// Each change of `selection`: the new owner's MIME types, empty when cleared.
@@ -295,10 +298,17 @@ package final class WaylandBackend: ClipboardBackend {
     func perform<Result: Sendable, Failure: Error>(
         _ body: (inout Storage) throws(Failure) -> (Result, [WaylandState.Action])
     ) throws(Failure) -> Result {
-        let (result, effects) = try storage.withLock { storage throws(Failure) in
+        try run { storage throws(Failure) in
             let (result, actions) = try body(&storage)
             return (result, resolve(actions, in: &storage))
         }
+    }
+
+    /// Runs `body` on the storage under the lock, then the effects it returns once the lock is released.
+    func run<Result: Sendable, Failure: Error>(
+        _ body: (inout Storage) throws(Failure) -> (Result, [@Sendable () -> Void])
+    ) throws(Failure) -> Result {
+        let (result, effects) = try storage.withLock { storage throws(Failure) in try body(&storage) }
         for effect in effects { effect() }
         return result
     }
@@ -348,16 +358,74 @@ package final class WaylandBackend: ClipboardBackend {
                     connection.close()
                     for waiter in waiters { waiter.close(failure) }
                 }
-                effects += storage.dragAndDrop.fail(failure)
             case .focusGained:
                 let waiters = storage.focusWaiters
                 storage.focusWaiters = []
                 effects.append { for waiter in waiters { _ = waiter.post(()) } }
-            case .dragAndDrop(let action):
-                effects += resolve(action, in: &storage)
+            case .route(let event):
+                // The subscriber's turn, under the same lock: its steps run in their order among these.
+                guard var subscription = storage.subscription else {
+                    if case .send(_, _, let fd) = event { effects.append { Syscall.close(fd) } }
+                    continue
+                }
+                storage.subscription = nil  // out while it runs, so that its state is not copied
+                let steps = subscription.receive(event, core: &storage.machine)
+                storage.subscription = subscription
+                effects += resolve(steps, in: &storage)
+            case .endSubscription(let error):
+                guard var subscription = storage.subscription else { continue }
+                storage.subscription = nil
+                let steps = subscription.connectionEnded(error, core: &storage.machine)
+                storage.subscription = subscription
+                effects += resolve(steps, in: &storage)
             }
         }
         return effects
+    }
+
+    /// Turns a subscription's steps into what runs once the lock is released, carrying out the core's actions among
+    /// them in order.
+    private func resolve(_ steps: [WaylandSubscriptionStep], in storage: inout Storage) -> [@Sendable () -> Void] {
+        var effects: [@Sendable () -> Void] = []
+        for step in steps {
+            switch step {
+            case .display(let action): effects += resolve([action], in: &storage)
+            case .effect(let effect): effects.append(effect)
+            }
+        }
+        return effects
+    }
+
+    // MARK: - The subscriber
+
+    /// Makes `subscription` the subscriber of the objects the core routes (replacing any before it); it binds what
+    /// it needs with ``withSubscription(_:_:)``.
+    package func subscribe(_ subscription: some WaylandSubscription) {
+        storage.withLock { $0.subscription = subscription }
+    }
+
+    /// Runs `body` on the subscription, when it is an `S`, and the core, under the lock, then carries out its steps:
+    /// the core's actions at once, in order, the rest once the lock is released.
+    /// - Returns: What `body` returned, or nil (and `body` does not run) without a subscription of type `S`.
+    @discardableResult
+    package func withSubscription<S: WaylandSubscription, Result: Sendable, Failure: Error>(
+        _ type: S.Type,
+        _ body: (inout S, inout WaylandState) throws(Failure) -> (Result, [WaylandSubscriptionStep])
+    ) throws(Failure) -> Result? {
+        try run { storage throws(Failure) in
+            guard var subscription = storage.subscription as? S else { return (nil, []) }
+            storage.subscription = nil
+            let result: Result
+            let steps: [WaylandSubscriptionStep]
+            do throws(Failure) {
+                (result, steps) = try body(&subscription, &storage.machine)
+            } catch {
+                storage.subscription = subscription
+                throw error
+            }
+            storage.subscription = subscription
+            return (result, resolve(steps, in: &storage))
+        }
     }
 
     /// Ends the connection with `error`: every wait fails, every ownership ends, every change stream finishes.
@@ -483,7 +551,7 @@ package final class WaylandBackend: ClipboardBackend {
     /// Waits until the compositor has handled every request sent so far (`wl_display.sync`), at most the time
     /// limit; a compositor that does not answer in time ends the connection.
     /// - Throws: ``ClipboardError``: `timedOut`, `cancelled`, or why the connection ended.
-    func roundTrip() async throws(ClipboardError) {
+    package func roundTrip() async throws(ClipboardError) {
         let reply = Mailbox<Void, ClipboardError>(capacity: 1)
         // The waiter is in place before `sync` is queued, under the lock the reader takes for `done`.
         let callback = try perform { storage throws(ClipboardError) in
@@ -574,7 +642,9 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// A new unlinked file holding `pixels`, for a `wl_shm` buffer of `purpose` (named in the error).
     /// - Throws: ``ClipboardError`` with `transferFailed` when the file cannot be made or written.
-    static func makeBufferFile(_ pixels: [UInt8], prefix: String, for purpose: String) throws(ClipboardError) -> Int32 {
+    package static func makeBufferFile(
+        _ pixels: [UInt8], prefix: String, for purpose: String
+    ) throws(ClipboardError) -> Int32 {
         do throws(SystemError) {
             let file = try TemporaryFile.makeUnlinked(prefix: prefix)
             let written = pixels.withUnsafeBytes { bytes in
@@ -603,6 +673,19 @@ package final class WaylandBackend: ClipboardBackend {
         }
     }
 
+    /// A new pipe for a transfer, enlarged to ``transferPipeCapacity`` where the system allows.
+    /// - Throws: ``ClipboardError`` with `transferFailed` when the system has no descriptors left.
+    package static func makeTransferPipe() throws(ClipboardError) -> (read: Int32, write: Int32) {
+        do throws(SystemError) {
+            let pipe = try Syscall.makePipe()
+            Syscall.enlargePipe(pipe.read, toAtMost: transferPipeCapacity)
+            return pipe
+        } catch {
+            throw ClipboardError(
+                code: .transferFailed, message: "Cannot make a pipe for the transfer: \(error.reason).", cause: error)
+        }
+    }
+
     /// The size the transfer pipes are enlarged to, on both sides (`F_SETPIPE_SZ`; no more than the system allows):
     /// one chunk of ``WaylandPipeChunks``.
     static let transferPipeCapacity = WaylandPipeChunks.Reader.chunkSize
@@ -611,7 +694,7 @@ package final class WaylandBackend: ClipboardBackend {
     ///
     /// The chunks are written by one thread of the transfer's own (`DescriptorWriting.write`'s worker), each waiting at
     /// most `timeout` for the reader to make room.
-    static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
+    package static func serveTransfer(mimeType: String, fd: Int32, timeout: Duration, serve: Serve) async {
         defer { Syscall.close(fd) }
         // The reader's pipe (wl-paste's, a toolkit's) is usually 64 KiB: 256 MiB took 4 096 turns of writer and
         // reader, each a wake-up that a busy machine delays; 1 MiB needs 16 times fewer.

@@ -1,10 +1,15 @@
-/// One Wayland connection's data control as a pure state machine: state in, a request or an event in, actions out.
+/// One Wayland connection's core as a pure state machine: state in, a request or an event in, actions out.
 ///
 /// It knows the objects, globals, offers, selections, the sources this client owns, the round trips in flight and
 /// the watchers, all by id; it holds no continuation, socket or closure and calls nothing. ``WaylandBackend`` (the
 /// shell) runs its actions: sends the requests, starts the transfers, closes descriptors, resumes its waiters.
 /// Once the connection has failed, every later event is dropped (closing any descriptor it carried) and every
 /// request throws the failure.
+///
+/// The objects it does not own (a subscriber's: TransferKit's own windows, the seat's pointer, a drag's source and
+/// offer) are routed (``route(_:)``): their events come out as ``Action/route(_:)`` for the one
+/// ``WaylandObjectSubscriber``, which the shell runs under the same lock, and the end of the connection as
+/// ``Action/endSubscription(_:)``, once.
 package struct WaylandState: Sendable {
     /// A global the registry announced.
     struct Global: Sendable, Equatable {
@@ -17,7 +22,7 @@ package struct WaylandState: Sendable {
     }
 
     /// What the shell does for the machine, in order.
-    enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Sends these requests after every request sent before; the descriptors they carry are the shell's to
         /// close once sent.
         case send([WaylandMessage])
@@ -40,10 +45,14 @@ package struct WaylandState: Sendable {
         case disconnect
         /// The focus surface has keyboard focus: the waits for it end.
         case focusGained
-        /// Something for drag and drop's waiters (``WaylandDragAndDropAction``).
-        case dragAndDrop(WaylandDragAndDropAction)
+        /// An event of a routed object: hand it to the subscriber (``WaylandObjectSubscriber/receive(_:core:)``).
+        case route(WaylandEvent)
+        /// The connection ended with this error: tell the subscriber
+        /// (``WaylandObjectSubscriber/connectionEnded(_:core:)``); comes once, and only after ``subscribe()``.
+        case endSubscription(ClipboardError)
 
-        static func == (lhs: Action, rhs: Action) -> Bool {
+        /// Equal actions; errors are compared by code.
+        package static func == (lhs: Action, rhs: Action) -> Bool {
             switch (lhs, rhs) {
             case (.send(let left), .send(let right)): left == right
             case (.serve(let s1, let m1, let f1), .serve(let s2, let m2, let f2)): s1 == s2 && m1 == m2 && f1 == f2
@@ -54,32 +63,35 @@ package struct WaylandState: Sendable {
             case (.notify(let w1, let t1, let o1), .notify(let w2, let t2, let o2)): w1 == w2 && t1 == t2 && o1 == o2
             case (.finishWatcher(let w1, let e1), .finishWatcher(let w2, let e2)): w1 == w2 && e1?.code == e2?.code
             case (.disconnect, .disconnect), (.focusGained, .focusGained): true
-            case (.dragAndDrop(let left), .dragAndDrop(let right)): left == right
+            case (.route(let left), .route(let right)): left == right
+            case (.endSubscription(let left), .endSubscription(let right)): left.code == right.code
             default: false
             }
         }
     }
 
-    /// The objects this client knows, by id (drag and drop's part, in its own file, makes objects too).
-    var objects = WaylandObjectTable()
+    /// The objects this client knows, by id (a subscriber makes objects in it too).
+    package var objects = WaylandObjectTable()
     /// Why the connection ended, once it has.
-    private(set) var failure: ClipboardError?
+    package private(set) var failure: ClipboardError?
     /// The registry's globals, in announcement order.
     private(set) var globals: [Global] = []
     /// The registry, once asked for.
     private(set) var registry: UInt32 = 0
     /// The data-control manager (or `wl_data_device_manager`), once bound.
-    private(set) var manager: UInt32 = 0
+    package private(set) var manager: UInt32 = 0
     /// The version the manager was bound at.
     private(set) var managerVersion: UInt32 = 0
     /// The seat's data-control device (or `wl_data_device`), once made.
-    private(set) var device: UInt32 = 0
+    package private(set) var device: UInt32 = 0
     /// The seat, once bound.
-    private(set) var seat: UInt32 = 0
+    package private(set) var seat: UInt32 = 0
     /// The data-control protocol in use, once bound.
     private(set) var flavor: WaylandDataControlFlavor?
     /// The MIME types of each offer the compositor announced and that is not finished with.
-    var offers: [UInt32: [String]] = [:]
+    package private(set) var offers: [UInt32: [String]] = [:]
+    /// The actions each offer's source allows (`wl_data_offer.source_actions`, a `dnd_action` mask), as announced.
+    package private(set) var sourceActions: [UInt32: UInt32] = [:]
     /// How many names each offer listed beyond ``maximumTypesPerOffer`` (ignored; absent when none).
     private(set) var omittedTypes: [UInt32: Int] = [:]
     /// The most MIME types kept of one offer (``ClipboardLimits/maximumOfferedTypes`` when the connection was made);
@@ -102,22 +114,29 @@ package struct WaylandState: Sendable {
     private(set) var focusSerial: UInt32?
     /// The objects that make surfaces, shared memory and toplevels, once bound.
     private(set) var factories = (compositor: UInt32(0), shm: UInt32(0), windowManager: UInt32(0))
-    /// TransferKit's own windows, and the drags and drops on them (``Binding/dragAndDrop``).
-    var dragAndDrop = WaylandDragAndDropState()
+    /// The objects whose events go to the subscriber (``Action/route(_:)``), not to this machine.
+    package private(set) var routed: Set<UInt32> = []
+    /// Whether a subscriber takes the routed events (``subscribe()``), and so the end.
+    package private(set) var isSubscribed = false
 
     /// A toplevel window and the one buffer it shows: the focus surface (a short-lived 1×1 toplevel that takes
     /// keyboard focus, so that `wl_data_device` lets this client set and read the selection, as wl-clipboard does
     /// on compositors without data control), or a window of drag and drop.
-    struct Toplevel: Sendable, Equatable {
-        var surface: UInt32
-        var xdgSurface: UInt32
-        var toplevel: UInt32
-        var buffer: UInt32
-        var isShown = false
+    package struct Toplevel: Sendable, Equatable {
+        /// The `wl_surface`.
+        package var surface: UInt32
+        /// Its `xdg_surface`.
+        package var xdgSurface: UInt32
+        /// Its `xdg_toplevel`.
+        package var toplevel: UInt32
+        /// The `wl_buffer` it shows.
+        package var buffer: UInt32
+        /// Whether the first configure came and the buffer is attached.
+        package var isShown = false
 
         /// The requests that answer configure `serial`: acknowledge it and, the first time, attach the buffer (the
         /// surface is mapped at the commit that follows).
-        mutating func configured(serial: UInt32) -> [WaylandMessage] {
+        package mutating func configured(serial: UInt32) -> [WaylandMessage] {
             var messages = [WaylandMessage(objectID: xdgSurface, opcode: 4, arguments: [.uint(serial)])]
             if !isShown {
                 // attach(buffer, 0, 0)
@@ -130,7 +149,7 @@ package struct WaylandState: Sendable {
         }
 
         /// Marks the objects destroyed in `objects` and returns their destroy requests, the toplevel first.
-        func destroy(in objects: inout WaylandObjectTable) -> [WaylandMessage] {
+        package func destroy(in objects: inout WaylandObjectTable) -> [WaylandMessage] {
             let order = [toplevel, xdgSurface, surface, buffer]
             for id in order { objects.destroy(id) }
             return order.map { WaylandMessage(objectID: $0, opcode: 0) }  // each one's destroy
@@ -151,7 +170,7 @@ package struct WaylandState: Sendable {
     // MARK: - Requests
 
     /// Throws the failure once the connection has ended.
-    func checkOpen() throws(ClipboardError) {
+    package func checkOpen() throws(ClipboardError) {
         if let failure { throw failure }
     }
 
@@ -267,7 +286,7 @@ package struct WaylandState: Sendable {
     ///   - compositor: The compositor's name for messages (its socket).
     ///   - purpose: What needs the globals, for the message.
     /// - Throws: ``ClipboardError`` with `protocolUnavailable` naming the missing globals.
-    mutating func bindWindowGlobals(
+    package mutating func bindWindowGlobals(
         compositor: String, managerVersion: UInt32, purpose: String
     ) throws(ClipboardError) -> [Action] {
         try checkOpen()
@@ -321,7 +340,7 @@ package struct WaylandState: Sendable {
 
     /// The requests that make a toplevel titled `title` showing one `width`×`height` ARGB buffer whose pixels are in
     /// `bufferFD` (which the request owns from here); it is shown at its first configure (``handle(_:live:)``).
-    mutating func makeToplevel(
+    package mutating func makeToplevel(
         title: String, bufferFD: Int32, width: Int32, height: Int32
     ) throws(ClipboardError) -> (Toplevel, [WaylandMessage]) {
         // Ids in the order the requests below use them.
@@ -347,7 +366,7 @@ package struct WaylandState: Sendable {
 
     /// The requests that make one `width`×`height` ARGB buffer over the pixels in `bufferFD` (a pool that is
     /// destroyed at once: the buffer keeps the memory).
-    mutating func makeBuffer(
+    package mutating func makeBuffer(
         bufferFD: Int32, width: Int32, height: Int32
     ) throws(ClipboardError) -> (buffer: UInt32, [WaylandMessage]) {
         let pool = try objects.create(.shmPool)
@@ -535,19 +554,67 @@ package struct WaylandState: Sendable {
     }
 
     /// The connection ended with `error` (the socket failed, the compositor hung up or broke the protocol).
-    mutating func fail(_ error: ClipboardError) -> [Action] {
+    package mutating func fail(_ error: ClipboardError) -> [Action] {
         guard failure == nil else { return [] }
         failure = error
         var actions: [Action] = roundTrips.sorted().map { .failRoundTrip(callback: $0, error) }
         actions += sources.keys.sorted().map { .endOwnership(source: $0) }
         let userClosed = error.code == .cancelled
         actions += watchers.keys.sorted().map { .finishWatcher($0, userClosed ? nil : error) }
+        if isSubscribed { actions.append(.endSubscription(error)) }
         actions.append(.disconnect)
         roundTrips = []
         sources = [:]
         watchers = [:]
         return actions
     }
+
+    /// A machine whose registry announced `interfaces`, each at `version`, and that has finished its first round
+    /// trip: ready to bind, as a connection is before it binds. For the tests of the machines over it, without a
+    /// compositor (this module's and TransferDesktop's).
+    package static func announcing(_ interfaces: [String], version: UInt32) throws(ClipboardError) -> WaylandState {
+        var machine = WaylandState()
+        _ = try machine.getRegistry()
+        let (callback, _) = try machine.startRoundTrip()
+        for (index, interface) in interfaces.enumerated() {
+            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: version), live: true)
+        }
+        _ = machine.handle(.done(callback: callback), live: true)
+        _ = machine.handle(.deleteID(callback), live: false)
+        return machine
+    }
+
+    // MARK: - Routing
+
+    /// Makes the subscriber known: from here the end of the connection comes out as ``Action/endSubscription(_:)``.
+    package mutating func subscribe() {
+        isSubscribed = true
+    }
+
+    /// Routes the events of `object` to the subscriber (but for the offers' and selections' bookkeeping); an offer
+    /// routed is also kept when the selection changes.
+    package mutating func route(_ object: UInt32) {
+        routed.insert(object)
+    }
+
+    /// Stops routing the events of `object` (which its owner destroyed, or finished with).
+    package mutating func unroute(_ object: UInt32) {
+        routed.remove(object)
+    }
+
+    /// Forgets everything known about `offer` (its types, its source's actions, its routing) and marks it
+    /// destroyed; the caller sends its `destroy`.
+    package mutating func finishOffer(_ offer: UInt32) {
+        offers[offer] = nil
+        omittedTypes[offer] = nil
+        sourceActions[offer] = nil
+        routed.remove(offer)
+        objects.destroy(offer)
+    }
+
+    /// Whether the machine was bound for windows of TransferKit's own, with `wl_data_device_manager` at version 3
+    /// or later and no focus surface (drag and drop); such a connection has no clipboard.
+    package var isBoundForDragAndDrop: Bool { !usesFocusSurface && flavor == nil && managerVersion >= 3 }
 
     // MARK: - Events
 
@@ -562,7 +629,17 @@ package struct WaylandState: Sendable {
         } catch {
             return fail(error)
         }
-        return handle(decoded.event, live: decoded.live)
+        return handle(decoded.event, from: frame.objectID, live: decoded.live)
+    }
+
+    /// Handles one decoded event of `object`: the offers' and selections' bookkeeping is this machine's whichever
+    /// object announced it; any other event of a routed object goes to the subscriber (``Action/route(_:)``); the
+    /// rest is ``handle(_:live:)``'s, which drops what it does not know.
+    package mutating func handle(_ event: WaylandEvent, from object: UInt32, live: Bool) -> [Action] {
+        guard live, failure == nil, routed.contains(object), !event.isBookkeeping else {
+            return handle(event, live: live)
+        }
+        return [.route(event)]
     }
 
     /// Handles one decoded event; `live` is whether its object is still in use (see
@@ -629,7 +706,6 @@ package struct WaylandState: Sendable {
                     code: .connectionFailed,
                     message: "The Wayland compositor withdrew this client's data device (its seat went away)."))
         case .send(let source, let mimeType, let fd):
-            if let actions = dragSend(source, mimeType: mimeType, fd: fd) { return actions }
             guard sources[source] != nil else { return [.close(fd)] }
             return [.serve(source: source, mimeType: mimeType, fd: fd)]
         case .keymap(let fd):
@@ -644,16 +720,18 @@ package struct WaylandState: Sendable {
         case .ping(let serial):
             return [.send([WaylandMessage(objectID: factories.windowManager, opcode: 3, arguments: [.uint(serial)])])]
         case .configure(let xdgSurface, let serial):
-            guard var focus = focusSurface, focus.xdgSurface == xdgSurface else {
-                return configureWindow(xdgSurface: xdgSurface, serial: serial)
-            }
+            guard var focus = focusSurface, focus.xdgSurface == xdgSurface else { return [] }
             let messages = focus.configured(serial: serial)
             focusSurface = focus
             return [.send(messages)]
-        case .dragAndDrop(let event):
-            return handle(event)
+        case .dragAndDrop(.sourceActions(let offer, let mask)):
+            guard offers[offer] != nil else { return [] }
+            sourceActions[offer] = mask
+            return []
+        case .dragAndDrop:
+            // The pointer's, a drag's and a window's events, of an object nobody subscribed: nobody's.
+            return []
         case .cancelled(let source):
-            if let actions = dragCancelled(source) { return actions }
             // A live source is always one this client owns (a released one is destroyed, so not live).
             guard sources.removeValue(forKey: source) != nil else { return [] }
             objects.destroy(source)
@@ -669,10 +747,8 @@ package struct WaylandState: Sendable {
         // An offer is announced just before the selection event that shows it: any other that is not shown now is
         // finished with.
         var destroyed: [WaylandMessage] = []
-        for stale in offers.keys.sorted() where !current.values.contains(stale) && !dragAndDrop.holds(stale) {
-            offers[stale] = nil
-            omittedTypes[stale] = nil
-            objects.destroy(stale)
+        for stale in offers.keys.sorted() where !current.values.contains(stale) && !routed.contains(stale) {
+            finishOffer(stale)
             destroyed.append(WaylandMessage(objectID: stale, opcode: usesFocusSurface ? 2 : 1))  // destroy
         }
         var actions: [Action] = destroyed.isEmpty ? [] : [.send(destroyed)]

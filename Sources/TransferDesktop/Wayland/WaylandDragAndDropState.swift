@@ -1,11 +1,15 @@
-/// What drag and drop's part of the Wayland machine asks the shell to do, besides sending requests.
+import TransferDisplay
+
+/// What drag and drop's machine (``WaylandDragAndDropState``) asks the shell to do.
 enum WaylandDragAndDropAction: Sendable, Equatable {
+    /// One of the core's actions: requests to send, a descriptor to close, the connection's failure.
+    case display(WaylandState.Action)
     /// Window `window` was configured and shows its buffer: ``WaylandBackend`` `openWindow`'s wait ends.
     case windowShown(window: UInt64)
     /// Window `window` is gone (closed by the user or the compositor): its drag ends cancelled, its drops end.
     case windowClosed(window: UInt64)
     /// Ask the window's `decide` what to accept for drag `offer`, then tell the machine
-    /// (``WaylandState/decided(offer:action:)``).
+    /// (``WaylandDragAndDropState/decided(offer:action:core:)``).
     case decide(window: UInt64, offer: UInt32, targets: [String], actions: [DesktopDragAction])
     /// A drop on `window` that the target accepted: hand it to the window's stream of drops.
     case deliver(window: UInt64, WaylandDrop)
@@ -15,6 +19,8 @@ enum WaylandDragAndDropAction: Sendable, Equatable {
     case dragEnded(window: UInt64, DesktopDragOutcome)
     /// The user dropped the drag `source` from `window`: its target has the backend's time limit to finish.
     case dropPerformed(window: UInt64, source: UInt32)
+    /// The connection ended: every wait of drag and drop ends with the core's failure.
+    case endWaits
 }
 
 /// A drop that arrived on one of TransferKit's windows, as the machine knows it.
@@ -31,9 +37,15 @@ struct WaylandDrop: Sendable, Equatable {
     var location: DesktopPoint
 }
 
-/// TransferKit's own windows and the drags and drops on them: the part of ``WaylandState`` that
-/// ``WaylandBackend/Binding/dragAndDrop`` uses. Pure data; ``WaylandState``'s methods in this file change it.
-struct WaylandDragAndDropState: Sendable, Equatable {
+/// TransferKit's own windows and the drags and drops on them, as a pure machine beside the connection's core: the
+/// subscriber (``WaylandObjectSubscriber``) of the objects a drag-and-drop connection makes
+/// (``WaylandBackend/connectForDragAndDrop(environment:timeout:)``). It routes the seat, the data device, its windows'
+/// `xdg_surface` and `xdg_toplevel`, the pointer, its drag's source and the offer of a drag over its windows; the core
+/// keeps every offer's types and source actions.
+struct WaylandDragAndDropState: WaylandObjectSubscriber, Equatable {
+    /// What the machine asks its shell to do.
+    typealias Action = WaylandDragAndDropAction
+
     /// One window: its toplevel, its size, and what it does.
     struct Window: Sendable, Equatable {
         var toplevel: WaylandState.Toplevel
@@ -100,8 +112,6 @@ struct WaylandDragAndDropState: Sendable, Equatable {
     var drag: Drag?
     /// The drag over a window now.
     var visit: Visit?
-    /// The actions each offer's source allows, by offer, as announced (before the offer enters a window).
-    var sourceActions: [UInt32: UInt32] = [:]
     /// The compositor's choice of action, by offer.
     var chosenActions: [UInt32: UInt32] = [:]
     /// The dropped offers whose target has not finished, with their window.
@@ -112,10 +122,8 @@ struct WaylandDragAndDropState: Sendable, Equatable {
     /// `BTN_LEFT`, the first button, in Linux's input event codes.
     static let firstButton: UInt32 = 0x110
 
-    /// Whether drag and drop still needs `offer` (a selection change must not destroy it).
-    func holds(_ offer: UInt32) -> Bool {
-        visit?.offer == offer || dropped[offer] != nil
-    }
+    /// Whether the connection's end was told (``connectionEnded(_:core:)``).
+    var isEnded = false
 }
 
 extension DesktopDragAction {
@@ -135,24 +143,56 @@ extension DesktopDragAction {
     }
 }
 
-extension WaylandState {
-    /// The globals ``WaylandBackend/Binding/dragAndDrop`` needs: the focus surface's, with
-    /// `wl_data_device_manager` at version 3 (drag-and-drop actions).
+extension WaylandDragAndDropState {
+    /// The version of `wl_data_device_manager` drag and drop binds (the first with drag-and-drop actions); the other
+    /// globals are the focus surface's.
     static let dragAndDropManagerVersion: UInt32 = 3
 
-    /// Binds what TransferKit's own windows need for drag and drop; the seat's pointer is made once the seat says
-    /// it has one.
+    /// Binds what TransferKit's own windows need for drag and drop and subscribes to the seat (whose pointer is
+    /// made once the seat says it has one) and to the data device's drags.
     ///
     /// - Parameter compositor: The compositor's name for messages (its socket).
     /// - Throws: ``ClipboardError`` with `protocolUnavailable` naming each global that is missing or too old.
-    mutating func bindDragAndDrop(compositor: String) throws(ClipboardError) -> [Action] {
-        try bindWindowGlobals(
+    mutating func bind(compositor: String, core: inout WaylandState) throws(ClipboardError) -> [Action] {
+        let actions = try core.bindWindowGlobals(
             compositor: compositor, managerVersion: Self.dragAndDropManagerVersion,
             purpose: "drag and drop (wl_data_device on a window of TransferKit's own)")
+        core.subscribe()
+        core.route(core.seat)
+        core.route(core.device)
+        return actions.map(Action.display)
     }
 
-    /// Whether the machine was bound for drag and drop (``bindDragAndDrop(compositor:)``).
-    var isBoundForDragAndDrop: Bool { !usesFocusSurface && flavor == nil && managerVersion >= 3 }
+    // MARK: - The subscription
+
+    /// Takes an event of an object it routed: the seat's, the pointer's, the device's drags, its windows', its
+    /// drag's source's, the entered offer's.
+    mutating func receive(_ event: WaylandEvent, core: inout WaylandState) -> [Action] {
+        switch event {
+        case .dragAndDrop(let event):
+            return handle(event, core: &core)
+        case .configure(let xdgSurface, let serial):
+            return configureWindow(xdgSurface: xdgSurface, serial: serial)
+        case .send(let source, let mimeType, let fd):
+            guard let drag, drag.source == source else { return [.display(.close(fd))] }
+            return [.serve(window: drag.window, mimeType: mimeType, fd: fd)]
+        case .cancelled(let source):
+            return dragCancelled(source, core: &core)
+        case .keymap(let fd):
+            return [.display(.close(fd))]
+        case .error, .deleteID, .global, .globalRemove, .done, .ignored, .dataOffer, .selection, .finished,
+            .offerType, .keyboardEnter, .keyboardLeave, .ping:
+            // The core's bookkeeping, or events of objects this machine never routes.
+            return []
+        }
+    }
+
+    /// The connection ended: the waits end, once.
+    mutating func connectionEnded(_ error: ClipboardError, core: inout WaylandState) -> [Action] {
+        guard !isEnded else { return [] }
+        isEnded = true
+        return [.endWaits]
+    }
 
     // MARK: - Windows
 
@@ -160,48 +200,49 @@ extension WaylandState {
     /// own from here); ``WaylandDragAndDropAction/windowShown(window:)`` follows at its first configure.
     /// - Returns: The window's number and its surface's id (its identity for messages).
     mutating func openWindow(
-        title: String, bufferFD: Int32, width: Int32, height: Int32
+        title: String, bufferFD: Int32, width: Int32, height: Int32, core: inout WaylandState
     ) throws(ClipboardError) -> (window: UInt64, surface: UInt32, actions: [Action]) {
-        try checkOpen()
-        guard isBoundForDragAndDrop else {
+        try core.checkOpen()
+        guard core.isBoundForDragAndDrop else {
             throw ClipboardError(
                 code: .protocolUnavailable,
                 message: "This Wayland connection was not bound for drag and drop; connect with the dragAndDrop "
                     + "binding.")
         }
-        let (toplevel, messages) = try makeToplevel(title: title, bufferFD: bufferFD, width: width, height: height)
-        let window = dragAndDrop.nextWindow
-        dragAndDrop.nextWindow += 1
-        dragAndDrop.windows[window] = WaylandDragAndDropState.Window(toplevel: toplevel, width: width, height: height)
-        return (window, toplevel.surface, [.send(messages)])
+        let (toplevel, messages) = try core.makeToplevel(
+            title: title, bufferFD: bufferFD, width: width, height: height)
+        core.route(toplevel.xdgSurface)
+        core.route(toplevel.toplevel)
+        let window = nextWindow
+        nextWindow += 1
+        windows[window] = Window(toplevel: toplevel, width: width, height: height)
+        return (window, toplevel.surface, [.display(.send(messages))])
     }
-}
 
-extension WaylandState {
     /// The window whose surface is `surface`, if any.
     func window(surface: UInt32) -> UInt64? {
-        dragAndDrop.windows.first { $0.value.toplevel.surface == surface }?.key
+        windows.first { $0.value.toplevel.surface == surface }?.key
     }
 
-    /// Answers configure `serial` of a window's `xdgSurface` (the focus surface's is handled before).
+    /// Answers configure `serial` of a window's `xdgSurface`.
     mutating func configureWindow(xdgSurface: UInt32, serial: UInt32) -> [Action] {
-        guard let (window, state) = dragAndDrop.windows.first(where: { $0.value.toplevel.xdgSurface == xdgSurface })
+        guard let (window, state) = windows.first(where: { $0.value.toplevel.xdgSurface == xdgSurface })
         else { return [] }
         var toplevel = state.toplevel
         let wasShown = toplevel.isShown
         let messages = toplevel.configured(serial: serial)
-        dragAndDrop.windows[window]?.toplevel = toplevel
-        return [.send(messages)] + (wasShown ? [] : [.dragAndDrop(.windowShown(window: window))])
+        windows[window]?.toplevel = toplevel
+        return [.display(.send(messages))] + (wasShown ? [] : [.windowShown(window: window)])
     }
 
     /// Replaces `window`'s picture with the `width`×`height` pixels in `bufferFD` (which the requests own).
     mutating func redraw(
-        _ window: UInt64, bufferFD: Int32, width: Int32, height: Int32
+        _ window: UInt64, bufferFD: Int32, width: Int32, height: Int32, core: inout WaylandState
     ) throws(ClipboardError) -> [Action] {
-        try checkOpen()
-        guard var state = dragAndDrop.windows[window] else { return [.close(bufferFD)] }
-        let (buffer, messages) = try makeBuffer(bufferFD: bufferFD, width: width, height: height)
-        objects.destroy(state.toplevel.buffer)
+        try core.checkOpen()
+        guard var state = windows[window] else { return [.display(.close(bufferFD))] }
+        let (buffer, messages) = try core.makeBuffer(bufferFD: bufferFD, width: width, height: height)
+        core.objects.destroy(state.toplevel.buffer)
         let old = state.toplevel.buffer
         state.toplevel.buffer = buffer
         state.width = width
@@ -217,54 +258,57 @@ extension WaylandState {
             ]
         }
         requests.append(WaylandMessage(objectID: old, opcode: 0))  // the old buffer's destroy
-        dragAndDrop.windows[window] = state
-        return [.send(requests)]
+        windows[window] = state
+        return [.display(.send(requests))]
     }
 
     /// Closes `window`: its drag is cancelled, drags over it leave, and ``WaylandDragAndDropAction/windowClosed(window:)``
     /// ends its drops.
-    mutating func closeWindow(_ window: UInt64) -> [Action] {
-        guard let state = dragAndDrop.windows.removeValue(forKey: window) else { return [] }
+    mutating func closeWindow(_ window: UInt64, core: inout WaylandState) -> [Action] {
+        guard let state = windows.removeValue(forKey: window) else { return [] }
         var actions: [Action] = []
-        if dragAndDrop.drag?.window == window {
-            actions += cancelDrag(window, outcome: .cancelled(reason: "the window was closed"))
+        if drag?.window == window {
+            actions += cancelDrag(window, outcome: .cancelled(reason: "the window was closed"), core: &core)
         }
-        if dragAndDrop.visit?.window == window { actions += endVisit() }
-        if dragAndDrop.press?.window == window { dragAndDrop.press = nil }
-        if dragAndDrop.focus?.window == window { dragAndDrop.focus = nil }
-        guard failure == nil else { return actions + [.dragAndDrop(.windowClosed(window: window))] }
-        return actions + [.send(state.toplevel.destroy(in: &objects)), .dragAndDrop(.windowClosed(window: window))]
+        if visit?.window == window { actions += endVisit(core: &core) }
+        if press?.window == window { press = nil }
+        if focus?.window == window { focus = nil }
+        core.unroute(state.toplevel.xdgSurface)
+        core.unroute(state.toplevel.toplevel)
+        guard core.failure == nil else { return actions + [.windowClosed(window: window)] }
+        return actions + [.display(.send(state.toplevel.destroy(in: &core.objects))), .windowClosed(window: window)]
     }
 
     // MARK: - Drops on the windows
 
     /// Makes `window` a drop target (`true`) or not: drags entering it from then on ask `decide`.
-    mutating func setDropTarget(_ window: UInt64, _ isTarget: Bool) throws(ClipboardError) {
-        try checkOpen()
-        guard dragAndDrop.windows[window] != nil else {
+    mutating func setDropTarget(_ window: UInt64, _ isTarget: Bool, core: WaylandState) throws(ClipboardError) {
+        try core.checkOpen()
+        guard windows[window] != nil else {
             throw ClipboardError(code: .cancelled, message: "The window was closed.")
         }
-        dragAndDrop.windows[window]?.isDropTarget = isTarget
+        windows[window]?.isDropTarget = isTarget
     }
 
     /// `decide`'s answer for the drag `offer` over a window: accept the first MIME type for `action`, or nothing
     /// (nil, or an action the source does not allow); repeated only when it changes.
-    mutating func decided(offer: UInt32, action: DesktopDragAction?) -> [Action] {
-        guard failure == nil, var visit = dragAndDrop.visit, visit.offer == offer else { return [] }
-        let allowed = dragAndDrop.sourceActions[offer] ?? 0
+    mutating func decided(offer: UInt32, action: DesktopDragAction?, core: WaylandState) -> [Action] {
+        guard core.failure == nil, var visit, visit.offer == offer else { return [] }
+        let allowed = core.sourceActions[offer] ?? 0
         let accepted = action.flatMap { $0.waylandBit & allowed != 0 ? $0 : nil }
         guard !visit.isDecided || visit.decision != accepted else { return [] }
         visit.decision = accepted
         visit.isDecided = true
-        dragAndDrop.visit = visit
-        let mimeType = accepted == nil ? nil : offers[offer]?.first
+        self.visit = visit
+        let mimeType = accepted == nil ? nil : core.offers[offer]?.first
         let bit = accepted?.waylandBit ?? 0
         return [
-            .send([
-                // accept(serial, mime), set_actions(dnd_actions, preferred_action)
-                WaylandMessage(objectID: offer, opcode: 0, arguments: [.uint(visit.serial), .string(mimeType)]),
-                WaylandMessage(objectID: offer, opcode: 4, arguments: [.uint(bit), .uint(bit)]),
-            ])
+            .display(
+                .send([
+                    // accept(serial, mime), set_actions(dnd_actions, preferred_action)
+                    WaylandMessage(objectID: offer, opcode: 0, arguments: [.uint(visit.serial), .string(mimeType)]),
+                    WaylandMessage(objectID: offer, opcode: 4, arguments: [.uint(bit), .uint(bit)]),
+                ]))
         ]
     }
 
@@ -272,26 +316,30 @@ extension WaylandState {
     /// request owns from here).
     /// - Throws: ``ClipboardError``: the failure, `cancelled` for a drop already finished, `typeUnavailable` for a
     ///   type the drop does not offer.
-    func receiveDrop(_ offer: UInt32, _ target: String, into fd: Int32) throws(ClipboardError) -> [Action] {
-        try checkOpen()
-        guard dragAndDrop.dropped[offer] != nil else {
+    func receiveDrop(
+        _ offer: UInt32, _ target: String, into fd: Int32, core: WaylandState
+    ) throws(ClipboardError) -> [Action] {
+        try core.checkOpen()
+        guard dropped[offer] != nil else {
             throw ClipboardError(code: .cancelled, message: "The drop was already finished.", source: target)
         }
-        guard offers[offer]?.contains(target) == true else {
+        guard core.offers[offer]?.contains(target) == true else {
             throw ClipboardError(
                 code: .typeUnavailable, message: "The drop does not offer \(target).", source: target)
         }
-        return [.send([WaylandMessage(objectID: offer, opcode: 1, arguments: [.string(target), .fd(fd)])])]
+        return [.display(.send([WaylandMessage(objectID: offer, opcode: 1, arguments: [.string(target), .fd(fd)])]))]
     }
 
     /// The target is done with the dropped `offer`: `finish` when it performed an action the source allows (after
     /// `set_actions` naming it, when it differs from the accepted one), then `destroy`; without an action, only
     /// `destroy` (the source sees `cancelled`).
-    mutating func finishDrop(_ offer: UInt32, performed: DesktopDragAction?, accepted: DesktopDragAction) -> [Action] {
-        guard dragAndDrop.dropped.removeValue(forKey: offer) != nil else { return [] }
-        let allowed = dragAndDrop.sourceActions[offer] ?? 0
-        forgetOffer(offer)
-        guard failure == nil else { return [] }
+    mutating func finishDrop(
+        _ offer: UInt32, performed: DesktopDragAction?, accepted: DesktopDragAction, core: inout WaylandState
+    ) -> [Action] {
+        guard dropped.removeValue(forKey: offer) != nil else { return [] }
+        let allowed = core.sourceActions[offer] ?? 0
+        forgetOffer(offer, core: &core)
+        guard core.failure == nil else { return [] }
         var messages: [WaylandMessage] = []
         if let performed, performed.waylandBit & allowed != 0, performed != .ask {
             if performed != accepted {
@@ -301,25 +349,23 @@ extension WaylandState {
             messages.append(WaylandMessage(objectID: offer, opcode: 3))  // finish
         }
         messages.append(WaylandMessage(objectID: offer, opcode: 2))  // destroy
-        return [.send(messages)]
+        return [.display(.send(messages))]
     }
 
-    /// Forgets everything known about `offer` and marks it destroyed.
-    private mutating func forgetOffer(_ offer: UInt32) {
-        offers[offer] = nil
-        dragAndDrop.sourceActions[offer] = nil
-        dragAndDrop.chosenActions[offer] = nil
-        objects.destroy(offer)
+    /// Forgets everything known about `offer` here and in the core, and marks it destroyed.
+    private mutating func forgetOffer(_ offer: UInt32, core: inout WaylandState) {
+        chosenActions[offer] = nil
+        core.finishOffer(offer)
     }
 
     /// The drag over a window left it without a drop: its offer is destroyed.
-    private mutating func endVisit() -> [Action] {
-        guard let visit = dragAndDrop.visit else { return [] }
-        dragAndDrop.visit = nil
-        guard visit.offer != 0, dragAndDrop.dropped[visit.offer] == nil else { return [] }
-        forgetOffer(visit.offer)
-        guard failure == nil else { return [] }
-        return [.send([WaylandMessage(objectID: visit.offer, opcode: 2)])]  // destroy
+    private mutating func endVisit(core: inout WaylandState) -> [Action] {
+        guard let visit else { return [] }
+        self.visit = nil
+        guard visit.offer != 0, dropped[visit.offer] == nil else { return [] }
+        forgetOffer(visit.offer, core: &core)
+        guard core.failure == nil else { return [] }
+        return [.display(.send([WaylandMessage(objectID: visit.offer, opcode: 2)]))]  // destroy
     }
 
     // MARK: - Drags from the windows
@@ -329,10 +375,10 @@ extension WaylandState {
     /// - Throws: ``ClipboardError``: the failure; `cancelled` for a closed window; `protocolUnavailable` when none of
     ///   `actions` exists on Wayland (link) or a drag is under way already.
     mutating func armDrag(
-        _ window: UInt64, targets: [String], actions: [DesktopDragAction]
+        _ window: UInt64, targets: [String], actions: [DesktopDragAction], core: WaylandState
     ) throws(ClipboardError) {
-        try checkOpen()
-        guard dragAndDrop.windows[window] != nil else {
+        try core.checkOpen()
+        guard windows[window] != nil else {
             throw ClipboardError(code: .cancelled, message: "The window was closed.")
         }
         guard actions.contains(where: { $0.waylandBit != 0 }) else {
@@ -340,39 +386,40 @@ extension WaylandState {
                 code: .protocolUnavailable,
                 message: "Wayland drags offer copy, move or ask; \(actions.map(\.rawValue)) has none of them.")
         }
-        guard dragAndDrop.drag?.window != window, dragAndDrop.windows[window]?.armed == nil else {
+        guard drag?.window != window, windows[window]?.armed == nil else {
             throw ClipboardError(code: .protocolUnavailable, message: "A drag from this window is under way already.")
         }
-        dragAndDrop.windows[window]?.armed = .init(targets: targets, actions: actions)
+        windows[window]?.armed = .init(targets: targets, actions: actions)
     }
 
     /// Ends the drag from `window` (or its wait for a press): the source is destroyed (the target sees the drag
     /// leave) and ``WaylandDragAndDropAction/dragEnded(window:_:)`` reports `outcome`.
-    mutating func cancelDrag(_ window: UInt64, outcome: DesktopDragOutcome) -> [Action] {
-        dragAndDrop.windows[window]?.armed = nil
-        guard let drag = dragAndDrop.drag, drag.window == window else { return [] }
-        dragAndDrop.drag = nil
-        objects.destroy(drag.source)
-        let ended: [Action] = [.dragAndDrop(.dragEnded(window: window, outcome))]
-        guard failure == nil else { return ended }
-        return [.send([WaylandMessage(objectID: drag.source, opcode: 1)])] + ended  // destroy
+    mutating func cancelDrag(_ window: UInt64, outcome: DesktopDragOutcome, core: inout WaylandState) -> [Action] {
+        windows[window]?.armed = nil
+        guard let drag, drag.window == window else { return [] }
+        self.drag = nil
+        core.unroute(drag.source)
+        core.objects.destroy(drag.source)
+        let ended: [Action] = [.dragEnded(window: window, outcome)]
+        guard core.failure == nil else { return ended }
+        return [.display(.send([WaylandMessage(objectID: drag.source, opcode: 1)]))] + ended  // destroy
     }
 
     /// Starts the drag armed on `press`'s window, if it is armed: `create_data_source`, an `offer` per target,
     /// `set_actions`, `start_drag(source, origin, no icon, the press's serial)`.
-    private mutating func startDrag(_ press: WaylandDragAndDropState.Press) -> [Action] {
-        guard let window = dragAndDrop.windows[press.window], let armed = window.armed, dragAndDrop.drag == nil
-        else { return [] }
+    private mutating func startDrag(_ press: Press, core: inout WaylandState) -> [Action] {
+        guard let window = windows[press.window], let armed = window.armed, drag == nil else { return [] }
         let source: UInt32
         do {
-            source = try objects.create(.dataSource)
+            source = try core.objects.create(.dataSource)
         } catch {
-            return fail(error)
+            return core.fail(error).map(Action.display)
         }
-        dragAndDrop.windows[press.window]?.armed = nil
-        dragAndDrop.press = nil
-        dragAndDrop.drag = .init(window: press.window, source: source)
-        var messages = [WaylandMessage(objectID: manager, opcode: 0, arguments: [.newID(source)])]
+        core.route(source)
+        windows[press.window]?.armed = nil
+        self.press = nil
+        drag = .init(window: press.window, source: source)
+        var messages = [WaylandMessage(objectID: core.manager, opcode: 0, arguments: [.newID(source)])]
         for target in armed.targets {
             messages.append(WaylandMessage(objectID: source, opcode: 0, arguments: [.string(target)]))
         }
@@ -380,148 +427,142 @@ extension WaylandState {
         messages.append(WaylandMessage(objectID: source, opcode: 2, arguments: [.uint(mask)]))
         messages.append(
             WaylandMessage(
-                objectID: device, opcode: 0,
+                objectID: core.device, opcode: 0,
                 arguments: [.object(source), .object(window.toplevel.surface), .object(0), .uint(press.serial)]))
-        return [.send(messages)]
+        return [.display(.send(messages))]
     }
 
     // MARK: - Events
 
     /// Handles one event of drag and drop.
-    mutating func handle(_ event: WaylandDragAndDropEvent) -> [Action] {
+    mutating func handle(_ event: WaylandDragAndDropEvent, core: inout WaylandState) -> [Action] {
         switch event {
         case .seatCapabilities(let seat, let capabilities):
             // The pointer is asked for once the seat has one (a headless compositor's seat may get one later).
-            guard isBoundForDragAndDrop, seat == self.seat, capabilities & 1 != 0, dragAndDrop.pointer == 0 else {
+            guard core.isBoundForDragAndDrop, seat == core.seat, capabilities & 1 != 0, pointer == 0 else {
                 return []
             }
             do {
-                dragAndDrop.pointer = try objects.create(.pointer)
+                pointer = try core.objects.create(.pointer)
             } catch {
-                return fail(error)
+                return core.fail(error).map(Action.display)
             }
-            return [.send([WaylandMessage(objectID: seat, opcode: 0, arguments: [.newID(dragAndDrop.pointer)])])]
+            core.route(pointer)
+            return [.display(.send([WaylandMessage(objectID: seat, opcode: 0, arguments: [.newID(pointer)])]))]
         case .pointerEnter(_, let surface, let x, let y):
-            dragAndDrop.focus = window(surface: surface).map { .init(window: $0, location: .init(fixedX: x, y: y)) }
+            focus = window(surface: surface).map { .init(window: $0, location: .init(fixedX: x, y: y)) }
             return []
         case .pointerLeave:
-            dragAndDrop.focus = nil
+            focus = nil
             return []
         case .pointerMotion(_, let x, let y):
-            guard var focus = dragAndDrop.focus else { return [] }
+            guard var focus else { return [] }
             focus.location = DesktopPoint(fixedX: x, y: y)
-            dragAndDrop.focus = focus
-            guard let press = dragAndDrop.press, press.window == focus.window else { return [] }
+            self.focus = focus
+            guard let press, press.window == focus.window else { return [] }
             let distance = max(abs(focus.location.x - press.origin.x), abs(focus.location.y - press.origin.y))
-            return distance >= WaylandDragAndDropState.threshold ? startDrag(press) : []
+            return distance >= Self.threshold ? startDrag(press, core: &core) : []
         case .pointerButton(let serial, _, let button, let state):
-            guard button == WaylandDragAndDropState.firstButton else { return [] }
-            if state == 1, let focus = dragAndDrop.focus {
-                dragAndDrop.press = .init(window: focus.window, serial: serial, origin: focus.location)
+            guard button == Self.firstButton else { return [] }
+            if state == 1, let focus {
+                press = .init(window: focus.window, serial: serial, origin: focus.location)
             } else {
-                dragAndDrop.press = nil
+                press = nil
             }
             return []
         case .dragEnter(let serial, let surface, let x, let y, let offer):
-            var actions = endVisit()
+            var actions = endVisit(core: &core)
             guard let window = window(surface: surface), offer != 0 else { return actions }
             let location = DesktopPoint(fixedX: x, y: y)
-            dragAndDrop.visit = .init(window: window, offer: offer, serial: serial, location: location)
-            guard dragAndDrop.windows[window]?.isDropTarget == true else {
+            core.route(offer)
+            visit = .init(window: window, offer: offer, serial: serial, location: location)
+            guard windows[window]?.isDropTarget == true else {
                 // Not a drop target: say no at once, so the source shows a refusal.
-                return actions + decided(offer: offer, action: nil)
+                return actions + decided(offer: offer, action: nil, core: core)
             }
             actions.append(
-                .dragAndDrop(
-                    .decide(
-                        window: window, offer: offer, targets: offers[offer] ?? [],
-                        actions: DesktopDragAction.fromWayland(mask: dragAndDrop.sourceActions[offer] ?? 0))))
+                .decide(
+                    window: window, offer: offer, targets: core.offers[offer] ?? [],
+                    actions: DesktopDragAction.fromWayland(mask: core.sourceActions[offer] ?? 0)))
             return actions
         case .dragMotion(_, let x, let y):
-            guard var visit = dragAndDrop.visit else { return [] }
+            guard var visit else { return [] }
             visit.location = DesktopPoint(fixedX: x, y: y)
-            dragAndDrop.visit = visit
-            guard dragAndDrop.windows[visit.window]?.isDropTarget == true else { return [] }
+            self.visit = visit
+            guard windows[visit.window]?.isDropTarget == true else { return [] }
             return [
-                .dragAndDrop(
-                    .decide(
-                        window: visit.window, offer: visit.offer, targets: offers[visit.offer] ?? [],
-                        actions: DesktopDragAction.fromWayland(mask: dragAndDrop.sourceActions[visit.offer] ?? 0)))
+                .decide(
+                    window: visit.window, offer: visit.offer, targets: core.offers[visit.offer] ?? [],
+                    actions: DesktopDragAction.fromWayland(mask: core.sourceActions[visit.offer] ?? 0))
             ]
         case .dragLeave:
-            return endVisit()
+            return endVisit(core: &core)
         case .dragDrop:
-            guard let visit = dragAndDrop.visit else { return [] }
-            guard let decision = visit.decision, dragAndDrop.windows[visit.window]?.isDropTarget == true else {
-                return endVisit()
+            guard let visit else { return [] }
+            guard let decision = visit.decision, windows[visit.window]?.isDropTarget == true else {
+                return endVisit(core: &core)
             }
-            dragAndDrop.visit = nil
-            dragAndDrop.dropped[visit.offer] = visit.window
-            let chosen = DesktopDragAction.fromWayland(mask: dragAndDrop.chosenActions[visit.offer] ?? 0).first
+            self.visit = nil
+            dropped[visit.offer] = visit.window
+            let chosen = DesktopDragAction.fromWayland(mask: chosenActions[visit.offer] ?? 0).first
             let drop = WaylandDrop(
-                offer: visit.offer, targets: offers[visit.offer] ?? [],
-                sourceActions: DesktopDragAction.fromWayland(mask: dragAndDrop.sourceActions[visit.offer] ?? 0),
+                offer: visit.offer, targets: core.offers[visit.offer] ?? [],
+                sourceActions: DesktopDragAction.fromWayland(mask: core.sourceActions[visit.offer] ?? 0),
                 action: chosen ?? decision, location: visit.location)
-            return [.dragAndDrop(.deliver(window: visit.window, drop))]
-        case .sourceActions(let offer, let mask):
-            guard offers[offer] != nil else { return [] }
-            dragAndDrop.sourceActions[offer] = mask
+            return [.deliver(window: visit.window, drop)]
+        case .sourceActions:
+            // The core keeps every offer's source actions, as it keeps its types.
             return []
         case .offerAction(let offer, let mask):
-            guard offers[offer] != nil else { return [] }
-            dragAndDrop.chosenActions[offer] = mask
+            guard core.offers[offer] != nil else { return [] }
+            chosenActions[offer] = mask
             return []
         case .dragTarget(let source, let mimeType):
-            guard dragAndDrop.drag?.source == source else { return [] }
-            dragAndDrop.drag?.acceptedTarget = mimeType
+            guard drag?.source == source else { return [] }
+            drag?.acceptedTarget = mimeType
             return []
         case .dragAction(let source, let mask):
-            guard dragAndDrop.drag?.source == source else { return [] }
-            dragAndDrop.drag?.lastAction = mask
+            guard drag?.source == source else { return [] }
+            drag?.lastAction = mask
             return []
         case .dropPerformed(let source):
-            guard let drag = dragAndDrop.drag, drag.source == source else { return [] }
-            dragAndDrop.drag?.isDropped = true
-            return [.dragAndDrop(.dropPerformed(window: drag.window, source: source))]
+            guard let drag, drag.source == source else { return [] }
+            self.drag?.isDropped = true
+            return [.dropPerformed(window: drag.window, source: source)]
         case .dragFinished(let source):
-            guard let drag = dragAndDrop.drag, drag.source == source else { return [] }
+            guard let drag, drag.source == source else { return [] }
             let performed = DesktopDragAction.fromWayland(mask: drag.lastAction).first ?? .copy
-            return cancelDrag(drag.window, outcome: .dropped(performed: performed, target: drag.acceptedTarget))
+            return cancelDrag(
+                drag.window, outcome: .dropped(performed: performed, target: drag.acceptedTarget), core: &core)
         case .windowClosed(let toplevel):
-            guard let window = dragAndDrop.windows.first(where: { $0.value.toplevel.toplevel == toplevel })?.key
-            else { return [] }
-            return closeWindow(window)
+            guard let window = windows.first(where: { $0.value.toplevel.toplevel == toplevel })?.key else { return [] }
+            return closeWindow(window, core: &core)
         }
     }
 
     /// The time limit for the target of the dropped drag `source` passed: if it has not finished, the drag is
     /// abandoned (its source destroyed) and the caller learns that the outcome is unknown.
     /// - Returns: Whether the drag was abandoned, and the actions.
-    mutating func dragTimedOut(_ window: UInt64, source: UInt32) -> (abandoned: Bool, actions: [Action]) {
-        guard let drag = dragAndDrop.drag, drag.window == window, drag.source == source, drag.isDropped else {
-            return (false, [])
-        }
-        dragAndDrop.drag = nil
-        objects.destroy(source)
-        guard failure == nil else { return (true, []) }
-        return (true, [.send([WaylandMessage(objectID: source, opcode: 1)])])  // destroy
+    mutating func dragTimedOut(
+        _ window: UInt64, source: UInt32, core: inout WaylandState
+    ) -> (abandoned: Bool, actions: [Action]) {
+        guard let drag, drag.window == window, drag.source == source, drag.isDropped else { return (false, []) }
+        self.drag = nil
+        core.unroute(source)
+        core.objects.destroy(source)
+        guard core.failure == nil else { return (true, []) }
+        return (true, [.display(.send([WaylandMessage(objectID: source, opcode: 1)]))])  // destroy
     }
 
     /// `wl_data_source.cancelled` of the drag's source: before the drop, the target refused it (or there was
     /// none); after, the target failed or went away.
-    mutating func dragCancelled(_ source: UInt32) -> [Action]? {
-        guard let drag = dragAndDrop.drag, drag.source == source else { return nil }
+    mutating func dragCancelled(_ source: UInt32, core: inout WaylandState) -> [Action] {
+        guard let drag, drag.source == source else { return [] }
         let outcome: DesktopDragOutcome =
             drag.isDropped
             ? .cancelled(reason: "The drop target gave up before it finished (it may have exited).")
             : .refused(target: drag.acceptedTarget)
-        return cancelDrag(drag.window, outcome: outcome)
-    }
-
-    /// `wl_data_source.send` of the drag's source: serve it.
-    func dragSend(_ source: UInt32, mimeType: String, fd: Int32) -> [Action]? {
-        guard let drag = dragAndDrop.drag, drag.source == source else { return nil }
-        return [.dragAndDrop(.serve(window: drag.window, mimeType: mimeType, fd: fd))]
+        return cancelDrag(drag.window, outcome: outcome, core: &core)
     }
 }
 

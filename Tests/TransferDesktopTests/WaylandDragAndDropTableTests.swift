@@ -2,6 +2,7 @@ import Testing
 import TransferKit
 import TransferKitPlatform
 
+@testable import TransferDesktop
 @testable import TransferDisplay
 
 /// The drag-and-drop machine's decisions as tables of (state, events) → requests and outcomes, without a compositor.
@@ -9,39 +10,60 @@ import TransferKitPlatform
 struct WaylandDragAndDropTableTests {
     static let offer: UInt32 = 0xff00_0001
 
-    /// A bound machine with its pointer and one configured window (`window`, on `surface`).
+    /// A bound core and drag and drop's machine with its pointer and one configured window (`window`, on
+    /// `surface`).
     struct Rig {
         var machine: WaylandState
+        var dnd: WaylandDragAndDropState
         var window: UInt64
         var surface: UInt32
 
         init() throws {
-            (machine, _) = try WaylandDragAndDropStateTests.bound()
-            _ = machine.handle(.dragAndDrop(.seatCapabilities(seat: machine.seat, 1)), live: true)
-            let (window, surface, _) = try machine.openWindow(title: "w", bufferFD: 70, width: 320, height: 48)
+            (machine, dnd, _) = try WaylandDragAndDropStateTests.bound()
+            _ = dnd.feed(.dragAndDrop(.seatCapabilities(seat: machine.seat, 1)), from: machine.seat, core: &machine)
+            let (window, surface, _) = try dnd.openWindow(
+                title: "w", bufferFD: 70, width: 320, height: 48, core: &machine)
             self.window = window
             self.surface = surface
-            let xdgSurface = try #require(machine.dragAndDrop.windows[window]).toplevel.xdgSurface
-            _ = machine.handle(.configure(xdgSurface: xdgSurface, serial: 1), live: true)
+            let xdgSurface = try #require(dnd.windows[window]).toplevel.xdgSurface
+            _ = dnd.feed(.configure(xdgSurface: xdgSurface, serial: 1), from: xdgSurface, core: &machine)
         }
 
-        mutating func event(_ event: WaylandDragAndDropEvent) -> [WaylandState.Action] {
-            machine.handle(.dragAndDrop(event), live: true)
+        /// Feeds `event` from the object the decoder would name for it, through the core.
+        mutating func event(_ event: WaylandDragAndDropEvent) -> [WaylandDragAndDropAction] {
+            let object: UInt32
+            switch event {
+            case .seatCapabilities(let seat, _): object = seat
+            case .pointerEnter, .pointerLeave, .pointerMotion, .pointerButton: object = dnd.pointer
+            case .dragEnter, .dragMotion: object = machine.device
+            case .dragLeave(let device), .dragDrop(let device): object = device
+            case .sourceActions(let offer, _), .offerAction(let offer, _): object = offer
+            case .dragTarget(let source, _), .dropPerformed(let source), .dragFinished(let source),
+                .dragAction(let source, _):
+                object = source
+            case .windowClosed(let toplevel): object = toplevel
+            }
+            return dnd.feed(.dragAndDrop(event), from: object, core: &machine)
+        }
+
+        /// Feeds one of the core's events from `object`.
+        mutating func feed(_ event: WaylandEvent, from object: UInt32) -> [WaylandDragAndDropAction] {
+            dnd.feed(event, from: object, core: &machine)
         }
 
         /// A drag from another client offering `text/plain` and `image/png` with the actions of `mask` enters the
         /// window at (5, 6) with serial 30.
-        mutating func enter(mask: UInt32) -> [WaylandState.Action] {
-            _ = machine.handle(.dataOffer(device: machine.device, offer: offer), live: true)
-            _ = machine.handle(.offerType(offer: offer, mimeType: "text/plain"), live: true)
-            _ = machine.handle(.offerType(offer: offer, mimeType: "image/png"), live: true)
+        mutating func enter(mask: UInt32) -> [WaylandDragAndDropAction] {
+            _ = feed(.dataOffer(device: machine.device, offer: offer), from: machine.device)
+            _ = feed(.offerType(offer: offer, mimeType: "text/plain"), from: offer)
+            _ = feed(.offerType(offer: offer, mimeType: "image/png"), from: offer)
             _ = event(.sourceActions(offer: offer, mask))
             return event(.dragEnter(serial: 30, surface: surface, x: 5 << 8, y: 6 << 8, offer: offer))
         }
     }
 
-    static func requests(_ actions: [WaylandState.Action]) -> [WaylandMessage] {
-        WaylandFocusSurfaceStateTests.requests(actions)
+    static func requests(_ actions: [WaylandDragAndDropAction]) -> [WaylandMessage] {
+        WaylandDragAndDropStateTests.requests(actions)
     }
 
     static func accept(_ mimeType: String?, bit: UInt32) -> [WaylandMessage] {
@@ -73,19 +95,22 @@ struct WaylandDragAndDropTableTests {
     @Test("decide's answer becomes accept(serial, first type or nil) and set_actions", arguments: decisions)
     func decision(_ row: Decision) throws {
         var rig = try Rig()
-        try rig.machine.setDropTarget(rig.window, true)
+        try rig.dnd.setDropTarget(rig.window, true, core: rig.machine)
         let entered = rig.enter(mask: row.sourceMask)
         #expect(
             entered == [
-                .dragAndDrop(
-                    .decide(
-                        window: rig.window, offer: Self.offer, targets: ["text/plain", "image/png"],
-                        actions: DesktopDragAction.fromWayland(mask: row.sourceMask)))
+                .decide(
+                    window: rig.window, offer: Self.offer, targets: ["text/plain", "image/png"],
+                    actions: DesktopDragAction.fromWayland(mask: row.sourceMask))
             ])
-        let answered = rig.machine.decided(offer: Self.offer, action: row.answer)
+        let answered = rig.dnd.decided(offer: Self.offer, action: row.answer, core: rig.machine)
         #expect(Self.requests(answered) == Self.accept(row.accepted, bit: row.bit))
-        #expect(rig.machine.decided(offer: Self.offer, action: row.answer).isEmpty, "the same answer is not repeated")
-        #expect(rig.machine.decided(offer: Self.offer + 1, action: row.answer).isEmpty, "another offer's is ignored")
+        #expect(
+            rig.dnd.decided(offer: Self.offer, action: row.answer, core: rig.machine).isEmpty,
+            "the same answer is not repeated")
+        #expect(
+            rig.dnd.decided(offer: Self.offer + 1, action: row.answer, core: rig.machine).isEmpty,
+            "another offer's is ignored")
     }
 
     @Test("A window that is no drop target refuses at once; a drag without data is ignored")
@@ -93,21 +118,21 @@ struct WaylandDragAndDropTableTests {
         var rig = try Rig()
         #expect(Self.requests(rig.enter(mask: 3)) == Self.accept(nil, bit: 0))
         var other = try Rig()
-        try other.machine.setDropTarget(other.window, true)
+        try other.dnd.setDropTarget(other.window, true, core: other.machine)
         #expect(other.event(.dragEnter(serial: 30, surface: other.surface, x: 0, y: 0, offer: 0)).isEmpty)
     }
 
     @Test("Motion asks again and moves the location; leave destroys the offer")
     func motionAndLeave() throws {
         var rig = try Rig()
-        try rig.machine.setDropTarget(rig.window, true)
+        try rig.dnd.setDropTarget(rig.window, true, core: rig.machine)
         _ = rig.enter(mask: 1)
         let moved = rig.event(.dragMotion(time: 1, x: 40 << 8, y: 41 << 8))
         #expect(moved.count == 1)
-        #expect(rig.machine.dragAndDrop.visit?.location == DesktopPoint(x: 40, y: 41))
+        #expect(rig.dnd.visit?.location == DesktopPoint(x: 40, y: 41))
         let left = rig.event(.dragLeave(device: rig.machine.device))
         #expect(Self.requests(left) == [WaylandMessage(objectID: Self.offer, opcode: 2)])
-        #expect(rig.machine.offers[Self.offer] == nil && rig.machine.dragAndDrop.visit == nil)
+        #expect(rig.machine.offers[Self.offer] == nil && rig.dnd.visit == nil)
     }
 
     struct Drop: Sendable, CustomTestStringConvertible {
@@ -127,9 +152,9 @@ struct WaylandDragAndDropTableTests {
     @Test("A drop is delivered with the compositor's action when accepted, and destroyed when not", arguments: drops)
     func drop(_ row: Drop) throws {
         var rig = try Rig()
-        try rig.machine.setDropTarget(rig.window, true)
+        try rig.dnd.setDropTarget(rig.window, true, core: rig.machine)
         _ = rig.enter(mask: 7)
-        _ = rig.machine.decided(offer: Self.offer, action: row.answer)
+        _ = rig.dnd.decided(offer: Self.offer, action: row.answer, core: rig.machine)
         if let choice = row.compositorChoice { _ = rig.event(.offerAction(offer: Self.offer, choice)) }
         let dropped = rig.event(.dragDrop(device: rig.machine.device))
         guard let delivered = row.delivered else {
@@ -138,19 +163,18 @@ struct WaylandDragAndDropTableTests {
         }
         #expect(
             dropped == [
-                .dragAndDrop(
-                    .deliver(
-                        window: rig.window,
-                        WaylandDrop(
-                            offer: Self.offer, targets: ["text/plain", "image/png"],
-                            sourceActions: [.copy, .move, .ask],
-                            action: delivered, location: DesktopPoint(x: 5, y: 6))))
+                .deliver(
+                    window: rig.window,
+                    WaylandDrop(
+                        offer: Self.offer, targets: ["text/plain", "image/png"],
+                        sourceActions: [.copy, .move, .ask],
+                        action: delivered, location: DesktopPoint(x: 5, y: 6)))
             ])
         // The leave that follows a drop keeps the offer for the target; so does a selection change.
         #expect(rig.event(.dragLeave(device: rig.machine.device)).isEmpty)
         #expect(
             Self.requests(
-                rig.machine.handle(.selection(device: rig.machine.device, offer: 0, primary: false), live: true)
+                rig.feed(.selection(device: rig.machine.device, offer: 0, primary: false), from: rig.machine.device)
             ).isEmpty)
         #expect(rig.machine.offers[Self.offer] != nil)
     }
@@ -184,25 +208,28 @@ struct WaylandDragAndDropTableTests {
         arguments: finishes)
     func finishing(_ row: Finish) throws {
         var rig = try Rig()
-        try rig.machine.setDropTarget(rig.window, true)
+        try rig.dnd.setDropTarget(rig.window, true, core: rig.machine)
         _ = rig.enter(mask: row.sourceMask)
-        _ = rig.machine.decided(offer: Self.offer, action: row.accepted)
+        _ = rig.dnd.decided(offer: Self.offer, action: row.accepted, core: rig.machine)
         _ = rig.event(.dragDrop(device: rig.machine.device))
-        let receiving = try rig.machine.receiveDrop(Self.offer, "image/png", into: 80)
+        let receiving = try rig.dnd.receiveDrop(Self.offer, "image/png", into: 80, core: rig.machine)
         #expect(
             Self.requests(receiving) == [
                 WaylandMessage(objectID: Self.offer, opcode: 1, arguments: [.string("image/png"), .fd(80)])
             ])
         let unoffered = #expect(throws: ClipboardError.self) {
-            _ = try rig.machine.receiveDrop(Self.offer, "x/y", into: 81)
+            _ = try rig.dnd.receiveDrop(Self.offer, "x/y", into: 81, core: rig.machine)
         }
         #expect(unoffered?.code == .typeUnavailable)
         #expect(
-            Self.requests(rig.machine.finishDrop(Self.offer, performed: row.performed, accepted: row.accepted))
+            Self.requests(
+                rig.dnd.finishDrop(Self.offer, performed: row.performed, accepted: row.accepted, core: &rig.machine))
                 == row.requests)
-        #expect(rig.machine.finishDrop(Self.offer, performed: row.performed, accepted: row.accepted).isEmpty, "once")
+        #expect(
+            rig.dnd.finishDrop(Self.offer, performed: row.performed, accepted: row.accepted, core: &rig.machine)
+                .isEmpty, "once")
         let late = #expect(throws: ClipboardError.self) {
-            _ = try rig.machine.receiveDrop(Self.offer, "image/png", into: 82)
+            _ = try rig.dnd.receiveDrop(Self.offer, "image/png", into: 82, core: rig.machine)
         }
         #expect(late?.code == .cancelled)
     }
@@ -212,10 +239,11 @@ struct WaylandDragAndDropTableTests {
     /// A rig whose window is armed and whose pointer pressed at (10, 10) with serial 50 and moved to (`x`, 10).
     static func pressed(
         button: UInt32 = 0x110, armed: Bool = true, movedTo x: Int32
-    ) throws -> (Rig, [WaylandState.Action]) {
+    ) throws -> (Rig, [WaylandDragAndDropAction]) {
         var rig = try Rig()
         if armed {
-            try rig.machine.armDrag(rig.window, targets: ["text/plain", "com.example.card"], actions: [.copy, .move])
+            try rig.dnd.armDrag(
+                rig.window, targets: ["text/plain", "com.example.card"], actions: [.copy, .move], core: rig.machine)
         }
         _ = rig.event(.pointerEnter(serial: 40, surface: rig.surface, x: 10 << 8, y: 10 << 8))
         _ = rig.event(.pointerButton(serial: 50, time: 1, button: button, state: 1))
@@ -226,7 +254,7 @@ struct WaylandDragAndDropTableTests {
     @Test("A press and a move past the threshold start the drag with the press's serial")
     func startDrag() throws {
         let (rig, started) = try Self.pressed(movedTo: 18)
-        let source = try #require(rig.machine.dragAndDrop.drag?.source)
+        let source = try #require(rig.dnd.drag?.source)
         #expect(
             Self.requests(started) == [
                 WaylandMessage(objectID: rig.machine.manager, opcode: 0, arguments: [.newID(source)]),
@@ -255,7 +283,7 @@ struct WaylandDragAndDropTableTests {
         ])
     func noStart(_ row: NoStart) throws {
         let (rig, moved) = try Self.pressed(button: row.button, armed: row.armed, movedTo: row.x)
-        #expect(moved.isEmpty && rig.machine.dragAndDrop.drag == nil)
+        #expect(moved.isEmpty && rig.dnd.drag == nil)
     }
 
     @Test("A release before the threshold forgets the press")
@@ -263,7 +291,7 @@ struct WaylandDragAndDropTableTests {
         var (rig, _) = try Self.pressed(movedTo: 12)
         _ = rig.event(.pointerButton(serial: 51, time: 3, button: 0x110, state: 0))
         #expect(rig.event(.pointerMotion(time: 4, x: 30 << 8, y: 10 << 8)).isEmpty)
-        #expect(rig.machine.dragAndDrop.drag == nil)
+        #expect(rig.dnd.drag == nil)
     }
 
     struct Ending: Sendable, CustomTestStringConvertible {
@@ -297,8 +325,8 @@ struct WaylandDragAndDropTableTests {
         arguments: endings)
     func ending(_ row: Ending) throws {
         var (rig, _) = try Self.pressed(movedTo: 20)
-        let drag = try #require(rig.machine.dragAndDrop.drag)
-        var actions: [WaylandState.Action] = []
+        let drag = try #require(rig.dnd.drag)
+        var actions: [WaylandDragAndDropAction] = []
         for event in row.events {
             let words = event.split(separator: " ").map(String.init)
             switch words[0] {
@@ -307,61 +335,62 @@ struct WaylandDragAndDropTableTests {
             case "action": actions += rig.event(.dragAction(source: drag.source, UInt32(words[1]) ?? 0))
             case "performed": actions += rig.event(.dropPerformed(source: drag.source))
             case "finished": actions += rig.event(.dragFinished(source: drag.source))
-            default: actions += rig.machine.handle(.cancelled(source: drag.source), live: true)
+            default: actions += rig.feed(.cancelled(source: drag.source), from: drag.source)
             }
         }
         let ended = actions.compactMap { action -> DesktopDragOutcome? in
-            if case .dragAndDrop(.dragEnded(_, let outcome)) = action { outcome } else { nil }
+            if case .dragEnded(_, let outcome) = action { outcome } else { nil }
         }
         #expect(ended == (row.outcome.map { [$0] } ?? []))
         if row.outcome != nil {
             #expect(
                 Self.requests(actions).last == WaylandMessage(objectID: drag.source, opcode: 1),
                 "the source is destroyed")
-            #expect(rig.machine.dragAndDrop.drag == nil)
+            #expect(rig.dnd.drag == nil)
         }
     }
 
     @Test("A dropped drag whose target never finishes is abandoned at the time limit; a finished one is not")
     func timeLimit() throws {
         var (rig, _) = try Self.pressed(movedTo: 20)
-        let drag = try #require(rig.machine.dragAndDrop.drag)
-        #expect(rig.machine.dragTimedOut(rig.window, source: drag.source).abandoned == false, "not dropped yet")
+        let drag = try #require(rig.dnd.drag)
+        #expect(
+            rig.dnd.dragTimedOut(rig.window, source: drag.source, core: &rig.machine).abandoned == false,
+            "not dropped yet")
         let performed = rig.event(.dropPerformed(source: drag.source))
-        #expect(performed == [.dragAndDrop(.dropPerformed(window: rig.window, source: drag.source))])
-        let (abandoned, actions) = rig.machine.dragTimedOut(rig.window, source: drag.source)
+        #expect(performed == [.dropPerformed(window: rig.window, source: drag.source)])
+        let (abandoned, actions) = rig.dnd.dragTimedOut(rig.window, source: drag.source, core: &rig.machine)
         #expect(abandoned && Self.requests(actions) == [WaylandMessage(objectID: drag.source, opcode: 1)])
-        #expect(rig.machine.dragTimedOut(rig.window, source: drag.source).abandoned == false, "once")
+        #expect(rig.dnd.dragTimedOut(rig.window, source: drag.source, core: &rig.machine).abandoned == false, "once")
     }
 
     @Test("send is served for the drag's source; closing the window cancels the drag")
     func serveAndClose() throws {
         var (rig, _) = try Self.pressed(movedTo: 20)
-        let drag = try #require(rig.machine.dragAndDrop.drag)
-        let sent = rig.machine.handle(.send(source: drag.source, mimeType: "text/plain", fd: 90), live: true)
-        #expect(sent == [.dragAndDrop(.serve(window: rig.window, mimeType: "text/plain", fd: 90))])
-        let closed = rig.machine.closeWindow(rig.window)
+        let drag = try #require(rig.dnd.drag)
+        let sent = rig.feed(.send(source: drag.source, mimeType: "text/plain", fd: 90), from: drag.source)
+        #expect(sent == [.serve(window: rig.window, mimeType: "text/plain", fd: 90)])
+        let closed = rig.dnd.closeWindow(rig.window, core: &rig.machine)
         #expect(
             closed.contains(
-                .dragAndDrop(
-                    .dragEnded(window: rig.window, .cancelled(reason: "the window was closed")))))
-        #expect(closed.last == .dragAndDrop(.windowClosed(window: rig.window)))
+                .dragEnded(window: rig.window, .cancelled(reason: "the window was closed"))))
+        #expect(closed.last == .windowClosed(window: rig.window))
     }
 
     @Test("Arming refuses a link-only drag, a second drag and a closed window")
     func arming() throws {
         var rig = try Rig()
         let link = #expect(throws: ClipboardError.self) {
-            try rig.machine.armDrag(rig.window, targets: [], actions: [.link])
+            try rig.dnd.armDrag(rig.window, targets: [], actions: [.link], core: rig.machine)
         }
         #expect(link?.code == .protocolUnavailable)
-        try rig.machine.armDrag(rig.window, targets: [], actions: [.copy])
+        try rig.dnd.armDrag(rig.window, targets: [], actions: [.copy], core: rig.machine)
         let twice = #expect(throws: ClipboardError.self) {
-            try rig.machine.armDrag(rig.window, targets: [], actions: [.copy])
+            try rig.dnd.armDrag(rig.window, targets: [], actions: [.copy], core: rig.machine)
         }
         #expect(twice?.code == .protocolUnavailable)
         let closed = #expect(throws: ClipboardError.self) {
-            try rig.machine.armDrag(rig.window + 1, targets: [], actions: [.copy])
+            try rig.dnd.armDrag(rig.window + 1, targets: [], actions: [.copy], core: rig.machine)
         }
         #expect(closed?.code == .cancelled)
     }
