@@ -1,6 +1,10 @@
 /// One connection's outbound queue and the one thread that writes it: senders queue a message and return, the
 /// writer thread sends the messages in the order they were queued — the wire layer's one writer.
 ///
+/// Messages queued while the writer was busy go out together, in one send of up to ``batchBytes`` (a message that
+/// carries descriptors starts a send of its own, as they travel with its first byte), as Xlib and xcb flush their
+/// output buffer: a burst of requests reaches the peer as one write, not one per wake-up of the thread.
+///
 /// ```swift
 /// let outbox = OutboundQueue(capacity: 4 << 20) { bytes, descriptors throws(SystemError) in
 ///     try wire.send(bytes, descriptors: descriptors)
@@ -42,6 +46,8 @@ package final class OutboundQueue: Sendable {
 
     /// The most bytes queued before a sender waits.
     package let capacity: Int
+    /// The bytes after which the writer stops adding queued messages to one send: 64 KiB, a socket buffer's worth.
+    package static let batchBytes = 64 << 10
     private let messages: Mailbox<Message, Never>
     private let send: @Sendable ([UInt8], [Int32]) throws(SystemError) -> Void
     /// Opened with the error of the send that failed.
@@ -68,21 +74,33 @@ package final class OutboundQueue: Sendable {
         let failure = failure
         let drained = drained
         DedicatedThread.start {
-            while let message = messages.take(until: .never) {
+            // A message with descriptors that ended the previous batch; it starts the next.
+            var carried: Message?
+            while var batch = carried ?? messages.take(until: .never) {
+                carried = nil
+                if batch.descriptors.isEmpty {
+                    while batch.bytes.count < Self.batchBytes, let next = messages.poll() {
+                        guard next.descriptors.isEmpty else {
+                            carried = next
+                            break
+                        }
+                        batch.bytes += next.bytes
+                    }
+                }
                 do throws(SystemError) {
-                    try send(message.bytes, message.descriptors)
+                    try send(batch.bytes, batch.descriptors)
                 } catch {
                     // Recorded before the queue closes, so a sender refused from now on learns why.
                     failure.open(error)
                     messages.close(nil)
-                    for descriptor in message.descriptors { Syscall.close(descriptor) }
+                    for descriptor in batch.descriptors + (carried?.descriptors ?? []) { Syscall.close(descriptor) }
                     while let dropped = messages.poll() {
                         for descriptor in dropped.descriptors { Syscall.close(descriptor) }
                     }
                     onFailure(error)
                     break
                 }
-                for descriptor in message.descriptors { Syscall.close(descriptor) }
+                for descriptor in batch.descriptors { Syscall.close(descriptor) }
             }
             drained.open()
         }
