@@ -1,9 +1,10 @@
 /// One connection's outbound queue and the one thread that writes it: senders queue a message and return, the
 /// writer thread sends the messages in the order they were queued — the wire layer's one writer.
 ///
-/// Messages queued while the writer was busy go out together, in one send of up to ``batchBytes`` (a message that
-/// carries descriptors starts a send of its own, as they travel with its first byte), as Xlib and xcb flush their
-/// output buffer: a burst of requests reaches the peer as one write, not one per wake-up of the thread.
+/// Messages queued while the writer was busy go out together in one send, which takes queued messages while it holds
+/// fewer than ``batchBytes`` (a message that carries descriptors starts a send of its own, as they travel with its
+/// first byte), as Xlib and xcb flush their output buffer: a burst of requests reaches the peer as one write, not
+/// one per wake-up of the thread.
 ///
 /// ```swift
 /// let outbox = OutboundQueue(capacity: 4 << 20) { bytes, descriptors throws(SystemError) in
