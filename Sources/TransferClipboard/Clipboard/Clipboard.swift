@@ -86,6 +86,10 @@ public final class Clipboard: Sendable {
     public var protocolName: String { connection.backend.protocolName }
 
     /// Closes the connection: ownerships end and transfers in progress fail.
+    ///
+    /// On X11 the requests already sent (an answer to a paste, an ownership's end) are written to the server first;
+    /// the call waits for that at most 2 seconds, or the clipboard's `timeout` if shorter, when the server reads
+    /// nothing.
     public func close() {
         connection.backend.close()
     }

@@ -6,13 +6,23 @@ package import TransferKitPlatform
     import Foundation
 #endif
 
-/// One connection to an X server on the wire layer: requests out (numbered, with a time limit on each write), and
-/// the ``FramedConnection``'s one reader thread, which cuts the server's bytes with ``X11Frames`` into the setup
-/// reply, then replies, errors and events.
+/// One connection to an X server on the wire layer: two threads of its own, the ``FramedConnection``'s reader,
+/// which cuts the server's bytes with ``X11Frames`` into the setup reply, then replies, errors and events, and an
+/// ``OutboundQueue``'s writer, which sends the requests.
+///
+/// Requests are numbered and queued in one step, so they reach the server in the order of their sequence numbers;
+/// a sender returns once its request is queued (it waits only while ``outboundCapacity`` bytes are queued, at most
+/// ``timeout``, which ends the connection with `timedOut`). A write that fails (the server is gone: `EPIPE`; it
+/// read nothing for ``timeout``) ends the connection with the same ``ClipboardError`` a waiting request gets.
 ///
 /// Replies and errors resume the task that waits for them; events go to ``setEventHandler(_:onEnd:)``'s closure,
 /// called on the reader thread (it must not block). When the connection ends, every waiting task fails with the
 /// reason.
+///
+/// ``close()`` writes what is queued first — a `SelectionNotify` or `SetSelectionOwner` sent just before still
+/// reaches the server — waiting at most ``closeFlushLimit``, so a server that reads nothing cannot hold it; then it
+/// shuts the socket down. An end for any other reason (the server closed, broke the protocol, a write failed) drops
+/// what is queued.
 package final class X11Connection: Sendable {
     /// The facts of the setup reply.
     package let info: X11ServerInfo
@@ -20,9 +30,15 @@ package final class X11Connection: Sendable {
     package let timeout: Duration
     /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
     package let clock: WireClock
+    /// The most bytes of requests queued for the writer thread before a sender waits: 4 MiB, sixteen of the
+    /// backend's largest property chunks (256 KiB), and at least one request of the server's largest size.
+    package let outboundCapacity: Int
+    /// How long ``close()`` waits for the queued requests to be written: the shorter of ``timeout`` and 2 seconds.
+    package var closeFlushLimit: Duration { min(timeout, .seconds(2)) }
     private let wire: FramedConnection<X11Frames>
+    private let outbox: OutboundQueue
     private let state: SanitizedMutex<State>
-    /// Serializes writes, so that requests reach the server in the order of their sequence numbers.
+    /// Numbers and queues one request (or run) at a time, so that the queue's order is the sequence numbers'.
     private let writer = SanitizedMutex(())
 
     /// Who waits for the reply to one request.
@@ -51,6 +67,11 @@ package final class X11Connection: Sendable {
         self.timeout = timeout
         self.clock = clock
         self.state = SanitizedMutex(State())
+        outboundCapacity = max(4 << 20, info.maximumRequestBytes)
+        outbox = OutboundQueue(capacity: outboundCapacity) { bytes, descriptors throws(SystemError) in
+            try wire.send(bytes, descriptors: descriptors)
+        }
+        outbox.start { [weak self] error in self?.writeFailed(error) }
     }
 
     /// Connects to the server at `socketPath`, authorizing with `cookie` (MIT-MAGIC-COOKIE-1) when given.
@@ -287,9 +308,9 @@ package final class X11Connection: Sendable {
                 continuation?.resume(throwing: failure)
                 return registered
             }
-            if let failure = transmit(request) {
-                // The connection has ended, and whoever ended it resumed every registered request; this removes and
-                // resumes ours only if it is still there, so it is resumed once either way.
+            if let failure = enqueue(request) {
+                // The connection has ended (or is closing), and whoever ended it resumed every registered request;
+                // this removes and resumes ours only if it is still there, so it is resumed once either way.
                 resolve(sequence, .failure(failure))
                 return .failure(failure)
             }
@@ -332,7 +353,7 @@ package final class X11Connection: Sendable {
                 }
                 return nil
             }
-            return failure ?? transmit(bytes)
+            return failure ?? enqueue(bytes)
         }
         if let failure { throw failure }
     }
@@ -347,28 +368,46 @@ package final class X11Connection: Sendable {
         }
     }
 
-    /// Sends `bytes` (with the writer lock held); on failure ends the connection and returns why.
-    private func transmit(_ bytes: [UInt8]) -> ClipboardError? {
-        do throws(SystemError) {
-            try wire.send(bytes)
+    /// Queues `bytes` for the writer thread (with the writer lock held); returns why not, having ended the
+    /// connection when the server stopped reading or a write failed.
+    private func enqueue(_ bytes: [UInt8]) -> ClipboardError? {
+        switch outbox.enqueue(bytes, until: .after(timeout, on: clock)) {
+        case .queued:
             return nil
-        } catch {
-            // The reader may have ended the connection (and so broken this write) for a reason of its own, such as a
-            // reply over the size limit: that reason is the one every waiting request must get.
-            if let end = wire.endReason {
-                let failure = X11FrameRoute.failure(end, inSetup: false)
-                self.end(failure)
-                return failure
-            }
-            let timedOut = error.errorNumber == ErrorNumber.timedOut
+        case .full:
             let failure = ClipboardError(
+                code: .timedOut, message: "The X server did not read a request within \(timeout).")
+            end(failure)
+            return failure
+        case .failed(let error):
+            return writeFailed(error)
+        case .closed:
+            // ``close()`` is writing what was queued before it: later requests are refused, and it ends the
+            // connection itself.
+            return state.withLock { $0.failure }
+                ?? ClipboardError(code: .cancelled, message: "The X11 connection was closed.")
+        }
+    }
+
+    /// Ends the connection after a failed write (called on the writer thread, or by a sender the queue refused
+    /// because of it); returns why it ended.
+    @discardableResult
+    private func writeFailed(_ error: SystemError) -> ClipboardError {
+        // The reader may have ended the connection (and so broken this write) for a reason of its own, such as a
+        // reply over the size limit: that reason is the one every waiting request must get.
+        let failure: ClipboardError
+        if let end = wire.endReason {
+            failure = X11FrameRoute.failure(end, inSetup: false)
+        } else {
+            let timedOut = error.errorNumber == ErrorNumber.timedOut
+            failure = ClipboardError(
                 code: timedOut ? .timedOut : .connectionFailed,
                 message: timedOut
                     ? "The X server did not read a request within \(timeout)."
                     : "Cannot write to the X server: \(error.reason).", cause: error)
-            end(failure)
-            return failure
         }
+        end(failure)
+        return state.withLock { $0.failure } ?? failure
     }
 
     private func resolve(_ sequence: UInt16, _ outcome: Result<X11Bytes, ClipboardError>) {
@@ -421,6 +460,8 @@ package final class X11Connection: Sendable {
             }
             return (Array(state.pending.values), state.endHandler)
         }
+        // What is still queued is dropped: the writer's next send fails on the shut-down socket, and it stops.
+        _ = outbox.close(flushingUntil: .after(.zero, on: clock))
         wire.close()
         for entry in pending {
             switch entry {
@@ -437,8 +478,12 @@ package final class X11Connection: Sendable {
     /// Whether the connection has ended.
     package var isClosed: Bool { state.withLock { $0.failure != nil } }
 
-    /// Closes the connection; waiting requests fail with `cancelled`.
+    /// Closes the connection once the requests queued so far are written (at most ``closeFlushLimit``; it blocks
+    /// the calling thread that long only when the server reads nothing); waiting requests fail with `cancelled`,
+    /// and requests sent meanwhile are refused with it.
     package func close() {
+        // `false` when the server read nothing in time: then the end's shutdown of the socket breaks the stuck write.
+        _ = outbox.close(flushingUntil: .after(closeFlushLimit, on: clock))
         end(ClipboardError(code: .cancelled, message: "The X11 connection was closed."))
     }
 }
