@@ -54,7 +54,8 @@ package final class WaylandBackend: ClipboardBackend {
     /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
     package let clock: WireClock
     let storage = SanitizedMutex(Storage())
-    private let outbox = SanitizedMutex(Outbox())
+    /// The requests on their way to the compositor, and the one thread that writes them (the wire layer's writer).
+    private let outbox: OutboundQueue
 
     /// The connection's core, its subscriber (with the subscriber's own waiters), and the waiters and closures the
     /// core's ids stand for.
@@ -71,12 +72,10 @@ package final class WaylandBackend: ClipboardBackend {
         var focusUsers = 0
     }
 
-    /// Encoded requests waiting for the writing thread, in order; each owns the descriptors it carries.
-    private struct Outbox {
-        var pending: [(bytes: [UInt8], descriptors: [Int32])] = []
-        var isWriting = false
-        var isBroken = false
-    }
+    /// The most bytes of requests queued for the compositor. Requests are queued under the storage lock, which the
+    /// reader needs too, so a full queue is not waited on: a compositor that leaves this much unread ends the
+    /// connection (`timedOut`). Wayland's requests are small (data goes through pipes): this is tens of thousands.
+    static let outboxCapacity = 4 << 20
 
     /// Serves one target of an offer: the stream of its bytes.
     package typealias Serve = @Sendable (String) async throws -> TransferByteStream
@@ -119,6 +118,10 @@ package final class WaylandBackend: ClipboardBackend {
         connection = FramedConnection(
             socket: socket, sendTimeout: timeout, maximumPendingDescriptors: Self.maximumPendingDescriptors,
             clock: clock)
+        outbox = OutboundQueue(capacity: Self.outboxCapacity) { [connection] bytes, descriptors throws(SystemError) in
+            try connection.send(bytes, descriptors: descriptors)
+        }
+        outbox.start { [weak self] error in self?.writeFailed(error) }
         connection.start(
             decoder: WaylandFrames(),
             onFrame: { [weak self] (frame, descriptors) throws(WireViolation) in
@@ -354,7 +357,9 @@ package final class WaylandBackend: ClipboardBackend {
                     storage.machine.failure ?? ClipboardError(code: .cancelled, message: "The connection ended.")
                 let waiters = storage.focusWaiters
                 storage.focusWaiters = []
-                effects.append { [connection] in
+                effects.append { [connection, outbox] in
+                    // No new request is taken; the writer thread ends once what is queued is sent or dropped.
+                    outbox.close(flushingUntil: .after(.zero))
                     connection.close()
                     for waiter in waiters { waiter.close(failure) }
                 }
@@ -463,8 +468,8 @@ package final class WaylandBackend: ClipboardBackend {
 
     // MARK: - Writing
 
-    /// Encodes `messages` and queues them behind those queued before, starting the writing thread if none runs;
-    /// the queue owns the descriptors they carry. Called under the storage lock, so the order is the machine's.
+    /// Encodes `messages` and queues them behind those queued before, for the connection's writer thread; the queue
+    /// owns the descriptors they carry. Called under the storage lock, so the order is the machine's.
     /// - Returns: The error that ends the connection, if a request cannot be encoded.
     private func enqueue(_ messages: [WaylandMessage]) -> ClipboardError? {
         var items: [(bytes: [UInt8], descriptors: [Int32])] = []
@@ -490,60 +495,40 @@ package final class WaylandBackend: ClipboardBackend {
             bytes = []
         }
         if !bytes.isEmpty { items.append((bytes, [])) }
-        let startWriter = outbox.withLock { outbox -> Bool in
-            guard !outbox.isBroken else {
-                for item in items { unsent += item.descriptors }
-                return false
+        for item in items {
+            // The queue closes the descriptors of a request it does not take.
+            switch outbox.enqueue(item.bytes, descriptors: item.descriptors, until: .after(.zero, on: clock)) {
+            case .queued, .closed, .failed:
+                // Closed or failed: the connection has ended, and its waits have been told why.
+                continue
+            case .full:
+                failure =
+                    failure
+                    ?? ClipboardError(
+                        code: .timedOut,
+                        message: "The Wayland compositor left \(Self.outboxCapacity >> 20) MiB of this client's "
+                            + "requests unread; it may hang.")
             }
-            outbox.pending += items
-            guard !outbox.isWriting else { return false }
-            outbox.isWriting = true
-            return true
         }
         for fd in unsent { Syscall.close(fd) }
-        if startWriter { DedicatedThread.start { [self] in writePending() } }
         return failure
     }
 
-    /// The writing thread: sends what is queued, in order, until the queue is empty; closes each request's
-    /// descriptors once sent. A failed send ends the connection.
-    private func writePending() {
-        while true {
-            let batch = outbox.withLock { outbox -> [(bytes: [UInt8], descriptors: [Int32])] in
-                defer { outbox.pending = [] }
-                if outbox.pending.isEmpty { outbox.isWriting = false }
-                return outbox.pending
-            }
-            guard !batch.isEmpty else { return }
-            for (index, item) in batch.enumerated() {
-                do throws(SystemError) {
-                    try connection.send(item.bytes, descriptors: item.descriptors)
-                } catch {
-                    let rest = outbox.withLock { outbox in
-                        outbox.isBroken = true
-                        defer { outbox.pending = [] }
-                        return outbox.pending
-                    }
-                    for item in batch[index...] + rest { for fd in item.descriptors { Syscall.close(fd) } }
-                    // The reader may have ended the connection for a reason of its own (and so broken this write):
-                    // that reason is the one every wait must get.
-                    if let end = connection.endReason {
-                        fail(Self.failure(end))
-                        return
-                    }
-                    let timedOut = error.errorNumber == ErrorNumber.timedOut
-                    fail(
-                        ClipboardError(
-                            code: timedOut ? .timedOut : .connectionFailed,
-                            message: timedOut
-                                ? "The Wayland compositor read none of this client's requests for \(timeout)."
-                                : "Cannot write to the Wayland compositor: \(error.reason).",
-                            cause: error))
-                    return
-                }
-                for fd in item.descriptors { Syscall.close(fd) }
-            }
+    /// The writer thread's send failed: the connection ends, for the reader's reason if it stopped first (and so
+    /// broke the write), else for the write's.
+    private func writeFailed(_ error: SystemError) {
+        if let end = connection.endReason {
+            fail(Self.failure(end))
+            return
         }
+        let timedOut = error.errorNumber == ErrorNumber.timedOut
+        fail(
+            ClipboardError(
+                code: timedOut ? .timedOut : .connectionFailed,
+                message: timedOut
+                    ? "The Wayland compositor read none of this client's requests for \(timeout)."
+                    : "Cannot write to the Wayland compositor: \(error.reason).",
+                cause: error))
     }
 
     // MARK: - Waits
