@@ -23,7 +23,7 @@ struct X11ConnectionWriterTests {
         }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         var sent: [[UInt8]] = []
         for index in 0..<2000 {
             let request = X11RequestEncoder.changeProperty(
@@ -60,7 +60,7 @@ struct X11ConnectionWriterTests {
         }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             for _ in 0..<1000 { try connection.send(X11RequestEncoder.getInputFocus()) }

@@ -8,8 +8,10 @@ import TransferKitTestSupport
 /// A fake X server on a Unix socket in a temporary folder: it accepts one client, reads its setup request and
 /// then does what the test scripts.
 final class FakeXServer: Sendable {
-    /// How long a client waits for this server's setup reply: it answers at once, so only a broken test waits.
-    static let patience: Duration = .seconds(30)
+    /// The clock of the clients in tests that are not about time limits: a manual clock that no test advances, so
+    /// none of their limits fires however long a loaded machine keeps a task waiting; each suite's time limit ends
+    /// a test that hangs instead. A test of a time limit makes a manual clock of its own and advances it.
+    static let unhurried = WireClock.manual()
 
     let path: String
     let directory: URL
@@ -76,7 +78,7 @@ final class ClientBox: Sendable {
 @Suite("X11 against a hostile server", .timeLimit(.minutes(5)))
 struct X11HostileServerTests {
     func connect(
-        _ server: FakeXServer, timeout: Duration = FakeXServer.patience, clock: WireClock = .continuous
+        _ server: FakeXServer, timeout: Duration = .seconds(30), clock: WireClock = FakeXServer.unhurried
     ) async throws -> X11Backend {
         try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: timeout, clock: clock)
     }

@@ -104,7 +104,7 @@ struct X11PipelinedRequestTests {
         let server = try server(then: { _ in .silence })
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let atoms = (1...70_000).map { UInt32($0) * 3 }
         let replies = try await connection.requests(atomNames(atoms), window: 100)
@@ -119,7 +119,7 @@ struct X11PipelinedRequestTests {
         let server = try server(stop: { $0 == 500 }) { .send(FakeXServer.errorReply(sequence: $0, code: 5, major: 17)) }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...2000), window: 64)
@@ -133,7 +133,7 @@ struct X11PipelinedRequestTests {
         let server = try server(stop: { $0 == 300 }) { _ in .close([]) }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...5000))
@@ -149,7 +149,7 @@ struct X11PipelinedRequestTests {
         }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...5000))
@@ -190,7 +190,7 @@ struct X11PipelinedRequestTests {
         }
         defer { server.stop() }
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { connection.close() }
         let run = Task { try await connection.requests(atomNames(1...100)) }
         // Cancelled once the server has the run and has stopped answering, so the cancellation is what ends it.
@@ -220,7 +220,8 @@ struct X11PipelinedRequestTests {
             }
         }
         defer { server.stop() }
-        let backend = try await X11Backend.connect(socketPath: server.path, cookie: nil, timeout: FakeXServer.patience)
+        let backend = try await X11Backend.connect(
+            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
         defer { backend.close() }
         let first = try await backend.names(of: [300, 301, 300, 302, 301, 300])
         #expect(first == [300: "ATOM_300", 301: "ATOM_301", 302: "ATOM_302"])
