@@ -290,3 +290,53 @@ struct DBusAuthenticationTests {
         #expect(error?.code == .protocolUnavailable)
     }
 }
+
+@Suite("D-Bus frames: the reader's cut of the byte stream into messages")
+struct DBusFramesTests {
+    /// `bytes` given to a decoder in pieces of `piece` bytes: the messages it cut, in order.
+    static func frames(of bytes: [UInt8], piece: Int) throws -> [[UInt8]] {
+        var decoder = DBusFrames()
+        var buffer = FrameBuffer()
+        var frames: [[UInt8]] = []
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            buffer.append(rest.prefix(piece))
+            rest = rest.dropFirst(piece)
+            while let frame = try decoder.nextFrame(from: &buffer) { frames.append(frame) }
+        }
+        #expect(buffer.isEmpty)
+        return frames
+    }
+
+    @Test("messages arriving in any pieces come out whole, one frame each", arguments: [1, 7, 16, 4096])
+    func wholeMessages(piece: Int) throws {
+        let first = try DBusWire.encode(GDBusBlobsForFrames.call(serial: 1))
+        let second = try DBusWire.encode(GDBusBlobsForFrames.call(serial: 2, member: "GetNameOwner"))
+        #expect(try Self.frames(of: first + second + first, piece: piece) == [first, second, first])
+    }
+
+    @Test("a header that breaks the protocol or announces too much ends the connection with the wire's own error")
+    func badHeaders() throws {
+        var decoder = DBusFrames()
+        var buffer = FrameBuffer()
+        buffer.append([UInt8(ascii: "x"), 1, 0, 1] + [UInt8](repeating: 0, count: 12))
+        let violation = #expect(throws: WireViolation.self) { _ = try decoder.nextFrame(from: &buffer) }
+        #expect((violation?.cause as? ClipboardError)?.code == .protocolViolation)
+
+        var huge = FrameBuffer()
+        huge.append([UInt8(ascii: "l"), 1, 0, 1, 0, 0, 0, 0x08, 1, 0, 0, 0, 0x10, 0, 0, 0])
+        let tooLarge = #expect(throws: WireViolation.self) { _ = try decoder.nextFrame(from: &huge) }
+        #expect((tooLarge?.cause as? ClipboardError)?.code == .limitExceeded)
+    }
+}
+
+/// Method calls for the frame tests.
+private enum GDBusBlobsForFrames {
+    static func call(serial: UInt32, member: String = "GetId") -> DBusMessage {
+        var message = DBusMessage.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: member, body: [.string("a body of some length")])
+        message.serial = serial
+        return message
+    }
+}

@@ -8,8 +8,12 @@ package import TransferKitPlatform
 
 /// A connection to a message bus (D-Bus Specification, "Message Bus Specification"): authenticated with
 /// ``DBusAuthenticationMachine``, registered with `Hello`, then method calls with replies matched by serial, each
-/// with a deadline, and signals for subscribers. One reader thread decodes what arrives with ``DBusWire``; it keeps
-/// the connection alive until ``close()`` or the bus ends it, so close a connection when done with it.
+/// with a deadline, and signals for subscribers.
+///
+/// It runs on the wire layer's pieces, as the X11 and Wayland connections do: a `FramedConnection`'s reader thread
+/// cuts whole messages (``DBusFrames``) and ``DBusWire`` decodes them; an `OutboundQueue`'s writer thread writes
+/// what senders queue, so a send returns once its message is queued (the reader's own answers never wait). The
+/// reader keeps the connection alive until ``close()`` or the bus ends it, so close a connection when done with it.
 ///
 /// ```swift
 /// let bus = try await DBusConnection.connect(to: try DBusConnection.sessionBusAddress(), timeout: .seconds(5))
@@ -55,22 +59,36 @@ package final class DBusConnection: Sendable {
     package var uniqueName: String { state.withLock { $0.uniqueName } }
     /// Whether descriptors may travel beside messages (the server agreed to `NEGOTIATE_UNIX_FD`).
     package let canPassDescriptors: Bool
-    private let socket: UnixSocket
+    private let connection: FramedConnection<DBusFrames>
+    /// The messages on their way to the bus, and the thread that writes them.
+    private let outbox: OutboundQueue
     private let clock: WireClock
     private let state = SanitizedMutex(State())
     /// Whether this connection answers method calls addressed to it (with `UnknownMethod`); a test's silent peer
     /// does not.
     private let answersCalls: Bool
 
+    /// The most bytes of messages queued for the bus before a sender waits (until its deadline).
+    static let outboxCapacity = 4 << 20
+    /// How long ``close()`` waits for the queued messages to be written.
+    static let closeFlushLimit = Duration.seconds(2)
+
     private init(socket: UnixSocket, canPassDescriptors: Bool, clock: WireClock, answersCalls: Bool) {
-        self.socket = socket
+        // A message may carry up to 253 descriptors (Linux's SCM_MAX_FD), as the specification's limit allows.
+        let connection = FramedConnection<DBusFrames>(
+            socket: socket, sendTimeout: .seconds(30), maximumPendingDescriptors: 253, clock: clock)
+        self.connection = connection
+        self.outbox = OutboundQueue(capacity: Self.outboxCapacity) { bytes, descriptors throws(SystemError) in
+            try connection.send(bytes, descriptors: descriptors)
+        }
         self.canPassDescriptors = canPassDescriptors
         self.clock = clock
         self.answersCalls = answersCalls
     }
 
     deinit {
-        socket.close()
+        _ = outbox.close(flushingUntil: .after(.zero))
+        connection.close()
     }
 
     // MARK: Addresses
@@ -282,7 +300,7 @@ package final class DBusConnection: Sendable {
             return serial
         }
         do {
-            try send(message, serial: serial, descriptors: descriptors)
+            try send(message, serial: serial, descriptors: descriptors, until: deadline)
         } catch {
             _ = state.withLock { $0.pending.removeValue(forKey: serial) }
             throw error
@@ -308,17 +326,29 @@ package final class DBusConnection: Sendable {
         }
     }
 
-    /// Sends a message that expects no reply (a signal, or a call with ``DBusMessage/Flags/noReplyExpected``).
-    package func send(_ message: DBusMessage, descriptors: [Int32] = []) throws(ClipboardError) {
+    /// Queues a message that expects no reply (a signal, or a call with ``DBusMessage/Flags/noReplyExpected``)
+    /// behind those queued before; the connection's writer thread writes it.
+    /// - Parameters:
+    ///   - descriptors: Descriptors to pass beside it (the caller keeps and closes its own; copies travel).
+    ///   - deadline: The longest wait for room when the bus has left ``outboxCapacity`` bytes unread.
+    /// - Throws: ``ClipboardError``: `protocolUnavailable` when descriptors were given and the bus does not pass
+    ///   them, `timedOut` when the queue stayed full, `connectionFailed` when the connection has ended (or a write
+    ///   failed, which ended it).
+    package func send(
+        _ message: DBusMessage, descriptors: [Int32] = [], until deadline: Deadline? = nil
+    ) throws(ClipboardError) {
         let serial: UInt32 = state.withLock { state in
             let serial = state.nextSerial
             state.nextSerial = serial == UInt32.max ? 1 : serial + 1
             return serial
         }
-        try send(message, serial: serial, descriptors: descriptors)
+        try send(
+            message, serial: serial, descriptors: descriptors, until: deadline ?? .after(.seconds(30), on: clock))
     }
 
-    private func send(_ message: DBusMessage, serial: UInt32, descriptors: [Int32]) throws(ClipboardError) {
+    private func send(
+        _ message: DBusMessage, serial: UInt32, descriptors: [Int32], until deadline: Deadline
+    ) throws(ClipboardError) {
         guard descriptors.isEmpty || canPassDescriptors else {
             throw ClipboardError(
                 code: .protocolUnavailable, message: "The D-Bus connection cannot pass file descriptors.")
@@ -327,9 +357,29 @@ package final class DBusConnection: Sendable {
         message.serial = serial
         message.unixFDCount = UInt32(descriptors.count)
         let bytes = try DBusWire.encode(message)
-        do {
-            try socket.sendAll(bytes, descriptors: descriptors, timeout: .seconds(30))
-        } catch {
+        // The queue closes what it sends; the caller's descriptors stay the caller's.
+        var copies: [Int32] = []
+        for descriptor in descriptors {
+            do {
+                copies.append(try Syscall.duplicate(descriptor))
+            } catch {
+                for copy in copies { Syscall.close(copy) }
+                throw ClipboardError(
+                    code: .transferFailed, message: "Cannot pass descriptor \(descriptor): \(error.reason).",
+                    cause: error)
+            }
+        }
+        switch outbox.enqueue(bytes, descriptors: copies, until: deadline) {
+        case .queued:
+            return
+        case .full:
+            throw ClipboardError(
+                code: .timedOut,
+                message: "The D-Bus bus left \(Self.outboxCapacity >> 20) MiB of this connection's messages unread.")
+        case .closed:
+            throw state.withLock { $0.ended }
+                ?? ClipboardError(code: .connectionFailed, message: "The D-Bus connection was closed.")
+        case .failed(let error):
             throw ClipboardError(
                 code: .connectionFailed, message: "Writing to the D-Bus connection failed.", cause: error)
         }
@@ -365,10 +415,13 @@ package final class DBusConnection: Sendable {
         ).returned()
     }
 
-    /// Ends the connection: pending calls fail with `connectionFailed`, signal streams finish.
+    /// Ends the connection: what was queued is written first (waiting at most ``closeFlushLimit`` of real time, so a
+    /// bus that reads nothing cannot hold the caller), then pending calls fail with `connectionFailed` and signal
+    /// streams finish.
     package func close() {
+        _ = outbox.close(flushingUntil: .after(Self.closeFlushLimit))
         end(ClipboardError(code: .connectionFailed, message: "The D-Bus connection was closed."))
-        socket.shutdown()
+        connection.close()
     }
 
     private func end(_ error: ClipboardError) {
@@ -382,49 +435,48 @@ package final class DBusConnection: Sendable {
         }
         for latch in pending { _ = latch.open(nil) }
         for subscriber in subscribers { subscriber.finish() }
+        // No new message is taken; the writer thread ends once what is queued is written or dropped.
+        _ = outbox.close(flushingUntil: .after(.zero))
     }
 
     // MARK: Reading
 
+    /// Starts the reader and the writer. Both hold the connection until it ends (``close()``, or the bus ends it).
     private func startReading() {
-        DedicatedThread.start { [weak self] in self?.readLoop() }
+        connection.start(
+            decoder: DBusFrames(),
+            onFrame: { [self] frame, descriptors throws(WireViolation) in
+                do throws(ClipboardError) {
+                    try dispatch(frame, descriptors: &descriptors)
+                } catch {
+                    throw WireViolation(error.message, cause: error)
+                }
+            },
+            onEnd: { [self] end in self.end(Self.failure(end)) })
+        outbox.start { [self] error in
+            end(
+                ClipboardError(
+                    code: .connectionFailed, message: "Writing to the D-Bus connection failed.", cause: error))
+            connection.close()
+        }
     }
 
     /// Whether the connection has ended (closed here, or by the bus); every later call fails.
     package var isEnded: Bool { state.withLock { $0.ended != nil } }
 
-    private func readLoop() {
-        var buffer: [UInt8] = []
-        var descriptors: [Int32] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while !isEnded {
-            do {
-                guard try socket.waitUntilReadable(timeout: nil) else { continue }
-                if isEnded { break }
-                let count = try chunk.withUnsafeMutableBytes {
-                    try socket.receive(into: $0, descriptors: &descriptors, maxDescriptors: 253)
-                }
-                guard count > 0 else {
-                    end(ClipboardError(code: .connectionFailed, message: "The D-Bus bus closed the connection."))
-                    break
-                }
-                buffer.append(contentsOf: chunk[..<count])
-                while buffer.count >= DBusWire.fixedHeaderSize {
-                    let length = try DBusWire.messageLength(header: buffer[...])
-                    guard buffer.count >= length else { break }
-                    let bytes = Array(buffer[..<length])
-                    buffer.removeSubrange(..<length)
-                    try dispatch(bytes, descriptors: &descriptors)
-                }
-            } catch let error as ClipboardError {
-                end(error)
-            } catch {
-                end(
-                    ClipboardError(
-                        code: .connectionFailed, message: "Reading the D-Bus connection failed.", cause: error))
-            }
+    /// The error of the connection's end: a decoder's own error for a message that broke the protocol.
+    private static func failure(_ end: FramedConnection<DBusFrames>.End) -> ClipboardError {
+        switch end {
+        case .violation(let violation):
+            (violation.cause as? ClipboardError)
+                ?? ClipboardError(code: .protocolViolation, message: violation.message, cause: violation.cause)
+        case .peerClosed, .truncated:
+            ClipboardError(code: .connectionFailed, message: "The D-Bus bus closed the connection.")
+        case .failed(let error):
+            ClipboardError(code: .connectionFailed, message: "Reading the D-Bus connection failed.", cause: error)
+        case .closed, .silent:
+            ClipboardError(code: .connectionFailed, message: "The D-Bus connection was closed.")
         }
-        for descriptor in descriptors { Syscall.close(descriptor) }
     }
 
     private func dispatch(_ bytes: [UInt8], descriptors: inout [Int32]) throws(ClipboardError) {
@@ -448,7 +500,27 @@ package final class DBusConnection: Sendable {
             error.replySerial = message.serial
             error.destination = sender
             error.body = [.string("This connection offers no methods.")]
-            try? send(error)
+            // The reader never waits for room: a bus that leaves the queue full gets no answer.
+            try? send(error, until: .after(.zero))
         }
+    }
+}
+
+/// The frames of a message bus connection: whole messages, cut at the length their fixed header announces (at most
+/// the specification's 128 MiB).
+struct DBusFrames: FrameDecoder {
+    /// The next whole message, or `nil` (taking nothing) until more bytes arrive.
+    /// - Throws: ``WireViolation`` whose cause is the ``ClipboardError`` of a header that breaks the protocol
+    ///   (`protocolViolation`) or announces too much (`limitExceeded`).
+    mutating func nextFrame(from buffer: inout FrameBuffer) throws(WireViolation) -> [UInt8]? {
+        guard buffer.count >= DBusWire.fixedHeaderSize else { return nil }
+        let length: Int
+        do throws(ClipboardError) {
+            length = try DBusWire.messageLength(header: buffer.bytes(at: 0, length: DBusWire.fixedHeaderSize))
+        } catch {
+            throw WireViolation(error.message, cause: error)
+        }
+        guard buffer.count >= length else { return nil }
+        return buffer.take(length)
     }
 }
