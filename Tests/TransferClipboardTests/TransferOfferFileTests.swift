@@ -63,6 +63,25 @@ struct TransferOfferFileTests {
         #expect(progress.completedUnitCount == Int64(file.bytes.count))
     }
 
+    @Test("A range in the middle of a file (a spooled payload, other payloads after it) reaches a pipe alone")
+    func rangeIntoPipe() async throws {
+        let file = try Self.makeFile((2 << 20) + 1000)
+        defer { try? FileManager.default.removeItem(at: file.folder) }
+        let spool = SharedDescriptor(adopting: try Syscall.openForReading(file.url.path))
+        let range = 1000..<((1 << 20) + 3000)
+        let provider = TransferProvider()
+        provider.registerStreamRepresentation(for: .data) { _ in
+            TransferByteStream(
+                range: Int64(range.lowerBound), length: UInt64(range.count), of: spool, name: "the middle payload")
+        }
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.read) }
+        let reader = Task { try await Self.readAll(pipe.read) }
+        try await TransferOffer(providers: [provider]).write("public.data", to: pipe.write)
+        Syscall.close(pipe.write)
+        #expect(try await reader.value == file.bytes[range])
+    }
+
     @Test("Into a socket, which cannot take a splice, a file's bytes are read and written: the same bytes")
     func fileIntoSocket() async throws {
         let file = try Self.makeFile((1 << 20) + 7)

@@ -83,7 +83,7 @@ package enum DescriptorWriting {
             moved += UInt64(step)
             try written(step)
         }
-        if let size = try? Syscall.status(file).size, size > start + Int64(clamping: length) {
+        if backing.isWholeFile, let size = try? Syscall.status(file).size, size > start + Int64(clamping: length) {
             throw TransferByteStream.lengthMismatch(delivered: length + 1, length: length, ended: false)
         }
         return true

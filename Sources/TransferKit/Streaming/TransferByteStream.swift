@@ -175,12 +175,18 @@ extension TransferByteStream {
     /// Streams made from a file have one (``init(contentsOf:chunkSize:)``, a range of an open file), and so do
     /// wrappers that pass every byte through unchanged (``keepingFileBacking(of:)``). A writer that uses it moves
     /// ``length`` bytes from ``open()``'s offset, checks its own task's cancellation, and reports a file that ended
-    /// early or grew as iteration would (`TransferError.Code.lengthMismatch`).
+    /// early, or a whole file (``isWholeFile``) that grew, as iteration would (`TransferError.Code.lengthMismatch`).
     package enum FileBacking: Sendable {
         /// The whole of the regular file at a path.
         case path(String)
         /// The bytes from `offset` of an open file.
         case range(SharedDescriptor, offset: Int64)
+
+        /// Whether the stream is the whole file, so that bytes past its length mean the file grew (a range is
+        /// followed by other bytes of its file: a spool's later payloads).
+        package var isWholeFile: Bool {
+            if case .path = self { true } else { false }
+        }
 
         /// A descriptor of the file of the caller's own (the caller closes it), and where the bytes start in it.
         /// - Throws: ``TransferError`` with `TransferError.Code.fileCoercionFailed` when the file cannot be opened
