@@ -22,8 +22,7 @@ struct X11ConnectionWriterTests {
             }
         }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         var sent: [[UInt8]] = []
         for index in 0..<2000 {
             let request = X11RequestEncoder.changeProperty(
@@ -59,8 +58,7 @@ struct X11ConnectionWriterTests {
             socket.shutdown()
         }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             for _ in 0..<1000 { try connection.send(X11RequestEncoder.getInputFocus()) }

@@ -13,6 +13,11 @@ final class FakeXServer: Sendable {
     /// a test that hangs instead. A test of a time limit makes a manual clock of its own and advances it.
     static let unhurried = WireClock.manual()
 
+    /// A client connection to this server, its limits on ``unhurried``: for tests that are not about time limits.
+    func connect() async throws -> X11Connection {
+        try await X11Connection.connect(socketPath: path, cookie: nil, timeout: .seconds(30), clock: Self.unhurried)
+    }
+
     let path: String
     let directory: URL
     private let listener: UnixSocket

@@ -103,8 +103,7 @@ struct X11PipelinedRequestTests {
     func inOrder() async throws {
         let server = try server(then: { _ in .silence })
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let atoms = (1...70_000).map { UInt32($0) * 3 }
         let replies = try await connection.requests(atomNames(atoms), window: 100)
@@ -118,8 +117,7 @@ struct X11PipelinedRequestTests {
     func errorInTheMiddle() async throws {
         let server = try server(stop: { $0 == 500 }) { .send(FakeXServer.errorReply(sequence: $0, code: 5, major: 17)) }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...2000), window: 64)
@@ -132,8 +130,7 @@ struct X11PipelinedRequestTests {
     func serverCloses() async throws {
         let server = try server(stop: { $0 == 300 }) { _ in .close([]) }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...5000))
@@ -148,8 +145,7 @@ struct X11PipelinedRequestTests {
             .close(Array(FakeXServer.atomNameReply(sequence: $0, name: "cut short").prefix(20)))
         }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let error = await #expect(throws: ClipboardError.self) {
             _ = try await connection.requests(atomNames(1...5000))
@@ -189,8 +185,7 @@ struct X11PipelinedRequestTests {
             return .silence
         }
         defer { server.stop() }
-        let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: FakeXServer.unhurried)
+        let connection = try await server.connect()
         defer { connection.close() }
         let run = Task { try await connection.requests(atomNames(1...100)) }
         // Cancelled once the server has the run and has stopped answering, so the cancellation is what ends it.
