@@ -298,12 +298,13 @@ let package = Package(
                 "TransferSessions", "TransferKit", "TransferKitPlatform", "UniformTypes", "TransferKitTestSupport",
                 "TransferSessionsTestSupport",
             ]),
-        // Sessions against hostile peers that are real processes (Tests/Interop/session_peer.py).
+        // Sessions against hostile peers that are real processes (Tests/Interop/session_peer.py), and over a command's
+        // standard streams (`transferkit serve --stdio`, a shell that fails).
         .testTarget(
             name: "TransferSessionsIntegrationTests",
             dependencies: [
                 "TransferSessions", "TransferKit", "UniformTypes", "TransferKitTestSupport",
-                "TransferSessionsTestSupport",
+                "TransferSessionsTestSupport", "TransferKitTesting",
             ]),
         // The display layer's machines, wire codecs and in-memory fakes (a fake X server on a Unix socket): no
         // display server, no child process.

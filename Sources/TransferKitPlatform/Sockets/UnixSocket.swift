@@ -283,6 +283,11 @@ package final class UnixSocket: Sendable {
         _ = cShutdown(descriptor, Int32(SHUT_RDWR))
     }
 
+    /// Ends this side's sending only: the peer reads its end once it has read what was sent, and can still send.
+    package func shutdownSending() {
+        _ = cShutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// Ends the connection for good: both directions are shut down and every later send fails. The descriptor
     /// itself is released when the last reference to the socket goes (see ``UnixSocket``).
     package func close() {
@@ -436,6 +441,13 @@ extension Syscall {
         try withBrokenPipeSignalBlocked { () throws(SystemError) in
             try writeAll(descriptor, bytes, timeout: timeout)
         }
+    }
+
+    /// Writes all of `bytes`, waiting as long as the reader takes (a thread of its own that pumps one stream into
+    /// another), with a reader that has gone reported as `EPIPE`, never a `SIGPIPE`, as for
+    /// ``write(_:_:timeout:)``. Unlike that call, a blocking descriptor takes the whole of `bytes` per `write(2)`.
+    package static func writeWaiting(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        try withBrokenPipeSignalBlocked { () throws(SystemError) in try write(descriptor, bytes) }
     }
 
     /// Moves up to `count` bytes of the file `input`, from `offset`, into the pipe `output` without copying them

@@ -40,7 +40,8 @@ public import UniformTypes
 public final class DragSessionPublication: Sendable {
     /// The session offered.
     public let session: DragSession
-    /// The socket's path.
+    /// The socket's path; `-` for a session served over a byte stream
+    /// (``serve(_:input:output:decisions:timeout:observer:)``).
     public let path: String
     /// The decision record, for moves that survive a crash.
     public let decisions: SessionDecisionRecord?
@@ -49,7 +50,10 @@ public final class DragSessionPublication: Sendable {
     /// The clock its time limits are measured on (a test's manual clock, or the continuous one).
     let clock: WireClock
     let observer: (@Sendable (RemoteSessionEvent) async -> Void)?
-    private let listener: UnixSocket
+    /// The listening socket; `nil` for a session served over one byte stream.
+    private let listener: UnixSocket?
+    /// Whether a file's bytes may cross as a passed descriptor: not over a byte stream, which carries none.
+    let passesDescriptors: Bool
     private let state = SanitizedMutex(State())
 
     private struct State {
@@ -95,6 +99,7 @@ public final class DragSessionPublication: Sendable {
         self.timeout = timeout
         self.clock = clock
         self.observer = observer
+        self.passesDescriptors = true
         do {
             listener = try UnixSocket.listen(atPath: path, backlog: 64)
         } catch {
@@ -107,6 +112,33 @@ public final class DragSessionPublication: Sendable {
             _ = await session.ended()
             // Let the destination hear how the session ended before the socket goes.
             close(waitingForEndpoints: true)
+        }
+    }
+
+    /// Serves `session` to the one destination at the other end of `stream`, a socket that stands for a byte stream
+    /// (``UnixSocket/bridging(input:output:)``): no descriptor crosses, and the peer is whoever holds the stream's
+    /// other end. `ended` is called once, when that destination's connection has ended.
+    init(
+        serving session: DragSession, over stream: UnixSocket, decisions: SessionDecisionRecord?, timeout: Duration,
+        clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)?,
+        ended: @escaping @Sendable () -> Void
+    ) {
+        self.session = session
+        self.path = "-"
+        self.decisions = decisions ?? session.source?.decisions
+        self.timeout = timeout
+        self.clock = clock
+        self.observer = observer
+        self.listener = nil
+        self.passesDescriptors = false
+        // The transport (ssh, a container's exec) authenticated the peer: it counts as this user, and as another
+        // application whatever its hello claims, since no executable can be checked at the far end.
+        let peer = SessionSourceMachine.Peer(processID: 0, userID: Syscall.userID, runsSameExecutable: false)
+        let endpoint = SourceEndpoint(publication: self, socket: stream, peer: peer)
+        state.withLock { $0.endpoints[ObjectIdentifier(endpoint)] = endpoint }
+        endpoint.start { [self] in
+            _ = state.withLock { $0.endpoints.removeValue(forKey: ObjectIdentifier(endpoint)) }
+            ended()
         }
     }
 
@@ -174,8 +206,10 @@ public final class DragSessionPublication: Sendable {
             state.isClosed = true
             return Array(state.endpoints.values)
         }
-        listener.shutdown()
-        Syscall.unlink(path)
+        if let listener {
+            listener.shutdown()
+            Syscall.unlink(path)
+        }
         if !waitingForEndpoints {
             for endpoint in endpoints { endpoint.connection.close() }
         }
@@ -185,6 +219,7 @@ public final class DragSessionPublication: Sendable {
     /// the queue) is retried after a pause that doubles up to a second, so a burst of connections never stops the
     /// publication for good.
     private func acceptLoop() {
+        guard let listener else { return }
         var pause = Duration.milliseconds(10)
         while !state.withLock({ $0.isClosed }) {
             let socket: UnixSocket?
@@ -251,16 +286,21 @@ private final class SourceEndpoint: Sendable {
     /// The destination's verdict on a reservation, or the end of the connection (`nil`).
     private let verdicts = Mailbox<SessionSourceMachine.DropVerdict?, Never>(capacity: 4)
 
-    init(publication: DragSessionPublication, socket: UnixSocket) {
-        self.publication = publication
-        self.connection = FramedConnection(
-            socket: socket, sendTimeout: publication.timeout, clock: publication.clock)
-        let credentials = socket.peerCredentials
-        let peer = credentials.map { credentials in
+    /// An endpoint for a connection accepted on the publication's socket: the kernel says who the peer is.
+    convenience init(publication: DragSessionPublication, socket: UnixSocket) {
+        let peer = socket.peerCredentials.map { credentials in
             SessionSourceMachine.Peer(
                 processID: credentials.processID, userID: credentials.userID,
                 runsSameExecutable: Self.runsSameExecutable(credentials.processID))
         }
+        self.init(publication: publication, socket: socket, peer: peer)
+    }
+
+    /// An endpoint for a connection from `peer` (`nil` when nothing says who it is).
+    init(publication: DragSessionPublication, socket: UnixSocket, peer: SessionSourceMachine.Peer?) {
+        self.publication = publication
+        self.connection = FramedConnection(
+            socket: socket, sendTimeout: publication.timeout, clock: publication.clock)
         machine = SanitizedMutex(
             SessionSourceMachine(
                 peer: peer, ownUserID: Syscall.userID,
@@ -417,7 +457,7 @@ private final class SourceEndpoint: Sendable {
                 let progress = TransferProgress(totalUnitCount: 1)
                 await withTaskCancellationHandler {
                     do {
-                        if representation?.kind == .file {
+                        if representation?.kind == .file, publication.passesDescriptors {
                             try await sendFile(request: request, provider: provider, type: type, progress: progress)
                         } else {
                             try await sendStream(request: request, provider: provider, type: type, progress: progress)

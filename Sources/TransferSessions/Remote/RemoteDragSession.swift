@@ -77,7 +77,7 @@ public final class RemoteDragSession: Sendable {
     }
 
     deinit {
-        link.connection.close()
+        link.close()
     }
 
     /// Connects to a session published at `path` and reads its offer.
@@ -119,7 +119,19 @@ public final class RemoteDragSession: Sendable {
                 code: .disconnected, message: "No drag session is published at \(path): \(error.reason).",
                 cause: error, source: path)
         }
-        let link = SourceLink(socket: socket, timeout: timeout, clock: clock)
+        return try await handshake(
+            SourceLink(socket: socket, child: nil, timeout: timeout, clock: clock), source: path, origin: origin,
+            observer: observer)
+    }
+
+    /// Says hello on a connected `link` and reads the source's offer: every form of connection ends here.
+    /// - Parameter source: The source's name in errors (a socket's path, a command).
+    static func handshake(
+        _ link: SourceLink, source path: String, origin: TransferSessionOrigin,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)?
+    ) async throws(TransferSessionError) -> RemoteDragSession {
+        let timeout = link.timeout
+        let clock = link.clock
         link.start()
         do {
             try link.send(
@@ -138,7 +150,7 @@ public final class RemoteDragSession: Sendable {
         guard
             case .offer(let version, let session, let application, let process, let move, let other, let items) = reply
         else {
-            link.connection.close()
+            link.close()
             if case .finished(_, let code, let message) = reply {
                 throw TransferSessionError(
                     code: SessionWireCode.sessionEnd(code)?.sessionErrorCode ?? .protocolViolation,
@@ -148,7 +160,7 @@ public final class RemoteDragSession: Sendable {
                 code: .protocolViolation, message: "The peer did not answer with a session offer.", source: path)
         }
         guard SessionWire.supportedVersions.contains(version) else {
-            link.connection.close()
+            link.close()
             throw TransferSessionError(
                 code: .protocolViolation, message: "The source speaks version \(version), not \(SessionWire.version).",
                 source: path)
@@ -266,11 +278,11 @@ public final class RemoteDragSession: Sendable {
                 error.source = error.source ?? id.rawValue
                 throw error
             }
-            link.connection.close()
+            link.close()
             return DropResult(
                 operation: operation, value: value, transferredItems: dropped.map(\.id), unavailableItems: unavailable)
         case .finished(let operation, let code, let message):
-            link.connection.close()
+            link.close()
             if let code = SessionWireCode.sessionEnd(code) {
                 throw TransferSessionError(
                     code: code.sessionErrorCode, message: "The source ended the drop: \(message ?? "\(code)")",
@@ -290,11 +302,11 @@ public final class RemoteDragSession: Sendable {
 
     /// Disconnects; loads in progress fail, and a drop not committed leaves the items with the source.
     public func close() {
-        link.connection.close()
+        link.close()
     }
 
     private func protocolError(_ message: String) -> TransferSessionError {
-        link.connection.close()
+        link.close()
         return TransferSessionError(code: .protocolViolation, message: message, source: id.rawValue)
     }
 
@@ -305,8 +317,10 @@ public final class RemoteDragSession: Sendable {
 
 /// The destination's connection to the source: its reader routes the source's messages to the waiting drop (the
 /// offer, the reservation, the end) or to the load they belong to.
-private final class SourceLink: Sendable {
+final class SourceLink: Sendable {
     let connection: FramedConnection<LengthPrefixedFrames>
+    /// The process at the other end of the stream, when the session runs over a command's standard streams.
+    let child: ChildStream?
     let timeout: Duration
     /// The clock the time limits are measured on.
     let clock: WireClock
@@ -319,8 +333,9 @@ private final class SourceLink: Sendable {
         var closedReason: TransferSessionError?
     }
 
-    init(socket: UnixSocket, timeout: Duration, clock: WireClock) {
+    init(socket: UnixSocket, child: ChildStream?, timeout: Duration, clock: WireClock) {
         connection = FramedConnection(socket: socket, sendTimeout: timeout, clock: clock)
+        self.child = child
         self.timeout = timeout
         self.clock = clock
     }
@@ -338,6 +353,12 @@ private final class SourceLink: Sendable {
                 try receive(message, descriptors: &descriptors)
             },
             onEnd: { [self] end in closed(end) })
+    }
+
+    /// Ends the connection, and the command at its other end (after a grace period) when there is one.
+    func close() {
+        connection.close()
+        child?.terminate()
     }
 
     /// Sends a message.

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+
+/// A child process whose standard input and output are one end of a socket pair: a byte stream to a program such as
+/// `ssh host transferkit serve --stdio`, read and written as a ``UnixSocket``.
+///
+/// The child's standard error is read as it comes and its last ``errorTailLimit`` bytes are kept, for the message of
+/// a failure (`ssh: connect to host … refused`, `transferkit: command not found`). A thread of its own reaps the
+/// child when it exits. Shutting the socket down ends the child's input and output: a program that stops at the end
+/// of its input (ssh, and the command ssh runs) then exits; one that does not is signalled with ``terminate()``.
+package final class ChildStream: Sendable {
+    /// This side's end of the child's standard input and output.
+    package let socket: UnixSocket
+    /// The child's process id.
+    package let processID: Int32
+    /// The program's path.
+    package let executable: String
+    private let exit = Latch<Int32>()
+    /// The last bytes of the child's standard error.
+    private let errorOutput = SanitizedMutex([UInt8]())
+    /// Opens when the child's standard error has ended.
+    private let errorsEnded = Latch<Void>()
+
+    /// The most bytes of the child's standard error that are kept.
+    package static let errorTailLimit = 4096
+
+    private init(socket: UnixSocket, processID: Int32, executable: String) {
+        self.socket = socket
+        self.processID = processID
+        self.executable = executable
+    }
+
+    /// Starts `command` (its first word the program, found on `environment`'s `PATH` unless it has a `/`).
+    /// - Parameter environment: The child's environment; `nil` passes this process's own.
+    /// - Throws: ``ChildProcess/SpawnError`` when the program is not found or cannot be started (`ENOENT` for an
+    ///   empty command or a program on no `PATH` directory).
+    package static func start(
+        _ command: [String], environment: [String: String]? = nil
+    ) throws(ChildProcess.SpawnError) -> ChildStream {
+        guard let program = command.first else { throw ChildProcess.SpawnError(executable: "", errorNumber: ENOENT) }
+        let searchPath = environment.map { $0["PATH"] } ?? getenv("PATH").map { String(cString: $0) }
+        guard let executable = ExecutablePath.search(named: program, in: searchPath) else {
+            throw ChildProcess.SpawnError(executable: program, errorNumber: ENOENT)
+        }
+        let near: UnixSocket
+        let far: UnixSocket
+        let errors: (read: Int32, write: Int32)
+        do {
+            (near, far) = try UnixSocket.pair()
+            errors = try Syscall.makePipe()
+        } catch {
+            throw ChildProcess.SpawnError(executable: executable, errorNumber: error.errorNumber)
+        }
+        let processID: Int32
+        do {
+            processID = try ChildProcess.spawn(
+                executable, arguments: Array(command.dropFirst()), environment: environment,
+                standardInput: far.descriptor, standardOutput: far.descriptor, standardError: errors.write)
+        } catch {
+            Syscall.close(errors.read)
+            Syscall.close(errors.write)
+            throw error
+        }
+        // The child holds its copies; this side's go, so the child's exit ends the stream and the error output.
+        // (`far` closes its descriptor when it goes, at the end of this scope: `close()` would shut the child's
+        // stream down too, since both are one socket.)
+        Syscall.close(errors.write)
+        let child = ChildStream(socket: near, processID: processID, executable: executable)
+        DedicatedThread.start { [child] in child.readErrors(from: errors.read) }
+        DedicatedThread.start { [child] in
+            let status = (try? ChildProcess.waitForExit(processID, executable: executable)) ?? -1
+            // Its last words first (a process the child left behind may hold the error output open: not for long).
+            _ = child.errorsEnded.block(until: .after(.seconds(1)))
+            _ = child.exit.open(status)
+        }
+        return child
+    }
+
+    /// The child's exit status (128 plus the signal's number when a signal ended it), once it has exited and its
+    /// standard error has ended; `nil` when that did not happen before `deadline`.
+    package func exitStatus(until deadline: Deadline) async -> Int32? {
+        guard let status = try? await exit.wait(until: deadline) else { return nil }
+        return status
+    }
+
+    /// The last ``errorTailLimit`` bytes of the child's standard error so far, as text without its trailing line
+    /// breaks.
+    package var errorTail: String {
+        let bytes = errorOutput.withLock { $0 }
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+
+    /// Ends the stream (the child reads its end of input) and, if the child is still running after `grace`, sends it
+    /// `SIGTERM`.
+    package func terminate(after grace: Duration = .seconds(2)) {
+        socket.close()
+        let exit = exit
+        let processID = processID
+        DedicatedThread.start {
+            if exit.block(until: .after(grace)) == nil { _ = kill(processID, SIGTERM) }
+        }
+    }
+
+    private func readErrors(from descriptor: Int32) {
+        defer { Syscall.close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while let count = try? Syscall.read(descriptor, into: &buffer), count > 0 {
+            errorOutput.withLock { tail in
+                tail += buffer[..<count]
+                if tail.count > Self.errorTailLimit { tail.removeFirst(tail.count - Self.errorTailLimit) }
+            }
+        }
+        _ = errorsEnded.open()
+    }
+}

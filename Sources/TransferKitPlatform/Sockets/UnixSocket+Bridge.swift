@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    @preconcurrency import Glibc
+#elseif canImport(Musl)
+    @preconcurrency import Musl
+#elseif canImport(Darwin)
+    @preconcurrency import Darwin
+#endif
+
+extension UnixSocket {
+    /// A socket that stands for the byte stream of two plain descriptors, such as this process's standard input and
+    /// output when it runs as `ssh host transferkit serve --stdio`: code written for a socket (a
+    /// ``FramedConnection``) then serves a pipe, a terminal or a socket alike.
+    ///
+    /// Two threads of their own pump the bytes: what `input` gives is received on the returned socket, and what is
+    /// sent on it is written to `output`. The bridge takes both descriptors and closes each when its direction ends:
+    /// - `input` at its end of file, a read error, or once the returned socket is shut down; the socket then reads
+    ///   its end (the peer closed);
+    /// - `output` once the returned socket is shut down or closed (so the peer reads its end), or when writing to it
+    ///   fails (so the socket's next send fails with `EPIPE`).
+    ///
+    /// A stream carries no descriptors: any sent on the returned socket are closed unread.
+    /// - Throws: ``SystemError`` when the socket pair cannot be made; then both descriptors are closed.
+    package static func bridging(input: Int32, output: Int32) throws(SystemError) -> UnixSocket {
+        let near: UnixSocket
+        let far: UnixSocket
+        do {
+            (near, far) = try pair()
+        } catch {
+            Syscall.close(input)
+            if output != input { Syscall.close(output) }
+            throw error
+        }
+        DedicatedThread.start { pumpIn(from: input, to: far) }
+        DedicatedThread.start { pumpOut(from: far, to: output) }
+        return near
+    }
+
+    /// The bytes read from `input`, sent to the bridge's socket `far` until either ends.
+    private static func pumpIn(from input: Int32, to far: UnixSocket) {
+        defer {
+            Syscall.close(input)
+            far.shutdownSending()
+        }
+        var buffer = [UInt8](repeating: 0, count: bridgeChunk)
+        while true {
+            // `far` is polled for its hang-up alone (no events asked): the socket's user shut it down.
+            var polled = [
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0), pollfd(fd: far.descriptor, events: 0, revents: 0),
+            ]
+            guard poll(&polled, nfds_t(polled.count), -1) >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            if polled[1].revents != 0 { return }
+            guard polled[0].revents != 0 else { continue }
+            let count: Int
+            do {
+                count = try Syscall.read(input, into: &buffer)
+            } catch {
+                if error.errorNumber == EAGAIN || error.errorNumber == EWOULDBLOCK { continue }
+                return
+            }
+            guard count > 0 else { return }
+            let sent = buffer.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in
+                    var offset = 0
+                    while offset < count {
+                        offset += try far.send(
+                            UnsafeRawBufferPointer(rebasing: bytes[offset..<count]), descriptors: [], waiting: true)
+                    }
+                }
+            }
+            guard case .success = sent else { return }
+        }
+    }
+
+    /// The bytes received on the bridge's socket `far`, written to `output` until either ends.
+    private static func pumpOut(from far: UnixSocket, to output: Int32) {
+        defer {
+            Syscall.close(output)
+            far.shutdown()
+        }
+        var buffer = [UInt8](repeating: 0, count: bridgeChunk)
+        while true {
+            var descriptors: [Int32] = []
+            let received = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(SystemError) in try far.receive(into: bytes, descriptors: &descriptors) }
+            }
+            for descriptor in descriptors { Syscall.close(descriptor) }
+            guard case .success(let count) = received, count > 0 else { return }
+            let written = buffer.withUnsafeBytes { bytes in
+                Result { () throws(SystemError) in
+                    try Syscall.writeWaiting(output, UnsafeRawBufferPointer(rebasing: bytes[..<count]))
+                }
+            }
+            guard case .success = written else { return }
+        }
+    }
+
+    /// The most bytes a pump moves at once.
+    private static let bridgeChunk = 256 << 10
+}
