@@ -2,6 +2,7 @@ import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+import TransferSessions
 import UniformTypes
 
 #if canImport(FoundationEssentials)
@@ -41,6 +42,15 @@ struct PasteCommand: Command {
         --from-history K reads the K-th newest snapshot that `transferkit keep --history N` kept of the selection
         (0 the newest) instead of the clipboard; no display server is needed then.
 
+        --from ssh://[user@]HOST[:PORT] pastes another machine's clipboard: it runs `ssh HOST transferkit serve
+        --stdio` (the user's ssh configuration, agent and known hosts apply; TRANSFERKIT_SSH, such as "ssh -i key -o
+        BatchMode=yes", replaces the ssh command's words, and TRANSFERKIT_REMOTE_PROGRAM names the far side's
+        program when transferkit is not on its non-interactive PATH). The far side offers every type its clipboard
+        holds; only the type written (or, with --archive, each type) crosses the link, when it is read. --list
+        lists the far side's uniform types. --timeout DURATION (default 60s) bounds each wait for the far side: its
+        login and offer, and each next chunk; a far side silent for that long fails the paste (timedOut). A link
+        that breaks mid-paste fails it (disconnected): with -o FILE, nothing is left half-written.
+
         --terminal asks the terminal emulator for its clipboard instead, with an OSC 52 query (ESC ] 52 ; c ; ?)
         through the controlling terminal, and writes the text it answers; no display server is needed, so it works
         over ssh. A terminal that does not answer within 5 seconds fails the paste (timedOut) rather than hanging:
@@ -56,6 +66,8 @@ struct PasteCommand: Command {
           transferkit paste -o picture.bmp
           transferkit paste --archive -o clip.transferkit
           transferkit paste --from-history 1
+          transferkit paste --from ssh://build-server -o notes.txt
+          transferkit paste --from ssh://me@build-server:2222 --list
           transferkit paste --terminal -o notes.txt
 
         """
@@ -74,6 +86,12 @@ struct PasteCommand: Command {
                 .init(
                     names: ["--from-history"], valueName: "K",
                     help: "Read the keeper's K-th newest snapshot (0 the newest) instead of the clipboard."),
+                .init(
+                    names: ["--from"], valueName: "ssh://[user@]HOST[:PORT]",
+                    help: "Paste the clipboard of another machine, through ssh."),
+                .init(
+                    names: ["--timeout"], valueName: "DURATION",
+                    help: "With --from: the longest wait for the far side at each step (default 60s)."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options + TerminalCommandOptions.options
         )
@@ -87,6 +105,12 @@ struct PasteCommand: Command {
         }
         if arguments.flag("--archive"), arguments.value("--type") != nil {
             throw UsageError("--archive saves every type; leave --type out")
+        }
+        if arguments.value("--timeout") != nil, arguments.value("--from") == nil {
+            throw UsageError("--timeout goes with --from")
+        }
+        if let from = arguments.value("--from") {
+            return try await pasteFromRemote(from, arguments, context: context)
         }
         if arguments.flag("--terminal") {
             return try await pasteFromTerminal(arguments, context: context)
@@ -145,6 +169,57 @@ struct PasteCommand: Command {
         }
     }
 
+    /// `paste --from ssh://host`: connects to `transferkit serve --stdio` on the host through ssh, and writes (or
+    /// lists, or archives) its clipboard's item, each type crossing the link only when it is read.
+    /// - Throws: ``UsageError`` for a bad location or options that do not apply; ``TransferSessionError`` when the far
+    ///   side cannot be reached (`disconnected`, with ssh's own words), does not answer (`timedOut`), or does not
+    ///   speak the protocol (`protocolViolation`).
+    private func pasteFromRemote(
+        _ from: String, _ arguments: ParsedArguments, context: CommandContext
+    ) async throws -> ExitCode {
+        for name in ["--terminal", "--from-history", "--backend"]
+        where arguments.flag(name) || arguments.value(name) != nil {
+            throw UsageError("\(name) does not go with --from (the far side's clipboard is read there)")
+        }
+        let location = try RemoteLocation(parsing: from, option: "--from")
+        let timeout =
+            try arguments.value("--timeout").map {
+                try ClipboardCommandOptions.duration($0, option: "--timeout")
+            } ?? ClipboardCommandOptions.timeout
+        let requested = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
+        let selection = ClipboardCommandOptions.selection(arguments)
+        let command = try location.command(
+            running: ["serve", "--stdio"] + (selection == .primary ? ["--primary"] : []),
+            environment: ProcessInfo.processInfo.environment)
+        let remote = try await RemoteDragSession.connect(runningCommand: command, timeout: timeout)
+        defer { remote.close() }
+        let label = "the \(selection.rawValue) of \(location)"
+        if arguments.flag("--list") {
+            // The far side's uniform types (its display names stay there): one per line, or a JSON array.
+            let types = (remote.items.first?.provider.registeredTypes ?? []).map(\.identifier)
+            if arguments.flag("--json") {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.withoutEscapingSlashes]
+                try context.standardOutput.writeLine(String(decoding: try encoder.encode(types), as: UTF8.self))
+            } else {
+                for type in types { try context.standardOutput.writeLine(type) }
+            }
+            return types.isEmpty ? .failure : .success
+        }
+        guard let provider = remote.items.first?.provider else {
+            throw CommandFailure(code: .empty, message: "\(label) is empty")
+        }
+        let budget =
+            try arguments.flag("--archive")
+            && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
+            ? Self.snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
+        return try await paste(
+            provider, requested: requested, budget: budget, arguments: arguments, context: context, source: label
+        ) {
+            provider.registeredTypes.map(\.identifier)
+        }
+    }
+
     /// `paste --terminal`: asks the terminal for its clipboard with OSC 52 and writes the answer.
     /// - Throws: ``UsageError`` for options that do not apply; `ClipboardError` `.timedOut` when the terminal does not
     ///   answer in time, `.noTerminal` without a controlling terminal, `.limitExceeded` for an answer over the limit.
@@ -170,10 +245,10 @@ struct PasteCommand: Command {
     /// of the type.
     private func paste(
         _ provider: TransferProvider, requested: UniformType?, budget: SnapshotBudget?, arguments: ParsedArguments,
-        context: CommandContext, offered: () async throws -> [String]
+        context: CommandContext, source: String? = nil, offered: () async throws -> [String]
     ) async throws -> ExitCode {
         let source =
-            arguments.value("--from-history").map { "snapshot \($0) of the keeper" } ?? "the "
+            source ?? arguments.value("--from-history").map { "snapshot \($0) of the keeper" } ?? "the "
             + ClipboardCommandOptions.selection(arguments).rawValue
         guard let first = provider.registeredTypes.first else {
             throw CommandFailure(code: .empty, message: "\(source) holds no representation")
