@@ -147,6 +147,8 @@ let package = Package(
             dependencies: [
                 "TransferKitPlatform", "CBOR", "TransferKit", "TransferImaging", "TransferSessions", "UniformTypes",
                 "transferkit", "transferkit-bench-hello",
+                // The loopback sshd of the remote clipboard's rows, the one the tests start.
+                "TransferKitTestSupport",
             ],
             path: "Benchmarks/transferkit-bench"),
         .executableTarget(name: "transferkit-bench-hello", path: "Benchmarks/HelloWorld"),

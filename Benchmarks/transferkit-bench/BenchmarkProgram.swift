@@ -70,6 +70,7 @@ enum BenchmarkProgram {
             ("imaging", ImagingBenchmark.run),
             ("convert", ConverterBenchmark.run),
             ("sessions", SessionMoveBenchmark.run),
+            ("remote", RemoteClipboardBenchmark.run),
         ]
         let unknown = options.only.filter { name in !suites.contains { $0.0 == name } }
         guard unknown.isEmpty else {

@@ -6,7 +6,7 @@ import TransferKitTesting
 
 /// `paste --from ssh://` and `serve --stdio` without a server: the ssh command line the tool builds (a stand-in `ssh`
 /// records it), and the usage errors.
-@Suite("paste --from: the ssh command line and the usage errors", .timeLimit(.minutes(2)))
+@Suite("paste --from and copy --to: the ssh command line and the usage errors", .timeLimit(.minutes(2)))
 struct RemoteCommandLineTests {
     func transferkit(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Result {
         var merged = ProcessInfo.processInfo.environment
@@ -51,6 +51,15 @@ struct RemoteCommandLineTests {
             (["paste", "--timeout", "2s"], "--timeout goes with --from"),
             (["serve"], "serve needs --stdio"),
             (["serve", "--stdio", "--primary", "notes.txt"], "FILE… serves files instead"),
+            (["copy", "--to", "ssh://host", "--cut", "/etc/hostname"], "does not go with --to"),
+            (
+                ["copy", "--to", "ssh://host", "--foreground", "--backend", "x11", "/etc/hostname"],
+                "does not go with --to"
+            ),
+            (["copy", "--timeout", "1s", "--foreground", "/etc/hostname"], "--timeout goes with --to"),
+            (["copy", "--to", "ssh://-lroot", "--foreground", "/etc/hostname"], "is not a host name"),
+            (["serve", "--stdio", "--receive", "notes.txt"], "give no FILE"),
+            (["serve", "--stdio", "--concealed"], "goes with --receive"),
         ])
     func usageErrors(_ arguments: [String], _ message: String) async throws {
         let run = try await transferkit(arguments)

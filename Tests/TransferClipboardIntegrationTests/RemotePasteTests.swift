@@ -7,7 +7,7 @@ import TransferKitTesting
 /// Two machines on one box: a "near" Xvfb where `transferkit paste --from` runs, and a "far" Xvfb with its own
 /// runtime directory that the near side reaches only through a real sshd on 127.0.0.1.
 @Suite(
-    "paste --from ssh:// through a real sshd, between two displays", .serialized, .timeLimit(.minutes(5)),
+    "paste --from and copy --to ssh:// through a real sshd, between two displays", .serialized, .timeLimit(.minutes(5)),
     .enabled(
         if: x11ToolsPresent && LoopbackSSHD.isAvailable,
         "needs Xvfb, xclip and OpenSSH (Debian: xvfb, xclip, openssh-server, openssh-client)"))
@@ -89,6 +89,48 @@ final class RemotePasteTests {
         // The near display's clipboard never saw it.
         let nearClipboard = try await near.xclip(["-o", "-selection", "clipboard"])
         #expect(nearClipboard.status != 0 || nearClipboard.output.isEmpty)
+    }
+
+    @Test(
+        "copy --to returns once the far clipboard is taken; each paste there loads from here; it ends when that is taken"
+    )
+    func copyToFarClipboard() async throws {
+        let text = "Copied on the near machine.\n"
+        let path = folder.appendingPathComponent("near-notes.txt").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let copy = try await transferkit(["copy", "--to", location, path], environment: nearEnvironment())
+        #expect(copy.status == 0, "\(copy.errorText)")
+        defer { for pid in processes(containing: path) { kill(pid, SIGKILL) } }
+        // Pasted twice there: each paste loads the bytes from here, over the link.
+        for _ in 0..<2 {
+            let paste = try await far.xclip(["-o", "-selection", "clipboard"])
+            #expect(String(decoding: paste.output, as: UTF8.self) == text, "\(paste.error)")
+        }
+        // The near path names nothing there: no file URL is offered.
+        let targets = try await far.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+        #expect(!String(decoding: targets.output, as: UTF8.self).contains("text/uri-list"))
+        #expect(processes(containing: path).count == 1)
+        // Another application there takes the clipboard: the near copy and the far side both end.
+        let other = folder.appendingPathComponent("other.txt")
+        try Data("another application".utf8).write(to: other)
+        let owner = try far.startXclipServing(["-selection", "clipboard"], file: other.path)
+        defer { owner.stop() }
+        try await waitUntilNoProcess(containing: path)
+        #expect(processes(containing: path).isEmpty)
+        #expect(processes(containing: "serve\u{0}--stdio\u{0}--receive").isEmpty)
+    }
+
+    @Test("copy --to a far side that cannot take its clipboard fails with what it said, and nothing serves on")
+    func copyToUnreachableFarSide() async throws {
+        let path = folder.appendingPathComponent("unsent.txt").path
+        try Data("unsent".utf8).write(to: URL(fileURLWithPath: path))
+        let copy = try await transferkit(
+            ["copy", "--to", location, path], environment: nearEnvironment(remoteProgram: "/nonexistent/transferkit"))
+        #expect(copy.status != 0)
+        #expect(copy.errorText.contains("disconnected"), "\(copy.errorText)")
+        #expect(copy.errorText.contains("exited with status 127"), "\(copy.errorText)")
+        try await waitUntilNoProcess(containing: path)
+        #expect(processes(containing: path).isEmpty)
     }
 
     @Test("a far side that never answers fails the paste with timedOut at --timeout, not a hang")

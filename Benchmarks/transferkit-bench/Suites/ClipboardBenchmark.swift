@@ -221,7 +221,7 @@ enum ClipboardBenchmark {
 
     /// Runs `command` to its end in `environment`; returns its wall time in milliseconds, or throws with what it
     /// printed when it fails.
-    private static func runChecked(
+    static func runChecked(
         _ command: (String, [String]), environment: [String: String], input: String, output: String,
         _ directory: TemporaryDirectory
     ) throws -> Double {

@@ -20,9 +20,11 @@ struct CommandLineItems {
 
     /// The items for `inputs`, opened from `paths`: an archive's items when the one input is an archive and no
     /// `type` is forced, else one provider per file, of `type` (else the type its name and bytes say).
+    /// - Parameter offersFileURLs: Whether a file is offered as its URL too (for applications that paste files): not
+    ///   when the items go to another machine, where the path names nothing (or another file).
     /// - Throws: ``UsageError`` for an archive without items; the archive's errors for a broken one.
     static func make(
-        _ inputs: [InputFile], paths: [String], type: UniformType?, catalog: TypeCatalog
+        _ inputs: [InputFile], paths: [String], type: UniformType?, catalog: TypeCatalog, offersFileURLs: Bool = true
     ) throws -> CommandLineItems {
         if inputs.count == 1, type == nil, let input = inputs.first, isArchive(input, path: paths[0]) {
             let items = try restore(input, catalog: catalog)
@@ -45,7 +47,9 @@ struct CommandLineItems {
             }
             if path != "-" {
                 let fileURL = URL(fileURLWithPath: path).standardizedFileURL
-                provider.registerDataRepresentation(for: .fileURL) { _ in Data(fileURL.absoluteString.utf8) }
+                if offersFileURLs {
+                    provider.registerDataRepresentation(for: .fileURL) { _ in Data(fileURL.absoluteString.utf8) }
+                }
                 provider.suggestedName = fileURL.lastPathComponent
             }
             return provider

@@ -50,6 +50,15 @@ struct CopyCommand: Command {
         managers do not record it and use up its pastes); --transient marks any copy so. The limits apply in the
         background copy that serves.
 
+        Another machine: --to ssh://[user@]HOST[:PORT] puts the items on that machine's clipboard instead. It runs
+        `ssh HOST transferkit serve --stdio --receive` (TRANSFERKIT_SSH and TRANSFERKIT_REMOTE_PROGRAM as for paste
+        --from), which takes the clipboard there and loads each type from here, over ssh, only when an application
+        there pastes it. The command returns once the far clipboard is taken, and the background copy serves until
+        another application there takes it (or the link ends); --concealed, --transient, --paste-once, --loops and
+        --expire apply there. In the background ssh cannot ask for a password: use a key or an agent, or
+        --foreground. --timeout DURATION (default 60s) bounds the wait for the far side to take its clipboard. --cut
+        does not go with --to: nothing is moved between machines.
+
         Terminal: --terminal puts the text on the clipboard of the terminal emulator instead, with OSC 52 through
         the controlling terminal, so it works over ssh without a display server (a session with SSH_TTY set, or
         without DISPLAY and WAYLAND_DISPLAY, is told so when no display server answers). OSC 52 carries text: one
@@ -71,6 +80,7 @@ struct CopyCommand: Command {
           transferkit copy - --type public.utf8-plain-text --concealed --paste-once --expire 30s < password.txt
           transferkit copy --loops 2 notes.txt
           transferkit copy --terminal notes.txt
+          transferkit copy --to ssh://build-server notes.txt
           transferkit copy --terminal --terminal-limit 1000000 - < log.txt
         """
     }
@@ -89,6 +99,12 @@ struct CopyCommand: Command {
                     names: ["--expire"], valueName: "DURATION",
                     help: "Clear the clipboard after DURATION (500ms, 30s, 2m, 1h) if it is still ours."),
                 .init(names: ["--transient"], help: "Mark the content short-lived, so clipboard managers skip it."),
+                .init(
+                    names: ["--to"], valueName: "ssh://[user@]HOST[:PORT]",
+                    help: "Put the items on another machine's clipboard, through ssh."),
+                .init(
+                    names: ["--timeout"], valueName: "DURATION",
+                    help: "With --to: the longest wait for the far side at each step (default 60s)."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options + TerminalCommandOptions.options,
             positionals: .init(name: "FILE", help: "Files, one archive, or - for standard input.", minimum: 1)
@@ -113,7 +129,14 @@ struct CopyCommand: Command {
             return try copyToTerminal(arguments, type: type, context: context)
         }
         _ = try TerminalCommandOptions.textLimit(arguments)
-        let options = try writeOptions(arguments)
+        let options = try Self.writeOptions(arguments)
+        let remote = arguments.value("--to")
+        if remote == nil, arguments.value("--timeout") != nil { throw UsageError("--timeout goes with --to") }
+        if remote != nil {
+            for name in ["--cut", "--backend"] where arguments.flag(name) || arguments.value(name) != nil {
+                throw UsageError("\(name) does not go with --to (the far side's clipboard is written there, as a copy)")
+            }
+        }
         let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
         if !arguments.flag("--foreground") && !isServingCopy {
             return try await serveInBackground(arguments, context: context)
@@ -123,7 +146,14 @@ struct CopyCommand: Command {
             let input = try InputFile(path: path)
             return input.size == nil ? try Spool.toTemporaryFile(input) : input
         }
-        let items = try CommandLineItems.make(inputs, paths: paths, type: type, catalog: catalog)
+        // A path means nothing on another machine: a copy there offers the files' bytes, not their URLs.
+        let items = try CommandLineItems.make(
+            inputs, paths: paths, type: type, catalog: catalog, offersFileURLs: remote == nil)
+        if let remote {
+            defer { withExtendedLifetime((inputs, items.spools)) {} }
+            return try await copyToRemote(
+                remote, items: items, arguments: arguments, isServingCopy: isServingCopy, context: context)
+        }
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         let handle = try await clipboard.write(
             items.providers, to: ClipboardCommandOptions.selection(arguments), options: options)
@@ -224,7 +254,7 @@ struct CopyCommand: Command {
 
     /// The write's options from `--concealed`, `--cut`, `--transient`, `--paste-once`, `--loops` and `--expire`.
     /// - Throws: ``UsageError`` for a count or duration that cannot be read, or both paste limits.
-    private func writeOptions(_ arguments: ParsedArguments) throws -> ClipboardWriteOptions {
+    static func writeOptions(_ arguments: ParsedArguments) throws -> ClipboardWriteOptions {
         if arguments.flag("--paste-once"), arguments.value("--loops") != nil {
             throw UsageError("--paste-once is --loops 1; give one of them")
         }

@@ -38,6 +38,12 @@ struct ServeCommand: Command {
         needs no display server. Nothing else on the machine is reachable: the near side can load only what this
         command offers.
 
+        --receive is the far side of `transferkit copy --to ssh://HOST`: instead of offering, it takes the items the
+        near side offers and puts them on this machine's clipboard (--primary, --concealed, --transient,
+        --paste-once, --loops and --expire as for copy), loading each type from the near side when an application
+        here pastes it. It serves until another application takes the clipboard, or the near side goes (then it
+        gives the clipboard up: nothing could be pasted from it).
+
         --stdio is required: standard input and output are the only transport (ssh, `docker exec -i`, `kubectl exec
         -i` carry them); TransferKit never listens on a network port.
 
@@ -59,6 +65,13 @@ struct ServeCommand: Command {
                 .init(
                     names: ["--backend"], valueName: "x11|wayland|wayland-focus",
                     help: "The display protocol, as for paste."),
+                .init(
+                    names: ["--receive"], help: "Put the near side's items on this clipboard (copy --to's far side)."),
+                .init(names: ["--concealed"], help: "With --receive: mark the content secret."),
+                .init(names: ["--transient"], help: "With --receive: mark the content short-lived."),
+                .init(names: ["--paste-once"], help: "With --receive: serve one paste, then clear the clipboard."),
+                .init(names: ["--loops"], valueName: "N", help: "With --receive: serve N pastes, then clear it."),
+                .init(names: ["--expire"], valueName: "DURATION", help: "With --receive: clear it after DURATION."),
                 DeclarationsOption.option,
             ],
             positionals: .init(name: "FILE", help: "Files, or one archive, to serve instead of the clipboard.")
@@ -72,6 +85,14 @@ struct ServeCommand: Command {
             throw UsageError("serve needs --stdio: it serves on standard input and output, which ssh carries")
         }
         let paths = arguments.positionals
+        if arguments.flag("--receive") {
+            guard paths.isEmpty else { throw UsageError("--receive takes the near side's items; give no FILE") }
+            return try await receive(arguments)
+        }
+        for name in ["--concealed", "--transient", "--paste-once", "--loops", "--expire"]
+        where arguments.flag(name) || arguments.value(name) != nil {
+            throw UsageError("\(name) goes with --receive")
+        }
         if !paths.isEmpty {
             if arguments.flag("--primary") || arguments.value("--backend") != nil {
                 throw UsageError("--primary and --backend choose a clipboard; FILE… serves files instead")
@@ -80,7 +101,9 @@ struct ServeCommand: Command {
                 throw UsageError("standard input carries the session; it cannot be served as a file (-)")
             }
             let inputs = try paths.map { try InputFile(path: $0) }
-            let items = try CommandLineItems.make(inputs, paths: paths, type: nil, catalog: catalog)
+            // The far machine's paths mean nothing on the near one: the files' bytes, not their URLs.
+            let items = try CommandLineItems.make(
+                inputs, paths: paths, type: nil, catalog: catalog, offersFileURLs: false)
             try await serve(items.providers)
             withExtendedLifetime((inputs, items.spools)) {}
             return .success
@@ -90,6 +113,32 @@ struct ServeCommand: Command {
         // Read when the near side connects: the types the owner offers now, each loaded from it when asked.
         let providers = try await clipboard.read(from: ClipboardCommandOptions.selection(arguments))
         try await serve(providers.filter { !$0.registeredTypes.isEmpty })
+        return .success
+    }
+
+    /// `serve --stdio --receive`: puts the near side's items on this machine's clipboard, and serves them from there
+    /// (each type loaded over the link when pasted) until the clipboard is taken or the near side goes.
+    private func receive(_ arguments: ParsedArguments) async throws -> ExitCode {
+        let options = try CopyCommand.writeOptions(arguments)
+        let remote = try await RemoteDragSession.connect(
+            input: 0, output: 1, timeout: ClipboardCommandOptions.timeout)
+        defer { remote.close() }
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        defer { clipboard.close() }
+        let handle = try await clipboard.write(
+            remote.items.map(\.provider), to: ClipboardCommandOptions.selection(arguments), options: options)
+        // A copy drop tells the near side that the clipboard here is taken (its reservation); the commit, when the
+        // clipboard is lost, ends the session.
+        _ = try await remote.drop(DropProposal(operation: .copy)) { _, _ in
+            // Until the clipboard here is taken, or the near side goes (nothing could be pasted from it then).
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try? await handle.ended() }
+                group.addTask { await remote.disconnected() }
+                await group.next()
+                group.cancelAll()
+            }
+            await handle.release()
+        }
         return .success
     }
 

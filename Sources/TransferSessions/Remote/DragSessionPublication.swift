@@ -54,6 +54,9 @@ public final class DragSessionPublication: Sendable {
     private let listener: UnixSocket?
     /// Whether a file's bytes may cross as a passed descriptor: not over a byte stream, which carries none.
     let passesDescriptors: Bool
+    /// How long a destination may say nothing before its connection ends; `nil` lets a stream's one destination
+    /// hold a drop open for as long as it likes (`copy --to`: for as long as the far clipboard holds the items).
+    let silenceLimit: Duration?
     private let state = SanitizedMutex(State())
 
     private struct State {
@@ -100,6 +103,7 @@ public final class DragSessionPublication: Sendable {
         self.clock = clock
         self.observer = observer
         self.passesDescriptors = true
+        self.silenceLimit = timeout
         do {
             listener = try UnixSocket.listen(atPath: path, backlog: 64)
         } catch {
@@ -120,7 +124,7 @@ public final class DragSessionPublication: Sendable {
     /// other end. `ended` is called once, when that destination's connection has ended.
     init(
         serving session: DragSession, over stream: UnixSocket, decisions: SessionDecisionRecord?, timeout: Duration,
-        clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)?,
+        silenceLimit: Duration?, clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)?,
         ended: @escaping @Sendable () -> Void
     ) {
         self.session = session
@@ -131,6 +135,7 @@ public final class DragSessionPublication: Sendable {
         self.observer = observer
         self.listener = nil
         self.passesDescriptors = false
+        self.silenceLimit = silenceLimit
         // The transport (ssh, a container's exec) authenticated the peer: it counts as this user, and as another
         // application whatever its hello claims, since no executable can be checked at the far end.
         let peer = SessionSourceMachine.Peer(processID: 0, userID: Syscall.userID, runsSameExecutable: false)
@@ -320,7 +325,7 @@ private final class SourceEndpoint: Sendable {
 
     func start(ended: @escaping @Sendable () -> Void) {
         connection.start(
-            decoder: SessionWire.frames, silenceLimit: publication.timeout,
+            decoder: SessionWire.frames, silenceLimit: publication.silenceLimit,
             onSilence: { [self] in machine.withLock { $0.silenceEndsConnection() } },
             onFrame: { [self] (body, descriptors) throws(WireViolation) in
                 // A destination sends no descriptors; any that came are closed with the connection.

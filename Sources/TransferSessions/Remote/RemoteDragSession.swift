@@ -305,6 +305,11 @@ public final class RemoteDragSession: Sendable {
         link.close()
     }
 
+    /// Waits until the connection to the source has ended (the source went, the link broke, or ``close()``).
+    package func disconnected() async {
+        _ = await link.ended.wait()
+    }
+
     private func protocolError(_ message: String) -> TransferSessionError {
         link.close()
         return TransferSessionError(code: .protocolViolation, message: message, source: id.rawValue)
@@ -325,6 +330,8 @@ final class SourceLink: Sendable {
     /// The clock the time limits are measured on.
     let clock: WireClock
     private let replies = Mailbox<SourceMessage, TransferSessionError>(capacity: 16)
+    /// Opens when the connection has ended.
+    let ended = Latch<Void>()
     private let state = SanitizedMutex(State())
 
     private struct State {
@@ -469,6 +476,7 @@ final class SourceLink: Sendable {
             return Array(state.loads.values)
         }
         replies.close(reason)
+        _ = ended.open()
         for load in loads {
             load.fail(
                 TransferError(

@@ -136,9 +136,24 @@ extension DragSessionPublication {
         timeout: Duration, clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async throws(TransferSessionError) {
         let stream = try SessionStreamDescriptors.bridge(input: input, output: output)
+        await serve(
+            session, over: stream, decisions: decisions, timeout: timeout, silenceLimit: timeout, clock: clock,
+            observer: observer)
+    }
+
+    /// Serves `session` to the one destination at the other end of `stream` (a ``ChildStream``'s socket, say) until
+    /// it disconnects or the task is cancelled.
+    /// - Parameter silenceLimit: How long the destination may say nothing; `nil` for as long as it likes (a
+    ///   destination that holds a drop open while a far clipboard holds the items).
+    package static func serve(
+        _ session: DragSession, over stream: UnixSocket, decisions: SessionDecisionRecord? = nil, timeout: Duration,
+        silenceLimit: Duration?, clock: WireClock = .continuous,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
+    ) async {
         let ended = Latch<Void>()
         let publication = DragSessionPublication(
-            serving: session, over: stream, decisions: decisions, timeout: timeout, clock: clock, observer: observer
+            serving: session, over: stream, decisions: decisions, timeout: timeout, silenceLimit: silenceLimit,
+            clock: clock, observer: observer
         ) { _ = ended.open() }
         await withTaskCancellationHandler {
             _ = await ended.wait()

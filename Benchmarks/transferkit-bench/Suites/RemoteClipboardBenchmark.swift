@@ -1,0 +1,116 @@
+import Foundation
+import TransferKitPlatform
+import TransferKitTestSupport
+
+/// Benchmark 13: another machine's clipboard through ssh (issue 39), against the obvious commands on the same link: a
+/// private Xvfb stands for the far machine's display, reached only through a loopback sshd with a key made for the
+/// run (the same `LoopbackSSHD` as the tests'); rows say `n/a` when OpenSSH, Xvfb or xclip is missing.
+///
+/// Two rows: `transferkit paste --from ssh://…` of a 14-byte text against `ssh … xclip -o` (each a whole process,
+/// ssh's login included), and one 256 MiB paste (16 MiB with `--quick`) against `ssh … cat FILE` of the file the far
+/// clipboard serves.
+enum RemoteClipboardBenchmark {
+    static func run(_ configuration: RunConfiguration) async -> [ResultRow] {
+        let small = "remote paste (ssh): 14 bytes"
+        let large = "remote paste (ssh): \(ClipboardBenchmark.largeSize(configuration) >> 20) MiB"
+        guard LoopbackSSHD.isAvailable, FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb"),
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/xclip")
+        else {
+            let note = "needs OpenSSH, Xvfb and xclip (apt-get install -y openssh-server openssh-client xvfb xclip)"
+            return [
+                ResultRow(small, status: .unavailable, target: "≤ 1.20×", note: note),
+                ResultRow(large, status: .unavailable, target: "≥ 0.80×", note: note),
+            ]
+        }
+        do {
+            return try await rows(configuration, names: (small, large))
+        } catch {
+            return [
+                ResultRow(small, status: .error, target: "≤ 1.20×", note: "\(error)"),
+                ResultRow(large, status: .error, target: "≥ 0.80×", note: "\(error)"),
+            ]
+        }
+    }
+
+    private static func rows(
+        _ configuration: RunConfiguration, names: (small: String, large: String)
+    ) async throws -> [ResultRow] {
+        let tool = try ProductsDirectory.executable("transferkit")
+        let directory = try TemporaryDirectory()
+        let server = try await DisplayServer.xvfb(directory: directory)
+        defer { server.stop() }
+        let sshd = try await LoopbackSSHD(directory: URL(fileURLWithPath: directory.path))
+        let display = server.environment["DISPLAY"] ?? ""
+        // The far side's programs get the far display, as a login there would have it.
+        let farTool = "env DISPLAY=\(display) \(tool)"
+        var near = ProcessInfo.processInfo.environment
+        for name in ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"] { near.removeValue(forKey: name) }
+        near["TRANSFERKIT_SSH"] = sshd.sshCommand.joined(separator: " ")
+        near["TRANSFERKIT_REMOTE_PROGRAM"] = farTool
+        let location = "ssh://\(sshd.user)@127.0.0.1:\(sshd.port)"
+        let ssh = (sshd.sshCommand[0], Array(sshd.sshCommand.dropFirst()) + ["-l", sshd.user, "127.0.0.1"])
+
+        let textFile = directory.path + "/text.txt"
+        try Data(ClipboardBenchmark.text.utf8).write(to: URL(fileURLWithPath: textFile))
+        let pasted = directory.path + "/pasted.txt"
+        _ = try ClipboardBenchmark.runChecked(
+            (tool, ["copy", textFile, "--type", ClipboardBenchmark.textType]), environment: server.environment,
+            input: "/dev/null", output: "/dev/null", directory)
+        let project = (tool, ["paste", "--from", location, "--type", ClipboardBenchmark.textType])
+        let baseline = (ssh.0, ssh.1 + ["env", "DISPLAY=\(display)", "xclip", "-o", "-selection", "clipboard"])
+        for command in [project, baseline] {
+            _ = try ClipboardBenchmark.runChecked(
+                command, environment: near, input: "/dev/null", output: pasted, directory)
+            let back = (try? String(contentsOfFile: pasted, encoding: .utf8)) ?? ""
+            guard back == ClipboardBenchmark.text else {
+                throw BenchmarkError("\(command.0) pasted '\(back)', not '\(ClipboardBenchmark.text)'")
+            }
+        }
+        let small = try await PairedRunner.alternate(
+            pairs: configuration.quick ? 5 : 21,
+            project: {
+                try ClipboardBenchmark.runChecked(
+                    project, environment: near, input: "/dev/null", output: pasted, directory)
+            },
+            baseline: {
+                try ClipboardBenchmark.runChecked(
+                    baseline, environment: near, input: "/dev/null", output: pasted, directory)
+            })
+
+        let largeFile = directory.path + "/large.bin"
+        let byteCount = ClipboardBenchmark.largeSize(configuration)
+        try TestFile.create(path: largeFile, byteCount: byteCount)
+        defer { unlink(largeFile) }
+        _ = try ClipboardBenchmark.runChecked(
+            (tool, ["copy", largeFile, "--type", ClipboardBenchmark.dataType]), environment: server.environment,
+            input: "/dev/null", output: "/dev/null", directory)
+        let large = try await PairedRunner.alternate(
+            pairs: configuration.quick ? 1 : 3,
+            project: {
+                try ClipboardBenchmark.runChecked(
+                    (tool, ["paste", "--from", location, "--type", ClipboardBenchmark.dataType]), environment: near,
+                    input: "/dev/null", output: "/dev/null", directory)
+            },
+            baseline: {
+                try ClipboardBenchmark.runChecked(
+                    (ssh.0, ssh.1 + ["cat", largeFile]), environment: near, input: "/dev/null", output: "/dev/null",
+                    directory)
+            })
+        let throughput = { (milliseconds: Double) in Double(byteCount) / milliseconds / 1e3 }
+        return [
+            ResultRow(
+                names.small, unit: "ms", project: Summary(lowerIsBetter: small.project),
+                baselineName: "ssh host xclip -o", baseline: Summary(lowerIsBetter: small.baseline),
+                ratio: small.medianCostRatio, ratioMeaning: "time", target: .ratioAtMost(1.2),
+                note: "transferkit paste --from ssh://… of a 14-byte text that transferkit copy holds on the far "
+                    + "display, against ssh … xclip -o of the same; both whole processes through one loopback sshd "
+                    + "(login, key exchange and the far process included)."),
+            ResultRow(
+                names.large, unit: "MB/s", project: Summary(lowerIsBetter: large.project).mapped(throughput),
+                baselineName: "ssh host cat FILE", baseline: Summary(lowerIsBetter: large.baseline).mapped(throughput),
+                ratio: large.medianRateRatio, ratioMeaning: "throughput", target: .ratioAtLeast(0.8),
+                note: "paste --from ssh://… --type public.data to /dev/null of a \(byteCount >> 20) MiB file that "
+                    + "transferkit copy serves on the far display, against ssh … cat of the same file."),
+        ]
+    }
+}
