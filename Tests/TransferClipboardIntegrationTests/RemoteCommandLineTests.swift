@@ -60,6 +60,10 @@ struct RemoteCommandLineTests {
             (["copy", "--to", "ssh://-lroot", "--foreground", "/etc/hostname"], "is not a host name"),
             (["serve", "--stdio", "--receive", "notes.txt"], "give no FILE"),
             (["serve", "--stdio", "--concealed"], "goes with --receive"),
+            (["drag", "ssh://host/a.txt", "/etc/hostname"], "not both at once"),
+            (["drag", "ssh://host/a.txt", "ssh://other/b.txt"], "one machine"),
+            (["drag", "--move", "ssh://host/a.txt"], "dragged as copies"),
+            (["drag", "ssh://host"], "needs a file"),
         ])
     func usageErrors(_ arguments: [String], _ message: String) async throws {
         let run = try await transferkit(arguments)

@@ -50,11 +50,21 @@ struct DragCommand: Command {
         with the system's reason on standard error, and exits 2 at the end. An archive's items are no files, so
         --move refuses an archive (exit 2).
 
+        Another machine's files: ssh://[user@]HOST[:PORT]/ABSOLUTE/PATH, or ssh://[user@]HOST:PATH relative to the
+        home folder there (all of one machine), are offered through `ssh HOST transferkit serve --stdio -- PATH…`
+        (TRANSFERKIT_SSH and TRANSFERKIT_REMOTE_PROGRAM as for paste --from): each as the types the far side gives it,
+        fetched over ssh only when a drop takes one. A target that takes files (text/uri-list) gets a copy that is
+        made then, in a new folder of the temporary directory (mode 0700), named as the far file; the folder stays
+        after the command, since a file manager copies a dropped file after the drop. The far side serves exactly the
+        named files: a path with a '..' component, or whose last component is a symbolic link, is refused. Such
+        files are dragged as copies (--move does not apply).
+
         EXAMPLES:
           transferkit drag card.json notes.txt
           transferkit drag --and-exit cover.png
           transferkit drag --move --and-exit report.pdf
           transferkit drag clip.transferkit
+          transferkit drag ssh://build-server/var/log/build.log
         """
     }
 
@@ -67,7 +77,8 @@ struct DragCommand: Command {
                 DesktopCommandOptions.backend,
                 DeclarationsOption.option,
             ],
-            positionals: .init(name: "FILE", help: "Files, or one archive.", minimum: 1)
+            positionals: .init(
+                name: "FILE", help: "Files, one archive, or another machine's files (ssh://HOST/PATH).", minimum: 1)
         )
     }
 
@@ -80,6 +91,14 @@ struct DragCommand: Command {
         }
         let move = arguments.flag("--move")
         let choice = try DesktopCommandOptions.backendChoice(arguments)
+        if paths.contains(where: { $0.hasPrefix("ssh://") }) {
+            guard paths.allSatisfy({ $0.hasPrefix("ssh://") }) else {
+                throw UsageError("drag takes local files or another machine's (ssh://…), not both at once")
+            }
+            if move { throw UsageError("--move removes local files; another machine's files are dragged as copies") }
+            return try await dragRemote(
+                paths, andExit: arguments.flag("--and-exit"), choice: choice, context: context)
+        }
         let inputs = try paths.map { try InputFile(path: $0) }
         let items = try CommandLineItems.make(inputs, paths: paths, type: nil, catalog: catalog)
         if move, items.isArchive {

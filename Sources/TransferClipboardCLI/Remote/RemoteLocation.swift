@@ -1,6 +1,8 @@
 import TransferKitCLI
 
-/// Where `paste --from` reaches another machine, `ssh://[user@]host[:port]`, and the command that reaches it.
+/// Where `paste --from`, `copy --to` and `drag` reach another machine, `ssh://[user@]host[:port]` (with a file for
+/// `drag`: `ssh://[user@]host[:port]/ABSOLUTE/PATH`, or `ssh://[user@]host:PATH` relative to the far home folder), and
+/// the command that reaches it.
 ///
 /// The command is `ssh` with the user's own configuration (`~/.ssh/config`, its agent, its known hosts), or the words
 /// of `TRANSFERKIT_SSH` (`ssh -p 2222 -i key -o BatchMode=yes`), then the host and the far side's command:
@@ -14,23 +16,33 @@ struct RemoteLocation: Equatable, CustomStringConvertible {
     var host: String
     /// The port; ssh's default when `nil`.
     var port: Int?
+    /// The file on the host, for `drag`; `nil` for a machine alone.
+    var path: String?
 
     /// The environment variable whose words replace `ssh`.
     static let sshVariable = "TRANSFERKIT_SSH"
     /// The environment variable that names the far side's program.
     static let remoteProgramVariable = "TRANSFERKIT_REMOTE_PROGRAM"
 
-    /// Parses `ssh://[user@]host[:port]` (an IPv6 address in brackets).
-    /// - Throws: ``UsageError`` for another scheme, an empty or malformed host or user, a bad port, or a path.
-    init(parsing value: String, option: String) throws(UsageError) {
+    /// Parses `ssh://[user@]host[:port]` (an IPv6 address in brackets), and with `allowsPath` a file there:
+    /// `…/ABSOLUTE/PATH`, or `host:PATH` (a path that is not a port number) relative to the far home folder.
+    /// - Throws: ``UsageError`` for another scheme, an empty or malformed host or user, a bad port, a path where none
+    ///   is allowed, or none where one is needed.
+    init(parsing value: String, option: String, allowsPath: Bool = false) throws(UsageError) {
         let scheme = "ssh://"
+        let form = allowsPath ? "ssh://[user@]host[:port]/PATH or ssh://[user@]host:PATH" : "ssh://[user@]host[:port]"
         guard value.hasPrefix(scheme) else {
-            throw UsageError("\(option) needs ssh://[user@]host[:port] (got '\(value)')")
+            throw UsageError("\(option) needs \(form) (got '\(value)')")
         }
         var rest = Substring(value.dropFirst(scheme.count))
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.contains("/") else {
-            throw UsageError("\(option) names a machine, not a path: ssh://[user@]host[:port] (got '\(value)')")
+        if !allowsPath, rest.hasSuffix("/") { rest = rest.dropLast() }
+        // The machine ends at the first '/': what follows is the path (absolute), which may hold '@' and ':'.
+        if let slash = rest.firstIndex(of: "/") {
+            guard allowsPath else {
+                throw UsageError("\(option) names a machine, not a path: \(form) (got '\(value)')")
+            }
+            path = String(rest[slash...])
+            rest = rest[..<slash]
         }
         if let at = rest.lastIndex(of: "@") {
             let user = String(rest[..<at])
@@ -54,11 +66,24 @@ struct RemoteLocation: Equatable, CustomStringConvertible {
             guard Self.isSafeWord(host) else { throw UsageError("\(option): '\(host)' is not a host name") }
         }
         if !rest.isEmpty {
-            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (1...65535).contains(port) else {
-                throw UsageError("\(option): '\(rest.dropFirst())' is not a port (1 to 65535)")
+            let after = rest.dropFirst()
+            if allowsPath, path == nil, !after.isEmpty, !after.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                path = String(after)  // host:PATH, relative to the far home folder
+            } else {
+                guard rest.hasPrefix(":"), let port = Int(after), (1...65535).contains(port) else {
+                    throw UsageError("\(option): '\(after)' is not a port (1 to 65535)")
+                }
+                self.port = port
             }
-            self.port = port
         }
+        if allowsPath, path?.isEmpty != false {
+            throw UsageError("\(option) needs a file: \(form) (got '\(value)')")
+        }
+    }
+
+    /// The same machine (user, host and port), whatever the path.
+    func isSameMachine(as other: RemoteLocation) -> Bool {
+        user == other.user && host == other.host && port == other.port
     }
 
     /// A name that ssh cannot read as an option or a shell can split: letters, digits, `.`, `-` and `_`, not first
@@ -70,10 +95,12 @@ struct RemoteLocation: Equatable, CustomStringConvertible {
             }
     }
 
-    /// `ssh://[user@]host[:port]`.
+    /// `ssh://[user@]host[:port]`, and the path when there is one.
     var description: String {
         let address = host.contains(":") ? "[\(host)]" : host
-        return "ssh://" + (user.map { "\($0)@" } ?? "") + address + (port.map { ":\($0)" } ?? "")
+        let machine = "ssh://" + (user.map { "\($0)@" } ?? "") + address + (port.map { ":\($0)" } ?? "")
+        guard let path else { return machine }
+        return path.hasPrefix("/") ? machine + path : machine + ":" + path
     }
 
     /// The command line that runs `transferkit arguments…` on the host.
@@ -84,7 +111,20 @@ struct RemoteLocation: Equatable, CustomStringConvertible {
         var command = ssh
         if let port { command += ["-p", String(port)] }
         if let user { command += ["-l", user] }
-        return command + [host] + program + arguments
+        // ssh hands the far side one line for its shell: each argument is quoted for it (a path with a space, or a
+        // `$(…)`, stays one word and runs nothing). The program's words are the user's own shell words.
+        return command + [host] + program + arguments.map(Self.shellQuoted)
+    }
+
+    /// `word` as one word of a POSIX shell: as it is when it has only characters no shell treats specially, else in
+    /// single quotes (a `'` in it written `'\''`).
+    static func shellQuoted(_ word: String) -> String {
+        let plain = word.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "-_./=:,+@%".unicodeScalars.contains($0)
+        }
+        return plain && !word.isEmpty
+            ? word : "'" + word.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// The words of the variable `name` split at spaces (no quoting), or `fallback` when it is unset.

@@ -1,6 +1,7 @@
 import TransferClipboard
 import TransferKit
 import TransferKitCLI
+import TransferKitPlatform
 import TransferSessions
 import UniformTypes
 
@@ -35,8 +36,9 @@ struct ServeCommand: Command {
         Without FILE it serves the clipboard (--primary: the primary selection) as the display server holds it when
         the near side connects: the near side sees every type at once, and each is read from the clipboard's owner
         only when the near side loads it. With FILE… it serves those files (or one archive's items) instead, and
-        needs no display server. Nothing else on the machine is reachable: the near side can load only what this
-        command offers.
+        needs no display server; `transferkit drag ssh://HOST/PATH` runs it so. Nothing else on the machine is
+        reachable: the near side can load only what this command offers, a path with a `..` component is refused,
+        and so is one whose last component is a symbolic link.
 
         --receive is the far side of `transferkit copy --to ssh://HOST`: instead of offering, it takes the items the
         near side offers and puts them on this machine's clipboard (--primary, --concealed, --transient,
@@ -47,10 +49,14 @@ struct ServeCommand: Command {
         --stdio is required: standard input and output are the only transport (ssh, `docker exec -i`, `kubectl exec
         -i` carry them); TransferKit never listens on a network port.
 
+        Run by another program, for example: ssh build-server transferkit serve --stdio, or docker exec -i box
+        transferkit serve --stdio.
+
         EXAMPLES:
-          ssh build-server transferkit serve --stdio
-          ssh build-server transferkit serve --stdio report.pdf
-          docker exec -i box transferkit serve --stdio
+          transferkit serve --stdio
+          transferkit serve --stdio --primary
+          transferkit serve --stdio report.pdf
+          transferkit serve --stdio --receive --concealed
         """
     }
 
@@ -99,6 +105,15 @@ struct ServeCommand: Command {
             }
             if paths.contains("-") {
                 throw UsageError("standard input carries the session; it cannot be served as a file (-)")
+            }
+            // Exactly the files named: none above them, none that a link points at.
+            for path in paths {
+                if path.split(separator: "/").contains("..") {
+                    throw UsageError("\(path) goes up a folder (..): serve offers the files named, none above them")
+                }
+                if Syscall.linkStatus(atPath: path)?.isSymbolicLink == true {
+                    throw UsageError("\(path) is a symbolic link: serve follows none (name the file itself)")
+                }
             }
             let inputs = try paths.map { try InputFile(path: $0) }
             // The far machine's paths mean nothing on the near one: the files' bytes, not their URLs.

@@ -444,6 +444,8 @@ package struct FileStatus: Sendable, Equatable {
     package var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
     /// A pipe or FIFO.
     package var isPipe: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFIFO) }
+    /// A symbolic link (as ``Syscall/linkStatus(atPath:)`` sees one).
+    package var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
 }
 
 /// The `errno` of named error codes that callers tell apart.
