@@ -329,7 +329,7 @@ let package = Package(
             name: "TransferClipboardIntegrationTests",
             dependencies: [
                 "TransferClipboard", "TransferDisplay", "TransferDesktop", "TransferKit", "UniformTypes",
-                "TransferKitPlatform",
+                "TransferKitPlatform", "TransferSessions",
                 "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
                 "transferkit-clipboard-probe", "CharacterCardsGTK",

@@ -22,10 +22,9 @@ struct RemoteCommandLineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let record = folder.appendingPathComponent("argv").path
         let fakeSSH = folder.appendingPathComponent("fake-ssh").path
-        try
-            "#!/bin/sh\nfor word in \"$@\"; do printf '%s\\n' \"$word\"; done > '\(record)'\necho 'fake: no link' >&2\nexit 255\n"
-            .write(toFile: fakeSSH, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fakeSSH)
+        try writeExecutableScript(
+            "for word in \"$@\"; do printf '%s\\n' \"$word\"; done > '\(record)'\necho 'fake: no link' >&2\nexit 255\n",
+            toPath: fakeSSH)
         let paste = try await transferkit(
             ["paste", "--from", "ssh://me@build-server:2222", "--primary"],
             environment: ["TRANSFERKIT_SSH": "\(fakeSSH) -o BatchMode=yes", "TRANSFERKIT_REMOTE_PROGRAM": "bin/tk"])

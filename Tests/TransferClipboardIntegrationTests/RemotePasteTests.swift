@@ -1,8 +1,11 @@
 import Foundation
 import Testing
+import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
+import TransferSessions
+import UniformTypes
 
 /// Two machines on one box: a "near" Xvfb where `transferkit paste --from` runs, and a "far" Xvfb with its own
 /// runtime directory that the near side reaches only through a real sshd on 127.0.0.1.
@@ -16,7 +19,7 @@ final class RemotePasteTests {
     let far: XvfbServer
     let sshd: LoopbackSSHD
     let folder: URL
-    /// The far side's `transferkit`: a script that gives the tool the far display, as a login there would.
+    /// The far side's `transferkit` (`TRANSFERKIT_REMOTE_PROGRAM`): the tool with the far display's environment.
     let farProgram: String
 
     init() async throws {
@@ -27,16 +30,15 @@ final class RemotePasteTests {
         let runtime = folder.appendingPathComponent("far-runtime")
         try FileManager.default.createDirectory(
             at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        farProgram = folder.appendingPathComponent("far-transferkit").path
+        // The far side's `transferkit` with the far display, as a login there would have it: words of `env`, not a
+        // script (a script written now can still be open for writing in a child another test forks meanwhile, and
+        // the far shell then fails to run it: "Text file busy").
         let farEnvironment = far.environment
-        try """
-        #!/bin/sh
-        export DISPLAY='\(farEnvironment["DISPLAY"] ?? "")' XAUTHORITY='\(farEnvironment["XAUTHORITY"] ?? "")'
-        export XDG_RUNTIME_DIR='\(runtime.path)'
-        unset WAYLAND_DISPLAY
-        exec '\(TransferKitExecutable.defaultPath)' "$@"
-        """.write(toFile: farProgram, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: farProgram)
+        farProgram = [
+            "env", "-u", "WAYLAND_DISPLAY", "DISPLAY=\(farEnvironment["DISPLAY"] ?? "")",
+            "XAUTHORITY=\(farEnvironment["XAUTHORITY"] ?? "")", "XDG_RUNTIME_DIR=\(runtime.path)",
+            TransferKitExecutable.defaultPath,
+        ].joined(separator: " ")
     }
 
     deinit {
@@ -91,6 +93,43 @@ final class RemotePasteTests {
         #expect(nearClipboard.status != 0 || nearClipboard.output.isEmpty)
     }
 
+    @Test("serve --stdio ends its session at the next copy there: once it heard of it, every load fails")
+    func serveEndsAtTheNextCopy() async throws {
+        let first = folder.appendingPathComponent("first.txt")
+        try Data("first copy".utf8).write(to: first)
+        let owner = try far.startXclipServing(["-selection", "clipboard"], file: first.path)
+        defer { owner.stop() }
+        for _ in 0..<500 {
+            if try await far.xclip(["-o", "-selection", "clipboard"]).output == Data("first copy".utf8) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let remote = try await RemoteDragSession.connect(
+            runningCommand: [TransferKitExecutable.defaultPath, "serve", "--stdio"], environment: far.environment)
+        defer { remote.close() }
+        let provider = try #require(remote.items.first?.provider)
+        #expect(try await provider.loadDataRepresentation(for: .utf8PlainText) == Data("first copy".utf8))
+        // A second copy there (a password, say).
+        let second = folder.appendingPathComponent("second.txt")
+        try Data("second copy".utf8).write(to: second)
+        let next = try far.startXclipServing(["-selection", "clipboard"], file: second.path)
+        defer { next.stop() }
+        // A load asked in the moment between the copy and the serve hearing of it can still reach the new owner (X11
+        // has no "convert only if still owned by"); once the serve heard, the session is over for good.
+        var ended = false
+        for _ in 0..<100 where !ended {
+            do {
+                _ = try await provider.loadDataRepresentation(for: .utf8PlainText)
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                ended = true
+            }
+        }
+        #expect(ended)
+        await #expect(throws: (any Error).self) {
+            try await provider.loadDataRepresentation(for: .utf8PlainText)
+        }
+    }
+
     @Test(
         "copy --to returns once the far clipboard is taken; each paste there loads from here; it ends when that is taken"
     )
@@ -115,9 +154,9 @@ final class RemotePasteTests {
         try Data("another application".utf8).write(to: other)
         let owner = try far.startXclipServing(["-selection", "clipboard"], file: other.path)
         defer { owner.stop() }
+        // The near copy ends once the far side closed the session, which it does as it ends.
         try await waitUntilNoProcess(containing: path)
         #expect(processes(containing: path).isEmpty)
-        #expect(processes(containing: "serve\u{0}--stdio\u{0}--receive").isEmpty)
     }
 
     @Test("copy --to a far side that cannot take its clipboard fails with what it said, and nothing serves on")
@@ -203,5 +242,82 @@ final class RemotePasteTests {
             $0.hasPrefix(".transferkit-tmp-")
         }
         #expect(left.isEmpty, "temporary files left: \(left)")
+    }
+}
+
+/// `transferkit sync ssh://…` between the near and far displays of ``RemotePasteTests``' kind: each side's copy
+/// reaches the other, is never sent back, and a concealed one never leaves.
+@Suite(
+    "sync ssh://: two clipboards mirrored through a real sshd", .serialized, .timeLimit(.minutes(5)),
+    .enabled(
+        if: x11ToolsPresent && LoopbackSSHD.isAvailable,
+        "needs Xvfb, xclip and OpenSSH (Debian: xvfb, xclip, openssh-server, openssh-client)"))
+final class RemoteSyncTests {
+    /// Two displays and the sshd between them: the fixture of ``RemotePasteTests``, made as that suite makes it.
+    let pair: RemotePasteTests
+
+    init() async throws {
+        pair = try await RemotePasteTests()
+    }
+
+    /// Waits (at most 30 s) until `server`'s clipboard holds `text`.
+    func waitForClipboard(_ server: XvfbServer, _ text: String) async throws -> Bool {
+        for _ in 0..<300 {
+            let paste = try await server.xclip(["-o", "-selection", "clipboard"])
+            if paste.status == 0, String(decoding: paste.output, as: UTF8.self) == text { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// Starts xclip serving `text` on `server`'s clipboard (it exits when it loses the clipboard).
+    func copy(_ text: String, on server: XvfbServer, name: String) throws -> BackgroundProcess {
+        let file = pair.folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return try server.startXclipServing(["-selection", "clipboard"], file: file.path)
+    }
+
+    @Test("a copy on either side reaches the other, each is never sent back, and a concealed copy never leaves")
+    func mirrorBothWays() async throws {
+        let sync = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "sync", pair.location], environment: pair.nearEnvironment(),
+            outputFile: pair.folder.appendingPathComponent("sync.out").path)
+        defer { sync.stop() }
+        // The far watch is up once its process runs there.
+        for _ in 0..<300 where processes(containing: "watch\u{0}--json").isEmpty {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+
+        let far = try copy("copied over there", on: pair.far, name: "far.txt")
+        defer { far.stop() }
+        #expect(try await waitForClipboard(pair.near, "copied over there"))
+        // Not sent back: the far copy's owner still holds its clipboard.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(far.isRunning, "sync took the far clipboard back")
+
+        let near = try copy("copied here", on: pair.near, name: "near.txt")
+        defer { near.stop() }
+        #expect(try await waitForClipboard(pair.far, "copied here"))
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(near.isRunning, "sync took the near clipboard back")
+
+        // A secret stays here, and the far side stops offering what this clipboard held before: its pastes would
+        // read the secret that holds this clipboard now.
+        let secret = pair.folder.appendingPathComponent("secret.txt").path
+        try Data("hunter2".utf8).write(to: URL(fileURLWithPath: secret))
+        let concealed = try await pair.transferkit(
+            ["copy", "--concealed", secret], environment: pair.near.environment)
+        #expect(concealed.status == 0, "\(concealed.errorText)")
+        defer { for pid in processes(containing: secret) { kill(pid, SIGKILL) } }
+        // (A paste there in the moment between the copy here and sync hearing of it could still read it: see the
+        // serve test above. This one comes after.)
+        try await Task.sleep(for: .milliseconds(300))
+        for _ in 0..<20 {
+            let farNow = try await pair.far.xclip(["-o", "-selection", "clipboard"])
+            #expect(!String(decoding: farNow.output, as: UTF8.self).contains("hunter2"))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(sync.isRunning)
     }
 }

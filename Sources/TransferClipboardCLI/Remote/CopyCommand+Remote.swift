@@ -34,14 +34,7 @@ extension CopyCommand {
             if let value = arguments.value(option) { far += [option, value] }
         }
         let command = try location.command(running: far, environment: ProcessInfo.processInfo.environment)
-        let child: ChildStream
-        do {
-            child = try ChildStream.start(command)
-        } catch {
-            throw TransferSessionError(
-                code: .disconnected, message: "The command `\(command.joined(separator: " "))` cannot run: \(error).",
-                cause: error, source: location.description)
-        }
+        let child = try location.start(command)
         defer { child.terminate() }
         let dragItems = items.providers.enumerated().map { index, provider in
             DragItem(id: TransferItemID(String(index)), provider: provider)

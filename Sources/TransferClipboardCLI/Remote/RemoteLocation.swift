@@ -1,4 +1,6 @@
 import TransferKitCLI
+import TransferKitPlatform
+import TransferSessions
 
 /// Where `paste --from`, `copy --to` and `drag` reach another machine, `ssh://[user@]host[:port]` (with a file for
 /// `drag`: `ssh://[user@]host[:port]/ABSOLUTE/PATH`, or `ssh://[user@]host:PATH` relative to the far home folder), and
@@ -135,5 +137,19 @@ struct RemoteLocation: Equatable, CustomStringConvertible {
         let words = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard !words.isEmpty else { throw UsageError("\(name) is set but empty; unset it or name a command") }
         return words
+    }
+}
+
+extension RemoteLocation {
+    /// Starts `command`, one of this location's command lines, with its standard input and output as the stream.
+    /// - Throws: ``TransferSessionError`` with `disconnected` naming the command when it cannot start (no `ssh`, say).
+    func start(_ command: [String]) throws(TransferSessionError) -> ChildStream {
+        do {
+            return try ChildStream.start(command)
+        } catch {
+            throw TransferSessionError(
+                code: .disconnected, message: "The command `\(command.joined(separator: " "))` cannot run: \(error).",
+                cause: error, source: description)
+        }
     }
 }

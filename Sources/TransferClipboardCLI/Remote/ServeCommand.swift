@@ -35,7 +35,8 @@ struct ServeCommand: Command {
 
         Without FILE it serves the clipboard (--primary: the primary selection) as the display server holds it when
         the near side connects: the near side sees every type at once, and each is read from the clipboard's owner
-        only when the near side loads it. With FILE… it serves those files (or one archive's items) instead, and
+        only when the near side loads it. When another copy is made here, the session ends (a load under way
+        fails): what it offered is gone, and the new copy (a password, say) is not served in its place. With FILE… it serves those files (or one archive's items) instead, and
         needs no display server; `transferkit drag ssh://HOST/PATH` runs it so. Nothing else on the machine is
         reachable: the near side can load only what this command offers, a path with a `..` component is refused,
         and so is one whose last component is a symbolic link.
@@ -78,6 +79,9 @@ struct ServeCommand: Command {
                 .init(names: ["--paste-once"], help: "With --receive: serve one paste, then clear the clipboard."),
                 .init(names: ["--loops"], valueName: "N", help: "With --receive: serve N pastes, then clear it."),
                 .init(names: ["--expire"], valueName: "DURATION", help: "With --receive: clear it after DURATION."),
+                .init(
+                    names: ["--mirrored"],
+                    help: "With --receive: mark the content a mirror (sync does not send it back)."),
                 DeclarationsOption.option,
             ],
             positionals: .init(name: "FILE", help: "Files, or one archive, to serve instead of the clipboard.")
@@ -95,7 +99,7 @@ struct ServeCommand: Command {
             guard paths.isEmpty else { throw UsageError("--receive takes the near side's items; give no FILE") }
             return try await receive(arguments)
         }
-        for name in ["--concealed", "--transient", "--paste-once", "--loops", "--expire"]
+        for name in ["--concealed", "--transient", "--paste-once", "--loops", "--expire", "--mirrored"]
         where arguments.flag(name) || arguments.value(name) != nil {
             throw UsageError("\(name) goes with --receive")
         }
@@ -125,16 +129,28 @@ struct ServeCommand: Command {
         }
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
         defer { clipboard.close() }
+        let selection = ClipboardCommandOptions.selection(arguments)
+        // Each load reads from whoever owns the selection then: once another copy is made here, this content is gone
+        // and the next owner's (a password, say) must not be served under it. The session ends at the first change.
+        let changes = clipboard.changes(of: selection)
         // Read when the near side connects: the types the owner offers now, each loaded from it when asked.
-        let providers = try await clipboard.read(from: ClipboardCommandOptions.selection(arguments))
-        try await serve(providers.filter { !$0.registeredTypes.isEmpty })
+        let providers = try await clipboard.read(from: selection)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await serve(providers.filter { !$0.registeredTypes.isEmpty }) }
+            group.addTask {
+                for try await _ in changes { return }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
         return .success
     }
 
     /// `serve --stdio --receive`: puts the near side's items on this machine's clipboard, and serves them from there
     /// (each type loaded over the link when pasted) until the clipboard is taken or the near side goes.
     private func receive(_ arguments: ParsedArguments) async throws -> ExitCode {
-        let options = try CopyCommand.writeOptions(arguments)
+        var options = try CopyCommand.writeOptions(arguments)
+        options.isMirrored = arguments.flag("--mirrored")
         let remote = try await RemoteDragSession.connect(
             input: 0, output: 1, timeout: ClipboardCommandOptions.timeout)
         defer { remote.close() }
