@@ -302,6 +302,17 @@ final class RemoteSyncTests {
         try await Task.sleep(for: .milliseconds(500))
         #expect(near.isRunning, "sync took the near clipboard back")
 
+        // A file copied here crosses as its bytes and text, without its path (which names nothing there).
+        let notes = pair.folder.appendingPathComponent("notes.json").path
+        try Data(#"{"mirrored":true}"#.utf8).write(to: URL(fileURLWithPath: notes))
+        let fileCopy = try await pair.transferkit(["copy", notes], environment: pair.near.environment)
+        #expect(fileCopy.status == 0, "\(fileCopy.errorText)")
+        defer { for pid in processes(containing: notes) { kill(pid, SIGKILL) } }
+        #expect(try await waitForClipboard(pair.far, #"{"mirrored":true}"#))
+        let targets = try await pair.far.xclip(["-o", "-selection", "clipboard", "-t", "TARGETS"])
+        let offered = String(decoding: targets.output, as: UTF8.self)
+        #expect(!offered.contains("text/uri-list") && !offered.contains("x-special/gnome-copied-files"), "\(offered)")
+
         // A secret stays here, and the far side stops offering what this clipboard held before: its pastes would
         // read the secret that holds this clipboard now.
         let secret = pair.folder.appendingPathComponent("secret.txt").path

@@ -36,7 +36,8 @@ struct ServeCommand: Command {
         Without FILE it serves the clipboard (--primary: the primary selection) as the display server holds it when
         the near side connects: the near side sees every type at once, and each is read from the clipboard's owner
         only when the near side loads it. When another copy is made here, the session ends (a load under way
-        fails): what it offered is gone, and the new copy (a password, say) is not served in its place. With FILE… it serves those files (or one archive's items) instead, and
+        fails): what it offered is gone, and the new copy (a password, say) is not served in its place (a display
+        server that cannot report changes, X11 without XFIXES, leaves it serving until the near side goes). With FILE… it serves those files (or one archive's items) instead, and
         needs no display server; `transferkit drag ssh://HOST/PATH` runs it so. Nothing else on the machine is
         reachable: the near side can load only what this command offers, a path with a `..` component is refused,
         and so is one whose last component is a symbolic link.
@@ -138,7 +139,13 @@ struct ServeCommand: Command {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await serve(providers.filter { !$0.registeredTypes.isEmpty }) }
             group.addTask {
-                for try await _ in changes { return }
+                do {
+                    for try await _ in changes { return }
+                } catch {
+                    // A display server that cannot report changes (X11 without XFIXES): serve on, unguarded, until
+                    // the near side goes.
+                    _ = await Latch<Void>().wait()
+                }
             }
             try await group.next()
             group.cancelAll()

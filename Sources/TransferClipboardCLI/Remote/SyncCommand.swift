@@ -32,7 +32,8 @@ struct SyncCommand: Command {
         While it runs, a copy on either machine is offered on the other with every type, and each type crosses the
         link only when an application pastes it: a copy here runs `transferkit serve --stdio --receive` there (as
         copy --to does), and a copy there, seen by `transferkit watch --json` there, is read through `transferkit
-        serve --stdio` (as paste --from does). What either side received is marked mirrored
+        serve --stdio` (as paste --from does). File URLs, URL lists and the file managers' lists of copied or cut
+        files are left out: a path names nothing on the other machine. What either side received is marked mirrored
         (application/x-transferkit-mirrored), and a mirrored copy is never sent back, so the two never take turns.
         Concealed and transient copies (passwords, paste-once copies) are never sent. Nothing is sent at start: the
         first copy after it does. Nothing polls: an idle sync waits for the display servers' events.
@@ -40,7 +41,8 @@ struct SyncCommand: Command {
         TRANSFERKIT_SSH and TRANSFERKIT_REMOTE_PROGRAM are as for paste --from; the ssh login must ask nothing (a key
         or an agent), since several run. The command ends with status 2 when the link to the far side ends; a copy
         here that it served stays until another application takes it, and pastes of it fail once the link is gone.
-        Files copied with --cut are offered as copies over there: nothing moves between machines.
+        A file manager's copied or cut files cross without their paths (file URLs and the managers' lists name files
+        of one machine), so nothing moves between machines; copy --to and drag ssh:// carry a file's bytes.
 
         EXAMPLES:
           transferkit sync ssh://build-server
@@ -111,6 +113,27 @@ private final class Mirror: Sendable {
         offersTypes && hints.isDisjoint(with: [.concealed, .transient, .mirrored])
     }
 
+    /// The types that name files by their path on one machine (file URLs and URL lists, the file managers' copied
+    /// and cut lists, the document portal's keys): on the other machine the paths name nothing, or other files.
+    static let pathBoundTypes = [
+        "org.transferkit.gnome-copied-files", "org.transferkit.nautilus-clipboard", "org.transferkit.kde-cut-selection",
+        "org.transferkit.portal-files", "org.transferkit.portal-file-transfer",
+    ].compactMap(UniformType.init)
+
+    /// `provider` without its ``pathBoundTypes`` representations (nor any that conforms to a file URL), each other
+    /// one loaded from `provider` when asked; `nil` when nothing is left.
+    static func portable(_ provider: TransferProvider, catalog: TypeCatalog) -> TransferProvider? {
+        let portable = TransferProvider(catalog: catalog)
+        for type in provider.registeredTypes
+        where !catalog.conforms(type, to: .fileURL) && !pathBoundTypes.contains(type) {
+            portable.registerStreamRepresentation(for: type) { progress in
+                try await provider.loadStream(for: type, progress: progress)
+            }
+        }
+        portable.suggestedName = provider.suggestedName
+        return portable.registeredTypes.isEmpty ? nil : portable
+    }
+
     /// Offers each copy made here to the far side, served from here when pasted there.
     func pushLocalChanges(through command: [String]) async throws {
         for try await change in clipboard.changes(of: selection) {
@@ -122,7 +145,8 @@ private final class Mirror: Sendable {
             }
             previous?.cancel()
             guard Self.isSent(change.hints, offersTypes: !change.offeredTypes.isEmpty) else { continue }
-            guard let provider = try await clipboard.read(from: selection).first, !provider.registeredTypes.isEmpty
+            guard let read = try await clipboard.read(from: selection).first,
+                let provider = Self.portable(read, catalog: clipboard.catalog)
             else { continue }
             let child = try location.start(command)
             let session = DragSession(
@@ -167,7 +191,9 @@ private final class Mirror: Sendable {
             } catch {
                 continue  // The far clipboard changed again, or is empty now: the next line says.
             }
-            guard let provider = remote.items.first?.provider else {
+            guard let read = remote.items.first?.provider,
+                let provider = Self.portable(read, catalog: clipboard.catalog)
+            else {
                 remote.close()
                 continue
             }
