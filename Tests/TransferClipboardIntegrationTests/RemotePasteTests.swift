@@ -172,6 +172,19 @@ final class RemotePasteTests {
         #expect(processes(containing: path).isEmpty)
     }
 
+    @Test("copy --to a far side that never takes its clipboard fails with timedOut at --timeout, and nothing serves on")
+    func copyToSilentFarSide() async throws {
+        let path = folder.appendingPathComponent("untaken.txt").path
+        try Data("untaken".utf8).write(to: URL(fileURLWithPath: path))
+        let copy = try await transferkit(
+            ["copy", "--to", location, "--timeout", "2s", path],
+            environment: nearEnvironment(remoteProgram: "sleep 60 #"))
+        #expect(copy.status != 0)
+        #expect(copy.errorText.contains("timedOut"), "\(copy.errorText)")
+        try await waitUntilNoProcess(containing: path)
+        #expect(processes(containing: path).isEmpty)
+    }
+
     @Test("a far side that never answers fails the paste with timedOut at --timeout, not a hang")
     func silentFarSide() async throws {
         // The far "program" sleeps: the shell there reads the rest of the line as a comment.
@@ -260,14 +273,22 @@ final class RemoteSyncTests {
         pair = try await RemotePasteTests()
     }
 
-    /// Waits (at most 30 s) until `server`'s clipboard holds `text`.
-    func waitForClipboard(_ server: XvfbServer, _ text: String) async throws -> Bool {
-        for _ in 0..<300 {
+    /// Waits (at most `tries` tenths of a second) until `server`'s clipboard text (`nil` when nothing can be pasted)
+    /// satisfies `accept`.
+    func waitForClipboard(
+        _ server: XvfbServer, tries: Int = 300, until accept: (String?) -> Bool
+    ) async throws -> Bool {
+        for _ in 0..<tries {
             let paste = try await server.xclip(["-o", "-selection", "clipboard"])
-            if paste.status == 0, String(decoding: paste.output, as: UTF8.self) == text { return true }
+            if accept(paste.status == 0 ? String(decoding: paste.output, as: UTF8.self) : nil) { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// Waits (at most 30 s) until `server`'s clipboard holds `text`.
+    func waitForClipboard(_ server: XvfbServer, _ text: String) async throws -> Bool {
+        try await waitForClipboard(server) { $0 == text }
     }
 
     /// Starts xclip serving `text` on `server`'s clipboard (it exits when it loses the clipboard).
@@ -283,18 +304,19 @@ final class RemoteSyncTests {
             [TransferKitExecutable.defaultPath, "sync", pair.location], environment: pair.nearEnvironment(),
             outputFile: pair.folder.appendingPathComponent("sync.out").path)
         defer { sync.stop() }
-        // The far watch is up once its process runs there.
-        for _ in 0..<300 where processes(containing: "watch\u{0}--json").isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
+        // The far watch may subscribe after its process starts: a copy it missed is made again, until one arrives.
+        var far: BackgroundProcess?
+        var arrived = false
+        for attempt in 0..<10 where !arrived {
+            far?.stop()
+            far = try copy("copied over there", on: pair.far, name: "far-\(attempt).txt")
+            arrived = try await waitForClipboard(pair.near, tries: 30) { $0 == "copied over there" }
         }
+        defer { far?.stop() }
+        #expect(arrived)
+        // Not sent back: the far copy's owner still holds its clipboard after a while in which a ping-pong would show.
         try await Task.sleep(for: .milliseconds(500))
-
-        let far = try copy("copied over there", on: pair.far, name: "far.txt")
-        defer { far.stop() }
-        #expect(try await waitForClipboard(pair.near, "copied over there"))
-        // Not sent back: the far copy's owner still holds its clipboard.
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(far.isRunning, "sync took the far clipboard back")
+        #expect(far?.isRunning == true, "sync took the far clipboard back")
 
         let near = try copy("copied here", on: pair.near, name: "near.txt")
         defer { near.stop() }
@@ -321,9 +343,9 @@ final class RemoteSyncTests {
             ["copy", "--concealed", secret], environment: pair.near.environment)
         #expect(concealed.status == 0, "\(concealed.errorText)")
         defer { for pid in processes(containing: secret) { kill(pid, SIGKILL) } }
-        // (A paste there in the moment between the copy here and sync hearing of it could still read it: see the
-        // serve test above. This one comes after.)
-        try await Task.sleep(for: .milliseconds(300))
+        // Sync heard of it once the far side gave up the file's copy (a paste there in the moment before could still
+        // read the secret: see the serve test above). From then on, the secret is never there.
+        #expect(try await waitForClipboard(pair.far) { $0 != #"{"mirrored":true}"# && $0 != "hunter2" })
         for _ in 0..<20 {
             let farNow = try await pair.far.xclip(["-o", "-selection", "clipboard"])
             #expect(!String(decoding: farNow.output, as: UTF8.self).contains("hunter2"))

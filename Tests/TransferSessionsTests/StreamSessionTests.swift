@@ -137,6 +137,20 @@ struct StreamSessionTests {
         #expect((error?.cause as? TransferSessionError)?.code == .disconnected)
     }
 
+    @Test("descriptors that are not open are disconnected, on either side, before anything is sent")
+    func closedDescriptors() async throws {
+        let connect = await #expect(throws: TransferSessionError.self) {
+            try await RemoteDragSession.connect(input: -1, output: -1, timeout: .seconds(30), clock: unhurried)
+        }
+        #expect(connect?.code == .disconnected)
+        let session = DragSession(items: [], source: nil)
+        let serve = await #expect(throws: TransferSessionError.self) {
+            try await DragSessionPublication.serve(
+                session, input: -1, output: -1, timeout: .seconds(30), clock: unhurried)
+        }
+        #expect(serve?.code == .disconnected)
+    }
+
     @Test("a source that never answers is timedOut; one that writes garbage is protocolViolation")
     func silentAndGarbledSources() async throws {
         let clock = WireClock.manual()

@@ -137,10 +137,7 @@ struct PasteCommand: Command {
             return try list(offer.types, json: arguments.flag("--json"), context)
         }
         // The text form is held whole: its snapshot counts the owners' bytes and stops at its limit.
-        let budget =
-            try arguments.flag("--archive")
-            && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
-            ? Self.snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
+        let budget = try Self.textArchiveBudget(arguments)
         let items =
             if let budget {
                 try await clipboard.read(from: selection, wrappingStreams: budget.counting)
@@ -209,15 +206,21 @@ struct PasteCommand: Command {
         guard let provider = remote.items.first?.provider else {
             throw CommandFailure(code: .empty, message: "\(label) is empty")
         }
-        let budget =
-            try arguments.flag("--archive")
-            && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
-            ? Self.snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
+        let budget = try Self.textArchiveBudget(arguments)
         return try await paste(
             provider, requested: requested, budget: budget, arguments: arguments, context: context, source: label
         ) {
             provider.registeredTypes.map(\.identifier)
         }
+    }
+
+    /// The byte budget of `--archive` in the text form (held whole, so its snapshot stops at the JSON limit); `nil`
+    /// for any other paste.
+    /// - Throws: ``UsageError`` for an unknown `--format`.
+    private static func textArchiveBudget(_ arguments: ParsedArguments) throws -> SnapshotBudget? {
+        try arguments.flag("--archive")
+            && ArchiveFormatChoice.output(arguments.value("--format"), path: arguments.value("--output")) == .json
+            ? snapshotBudget(limit: TransferArchive.Limits.default.maxJSONDocumentSize) : nil
     }
 
     /// `paste --terminal`: asks the terminal for its clipboard with OSC 52 and writes the answer.

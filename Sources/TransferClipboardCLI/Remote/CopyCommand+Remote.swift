@@ -55,13 +55,7 @@ extension CopyCommand {
         let outcome = try? await owned.wait(until: .after(timeout))
         guard outcome == true else {
             serving.cancel()
-            let status = await child.exitStatus(until: .after(.seconds(3)))
-            let said = child.errorTail
-            let why =
-                status.map {
-                    " `\(command.first ?? "ssh")` exited with status \($0)" + (said.isEmpty ? "." : ": \(said)")
-                }
-                ?? ""
+            let why = await child.exitReport(until: .after(.seconds(3))).map { " " + $0 } ?? ""
             if outcome == nil {
                 throw TransferSessionError(
                     code: .timedOut,

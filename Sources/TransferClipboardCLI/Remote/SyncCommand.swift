@@ -72,6 +72,7 @@ struct SyncCommand: Command {
         let watcher = try location.start(farWatch)
         defer { watcher.terminate() }
         let mirror = Mirror(clipboard: clipboard, selection: selection, location: location)
+        defer { mirror.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await mirror.pushLocalChanges(through: farReceive) }
             group.addTask { try await mirror.pullFarChanges(from: watcher, through: farServe) }
@@ -79,7 +80,6 @@ struct SyncCommand: Command {
             try await group.next()
             group.cancelAll()
         }
-        mirror.stop()
         let said = watcher.errorTail
         throw TransferSessionError(
             code: .disconnected,
@@ -170,6 +170,7 @@ private final class Mirror: Sendable {
     func pullFarChanges(from watcher: ChildStream, through command: [String]) async throws {
         for try await line in Self.lines(of: watcher) {
             guard let change = try? JSONDecoder().decode(FarChange.self, from: Data(line.utf8)) else { continue }
+            // The hints are offered names, so the line's names carry every flag (its `concealed` and `transient` too).
             let hints = ClipboardTypeMapping.hints(offered: change.types.map(\.name))
             // What was pulled before is gone over there (its far side ends at this change too); a copy of ours
             // that still holds this clipboard is given up, unless the change is our own push arriving there.
@@ -181,9 +182,7 @@ private final class Mirror: Sendable {
                 previous?.remote.close()
                 await previous?.handle.release()
             }
-            guard Self.isSent(hints, offersTypes: !change.types.isEmpty), !change.concealed, !change.transient else {
-                continue
-            }
+            guard Self.isSent(hints, offersTypes: !change.types.isEmpty) else { continue }
             let remote: RemoteDragSession
             do {
                 remote = try await RemoteDragSession.connect(
@@ -225,8 +224,6 @@ private final class Mirror: Sendable {
             var name: String
         }
         var types: [Offered]
-        var concealed: Bool
-        var transient: Bool
     }
 
     /// The lines `child` writes, read on a thread of their own; the sequence ends when its output ends.

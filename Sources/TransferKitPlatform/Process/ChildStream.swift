@@ -97,6 +97,16 @@ package final class ChildStream: Sendable {
         return text
     }
 
+    /// The sentence for a failure's message once the child has exited (waiting at most until `deadline`): `` `ssh`
+    /// exited with status 255: Permission denied (publickey).``, with its last words when it said any; `nil` while it
+    /// runs.
+    package func exitReport(until deadline: Deadline) async -> String? {
+        guard let status = await exitStatus(until: deadline) else { return nil }
+        let program = executable.split(separator: "/").last.map(String.init) ?? executable
+        let said = errorTail
+        return "`\(program)` exited with status \(status)" + (said.isEmpty ? "." : ": \(said)")
+    }
+
     /// Ends the stream (the child reads its end of input) and, if the child is still running after `grace`, sends it
     /// `SIGTERM`.
     package func terminate(after grace: Duration = .seconds(2)) {

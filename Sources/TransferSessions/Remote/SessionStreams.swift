@@ -61,11 +61,7 @@ extension RemoteDragSession {
             // A command that ended said why on its standard error: ssh's "Connection refused", a shell's
             // "command not found" (status 127), the far side's own error.
             var error = error
-            if let status = await child.exitStatus(until: .after(.seconds(3))) {
-                let program = command.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? name
-                let said = child.errorTail
-                error.message += " `\(program)` exited with status \(status)" + (said.isEmpty ? "." : ": \(said)")
-            }
+            if let report = await child.exitReport(until: .after(.seconds(3))) { error.message += " " + report }
             throw error
         }
     }
