@@ -63,6 +63,14 @@ struct RemoteCommandLineTests {
             (["drag", "ssh://host/a.txt", "ssh://other/b.txt"], "one machine"),
             (["drag", "--move", "ssh://host/a.txt"], "dragged as copies"),
             (["drag", "ssh://host"], "needs a file"),
+            (["paste", "--into", "/tmp"], "--into goes with --from"),
+            (["paste", "--from", "ssh://host", "--settle"], "--settle goes with --into"),
+            (["paste", "--from", "ssh://host", "--into", "/nonexistent-folder"], "needs an existing folder"),
+            (["paste", "--from", "ssh://host", "--into", "/tmp", "--type", "public.data"], "does not go with --into"),
+            (["serve", "--stdio", "--files", "notes.txt"], "give no FILE"),
+            (["serve", "--decide", "S"], "--outcome committed or --outcome aborted"),
+            (["serve", "--decide", "S", "--outcome", "maybe"], "--outcome committed or --outcome aborted"),
+            (["serve", "--stdio", "--outcome", "aborted"], "--outcome goes with --decide"),
         ])
     func usageErrors(_ arguments: [String], _ message: String) async throws {
         let run = try await transferkit(arguments)

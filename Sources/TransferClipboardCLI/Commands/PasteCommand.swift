@@ -51,6 +51,17 @@ struct PasteCommand: Command {
         login and offer, and each next chunk; a far side silent for that long fails the paste (timedOut). A link
         that breaks mid-paste fails it (disconnected): with -o FILE, nothing is left half-written.
 
+        --into DIR (with --from) writes the files on the far clipboard (what a file manager or `transferkit copy`
+        put there) into the folder DIR, each under its own name (a name taken gets ' 2', ' 3', …; nothing is
+        replaced), one line each: "copied" or "moved", the path, the size. Files that were cut there (copy --cut, a
+        file manager's Cut) are moved, exactly once: they are stored here first, the far machine's decision record
+        (~/.local/state/transferkit on the far side) then records the move through a second ssh command, and only
+        then does the far side remove its originals. Whichever side is killed, or the link cut, at whatever step,
+        each file ends on exactly one machine once both sides have settled: a run that could not learn the outcome
+        leaves the files waiting in DIR/.transferkit-moves and says so (exit 2, commitFailed), and the next paste
+        --into DIR, or paste --from ssh://HOST --into DIR --settle, settles them by the far record (--settle also has
+        the far side settle its own). Only regular files cross; a folder on the far clipboard fails the paste.
+
         --terminal asks the terminal emulator for its clipboard instead, with an OSC 52 query (ESC ] 52 ; c ; ?)
         through the controlling terminal, and writes the text it answers; no display server is needed, so it works
         over ssh. A terminal that does not answer within 5 seconds fails the paste (timedOut) rather than hanging:
@@ -68,6 +79,7 @@ struct PasteCommand: Command {
           transferkit paste --from-history 1
           transferkit paste --from ssh://build-server -o notes.txt
           transferkit paste --from ssh://me@build-server:2222 --list
+          transferkit paste --from ssh://build-server --into ~/Downloads
           transferkit paste --terminal -o notes.txt
 
         """
@@ -92,6 +104,10 @@ struct PasteCommand: Command {
                 .init(
                     names: ["--timeout"], valueName: "DURATION",
                     help: "With --from: the longest wait for the far side at each step (default 60s)."),
+                .init(
+                    names: ["--into"], valueName: "DIR",
+                    help: "With --from: write the far clipboard's files into DIR (a cut's files move, exactly once)."),
+                .init(names: ["--settle"], help: "With --into: only settle moves into DIR that were interrupted."),
                 DeclarationsOption.option,
             ] + ClipboardCommandOptions.options + TerminalCommandOptions.options
         )
@@ -106,8 +122,11 @@ struct PasteCommand: Command {
         if arguments.flag("--archive"), arguments.value("--type") != nil {
             throw UsageError("--archive saves every type; leave --type out")
         }
-        if arguments.value("--timeout") != nil, arguments.value("--from") == nil {
-            throw UsageError("--timeout goes with --from")
+        for name in ["--timeout", "--into"] where arguments.value(name) != nil && arguments.value("--from") == nil {
+            throw UsageError("\(name) goes with --from")
+        }
+        if arguments.flag("--settle"), arguments.value("--into") == nil {
+            throw UsageError("--settle goes with --into")
         }
         if let from = arguments.value("--from") {
             return try await pasteFromRemote(from, arguments, context: context)
@@ -183,6 +202,9 @@ struct PasteCommand: Command {
             try arguments.value("--timeout").map {
                 try ClipboardCommandOptions.duration($0, option: "--timeout")
             } ?? ClipboardCommandOptions.timeout
+        if let folder = arguments.value("--into") {
+            return try await pasteFiles(from: location, into: folder, timeout: timeout, arguments, context: context)
+        }
         let requested = try arguments.value("--type").map { try ClipboardCommandOptions.type($0, catalog: catalog) }
         let selection = ClipboardCommandOptions.selection(arguments)
         let command = try location.command(

@@ -2,6 +2,17 @@ import TransferKitCLI
 import TransferKitPlatform
 import TransferSessions
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// Where `paste --from`, `copy --to` and `drag` reach another machine, `ssh://[user@]host[:port]` (with a file for
 /// `drag`: `ssh://[user@]host[:port]/ABSOLUTE/PATH`, or `ssh://[user@]host:PATH` relative to the far home folder), and
 /// the command that reaches it.
@@ -152,4 +163,71 @@ extension RemoteLocation {
                 cause: error, source: description)
         }
     }
+}
+
+extension RemoteLocation {
+    /// Runs `transferkit arguments…` on the host to its end, with no input, and returns what it wrote on standard
+    /// output (at most 64 KiB), without its trailing line break.
+    /// - Throws: ``TransferSessionError``: `timedOut` when it has not ended within `timeout` (it is terminated),
+    ///   `disconnected` when it cannot start or exits with a status other than 0 (with its exit report).
+    func run(_ arguments: [String], timeout: Duration) async throws(TransferSessionError) -> String {
+        let command: [String]
+        do {
+            command = try self.command(running: arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw TransferSessionError(code: .disconnected, message: error.description, source: description)
+        }
+        let child = try start(command)
+        child.socket.shutdownSending()
+        let deadline = Deadline.after(timeout)
+        let socket = child.socket
+        let output: [UInt8]? = await DedicatedThread.run { () -> [UInt8]? in
+            var output: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var descriptors: [Int32] = []
+            while output.count < 65536 {
+                guard let remaining = deadline.remaining, remaining > .zero,
+                    (try? socket.waitUntilReadable(timeout: remaining)) == true
+                else { return nil }
+                let count = buffer.withUnsafeMutableBytes { (try? socket.receive(into: $0, descriptors: &descriptors)) }
+                for descriptor in descriptors { Syscall.close(descriptor) }
+                descriptors = []
+                guard let count, count > 0 else { break }
+                output += buffer[..<count]
+            }
+            return output
+        }
+        guard let output, let report = await child.exitReport(until: deadline) else {
+            child.terminate()
+            throw TransferSessionError(
+                code: .timedOut, message: "`\(arguments.joined(separator: " "))` did not end within \(timeout).",
+                source: description)
+        }
+        child.socket.close()
+        guard await child.exitStatus(until: deadline) == 0 else {
+            throw TransferSessionError(code: .disconnected, message: report, source: description)
+        }
+        var text = String(decoding: output, as: UTF8.self)
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}
+
+/// `TRANSFERKIT_PAUSE_AT=STEP`, for fault tests of moves between machines: a process that reaches the named step of
+/// a move stops itself there (`SIGSTOP`, after a line on standard error), so that a test can kill it at exactly that
+/// step. Unset, nothing happens.
+enum MoveStepPause {
+    /// The environment variable.
+    static let variable = "TRANSFERKIT_PAUSE_AT"
+
+    /// Stops this process if `step` is the one named.
+    static func reached(_ step: String) {
+        guard let named = Syscall.environmentValue(variable), named == step else { return }
+        let line = Array("transferkit: paused at \(step)\n".utf8)
+        _ = line.withUnsafeBytes { try? Syscall.write(2, $0) }
+        _ = raise(SIGSTOP)
+    }
+
+    /// An observer of a session that stops at the named step.
+    static let observer: @Sendable (RemoteSessionEvent) async -> Void = { event in reached(event.rawValue) }
 }

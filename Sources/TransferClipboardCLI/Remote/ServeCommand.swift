@@ -48,7 +48,20 @@ struct ServeCommand: Command {
         here pastes it. It serves until another application takes the clipboard, or the near side goes (then it
         gives the clipboard up: nothing could be pasted from it).
 
-        --stdio is required: standard input and output are the only transport (ssh, `docker exec -i`, `kubectl exec
+        --files serves the files on the clipboard (its file URLs, as a file manager or `transferkit copy` put them
+        there) instead of its types: the far side of `transferkit paste --from ssh://HOST --into DIR`. Files that were
+        cut (copy --cut, a file manager's Cut) may be moved: each is removed here only once the move is decided
+        `committed` in this user's decision record ($XDG_STATE_HOME/transferkit/session-decisions, by default
+        ~/.local/state/…), which the near side writes with --decide before it commits; a reserved file is marked in
+        $XDG_STATE_HOME/transferkit/remote-moves first, so that a serve killed at any step is settled by the next one.
+        Only regular files are served: a folder or a link on the clipboard fails it (exit 1).
+
+        --decide SESSION --outcome committed|aborted [--items ID,…] records a move's outcome unless one is recorded
+        already, and prints the session's outcome (the first decision wins); --settle settles the moves of serves
+        that are gone (removing the files of committed ones) and prints each file removed. Both end at once; `paste
+        --into` runs them through ssh.
+
+        --stdio is required to serve: standard input and output are the only transport (ssh, `docker exec -i`, `kubectl exec
         -i` carry them); TransferKit never listens on a network port.
 
         Run by another program, for example: ssh build-server transferkit serve --stdio, or docker exec -i box
@@ -59,6 +72,7 @@ struct ServeCommand: Command {
           transferkit serve --stdio --primary
           transferkit serve --stdio report.pdf
           transferkit serve --stdio --receive --concealed
+          transferkit serve --stdio --files
         """
     }
 
@@ -83,6 +97,15 @@ struct ServeCommand: Command {
                 .init(
                     names: ["--mirrored"],
                     help: "With --receive: mark the content a mirror (sync does not send it back)."),
+                .init(
+                    names: ["--files"], help: "Serve the clipboard's files (paste --into's far side); cut ones move."),
+                .init(
+                    names: ["--decide"], valueName: "SESSION",
+                    help: "Record a move's outcome (with --outcome) unless recorded, and print the outcome."),
+                .init(names: ["--outcome"], valueName: "committed|aborted", help: "With --decide: the outcome."),
+                .init(names: ["--items"], valueName: "ID,…", help: "With --decide: the moved items."),
+                .init(
+                    names: ["--settle"], help: "Settle the moves of serves that are gone, and print what it removed."),
                 DeclarationsOption.option,
             ],
             positionals: .init(name: "FILE", help: "Files, or one archive, to serve instead of the clipboard.")
@@ -92,10 +115,25 @@ struct ServeCommand: Command {
     /// Serves until the near side disconnects.
     func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
+        if let session = arguments.value("--decide") {
+            return try decide(session, arguments, context: context)
+        }
+        for name in ["--outcome", "--items"] where arguments.value(name) != nil {
+            throw UsageError("\(name) goes with --decide")
+        }
+        if arguments.flag("--settle") {
+            return try settle(context: context)
+        }
         guard arguments.flag("--stdio") else {
             throw UsageError("serve needs --stdio: it serves on standard input and output, which ssh carries")
         }
         let paths = arguments.positionals
+        if arguments.flag("--files") {
+            guard paths.isEmpty, !arguments.flag("--receive") else {
+                throw UsageError("--files serves the clipboard's files; give no FILE and no --receive")
+            }
+            return try await serveFiles(arguments, context: context)
+        }
         if arguments.flag("--receive") {
             guard paths.isEmpty else { throw UsageError("--receive takes the near side's items; give no FILE") }
             return try await receive(arguments)
@@ -188,5 +226,76 @@ struct ServeCommand: Command {
         // No source: nothing here can be moved away (a move would need someone to remove the originals).
         let session = DragSession(items: items, source: nil, allowsMoveOperation: false)
         try await DragSessionPublication.serve(session, timeout: ClipboardCommandOptions.timeout)
+    }
+
+    /// `serve --decide SESSION --outcome O`: records the outcome unless one is recorded, settles what gone serves
+    /// left, and prints the session's outcome.
+    private func decide(_ session: String, _ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard let value = arguments.value("--outcome"), let outcome = SessionDecisionRecord.Outcome(rawValue: value)
+        else { throw UsageError("--decide needs --outcome committed or --outcome aborted") }
+        let items = (arguments.value("--items") ?? "").split(separator: ",").map { TransferItemID(String($0)) }
+        let moves = try OutgoingMoves.standard()
+        let decision = try moves.record.decide(outcome, for: DragSession.ID(rawValue: session), items: items)
+        reportProblems(moves.settle().problems, context: context)
+        try context.standardOutput.writeLine(decision.outcome.rawValue)
+        return .success
+    }
+
+    /// `serve --settle`: settles the moves of serves that are gone, and prints each file it removed.
+    private func settle(context: CommandContext) throws -> ExitCode {
+        let (removed, problems) = try OutgoingMoves.standard().settle()
+        for path in removed { try context.standardOutput.writeLine(path) }
+        reportProblems(problems, context: context)
+        return problems.isEmpty ? .success : .failure
+    }
+
+    private func reportProblems(_ problems: [String], context: CommandContext) {
+        for problem in problems {
+            try? context.standardError.writeLine("transferkit serve: a move is not settled yet: \(problem)")
+        }
+    }
+
+    /// `serve --stdio --files`: serves the clipboard's files, each item one file's bytes; a cut's files may move.
+    private func serveFiles(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        if arguments.flag("--primary") { throw UsageError("--files serves the clipboard's files; leave --primary out") }
+        let moves = try OutgoingMoves.standard()
+        reportProblems(moves.settle().problems, context: context)
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        defer { clipboard.close() }
+        let providers = try await clipboard.read(from: .clipboard)
+        var urls: [URL] = []
+        var isCut = false
+        for provider in providers
+        where provider.registeredTypes.contains(where: { catalog.conforms($0, to: .fileURL) }) {
+            urls += (try? await provider.loadObject(ofClass: [URL].self)) ?? []
+            isCut = isCut || provider.isCut
+        }
+        let paths = urls.filter { $0.isFileURL && [nil, "", "localhost"].contains($0.host) }.map(\.path)
+        guard !paths.isEmpty else {
+            throw CommandFailure(code: .empty, message: "the clipboard holds no files")
+        }
+        for path in paths where Syscall.linkStatus(atPath: path)?.isRegularFile != true {
+            throw CommandFailure(
+                code: .notFound,
+                message: "\(path) is not a regular file (gone, a folder, a link or a device): only files are served")
+        }
+        let inputs = try paths.map { try InputFile(path: $0) }
+        let made = try CommandLineItems.make(inputs, paths: paths, type: nil, catalog: catalog, offersFileURLs: false)
+        let items = made.providers.enumerated().map { index, provider in
+            DragItem(id: TransferItemID(String(index)), provider: provider)
+        }
+        let files = CutFiles(
+            Dictionary(
+                uniqueKeysWithValues: paths.enumerated().map { (TransferItemID(String($0.offset)), $0.element) }),
+            moves: moves)
+        let session = DragSession(
+            items: items, source: isCut ? files : nil, allowsMoveOperation: isCut,
+            allowsMoveToOtherApplications: isCut)
+        try await DragSessionPublication.serve(
+            session, decisions: isCut ? moves.record : nil, timeout: ClipboardCommandOptions.timeout,
+            observer: MoveStepPause.observer)
+        withExtendedLifetime((inputs, made.spools)) {}
+        reportProblems(files.failures, context: context)
+        return files.failures.isEmpty ? .success : .failure
     }
 }

@@ -42,7 +42,8 @@ struct SyncCommand: Command {
         or an agent), since several run. The command ends with status 2 when the link to the far side ends; a copy
         here that it served stays until another application takes it, and pastes of it fail once the link is gone.
         A file manager's copied or cut files cross without their paths (file URLs and the managers' lists name files
-        of one machine), so nothing moves between machines; copy --to and drag ssh:// carry a file's bytes.
+        of one machine), so sync moves nothing between machines: `paste --from ssh://HOST --into DIR` takes the far
+        clipboard's files, moving cut ones exactly once, and copy --to and drag ssh:// carry a file's bytes.
 
         EXAMPLES:
           transferkit sync ssh://build-server

@@ -249,7 +249,9 @@ package enum Syscall {
     package static func status(_ descriptor: Int32) throws(SystemError) -> FileStatus {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw SystemError(call: "fstat", errorNumber: errno) }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
+        return FileStatus(
+            mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
+            linkCount: UInt64(status.st_nlink))
     }
 
     /// The descriptor's current offset, or `nil` for a pipe or socket.
@@ -411,7 +413,9 @@ package enum Syscall {
     package static func linkStatus(atPath path: String) -> FileStatus? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
+        return FileStatus(
+            mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
+            linkCount: UInt64(status.st_nlink))
     }
 
     /// The names in the directory at `path` (without `.` and `..`); empty if it cannot be read.
@@ -437,6 +441,8 @@ package struct FileStatus: Sendable, Equatable {
     package var size: Int64
     /// `st_uid`: the user who owns it.
     package var owner: UInt32
+    /// `st_nlink`: how many names the file has (1 for a file with no second hard link).
+    package var linkCount: UInt64 = 1
 
     /// A regular file (not a FIFO, a socket, a device or a directory).
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
@@ -562,7 +568,9 @@ extension Syscall {
             return .failure(SystemError(call: "fstatat", errorNumber: errno, path: name))
         }
         return .success(
-            FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid)))
+            FileStatus(
+                mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
+                linkCount: UInt64(status.st_nlink)))
     }
 
     /// Gives the file `name` of the open folder `source` a second name, `newName` in the open folder `destination`
@@ -603,7 +611,9 @@ extension Syscall {
     package static func status(atPath path: String) throws(SystemError) -> FileStatus {
         var status = stat()
         guard stat(path, &status) == 0 else { throw SystemError(call: "stat", errorNumber: errno) }
-        return FileStatus(mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid))
+        return FileStatus(
+            mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
+            linkCount: UInt64(status.st_nlink))
     }
 }
 

@@ -358,7 +358,8 @@ private final class SourceEndpoint: Sendable {
             let items = session.items.map { item in
                 SessionWire.Item(
                     id: item.id.rawValue,
-                    types: item.provider.registeredTypes(visibleTo: .otherProcesses).map(\.identifier))
+                    types: item.provider.registeredTypes(visibleTo: .otherProcesses).map(\.identifier),
+                    name: item.provider.suggestedName)
             }
             send(
                 SourceMessage.offer(

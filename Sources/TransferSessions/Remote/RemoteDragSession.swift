@@ -66,6 +66,7 @@ public final class RemoteDragSession: Sendable {
         var dragItems: [DragItem] = []
         for (index, item) in items.enumerated() {
             let provider = TransferProvider()
+            provider.suggestedName = item.name
             for type in item.types.compactMap(UniformType.init) {
                 provider.registerStreamRepresentation(for: type) { [link] progress in
                     try await link.load(item: index, type: type)

@@ -184,14 +184,21 @@ public final class SessionDecisionRecord: Sendable {
         }
     }
 
+    /// Whether `session` can name a file of the record (and of anything kept beside it): 1 to 128 ASCII letters,
+    /// digits, `-` or `_`.
+    package static func isFileName(_ session: DragSession.ID) -> Bool {
+        let name = session.rawValue
+        return !name.isEmpty && name.utf8.count <= 128
+            && name.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F
+            }
+    }
+
     /// The file of `session`'s decision; a session identity that is not a plain file name is refused.
     private func path(for session: DragSession.ID) throws(TransferSessionError) -> String {
         let name = session.rawValue
-        let allowed = name.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2D || byte == 0x5F
-        }
-        guard allowed, !name.isEmpty, name.utf8.count <= 128 else {
+        guard Self.isFileName(session) else {
             throw TransferSessionError(
                 code: .protocolViolation,
                 message: "A session identity must be 1 to 128 letters, digits, '-' or '_' to be recorded.",

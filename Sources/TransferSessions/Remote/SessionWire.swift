@@ -32,11 +32,14 @@ package enum SessionWire {
         package var id: String
         /// The uniform type identifiers, in fidelity order.
         package var types: [String]
+        /// The name the source suggests for the item (its provider's `suggestedName`), absent when it has none.
+        package var name: String?
 
         /// An item.
-        package init(id: String, types: [String]) {
+        package init(id: String, types: [String], name: String? = nil) {
             self.id = id
             self.types = types
+            self.name = name
         }
     }
 
