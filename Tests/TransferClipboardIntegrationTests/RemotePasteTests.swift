@@ -353,4 +353,38 @@ final class RemoteSyncTests {
         }
         #expect(sync.isRunning)
     }
+
+    @Test("the link killed mid-sync ends sync with disconnected (exit 2); each side keeps its own copy")
+    func linkKilledMidSync() async throws {
+        let sync = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "sync", pair.location], environment: pair.nearEnvironment(),
+            outputFile: pair.folder.appendingPathComponent("sync-killed.out").path)
+        defer { sync.stop() }
+        // A near copy reaches the far side (made again until the far watch has subscribed and the push arrived).
+        var near: BackgroundProcess?
+        var arrived = false
+        for attempt in 0..<10 where !arrived {
+            near?.stop()
+            near = try copy("kept here", on: pair.near, name: "kept-\(attempt).txt")
+            arrived = try await waitForClipboard(pair.far, tries: 30) { $0 == "kept here" }
+        }
+        defer { near?.stop() }
+        #expect(arrived)
+        // Kill every ssh of this sync's link (its watch there and its push): the link is gone, mid-sync.
+        let links = processes(containing: "-p\u{0}\(pair.sshd.port)").filter { pid in
+            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "ssh\n"
+        }
+        #expect(!links.isEmpty)
+        for pid in links { kill(pid, SIGKILL) }
+        let status = try await sync.exitStatus()
+        #expect(status == 2)
+        let said =
+            (try? String(contentsOf: pair.folder.appendingPathComponent("sync-killed.out"), encoding: .utf8)) ?? ""
+        #expect(said.contains("disconnected"), "\(said)")
+        // The near copy's owner still holds its clipboard; the far side no longer offers what it cannot fetch.
+        #expect(near?.isRunning == true)
+        let nearNow = try await pair.near.xclip(["-o", "-selection", "clipboard"])
+        #expect(String(decoding: nearNow.output, as: UTF8.self) == "kept here")
+        #expect(try await waitForClipboard(pair.far) { $0 != "kept here" })
+    }
 }
