@@ -1,8 +1,12 @@
 import Foundation
 import Testing
+import TransferClipboard
+import TransferDesktop
+import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
 import TransferKitTesting
+import TransferSessions
 
 /// `transferkit drag ssh://127.0.0.1/PATH` through a real loopback sshd, dropped on a GTK 4 target under a private
 /// Xvfb with xdotool: the far file's bytes cross only at the drop, as its own type or as a local copy's URL.
@@ -111,5 +115,57 @@ final class RemoteDragTests {
             #expect(run.status != 0)
             #expect(run.errorText.contains(reason), "\(path): \(run.errorText)")
         }
+    }
+
+    @Test("a target that asks for the promised file (XDS) gets the far bytes written into its folder, nothing spooled")
+    func dropFarFileAsPromise() async throws {
+        let far = folder.appendingPathComponent("far-promised.json")
+        try Self.card.write(to: far)
+        let saved = folder.appendingPathComponent("saved-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: saved, withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("drag-\(UUID().uuidString).out").path
+        // A temporary folder of the drag's own, where a spooled copy would go.
+        let spool = folder.appendingPathComponent("tmp-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: true)
+        var dragEnvironment = environment
+        dragEnvironment["TMPDIR"] = spool.path
+        let drag = try BackgroundProcess(
+            [
+                TransferKitExecutable.defaultPath, "drag", "--and-exit", "--backend", "x11",
+                "ssh://\(sshd.user)@127.0.0.1:\(sshd.port)\(far.path)",
+            ], environment: dragEnvironment, outputFile: output)
+        defer { drag.stop() }
+        // A TransferKit window as the target: it asks for the promised file in `saved`.
+        let title = "promise target \(UUID().uuidString.prefix(8))"
+        let target = try await DesktopWindow.open(
+            DesktopWindow.Options(
+                title: title, lines: ["drop here"], environment: bed.server.environment, timeout: .seconds(30)))
+        defer { target.close() }
+        let drops = target.drops { _ in DropProposal(operation: .copy) }
+        let receiver = Task { () throws -> URL? in
+            for try await drop in drops {
+                let url = try await drop.receivePromisedFile(into: saved)
+                _ = try await drop.perform { _, _ in }
+                return url
+            }
+            return nil
+        }
+        defer { receiver.cancel() }
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(60))
+            receiver.cancel()
+        }
+        defer { watchdog.cancel() }
+        try await bed.pointer.place(
+            try await bed.pointer.window(titled: "transferkit drag"), at: ScreenPoint(x: 0, y: 0))
+        try await bed.pointer.place(try await bed.pointer.window(titled: title), at: ScreenPoint(x: 400, y: 100))
+        try await bed.pointer.drag(from: ScreenPoint(x: 100, y: 60), to: ScreenPoint(x: 470, y: 160))
+        let url = try #require(try await receiver.value)
+        #expect(url == saved.appendingPathComponent("far-promised.json"))
+        #expect(FileManager.default.contents(atPath: url.path) == Self.card)
+        #expect(try await drag.exitStatus() == 0)
+        let printed = String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self)
+        #expect(printed.hasPrefix("dropped copy"), "\(printed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty, "a copy was spooled")
     }
 }

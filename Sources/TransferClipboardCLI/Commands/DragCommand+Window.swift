@@ -7,10 +7,12 @@ import TransferSessions
 extension DragCommand {
     /// Opens the window and drags `entries` from it until a drop with `andExit`, until every file has moved with
     /// `move`, or until the window closes; prints a line after each drag.
+    /// - Parameter filePromise: A file each drag promises (XDS on X11), written where a target that asks wants it.
     /// - Returns: 0 after a drop (with `andExit`: the one drop), 1 when no drag was dropped, 2 when a moved file
     ///   could not be removed (each such file is named on standard error as it happens).
     func drag(
-        _ entries: [DraggedEntry], move: Bool, andExit: Bool, choice: ClipboardBackendChoice, context: CommandContext
+        _ entries: [DraggedEntry], move: Bool, andExit: Bool, choice: ClipboardBackendChoice, context: CommandContext,
+        filePromise: DesktopFilePromise? = nil
     ) async throws -> ExitCode {
         let window = try await DesktopCommandOptions.openWindow(
             title: "transferkit drag", lines: Self.lines(entries, move: move), choice: choice, catalog: catalog)
@@ -25,7 +27,7 @@ extension DragCommand {
                 allowsMoveOperation: move, allowsMoveToOtherApplications: move)
             let result: DesktopDragResult
             do {
-                result = try await window.drag(session)
+                result = try await window.drag(session, filePromise: filePromise)
             } catch let error as ClipboardError where error.code == .cancelled && !andExit {
                 break  // The window was closed: the drags are over.
             }

@@ -55,7 +55,9 @@ struct DragCommand: Command {
         (TRANSFERKIT_SSH and TRANSFERKIT_REMOTE_PROGRAM as for paste --from): each as the types the far side gives it,
         fetched over ssh only when a drop takes one. A target that takes files (text/uri-list) gets a copy that is
         made then, in a new folder of the temporary directory (mode 0700), named as the far file; the folder stays
-        after the command, since a file manager copies a dropped file after the drop. The far side serves exactly the
+        after the command, since a file manager copies a dropped file after the drop. A drag of one far file also
+        promises it (X11's direct save, XDS): a target that asks for it in a folder of its own has the far bytes
+        written there, and nothing is spooled. The far side serves exactly the
         named files: a path with a '..' component, or whose last component is a symbolic link, is refused. Such
         files are dragged as copies (--move does not apply).
 

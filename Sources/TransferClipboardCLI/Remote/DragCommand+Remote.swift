@@ -1,4 +1,5 @@
 import TransferClipboard
+import TransferDesktop
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
@@ -16,7 +17,8 @@ extension DragCommand {
     /// Opens the drag window with the files `paths` name on one other machine: `transferkit serve --stdio -- PATH…`
     /// there offers them, and a drop fetches the type it takes over ssh. A target that takes files (a file
     /// manager's `text/uri-list`) gets a copy spooled into a new folder of the temporary directory when it asks for
-    /// it, named as the far file.
+    /// it, named as the far file. A drag of one file also promises it (XDS on X11): a target that asks for the file
+    /// in a folder of its own gets the far bytes written there, and nothing is spooled.
     /// - Throws: ``UsageError`` for locations of several machines, or a malformed one; ``TransferSessionError`` when
     ///   the far side cannot be reached or refuses a path (its message says which).
     func dragRemote(
@@ -47,7 +49,20 @@ extension DragCommand {
             return DraggedEntry(
                 id: item.id, provider: provider, path: nil, label: Self.label(provider, index: index))
         }
-        return try await drag(entries, move: false, andExit: andExit, choice: choice, context: context)
+        // One file per drag can be promised (XDS names one file): written straight where the target asks.
+        let promise = entries.first.flatMap { entry -> DesktopFilePromise? in
+            guard entries.count == 1, let type = entry.provider.registeredTypes.first else { return nil }
+            let provider = entry.provider
+            return DesktopFilePromise(suggestedName: provider.suggestedName ?? "item") { url, _ in
+                let descriptor = try Syscall.createNewFile(atPath: url.path)
+                defer { Syscall.close(descriptor) }
+                for try await chunk in try await provider.loadStream(for: type) {
+                    try chunk.withUnsafeBytes { try Syscall.write(descriptor, $0) }
+                }
+            }
+        }
+        return try await drag(
+            entries, move: false, andExit: andExit, choice: choice, context: context, filePromise: promise)
     }
 }
 
