@@ -75,10 +75,38 @@ extension UnixSocket {
     }
 
     /// The bytes received on the bridge's socket `far`, written to `output` until either ends.
+    ///
+    /// When `output` is a pipe (as sshd gives a command), the bytes are spliced from the socket into it, never
+    /// copied through this process; otherwise, or where the system cannot splice, they are received and written.
     private static func pumpOut(from far: UnixSocket, to output: Int32) {
         defer {
             Syscall.close(output)
             far.shutdown()
+        }
+        if Syscall.enlargePipe(output, toAtMost: bridgeChunk * 4) != nil {
+            // A pipe: splice until the socket ends (0), the pipe's reader goes (an error), or splicing turns out not
+            // to work here (nil, nothing moved: copy instead). Each splice waits for nothing: a splice that waits for
+            // the socket holds the pipe's lock meanwhile, and the pipe's reader (ssh) would wait for it too.
+            splicing: while true {
+                var readable = pollfd(fd: far.descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&readable, 1, -1) >= 0 || errno == EINTR else { return }
+                // (A reader that has gone is EPIPE, never a SIGPIPE.)
+                let spliced = Result { () throws(SystemError) in
+                    try Syscall.withBrokenPipeSignalBlocked { () throws(SystemError) in
+                        try Syscall.splice(
+                            far.descriptor, inputOffset: nil, output, count: bridgeChunk, nonBlocking: true)
+                    }
+                }
+                switch spliced {
+                case .success(let moved?): if moved == 0 { return }
+                case .success(nil): break splicing
+                case .failure(let error) where error.errorNumber == EAGAIN || error.errorNumber == EWOULDBLOCK:
+                    // The pipe is full (or the socket had nothing after all): wait until the pipe takes bytes.
+                    var writable = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
+                    guard poll(&writable, 1, -1) >= 0 || errno == EINTR else { return }
+                case .failure: return
+                }
+            }
         }
         var buffer = [UInt8](repeating: 0, count: bridgeChunk)
         while true {

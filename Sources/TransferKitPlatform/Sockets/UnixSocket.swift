@@ -481,7 +481,7 @@ extension Syscall {
 
     /// Runs `body` with `SIGPIPE` blocked on this thread, and discards the `SIGPIPE` that a write to a closed pipe
     /// raised meanwhile (the signal goes to the writing thread, so blocking it here leaves it pending here).
-    private static func withBrokenPipeSignalBlocked<Result>(
+    static func withBrokenPipeSignalBlocked<Result>(
         _ body: () throws(SystemError) -> Result
     ) throws(SystemError) -> Result {
         var brokenPipe = sigset_t()
