@@ -29,7 +29,8 @@ final class RemoteMoveTests {
         var near: URL
     }
 
-    /// New folders for a move, and `names` cut (or copied) on the far clipboard, each holding its own name's text.
+    /// New folders for a move, and `names` cut (or copied) on the far clipboard, each holding its own name's text
+    /// (nothing is copied for no names).
     func cut(_ names: [String], cut: Bool = true) async throws -> Folders {
         let run = UUID().uuidString.prefix(8)
         let folders = Folders(
@@ -39,6 +40,7 @@ final class RemoteMoveTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         for name in names { try Data("the file \(name)\n".utf8).write(to: folders.far.appendingPathComponent(name)) }
+        guard !names.isEmpty else { return folders }
         let copy = try await pair.transferkit(
             ["copy"] + (cut ? ["--cut"] : []) + names.map { folders.far.appendingPathComponent($0).path },
             environment: pair.far.environment)
@@ -104,6 +106,53 @@ final class RemoteMoveTests {
         #expect(paste.status != 0)
         #expect(paste.errorText.contains("holds no files"), "\(paste.errorText)")
         #expect(names(in: near).isEmpty)
+    }
+
+    @Test("a folder on the far clipboard fails the paste with notFound (exit 1), naming it; nothing moves")
+    func folderRefused() async throws {
+        let folders = try await cut([])
+        let list = pair.folder.appendingPathComponent("folder.uris")
+        try Data("\(folders.far.absoluteString)\r\n".utf8).write(to: list)
+        let owner = try pair.far.startXclipServing(
+            ["-selection", "clipboard", "-t", "text/uri-list"], file: list.path)
+        defer { owner.stop() }
+        let paste = try await pair.transferkit(
+            ["paste", "--from", pair.location, "--into", folders.near.path],
+            environment: pair.nearEnvironment(remoteProgram: farProgram(marker: "folder")))
+        #expect(paste.status != 0)
+        #expect(
+            paste.errorText.contains("is not a regular file") && paste.errorText.contains("notFound"),
+            "\(paste.errorText)")
+        #expect(names(in: folders.near).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: folders.far.path))
+    }
+
+    @Test(
+        "a decision that cannot be recorded leaves the move undecided (commitFailed, exit 2); --settle gives it back")
+    func undecidedMoveSettles() async throws {
+        let folders = try await cut(["card.txt"])
+        defer { for pid in processes(containing: folders.far.path) { kill(pid, SIGKILL) } }
+        // The far program fails only the decision (a far side whose record cannot be written at that moment).
+        let wrapper = pair.folder.appendingPathComponent("no-decide.sh").path
+        try writeExecutableScript(
+            """
+            for word in "$@"; do [ "$word" = --decide ] && { echo "record unavailable" >&2; exit 3; }; done
+            exec \(farProgram(marker: "undecided")) "$@"
+            """, toPath: wrapper)
+        let paste = try await pair.transferkit(
+            ["paste", "--from", pair.location, "--into", folders.near.path],
+            environment: pair.nearEnvironment(remoteProgram: wrapper))
+        #expect(paste.status == 2)
+        #expect(paste.errorText.contains("commitFailed") && paste.errorText.contains("--settle"), "\(paste.errorText)")
+        // The file waits here, pending, and is still there: nobody decided.
+        #expect(names(in: folders.near) == [".transferkit-moves"])
+        #expect(names(in: folders.far) == ["card.txt"])
+        let settle = try await pair.transferkit(
+            ["paste", "--from", pair.location, "--into", folders.near.path, "--settle"],
+            environment: pair.nearEnvironment(remoteProgram: farProgram(marker: "settle-undecided")))
+        #expect(settle.status == 0, "\(settle.errorText)")
+        #expect(names(in: folders.near).isEmpty)
+        #expect(names(in: folders.far) == ["card.txt"])
     }
 
     /// Who is killed at which step of a move, and where the file must end.
