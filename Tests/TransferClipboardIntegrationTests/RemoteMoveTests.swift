@@ -155,6 +155,33 @@ final class RemoteMoveTests {
         #expect(names(in: folders.far) == ["card.txt"])
     }
 
+    @Test("two pastes of one cut at once: the file moves once, into the first; the second reserves nothing")
+    func twoPastesOneCut() async throws {
+        let folders = try await cut(["card.txt"])
+        defer { for pid in processes(containing: folders.far.path) { kill(pid, SIGKILL) } }
+        let second = pair.folder.appendingPathComponent("near-second-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        // The first paste stops once it has stored the file, its far serve holding the reservation.
+        var environment = pair.nearEnvironment(remoteProgram: farProgram(marker: "first"))
+        environment["TRANSFERKIT_PAUSE_AT"] = "stored"
+        let first = try BackgroundProcess(
+            [TransferKitExecutable.defaultPath, "paste", "--from", pair.location, "--into", folders.near.path],
+            environment: environment)
+        defer { first.stop() }
+        for _ in 0..<600 where processState(first.pid) != "T" { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(processState(first.pid) == "T")
+        let other = try await pair.transferkit(
+            ["paste", "--from", pair.location, "--into", second.path],
+            environment: pair.nearEnvironment(remoteProgram: farProgram(marker: "second")))
+        #expect(other.status != 0)
+        #expect(other.errorText.contains("itemsUnavailable"), "\(other.errorText)")
+        #expect(names(in: second).isEmpty)
+        kill(first.pid, SIGCONT)
+        #expect(try await first.exitStatus() == 0)
+        #expect(names(in: folders.near) == ["card.txt"])
+        #expect(names(in: folders.far).isEmpty)
+    }
+
     /// Who is killed at which step of a move, and where the file must end.
     static let killTable: [(String, String, String)] = [
         ("far", "offered", "far"),

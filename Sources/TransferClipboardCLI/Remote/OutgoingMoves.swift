@@ -30,6 +30,9 @@ struct OutgoingMoves: Sendable {
         var session: String
         /// Each reserved item's file.
         var paths: [String: String]
+        /// Each reserved file's identity when it was reserved, by path: a file made anew under the name is not the
+        /// one moved, and is never removed for it.
+        var identities: [String: FileIdentity]
     }
 
     /// The marks and record of this user: `$XDG_STATE_HOME/transferkit/remote-moves` and the standard record.
@@ -47,34 +50,38 @@ struct OutgoingMoves: Sendable {
         return OutgoingMoves(folder: folder, record: record)
     }
 
-    /// Settles every mark no running process holds: a `committed` move's files are removed, any other's kept, and
-    /// the mark goes.
+    /// Settles every mark no running process holds: a `committed` move's files are removed (each only if it is still
+    /// the file reserved), any other's kept, and the mark goes. A lock file left without a mark (a serve killed
+    /// before it wrote one) goes too.
     /// - Returns: The files removed, and a line for each mark or file that could not be settled (it stays, for the
     ///   next time).
     @discardableResult
     func settle() -> (removed: [String], problems: [String]) {
         var removed: [String] = []
         var problems: [String] = []
-        for name in Syscall.directoryEntries(atPath: folder).sorted() where name.hasSuffix(".mark") {
+        let names = Syscall.directoryEntries(atPath: folder).sorted()
+        for name in names where name.hasSuffix(".lock") {
+            let session = DragSession.ID(rawValue: String(name.dropLast(".lock".count)))
+            guard !names.contains(session.rawValue + ".mark"), let lock = try? lock(session) else { continue }
+            Syscall.unlink(folder + "/" + name)  // reserved nothing: its process went before marking
+            Syscall.close(lock)
+        }
+        for name in names where name.hasSuffix(".mark") {
             let session = DragSession.ID(rawValue: String(name.dropLast(".mark".count)))
             guard let lock = try? lock(session) else { continue }  // a running serve holds it
             defer { Syscall.close(lock) }
             let markPath = folder + "/" + name
-            // A mark that cannot be read was never whole, so its `reserved` was never sent: the move did not start.
-            let mark = (try? Data(contentsOf: URL(fileURLWithPath: markPath))).flatMap {
-                try? JSONDecoder().decode(Mark.self, from: $0)
-            }
             do {
-                let decision = try record.resolve(
-                    session,
-                    items: (mark?.paths.keys).map(Array.init)?.map {
-                        TransferItemID($0)
-                    } ?? [])
-                if decision.outcome == .committed, let mark {
-                    // (A file already gone was removed before the process that held the mark went.)
-                    for path in mark.paths.values.sorted() where Syscall.linkStatus(atPath: path) != nil {
-                        try Syscall.removeFile(path)
-                        removed.append(path)
+                // A mark is written whole or not at all (renamed into place), so one that cannot be read is damaged:
+                // it stays, reported, rather than be taken for a move that never started.
+                let mark = try JSONDecoder().decode(Mark.self, from: Data(contentsOf: URL(fileURLWithPath: markPath)))
+                let decision = try record.resolve(session, items: mark.paths.keys.sorted().map { TransferItemID($0) })
+                if decision.outcome == .committed {
+                    let (gone, failed) = Self.remove(mark)
+                    removed += gone
+                    guard failed.isEmpty else {
+                        problems += failed.map { "\(markPath): \($0)" }
+                        continue
                     }
                 }
                 unmark(session)
@@ -85,18 +92,38 @@ struct OutgoingMoves: Sendable {
         return (removed, problems)
     }
 
+    /// Removes a committed move's files that are still the ones reserved.
+    /// - Returns: The paths removed, and a line for each file that is there but could not be removed or is another
+    ///   file now (made anew under the name: it is not removed).
+    static func remove(_ mark: Mark) -> (removed: [String], failed: [String]) {
+        var removed: [String] = []
+        var failed: [String] = []
+        for path in Set(mark.paths.values).sorted() {
+            guard let status = Syscall.linkStatus(atPath: path) else { continue }  // removed already
+            guard status.identity == mark.identities[path] else {
+                failed.append("\(path) is another file than the one moved; it is left")
+                continue
+            }
+            let removal = Result { () throws(SystemError) in try Syscall.removeFile(path) }
+            if case .failure(let error) = removal {
+                failed.append("\(path): \(error.reason)")
+            } else {
+                removed.append(path)
+            }
+        }
+        return (removed, failed)
+    }
+
     /// Marks `paths` as reserved for `session`, durably, and returns the lock this process holds on the mark until
     /// ``unmark(_:)``; `nil` when the mark cannot be written (nothing is reserved then).
-    func mark(_ paths: [TransferItemID: String], for session: DragSession.ID) -> Int32? {
+    func mark(_ mark: Mark, for session: DragSession.ID) -> Int32? {
         guard let lock = try? lock(session) else { return nil }
-        let mark = Mark(
-            session: session.rawValue,
-            paths: Dictionary(uniqueKeysWithValues: paths.map { ($0.key.rawValue, $0.value) }))
         do {
             let bytes = Array(try JSONEncoder().encode(mark))
             try AtomicFile.writeDurably(bytes, toPath: markPath(session))
             return lock
         } catch {
+            Syscall.unlink(folder + "/" + session.rawValue + ".lock")
             Syscall.close(lock)
             return nil
         }
@@ -118,8 +145,7 @@ struct OutgoingMoves: Sendable {
         guard SessionDecisionRecord.isFileName(session) else {
             throw TransferSessionError(code: .protocolViolation, message: "not a session identity")
         }
-        let name = session.rawValue
-        let descriptor = try Syscall.openForWriting(folder + "/" + name + ".lock")
+        let descriptor = try Syscall.openForWriting(folder + "/" + session.rawValue + ".lock")
         guard (try? Syscall.lockExclusively(descriptor)) == true else {
             Syscall.close(descriptor)
             throw TransferSessionError(code: .commitFailed, message: "held by a running process")
@@ -130,10 +156,22 @@ struct OutgoingMoves: Sendable {
 
 /// The files of a cut on this machine's clipboard, served to another machine (`serve --stdio --files`): each is
 /// removed only once the move to the other machine is decided `committed` in this machine's record.
+///
+/// A reserved file is also locked (`flock(2)` on the file itself) for as long as this process holds its
+/// reservation, so that two serves at once (two pastes, from one machine or two) never reserve the same file; and
+/// marks that gone serves left are settled just before each reservation, so a file a dead serve's committed move
+/// still owes is removed, not moved again.
 final class CutFiles: DragSource {
     private let paths: [TransferItemID: String]
     private let moves: OutgoingMoves
-    private let locks = SanitizedMutex<[DragSession.ID: Int32]>([:])
+    private struct Held {
+        /// The mark's lock.
+        var lock: Int32
+        /// The reserved files' own locks.
+        var files: [Int32]
+    }
+    private let held = SanitizedMutex<[DragSession.ID: Held]>([:])
+    private let failedRemovals = SanitizedMutex<[String]>([])
 
     /// The source of `paths`' files, marking its moves in `moves`.
     init(_ paths: [TransferItemID: String], moves: OutgoingMoves) {
@@ -144,55 +182,80 @@ final class CutFiles: DragSource {
     /// The record the publication decides in.
     var decisions: SessionDecisionRecord? { moves.record }
 
-    /// Reserves the files that still exist, once they are marked for `session` (none when the mark cannot be
-    /// written: the move then cannot start).
-    func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
-        let held = items.filter { item in paths[item].map { Syscall.linkStatus(atPath: $0) != nil } ?? false }
-        guard !held.isEmpty,
-            let lock = moves.mark(paths.filter { held.contains($0.key) }, for: session)
-        else { return [] }
-        locks.withLock { $0[session] = lock }
-        return held
-    }
-
     /// The files a committed move could not remove, each with why; their marks stay, so the next `serve` here
     /// tries again.
     var failures: [String] { failedRemovals.withLock { $0 } }
-    private let failedRemovals = SanitizedMutex<[String]>([])
+
+    /// Whether a reservation is still held (its move not yet settled).
+    var isHolding: Bool { held.withLock { !$0.isEmpty } }
+
+    /// Reserves the files that still exist and no other serve holds, once they are marked for `session` (none when
+    /// the mark cannot be written: the move then cannot start).
+    func reserve(_ items: [TransferItemID], for session: DragSession.ID) async -> [TransferItemID] {
+        moves.settle()
+        var reserved: [TransferItemID] = []
+        var locks: [Int32] = []
+        var identities: [String: FileIdentity] = [:]
+        for item in items {
+            guard let path = paths[item], let descriptor = try? Syscall.openForReading(path, nonBlocking: true)
+            else { continue }
+            guard (try? Syscall.lockExclusively(descriptor)) == true, let status = try? Syscall.status(descriptor),
+                status.isRegularFile
+            else {
+                Syscall.close(descriptor)
+                continue
+            }
+            locks.append(descriptor)
+            identities[path] = status.identity
+            reserved.append(item)
+        }
+        let mark = OutgoingMoves.Mark(
+            session: session.rawValue,
+            paths: Dictionary(
+                uniqueKeysWithValues: reserved.compactMap { item in paths[item].map { (item.rawValue, $0) } }),
+            identities: identities)
+        guard !reserved.isEmpty, let lock = moves.mark(mark, for: session) else {
+            for descriptor in locks { Syscall.close(descriptor) }
+            return []
+        }
+        held.withLock { $0[session] = Held(lock: lock, files: locks) }
+        return reserved
+    }
 
     /// Removes the files: the move is decided `committed`. A file that cannot be removed keeps the mark.
     func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
-        var failed: [String] = []
-        for item in items {
-            guard let path = paths[item], Syscall.linkStatus(atPath: path) != nil else { continue }
-            let removal = Result { () throws(SystemError) in try Syscall.removeFile(path) }
-            if case .failure(let error) = removal { failed.append("\(path): \(error.reason)") }
-        }
-        guard failed.isEmpty else {
-            failedRemovals.withLock { $0 += failed }
-            if let lock = locks.withLock({ $0.removeValue(forKey: session) }) { Syscall.close(lock) }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: moves.folder + "/" + session.rawValue + ".mark")),
+            let mark = try? JSONDecoder().decode(OutgoingMoves.Mark.self, from: data)
+        else {
+            failedRemovals.withLock { $0.append("the mark of \(session) cannot be read; its files are left") }
+            release(session, unmarking: false)
             return
         }
-        settled(session)
+        let (_, failed) = OutgoingMoves.remove(mark)
+        failedRemovals.withLock { $0 += failed }
+        release(session, unmarking: failed.isEmpty)
     }
 
     /// The move did not happen here, or this side lost the destination: the record has the last word (the
     /// destination may have decided `committed` already), deciding `aborted` when nobody decided.
     func release(_ items: [TransferItemID], for session: DragSession.ID) async {
         guard let decision = try? moves.record.resolve(session, items: items) else {
-            // The record cannot be read: the mark stays, and the next `serve` settles it.
-            if let lock = locks.withLock({ $0.removeValue(forKey: session) }) { Syscall.close(lock) }
+            // The record cannot be read: the mark stays, and the next `serve` here settles it.
+            release(session, unmarking: false)
             return
         }
         if decision.outcome == .committed {
             await remove(items, for: session)
         } else {
-            settled(session)
+            release(session, unmarking: true)
         }
     }
 
-    private func settled(_ session: DragSession.ID) {
-        moves.unmark(session)
-        if let lock = locks.withLock({ $0.removeValue(forKey: session) }) { Syscall.close(lock) }
+    /// Lets go of `session`'s locks, removing its mark first when it is settled.
+    private func release(_ session: DragSession.ID, unmarking: Bool) {
+        if unmarking { moves.unmark(session) }
+        guard let held = held.withLock({ $0.removeValue(forKey: session) }) else { return }
+        for descriptor in held.files { Syscall.close(descriptor) }
+        Syscall.close(held.lock)
     }
 }

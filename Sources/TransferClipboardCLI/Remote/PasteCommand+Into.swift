@@ -80,6 +80,12 @@ extension PasteCommand {
                 guard operation == .move else {
                     throw TransferSessionError(code: .commitFailed, message: "The far side did not allow the move.")
                 }
+                // The far side's session names a folder here: only a plain name may.
+                guard SessionDecisionRecord.isFileName(remote.id) else {
+                    throw TransferSessionError(
+                        code: .protocolViolation, message: "The far side's session identity is not a plain name.",
+                        source: remote.id.rawValue)
+                }
                 let move = try incoming.begin(session: remote.id, from: location, items: session.items)
                 pending = move
                 for (index, item) in session.items.enumerated() {
@@ -88,6 +94,9 @@ extension PasteCommand {
                 let folder = try Syscall.openForReading(move.folder)
                 defer { Syscall.close(folder) }
                 try Syscall.synchronize(folder)
+                // Files are put in place by `link`: a folder whose file system has none (vfat, some network ones)
+                // must fail the move now, before the far side is told to remove anything.
+                try incoming.checkLinks(move)
                 MoveStepPause.reached("stored")
                 asked = true
                 let answer = try await location.run(
@@ -95,7 +104,7 @@ extension PasteCommand {
                         "serve", "--decide", remote.id.rawValue, "--outcome", "committed", "--items",
                         session.items.map(\.id.rawValue).joined(separator: ","),
                     ], timeout: timeout)
-                outcome = SessionDecisionRecord.Outcome(rawValue: answer)
+                outcome = IncomingMoves.outcome(answer)
                 guard outcome == .committed else {
                     throw TransferSessionError(
                         code: .commitFailed, message: "The far side had given the move up before it was decided.")
@@ -106,6 +115,7 @@ extension PasteCommand {
             failure = error
         }
         guard let move = pending else { throw failure ?? CommandFailure(code: .empty, message: "nothing moved") }
+        defer { incoming.unlock(move) }
         switch outcome {
         case .committed?:
             for line in try incoming.finish(move) {
@@ -165,6 +175,49 @@ struct IncomingMoves {
         var folder: String
         /// What `move.json` holds.
         var record: Record
+        /// The lock this process holds on the move (`SESSION.lock` beside its folder), so that another run settling
+        /// the folder leaves it alone; -1 for none.
+        var lock: Int32 = -1
+    }
+
+    /// The session's outcome in the far side's answer to `serve --decide`: its last line (a login that prints
+    /// something first does not hide it); `nil` when that is no outcome.
+    static func outcome(_ answer: String) -> SessionDecisionRecord.Outcome? {
+        answer.split(whereSeparator: \.isNewline).last.flatMap {
+            SessionDecisionRecord.Outcome(rawValue: String($0.filter { !$0.isWhitespace }))
+        }
+    }
+
+    /// Takes `session`'s lock without waiting; `nil` when another run holds it.
+    private func lock(_ session: String) -> Int32? {
+        try? FileManager.default.createDirectory(atPath: movesFolder, withIntermediateDirectories: true)
+        guard let descriptor = try? Syscall.openForWriting(movesFolder + "/" + session + ".lock") else { return nil }
+        guard (try? Syscall.lockExclusively(descriptor)) == true else {
+            Syscall.close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// Lets go of the move's lock (its folder is settled, or left for a later run).
+    func unlock(_ move: Move) {
+        if move.lock >= 0 { Syscall.close(move.lock) }
+    }
+
+    /// Checks that a file can be put in place from the move's folder with `link`, as ``finish(_:)`` does.
+    /// - Throws: ``TransferSessionError`` (`commitFailed`) when the file system cannot (nothing is decided then).
+    func checkLinks(_ move: Move) throws {
+        let probe = move.folder + "/link-probe"
+        Syscall.unlink(probe)
+        defer { Syscall.unlink(probe) }
+        do {
+            try Syscall.link(move.folder + "/0", to: probe)
+        } catch {
+            throw TransferSessionError(
+                code: .commitFailed,
+                message: "\(folder) is on a file system without hard links, which a move needs to put its files in "
+                    + "place without replacing any: move into another folder.", cause: error, source: folder)
+        }
     }
 
     /// A file written into the destination folder.
@@ -177,16 +230,31 @@ struct IncomingMoves {
 
     /// Starts a move: its folder and `move.json`, written durably before any file.
     func begin(session: DragSession.ID, from location: RemoteLocation, items: [DragItem]) throws -> Move {
+        guard let lock = lock(session.rawValue) else {
+            throw TransferSessionError(
+                code: .commitFailed, message: "Another run holds a move of session \(session) here.",
+                source: movesFolder)
+        }
         let path = movesFolder + "/" + session.rawValue
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            Syscall.close(lock)
+            throw error
+        }
         let record = Record(
             session: session.rawValue, location: location.description,
             names: items.map { item in
                 DropCommand.fileName(
                     suggested: item.provider.suggestedName, for: item.provider.registeredTypes.first ?? .data)
             })
-        try AtomicFile.writeDurably(Array(try JSONEncoder().encode(record)), toPath: path + "/move.json")
-        return Move(folder: path, record: record)
+        do {
+            try AtomicFile.writeDurably(Array(try JSONEncoder().encode(record)), toPath: path + "/move.json")
+        } catch {
+            Syscall.close(lock)
+            throw error
+        }
+        return Move(folder: path, record: record, lock: lock)
     }
 
     /// Where ``write(_:to:context:)`` puts a file.
@@ -257,6 +325,7 @@ struct IncomingMoves {
         for index in move.record.names.indices { Syscall.unlink(move.folder + "/\(index)") }
         Syscall.unlink(move.folder + "/move.json")
         try? FileManager.default.removeItem(atPath: move.folder)
+        Syscall.unlink(move.folder + ".lock")
         // The hidden folder goes with its last move (`rmdir`, which leaves a folder that is not empty).
         _ = rmdir(movesFolder)
     }
@@ -267,16 +336,26 @@ struct IncomingMoves {
     /// - Returns: How many moves could not be settled.
     func settle(timeout: Duration, context: CommandContext) async -> Int {
         var unsettled = 0
-        for session in Syscall.directoryEntries(atPath: movesFolder).sorted() {
+        let entries = Syscall.directoryEntries(atPath: movesFolder).sorted()
+        for session in entries where !session.hasSuffix(".lock") {
             let path = movesFolder + "/" + session
+            // A move another run holds is under way: it is not left over.
+            guard let lock = lock(session) else { continue }
+            let move = Move(folder: path, record: Record(session: session, location: "", names: []), lock: lock)
+            defer { unlock(move) }
+            guard Syscall.linkStatus(atPath: path + "/move.json") != nil else {
+                // Its run went before it wrote down the move, so before it could ask for a decision: nothing moved.
+                discard(move)
+                continue
+            }
             do {
                 let data = try Data(contentsOf: URL(fileURLWithPath: path + "/move.json"))
                 let record = try JSONDecoder().decode(Record.self, from: data)
-                let move = Move(folder: path, record: record)
+                let move = Move(folder: path, record: record, lock: lock)
                 let location = try RemoteLocation(parsing: record.location, option: "--into")
                 let answer = try await location.run(
                     ["serve", "--decide", record.session, "--outcome", "aborted"], timeout: timeout)
-                switch SessionDecisionRecord.Outcome(rawValue: answer) {
+                switch Self.outcome(answer) {
                 case .committed?:
                     for line in try finish(move) {
                         try context.standardOutput.writeLine("moved\t\(line.path)\t\(line.size)")

@@ -53,13 +53,17 @@ struct ServeCommand: Command {
         cut (copy --cut, a file manager's Cut) may be moved: each is removed here only once the move is decided
         `committed` in this user's decision record ($XDG_STATE_HOME/transferkit/session-decisions, by default
         ~/.local/state/…), which the near side writes with --decide before it commits; a reserved file is marked in
-        $XDG_STATE_HOME/transferkit/remote-moves first, so that a serve killed at any step is settled by the next one.
+        $XDG_STATE_HOME/transferkit/remote-moves first (and the file locked while this serve holds it, so that two serves
+        never reserve one file), so that a serve killed at any step is settled by the next serve --files, --decide or
+        --settle here. A file is removed only if it is still the file reserved (not one made anew under its name).
         Only regular files are served: a folder or a link on the clipboard fails it (exit 1).
 
         --decide SESSION --outcome committed|aborted [--items ID,…] records a move's outcome unless one is recorded
         already, and prints the session's outcome (the first decision wins); --settle settles the moves of serves
         that are gone (removing the files of committed ones) and prints each file removed. Both end at once; `paste
-        --into` runs them through ssh.
+        --into` runs them through ssh. For fault tests, TRANSFERKIT_PAUSE_AT=STEP stops either side (SIGSTOP) when its
+        move reaches STEP (offered, reserved, commitReceived, removed here; reservationReceived, stored, decided,
+        commitSent in paste --into), so that a test can kill it at exactly that step.
 
         --stdio is required to serve: standard input and output are the only transport (ssh, `docker exec -i`, `kubectl exec
         -i` carry them); TransferKit never listens on a network port.
@@ -294,6 +298,9 @@ struct ServeCommand: Command {
         try await DragSessionPublication.serve(
             session, decisions: isCut ? moves.record : nil, timeout: ClipboardCommandOptions.timeout,
             observer: MoveStepPause.observer)
+        // The serve returns when the connection ends; a move it cut short settles (asks the record, removes or keeps)
+        // just after. Wait for that, a while at most: a mark left is settled by the next serve here anyway.
+        for _ in 0..<1000 where files.isHolding { try? await Task.sleep(for: .milliseconds(10)) }
         withExtendedLifetime((inputs, made.spools)) {}
         reportProblems(files.failures, context: context)
         return files.failures.isEmpty ? .success : .failure

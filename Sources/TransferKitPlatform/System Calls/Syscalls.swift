@@ -251,7 +251,8 @@ package enum Syscall {
         guard fstat(descriptor, &status) == 0 else { throw SystemError(call: "fstat", errorNumber: errno) }
         return FileStatus(
             mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
-            linkCount: UInt64(status.st_nlink))
+            linkCount: UInt64(status.st_nlink),
+            identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
     }
 
     /// The descriptor's current offset, or `nil` for a pipe or socket.
@@ -415,7 +416,8 @@ package enum Syscall {
         guard lstat(path, &status) == 0 else { return nil }
         return FileStatus(
             mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
-            linkCount: UInt64(status.st_nlink))
+            linkCount: UInt64(status.st_nlink),
+            identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
     }
 
     /// The names in the directory at `path` (without `.` and `..`); empty if it cannot be read.
@@ -433,6 +435,20 @@ package enum Syscall {
     }
 }
 
+/// Which file a name stands for: its device and inode, stable across renames and different for a file made anew.
+package struct FileIdentity: Sendable, Hashable, Codable {
+    /// `st_dev`.
+    package var device: UInt64
+    /// `st_ino`.
+    package var inode: UInt64
+
+    /// The identity of the file on `device` with `inode`.
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
 /// What `fstat(2)` reports about an open file.
 package struct FileStatus: Sendable, Equatable {
     /// `st_mode`.
@@ -443,6 +459,8 @@ package struct FileStatus: Sendable, Equatable {
     package var owner: UInt32
     /// `st_nlink`: how many names the file has (1 for a file with no second hard link).
     package var linkCount: UInt64 = 1
+    /// `st_dev` and `st_ino`: which file it is, whatever its name (0 and 0 where unknown).
+    package var identity: FileIdentity = FileIdentity(device: 0, inode: 0)
 
     /// A regular file (not a FIFO, a socket, a device or a directory).
     package var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
@@ -570,7 +588,8 @@ extension Syscall {
         return .success(
             FileStatus(
                 mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
-                linkCount: UInt64(status.st_nlink)))
+                linkCount: UInt64(status.st_nlink),
+                identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))))
     }
 
     /// Gives the file `name` of the open folder `source` a second name, `newName` in the open folder `destination`
@@ -613,7 +632,8 @@ extension Syscall {
         guard stat(path, &status) == 0 else { throw SystemError(call: "stat", errorNumber: errno) }
         return FileStatus(
             mode: UInt32(status.st_mode), size: Int64(status.st_size), owner: UInt32(status.st_uid),
-            linkCount: UInt64(status.st_nlink))
+            linkCount: UInt64(status.st_nlink),
+            identity: FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)))
     }
 }
 
