@@ -145,10 +145,8 @@ struct OutgoingMoves: Sendable {
         guard SessionDecisionRecord.isFileName(session) else {
             throw TransferSessionError(code: .protocolViolation, message: "not a session identity")
         }
-        let descriptor = try Syscall.openForWriting(folder + "/" + session.rawValue + ".lock")
-        guard (try? Syscall.lockExclusively(descriptor)) == true else {
-            Syscall.close(descriptor)
-            throw TransferSessionError(code: .commitFailed, message: "held by a running process")
+        guard let descriptor = Syscall.openLocked(folder + "/" + session.rawValue + ".lock") else {
+            throw TransferSessionError(code: .commitFailed, message: "held by a running process, or not writable")
         }
         return descriptor
     }
@@ -186,8 +184,15 @@ final class CutFiles: DragSource {
     /// tries again.
     var failures: [String] { failedRemovals.withLock { $0 } }
 
-    /// Whether a reservation is still held (its move not yet settled).
-    var isHolding: Bool { held.withLock { !$0.isEmpty } }
+    /// Opens once the last reservation held is let go (a stream serves one destination, so one drop at most).
+    private let letGo = Latch<Void>()
+
+    /// Waits until no reservation is held (its move settled: removed, kept, or left marked), at most until
+    /// `deadline`.
+    func settled(until deadline: Deadline) async {
+        guard held.withLock({ !$0.isEmpty }) else { return }
+        _ = try? await letGo.wait(until: deadline)
+    }
 
     /// Reserves the files that still exist and no other serve holds, once they are marked for `session` (none when
     /// the mark cannot be written: the move then cannot start).
@@ -254,8 +259,13 @@ final class CutFiles: DragSource {
     /// Lets go of `session`'s locks, removing its mark first when it is settled.
     private func release(_ session: DragSession.ID, unmarking: Bool) {
         if unmarking { moves.unmark(session) }
-        guard let held = held.withLock({ $0.removeValue(forKey: session) }) else { return }
-        for descriptor in held.files { Syscall.close(descriptor) }
-        Syscall.close(held.lock)
+        guard
+            let (released, isEmpty) = held.withLock({ held in
+                held.removeValue(forKey: session).map { ($0, held.isEmpty) }
+            })
+        else { return }
+        for descriptor in released.files { Syscall.close(descriptor) }
+        Syscall.close(released.lock)
+        if isEmpty { _ = letGo.open() }
     }
 }

@@ -191,12 +191,7 @@ struct IncomingMoves {
     /// Takes `session`'s lock without waiting; `nil` when another run holds it.
     private func lock(_ session: String) -> Int32? {
         try? FileManager.default.createDirectory(atPath: movesFolder, withIntermediateDirectories: true)
-        guard let descriptor = try? Syscall.openForWriting(movesFolder + "/" + session + ".lock") else { return nil }
-        guard (try? Syscall.lockExclusively(descriptor)) == true else {
-            Syscall.close(descriptor)
-            return nil
-        }
-        return descriptor
+        return Syscall.openLocked(movesFolder + "/" + session + ".lock")
     }
 
     /// Lets go of the move's lock (its folder is settled, or left for a later run).

@@ -300,7 +300,7 @@ struct ServeCommand: Command {
             observer: MoveStepPause.observer)
         // The serve returns when the connection ends; a move it cut short settles (asks the record, removes or keeps)
         // just after. Wait for that, a while at most: a mark left is settled by the next serve here anyway.
-        for _ in 0..<1000 where files.isHolding { try? await Task.sleep(for: .milliseconds(10)) }
+        await files.settled(until: .after(.seconds(10)))
         withExtendedLifetime((inputs, made.spools)) {}
         reportProblems(files.failures, context: context)
         return files.failures.isEmpty ? .success : .failure

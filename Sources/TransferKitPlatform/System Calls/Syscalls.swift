@@ -359,6 +359,19 @@ package enum Syscall {
         return true
     }
 
+    /// Opens the lock file at `path` (creating it) and takes its exclusive lock without waiting, as
+    /// ``lockExclusively(_:)`` does: the lock lasts until the descriptor is closed, or the process ends.
+    /// - Returns: The descriptor that holds the lock; `nil` when another open file description holds it or the file
+    ///   cannot be opened.
+    package static func openLocked(_ path: String) -> Int32? {
+        guard let descriptor = try? openForWriting(path) else { return nil }
+        guard (try? lockExclusively(descriptor)) == true else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
     /// Writes the file's data through to the disk (`fsync(2)`).
     package static func synchronize(_ descriptor: Int32) throws(SystemError) {
         while fsync(descriptor) != 0 {
