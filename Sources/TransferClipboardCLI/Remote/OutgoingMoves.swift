@@ -163,6 +163,8 @@ final class CutFiles: DragSource {
     private let paths: [TransferItemID: String]
     private let moves: OutgoingMoves
     private struct Held {
+        /// What the mark says.
+        var mark: OutgoingMoves.Mark
         /// The mark's lock.
         var lock: Int32
         /// The reserved files' own locks.
@@ -223,19 +225,13 @@ final class CutFiles: DragSource {
             for descriptor in locks { Syscall.close(descriptor) }
             return []
         }
-        held.withLock { $0[session] = Held(lock: lock, files: locks) }
+        held.withLock { $0[session] = Held(mark: mark, lock: lock, files: locks) }
         return reserved
     }
 
     /// Removes the files: the move is decided `committed`. A file that cannot be removed keeps the mark.
     func remove(_ items: [TransferItemID], for session: DragSession.ID) async {
-        guard let data = try? Data(contentsOf: URL(fileURLWithPath: moves.folder + "/" + session.rawValue + ".mark")),
-            let mark = try? JSONDecoder().decode(OutgoingMoves.Mark.self, from: data)
-        else {
-            failedRemovals.withLock { $0.append("the mark of \(session) cannot be read; its files are left") }
-            release(session, unmarking: false)
-            return
-        }
+        guard let mark = held.withLock({ $0[session]?.mark }) else { return }  // not reserved here
         let (_, failed) = OutgoingMoves.remove(mark)
         failedRemovals.withLock { $0 += failed }
         release(session, unmarking: failed.isEmpty)

@@ -125,7 +125,7 @@ extension PasteCommand {
                 // The files are here; the far side removes its originals when it reads its record again.
                 try? context.standardError.writeLine(
                     "transferkit paste: the files are moved; \(location) removes its originals the next time "
-                        + "`transferkit serve` runs there (\(failure))")
+                        + "`transferkit serve --files`, `--decide` or `--settle` runs there (\(failure))")
             }
             return .success
         case nil where asked:
@@ -239,10 +239,7 @@ struct IncomingMoves {
         }
         let record = Record(
             session: session.rawValue, location: location.description,
-            names: items.map { item in
-                DropCommand.fileName(
-                    suggested: item.provider.suggestedName, for: item.provider.registeredTypes.first ?? .data)
-            })
+            names: items.map(Self.fileName(of:)))
         do {
             try AtomicFile.writeDurably(Array(try JSONEncoder().encode(record)), toPath: path + "/move.json")
         } catch {
@@ -250,6 +247,11 @@ struct IncomingMoves {
             throw error
         }
         return Move(folder: path, record: record, lock: lock)
+    }
+
+    /// The file name `item` gets here: the name its source suggests, made safe, with its first type's extension.
+    static func fileName(of item: DragItem) -> String {
+        DropCommand.fileName(suggested: item.provider.suggestedName, for: item.provider.registeredTypes.first ?? .data)
     }
 
     /// Where ``write(_:to:context:)`` puts a file.
@@ -263,8 +265,7 @@ struct IncomingMoves {
     /// Loads `item`'s file (its first type: the file's own bytes) and writes it to `target`.
     func write(_ item: DragItem, to target: Target, context: CommandContext) async throws -> Written {
         let type = item.provider.registeredTypes.first ?? .data
-        let names = TransferProvider.numberedFileNames(
-            DropCommand.fileName(suggested: item.provider.suggestedName, for: type))
+        let names = TransferProvider.numberedFileNames(Self.fileName(of: item))
         var path = ""
         let size = try await PasteCommand.write(type, of: item.provider, context: context) { body in
             switch target {
@@ -290,24 +291,15 @@ struct IncomingMoves {
             let pending = move.folder + "/\(index)"
             guard let status = Syscall.linkStatus(atPath: pending) else { continue }  // placed before
             if status.linkCount < 2 {
-                var linked: String?
-                for candidate in TransferProvider.numberedFileNames(name) {
-                    let link = Result { () throws(SystemError) in
-                        try Syscall.link(pending, to: folder + "/" + candidate)
-                    }
-                    if case .failure(let error) = link {
-                        guard error.errorNumber == ErrorNumber.fileExists else { throw error }
-                        continue
-                    }
-                    linked = folder + "/" + candidate
-                    break
-                }
-                guard let linked else {
+                let linked: String
+                do {
+                    linked = try AtomicFile.link(
+                        pending, inDirectory: folder + "/", firstFreeOf: TransferProvider.numberedFileNames(name))
+                } catch {
                     throw ToolIOError.system(
-                        .writeFailed, "no free name for \(name) in \(folder)", source: pending,
-                        cause: SystemError(call: "link", errorNumber: ErrorNumber.fileExists, path: folder))
+                        .writeFailed, "cannot put \(name) in place in \(folder)", source: pending, cause: error)
                 }
-                placed.append(Written(path: linked, size: status.size))
+                placed.append(Written(path: folder + "/" + linked, size: status.size))
             }
             try Syscall.removeFile(pending)
         }
@@ -317,8 +309,6 @@ struct IncomingMoves {
 
     /// Removes a move's pending files and its folder (a move that did not happen, or one finished).
     func discard(_ move: Move) {
-        for index in move.record.names.indices { Syscall.unlink(move.folder + "/\(index)") }
-        Syscall.unlink(move.folder + "/move.json")
         try? FileManager.default.removeItem(atPath: move.folder)
         Syscall.unlink(move.folder + ".lock")
         // The hidden folder goes with its last move (`rmdir`, which leaves a folder that is not empty).

@@ -58,18 +58,30 @@ package enum AtomicFile {
         let result = try await write(inDirectory: directory, temporaryFor: first, reportedAs: directory + first, body) {
             temporary throws(SystemError) in
             defer { Syscall.unlink(temporary) }
-            for name in names {
-                do throws(SystemError) {
-                    try Syscall.link(temporary, to: directory + name)
-                    chosen = name
-                    return
-                } catch {
-                    guard error.errorNumber == ErrorNumber.fileExists else { throw error }
-                }
-            }
-            throw SystemError(call: "link", errorNumber: ErrorNumber.fileExists, path: directory + first)
+            chosen = try link(temporary, inDirectory: directory, firstFreeOf: names)
         }
         return (result, chosen)
+    }
+
+    /// Gives the file at `path` a second name in `directory`, the first of `names` that no file has (`link(2)`, which
+    /// never replaces a file, so a name taken meanwhile by another process is skipped).
+    /// - Parameters:
+    ///   - directory: The folder, ending with `/` (or empty for the current one).
+    ///   - names: The names to try, in order.
+    /// - Returns: The name the file got.
+    /// - Throws: ``SystemError`` (`EEXIST` when every name is taken) when the link cannot be made.
+    package static func link(
+        _ path: String, inDirectory directory: String, firstFreeOf names: [String]
+    ) throws(SystemError) -> String {
+        for name in names {
+            do throws(SystemError) {
+                try Syscall.link(path, to: directory + name)
+                return name
+            } catch {
+                guard error.errorNumber == ErrorNumber.fileExists else { throw error }
+            }
+        }
+        throw SystemError(call: "link", errorNumber: ErrorNumber.fileExists, path: directory + (names.first ?? ""))
     }
 
     /// Writes a temporary file for `name` in `directory` through `body`, then puts it in place with `place`.
