@@ -36,7 +36,7 @@ public final class PrivateSessionBus {
             output: directory.appendingPathComponent("dbus-daemon.out"), environment: environment)
         let deadline = ContinuousClock.now + .seconds(60)
         // The socket's file appears at bind(2), before the daemon listens: wait until a connection is accepted.
-        while !Self.accepts(socket) {
+        while !unixSocketAccepts(socket) {
             guard ContinuousClock.now < deadline, process.isRunning else {
                 throw CocoaError(
                     .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon did not start: \(process.text)"]
@@ -44,14 +44,6 @@ public final class PrivateSessionBus {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-    }
-
-    private static func accepts(_ path: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: path), let socket = try? UnixSocket.connect(toPath: path) else {
-            return false
-        }
-        socket.close()
-        return true
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import TransferKitPlatform
 
 /// The system programs the tests drive (`python3`, `xdotool`, `Xvfb`, `xclip`, `prlimit`, …), found one way: the
 /// first of ``searchPath``'s folders that holds an executable of that name. A test that needs one is enabled with
@@ -23,4 +24,14 @@ public enum SystemTool {
         guard !name.isEmpty, !name.contains("/") else { return nil }
         return searchPath.lazy.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+}
+
+/// Whether a server listens on the Unix socket at `path`: a connection is accepted. A socket file alone is not
+/// enough, since a server binds (making the file) before it listens, and a client in between is refused.
+public func unixSocketAccepts(_ path: String) -> Bool {
+    guard FileManager.default.fileExists(atPath: path), let socket = try? UnixSocket.connect(toPath: path) else {
+        return false
+    }
+    socket.close()
+    return true
 }

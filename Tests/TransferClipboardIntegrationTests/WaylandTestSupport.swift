@@ -41,7 +41,8 @@ final class WaylandCompositor: Sendable {
 
     deinit { stop() }
 
-    /// Starts sway and waits until its socket accepts connections.
+    /// Starts sway and waits until its socket accepts connections (not only until the file exists: sway binds before
+    /// it listens).
     static func start() async throws -> WaylandCompositor {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-wayland")
         var environment = ProcessInfo.processInfo.environment
@@ -62,7 +63,7 @@ final class WaylandCompositor: Sendable {
         let process = try BackgroundProcess(arguments, environment: environment)
         let compositor = WaylandCompositor(directory: directory, process: process)
         for _ in 0..<600 where process.isRunning {
-            if FileManager.default.fileExists(atPath: compositor.socketPath) { return compositor }
+            if unixSocketAccepts(compositor.socketPath) { return compositor }
             try await Task.sleep(for: .milliseconds(50))
         }
         compositor.stop()

@@ -81,7 +81,7 @@ final class WestonCompositor: Sendable {
         let socket = directory.appendingPathComponent("wayland-weston").path
         for _ in 0..<600 where process.isRunning {
             let said = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
-            if FileManager.default.fileExists(atPath: socket) {
+            if unixSocketAccepts(socket) {
                 guard xwayland else {
                     return WestonCompositor(directory: directory, process: process, xwaylandDisplay: nil, host: host)
                 }
