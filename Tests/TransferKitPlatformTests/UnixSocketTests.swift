@@ -145,26 +145,18 @@ struct TimedWriteTests {
         let pipe = try Syscall.makePipe()
         defer { Syscall.close(pipe.read) }
         let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let reader = Thread {
-            var received: [UInt8] = []
+        // The reader thread hands over what it read once the pipe ends.
+        let received = Latch<[UInt8]>()
+        DedicatedThread.start {
+            var all: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65536)
             while let count = try? Syscall.read(pipe.read, into: &buffer), count > 0 {
-                received += buffer.prefix(count)
+                all += buffer.prefix(count)
             }
-            ReceivedBytes.shared.set(received)
+            received.open(all)
         }
-        reader.start()
         try bytes.withUnsafeBytes { try Syscall.write(pipe.write, $0, timeout: .seconds(30)) }
         Syscall.close(pipe.write)
-        while ReceivedBytes.shared.get() == nil { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(ReceivedBytes.shared.get() == bytes)
+        #expect(await received.wait() == bytes)
     }
-}
-
-/// What the reader thread of ``TimedWriteTests`` received.
-private final class ReceivedBytes: Sendable {
-    static let shared = ReceivedBytes()
-    private let bytes = SanitizedMutex<[UInt8]?>(nil)
-    func set(_ value: [UInt8]) { bytes.withLock { $0 = value } }
-    func get() -> [UInt8]? { bytes.withLock { $0 } }
 }

@@ -17,6 +17,8 @@ final class ImageMemoryBudget: Sendable {
     static let defaultLimit = 1536 << 20
 
     private let books: SanitizedMutex<Books<CheckedContinuation<Void, any Error>>>
+    /// Who waits for a number of waiting conversions (``waitUntilWaiting(atLeast:)``).
+    private let watchers = SanitizedMutex<[(count: Int, latch: Latch<Void>)]>([])
 
     /// A budget of `limit` bytes.
     init(limit: Int) {
@@ -37,6 +39,26 @@ final class ImageMemoryBudget: Sendable {
         books.withLock { ($0.reserved, $0.peak, $0.queue.count) }
     }
 
+    /// Returns once at least `count` conversions wait their turn, or the task is cancelled (for tests, which then
+    /// need no poll).
+    func waitUntilWaiting(atLeast count: Int) async {
+        let latch = Latch<Void>()
+        watchers.withLock { $0.append((count, latch)) }
+        openSatisfiedWatchers()
+        _ = await latch.wait()
+    }
+
+    /// Opens the latches of ``waitUntilWaiting(atLeast:)`` whose count of waiting conversions is reached.
+    private func openSatisfiedWatchers() {
+        let waiting = books.withLock { $0.queue.count }
+        let satisfied = watchers.withLock { watchers in
+            let satisfied = watchers.filter { $0.count <= waiting }.map(\.latch)
+            watchers.removeAll { $0.count <= waiting }
+            return satisfied
+        }
+        for latch in satisfied { latch.open() }
+    }
+
     /// Reserves `bytes`, waiting for conversions ahead to give theirs back.
     ///
     /// - Throws: `ImagingError` `limitExceeded` when `bytes` is more than the whole budget; `CancellationError` when
@@ -50,7 +72,7 @@ final class ImageMemoryBudget: Sendable {
                 case .granted: continuation.resume()
                 case .refused(let limit): continuation.resume(throwing: Self.refusal(bytes, limit: limit))
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .waits: break
+                case .waits: openSatisfiedWatchers()
                 }
             }
         } onCancel: {

@@ -36,18 +36,6 @@ struct ImageBudgetTests {
     /// What a conversion of `png` reserves.
     static func cost(_ png: Data) -> Int { 3 * ImageFormat.png.decodedByteCountBound(of: png) + png.count }
 
-    /// Polls `condition` until it holds or a generous deadline passes (the machine is loaded).
-    static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        // Long, below the suite's 5 minutes: in a whole-suite thread-sanitizer run the conversions' tasks waited more
-        // than 60 s for one of the test pool's two threads.
-        let deadline = ContinuousClock.now + .seconds(240)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
-
     static func expectBudgetError(_ error: any Error, sourceLocation: SourceLocation = #_sourceLocation) {
         let transfer = error as? TransferError
         #expect(transfer?.code == .conversionFailed, sourceLocation: sourceLocation)
@@ -179,7 +167,8 @@ struct ImageBudgetTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
-        #expect(try await Self.eventually { budget.usage.waiting == 6 })
+        await budget.waitUntilWaiting(atLeast: 6)
+        #expect(budget.usage.waiting == 6)
         #expect(finished.count == 0)
         // The synchronous form cannot wait: it fails at once while the budget is in use.
         #expect {
@@ -223,7 +212,8 @@ struct ImageBudgetTests {
         let converter = try Self.converter(budget)
         try await budget.reserve(budget.limit)
         let task = Task { try await ImageBudgetTests.collect(converter.convert(TransferByteStream(data: png))) }
-        #expect(try await Self.eventually { budget.usage.waiting == 1 })
+        await budget.waitUntilWaiting(atLeast: 1)
+        #expect(budget.usage.waiting == 1)
         task.cancel()
         await #expect(throws: (any Error).self) { _ = try await task.value }
         #expect(budget.usage.waiting == 0)
@@ -239,7 +229,8 @@ struct ImageBudgetTests {
         let converter = try Self.converter(budget)
         try await budget.reserve(cost)
         let waiting = Task { try await ImageBudgetTests.collect(converter.convert(TransferByteStream(data: png))) }
-        #expect(try await Self.eventually { budget.usage.waiting == 1 })
+        await budget.waitUntilWaiting(atLeast: 1)
+        #expect(budget.usage.waiting == 1)
         budget.limit = cost - 1
         await #expect {
             _ = try await waiting.value
