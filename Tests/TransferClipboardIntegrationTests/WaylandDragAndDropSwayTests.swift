@@ -217,6 +217,30 @@ struct WaylandDragBetweenWindowsTests {
         dropped.cancel()
     }
 
+    @Test("A decide that takes its time does not hold up the connection: a round trip ends meanwhile; then it counts")
+    func slowDecide() async throws {
+        let rig = try await WaylandDragRig()
+        let asked = Latch<Void>()
+        let answer = Latch<Void>()
+        let dropped = Self.takeFirstDrop(rig) { _, actions in
+            asked.open()
+            // Blocks whatever runs decide until the test lets it answer (at most a minute: a guard, not a timing).
+            _ = answer.block(until: .after(.seconds(60)))
+            return actions.contains(.copy) ? .copy : nil
+        }
+        let dragging = Task { try await rig.sourceWindow.drag(Self.offer([.copy])) }
+        let dragged = Task { try await rig.drag { rig.targetDecided } }
+        _ = await asked.wait()
+        // decide is waiting: the target's connection still answers (its reader thread is not the one waiting).
+        try await rig.target.roundTrip()
+        #expect(!rig.targetDecided, "decide has not answered yet")
+        answer.open()
+        try await dragged.value
+        let (bytes, drop) = try await dropped.value
+        #expect(bytes == Self.text && drop.action == .copy)
+        #expect(try await dragging.value == .dropped(performed: .copy, target: "text/plain;charset=utf-8"))
+    }
+
     @Test("A window that is not a drop target refuses at once, without a decide")
     func notATarget() async throws {
         let rig = try await WaylandDragRig()

@@ -12,7 +12,6 @@ import TransferKitPlatform
 /// use (``WaylandSubscription``). It holds drag and drop's machine and the waiters and closures behind the machine's
 /// ids, lives in the backend's storage and is changed only under the backend's lock.
 struct WaylandDragAndDropSubscription: WaylandSubscription {
-    typealias Decide = @Sendable (_ targets: [String], _ actions: [DesktopDragAction]) -> DesktopDragAction?
 
     /// The machine.
     var machine = WaylandDragAndDropState()
@@ -32,8 +31,17 @@ struct WaylandDragAndDropSubscription: WaylandSubscription {
     /// One window's stream of drops.
     struct Drops {
         var stream: UInt64
-        var decide: Decide
+        /// The questions for the window's `decide`, answered in order by a task of the stream's own: never on the
+        /// connection's reader thread, which a slow `decide` would stall (X11 asks on the window's task).
+        var questions: AsyncStream<Question>.Continuation
         var continuation: AsyncThrowingStream<any DesktopDropHandle, any Error>.Continuation
+    }
+
+    /// What `decide` is asked about the drag `offer` over a window.
+    struct Question {
+        var offer: UInt32
+        var targets: [String]
+        var actions: [DesktopDragAction]
     }
 
     init(backend: WaylandBackend) {
@@ -73,14 +81,8 @@ struct WaylandDragAndDropSubscription: WaylandSubscription {
                         drops?.finish()
                     })
             case .decide(let window, let offer, let targets, let actions):
-                guard let decide = drops[window]?.decide else { continue }
-                steps.append(
-                    .effect { [weak backend] in
-                        let choice = decide(targets, actions)
-                        backend?.updateDragAndDrop { subscription, core in
-                            subscription.machine.decided(offer: offer, action: choice, core: core)
-                        }
-                    })
+                guard let questions = drops[window]?.questions else { continue }
+                steps.append(.effect { questions.yield(Question(offer: offer, targets: targets, actions: actions)) })
             case .deliver(let window, let drop):
                 guard let continuation = drops[window]?.continuation, let backend else {
                     let finished = machine.finishDrop(drop.offer, performed: nil, accepted: drop.action, core: &core)
@@ -299,6 +301,16 @@ extension WaylandBackend: DragAndDropBackend {
         decide: @escaping @Sendable (_ targets: [String], _ actions: [DesktopDragAction]) -> DesktopDragAction?
     ) -> AsyncThrowingStream<any DesktopDropHandle, any Error> {
         let (stream, continuation) = AsyncThrowingStream<any DesktopDropHandle, any Error>.makeStream()
+        // `decide` answers on a task of this stream's own, in the order asked; the task ends with the stream.
+        let (questions, asking) = AsyncStream<WaylandDragAndDropSubscription.Question>.makeStream()
+        Task { [weak self] in
+            for await question in questions {
+                let choice = decide(question.targets, question.actions)
+                self?.updateDragAndDrop { subscription, core in
+                    subscription.machine.decided(offer: question.offer, action: choice, core: core)
+                }
+            }
+        }
         do {
             // The previous stream is taken out under the lock and finished after it: finishing runs its
             // `onTermination`, which takes the lock again.
@@ -307,11 +319,12 @@ extension WaylandBackend: DragAndDropBackend {
                 let previous = subscription.drops[window]?.continuation
                 subscription.lastStream += 1
                 let stream = subscription.lastStream
-                subscription.drops[window] = .init(stream: stream, decide: decide, continuation: continuation)
+                subscription.drops[window] = .init(stream: stream, questions: asking, continuation: continuation)
                 return ((stream, previous), [])
             }
             previous?.finish()
             continuation.onTermination = { [weak self] _ in
+                asking.finish()
                 self?.updateDragAndDrop { subscription, core in
                     // Only this stream's end: a newer stream of the same window stays.
                     guard subscription.drops[window]?.stream == stream else { return [] }
@@ -321,6 +334,7 @@ extension WaylandBackend: DragAndDropBackend {
                 }
             }
         } catch {
+            asking.finish()
             continuation.finish(throwing: error)
         }
         return stream
