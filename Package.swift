@@ -112,7 +112,7 @@ let package = Package(
             name: "TransferClipboardCLI",
             dependencies: [
                 "TransferKitPlatform", "UniformTypes", "TransferKit", "TransferKitCLI", "TransferClipboard",
-                "TransferSessions", "TransferDesktop",
+                "TransferSessions", "TransferDesktop", "CBOR",
             ]),
         // Released static (`Scripts/release.sh`: `--static-swift-stdlib`), not by linker flags here: SwiftPM refuses a
         // versioned dependency whose products carry unsafe flags, and every adopter's tests build this product.
@@ -332,7 +332,7 @@ let package = Package(
                 "TransferKitPlatform", "TransferSessions",
                 "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
-                "transferkit-clipboard-probe", "CharacterCardsGTK",
+                "transferkit-clipboard-probe", "CharacterCardsGTK", "CBOR",
             ]),
         .testTarget(
             name: "TransferDesktopTests",

@@ -1,5 +1,6 @@
 """Checks values against Schemas/transfer-session.cddl with a reader for the part of CDDL (RFC 8610) that file
-uses: rules, maps with quoted keys and optional (`?`) members, `[* type]` arrays, choices with `/`, text and unsigned integer literals,
+uses: rules, maps with quoted keys and optional (`?`) members, tables (`{ + key => value }`, `*` for possibly empty),
+`[* type]` arrays, choices with `/`, text and unsigned integer literals,
 the prelude types uint, int, tstr, bstr and bool, and the controls `.size N` and `.size (A..B)`.
 Standard library only; used by session_peer.py's check roles."""
 import re
@@ -20,7 +21,7 @@ def parse(text):
     for index, match in enumerate(starts):
         end = starts[index + 1].start() if index + 1 < len(starts) else len(text)
         body = text[match.end():end].strip()
-        tokens = re.findall(r'"[^"]*"|\.\.|\.size|[{}\[\]():,?*/]|[A-Za-z0-9_-]+', body)
+        tokens = re.findall(r'"[^"]*"|=>|\.\.|\.size|[{}\[\]():,?*/+]|[A-Za-z0-9_-]+', body)
         parsed, rest = _type(tokens, 0)
         if rest != len(tokens):
             raise ValueError(f"cannot read rule {match.group(1)}: {tokens[rest:]}")
@@ -41,6 +42,14 @@ def _type(tokens, i):
 
 def _single(tokens, i):
     token = tokens[i]
+    if token == "{" and tokens[i + 1] in ("+", "*"):
+        # A table: every key of one type, every value of another; `+` needs at least one entry.
+        least = 1 if tokens[i + 1] == "+" else 0
+        key, i = _single(tokens, i + 2)
+        assert tokens[i] == "=>", tokens[i:i + 3]
+        value, i = _type(tokens, i + 1)
+        assert tokens[i] == "}", tokens[i:i + 3]
+        return ("table", key, value, least), i + 1
     if token == "{":
         members, i = [], i + 1
         while tokens[i] != "}":
@@ -135,5 +144,14 @@ def _check(rules, kind, value, path):
                     raise ValueError(f"{path}: required key {key!r} is missing")
                 continue
             _check(rules, member, value[key], f"{path}.{key}")
+        return
+    if tag == "table":
+        if not isinstance(value, dict):
+            raise ValueError(f"{path}: {value!r} is not a map")
+        if len(value) < kind[3]:
+            raise ValueError(f"{path}: fewer than {kind[3]} entries")
+        for key, member in value.items():
+            _check(rules, kind[1], key, f"{path} key {key!r}")
+            _check(rules, kind[2], member, f"{path}[{key!r}]")
         return
     raise ValueError(f"unknown kind {tag}")

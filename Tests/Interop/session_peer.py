@@ -301,19 +301,20 @@ def source_check(path, cddl_path):
     print(f"valid {count} frames: {' '.join(names)}", flush=True)
 
 
-def check_desktop_offer(cddl_path):
-    """Checks the CBOR bytes of a desktop session offer (section 7), read from standard input, against the CDDL."""
+def check_offer(cddl_path, rule="desktop-session-offer"):
+    """Checks the CBOR bytes of a session offer (section 7: `desktop-session-offer`; 7.1: `clipboard-session-offer`),
+    read from standard input, against the CDDL."""
     cddl, rules = _cddl(cddl_path)
     data = sys.stdin.buffer.read()
     try:
         value, end = decode(data)
         if end != len(data):
             raise ValueError(f"{len(data) - end} bytes after the item")
-        cddl.check(rules, "desktop-session-offer", value)
+        cddl.check(rules, rule, value)
     except (ValueError, KeyError, IndexError) as error:
         print(f"invalid: {error}", flush=True)
         return
-    print(f"valid desktop-session-offer {sorted(value)}", flush=True)
+    print(f"valid {rule} {sorted(value)}", flush=True)
 
 
 def codes(cddl_path):
@@ -418,7 +419,9 @@ def main():
     elif role == "codes":
         codes(path)
     elif role == "check-desktop-offer":
-        check_desktop_offer(path)
+        check_offer(path)
+    elif role == "check-clipboard-offer":
+        check_offer(path, "clipboard-session-offer")
     elif role == "source-mute":
         serve(path, on_load(mute))
     elif role == "source-file-without-descriptor":

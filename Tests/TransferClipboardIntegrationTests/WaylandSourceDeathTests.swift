@@ -22,12 +22,18 @@ final class WaylandSourceDeathTests {
         compositor.stop()
     }
 
-    @Test("A TransferKit source SIGKILLed mid-transfer: its pipe's end reads as the data's end, paste exits 0 short")
-    func sourceKilledMidTransfer() async throws {
+    /// Through the compositor's pipe (a copy with a paste limit offers no session), the pipe's end reads as the
+    /// data's end and the paste is short; through the session a copy of a file offers (section 7.1 of the session
+    /// protocol), the paste had the file's descriptor before the kill and reads it whole.
+    @Test(
+        "A TransferKit source SIGKILLed mid-transfer: through the pipe paste exits 0 short; through its session, whole",
+        arguments: [false, true])
+    func sourceKilledMidTransfer(throughSession: Bool) async throws {
         let big = compositor.directory.appendingPathComponent("big.bin")
         try Data(repeating: 0x5A, count: 64 << 20).write(to: big)
         let copy = try BackgroundProcess(
-            [TransferKitExecutable.defaultPath, "copy", "--foreground", "--type", "com.example.blob", big.path],
+            [TransferKitExecutable.defaultPath, "copy", "--foreground", "--type", "com.example.blob", big.path]
+                + (throughSession ? [] : ["--loops", "100"]),
             environment: compositor.environment)
         defer { copy.stop() }
         try await compositor.waitUntilOffered("com.example.blob")
@@ -54,7 +60,11 @@ final class WaylandSourceDeathTests {
             other += buffer[..<count].count { $0 != 0x5A }
         }
         let status = try await paste.exitStatus()
-        #expect(received < 64 << 20, "the whole payload arrived: the source was not killed mid-transfer")
+        if throughSession {
+            #expect(received == 64 << 20, "the passed file was not read whole")
+        } else {
+            #expect(received < 64 << 20, "the whole payload arrived: the source was not killed mid-transfer")
+        }
         #expect(other == 0, "paste printed something besides the bytes (an error?)")
         #expect(status == 0)
     }

@@ -202,7 +202,8 @@ enum ClipboardBenchmark {
                 baseline: Summary(lowerIsBetter: large.baseline).mapped(throughput), ratio: large.medianRateRatio,
                 ratioMeaning: "throughput", target: .ratioAtLeast(1),
                 note: "Only the paste is timed, to /dev/null, from a copy of the same tool serving a file of "
-                    + "\(byteCount >> 20) MiB (transferkit copy FILE; the stock copy holds it in memory)."),
+                    + "\(byteCount >> 20) MiB (transferkit copy FILE, which offers it as a session too, so paste "
+                    + "reads it from a passed descriptor; the stock copy holds it in memory)."),
         ]
     }
 

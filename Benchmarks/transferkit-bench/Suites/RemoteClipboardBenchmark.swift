@@ -128,7 +128,8 @@ enum RemoteClipboardBenchmark {
                 baselineName: "ssh host cat FILE", baseline: Summary(lowerIsBetter: large.baseline).mapped(throughput),
                 ratio: large.medianRateRatio, ratioMeaning: "throughput", target: .ratioAtLeast(0.8),
                 note: "paste --from ssh://… --type public.data to /dev/null of a \(byteCount >> 20) MiB file that "
-                    + "transferkit copy serves on the far display, against ssh … cat of the same file."),
+                    + "transferkit copy serves on the far display (the far serve reads it through the copy's session "
+                    + "offer, from a passed descriptor), against ssh … cat of the same file to /dev/null."),
         ]
     }
 

@@ -119,6 +119,16 @@ public final class Clipboard: Sendable {
         _ providers: [TransferProvider], to selection: ClipboardSelection = .clipboard,
         options: ClipboardWriteOptions = ClipboardWriteOptions()
     ) async throws -> ClipboardWriteHandle {
+        try await write(providers, to: selection, options: options, sessionOffer: nil)
+    }
+
+    /// ``write(_:to:options:)``, offering `sessionOffer` too when given: the bytes of
+    /// ``ClipboardTypeMapping/sessionOfferName``, which name where this process serves the same items as a session
+    /// (the tool's `copy` of files publishes one). Asking for it counts as no paste, as for the hints.
+    package func write(
+        _ providers: [TransferProvider], to selection: ClipboardSelection, options: ClipboardWriteOptions,
+        sessionOffer: Data?
+    ) async throws -> ClipboardWriteHandle {
         if let limit = options.lifetime.pasteLimit, limit < 1 {
             throw ClipboardError(
                 code: .invalidOptions,
@@ -127,10 +137,15 @@ public final class Clipboard: Sendable {
         let start = ContinuousClock.now
         let now = Date()
         let expiration = Self.expiration(of: providers, options: options, now: now)
-        let offers = ClipboardTypeMapping.offers(
-            for: providers, options: options, expiration: expiration,
-            includeX11Names: connection.backend.protocolName == "X11",
-            portalKeys: portal.offersKeys, catalog: catalog)
+        let offers =
+            ClipboardTypeMapping.offers(
+                for: providers, options: options, expiration: expiration,
+                includeX11Names: connection.backend.protocolName == "X11",
+                portalKeys: portal.offersKeys, catalog: catalog)
+            + (sessionOffer.map {
+                [ClipboardTypeMapping.constantOffer(ClipboardTypeMapping.sessionOfferName, bytes: $0)]
+            }
+                ?? [])
         let byName = Dictionary(offers.map { ($0.target, $0) }) { first, _ in first }
         let serving = ClipboardServing(pasteLimit: options.lifetime.pasteLimit)
         let portal = portal
@@ -218,18 +233,29 @@ public final class Clipboard: Sendable {
         try await read(from: selection, wrappingStreams: { $0 })
     }
 
+    /// Where a read may load an offered name from instead of the display server: given the name and the load's
+    /// progress, its bytes, or `nil` to read them from the owner through the display server.
+    package typealias DirectLoad =
+        @Sendable (_ name: String, _ progress: TransferProgress) async throws
+        -> TransferByteStream?
+
     /// ``read(from:)`` with each representation's stream passed through `wrap` as it is loaded (the tool counts the
-    /// bytes of all of them together, to stop a snapshot that outgrows what its archive form can hold).
+    /// bytes of all of them together, to stop a snapshot that outgrows what its archive form can hold), and, when
+    /// `direct` gives one for the names the owner offers, each name tried there first (the tool reads a TransferKit
+    /// owner's files through its session offer).
     package func read(
         from selection: ClipboardSelection,
-        wrappingStreams wrap: @escaping @Sendable (TransferByteStream) -> TransferByteStream
+        wrappingStreams wrap: @escaping @Sendable (TransferByteStream) -> TransferByteStream,
+        direct: (@Sendable (_ offered: [String]) async -> DirectLoad?)? = nil
     ) async throws -> [TransferProvider] {
         let offered = try await offeredTypes(on: selection)
         guard !offered.isEmpty else { return [] }
         let backend = connection.backend
         let connection = connection
+        let load = await direct?(offered.map(\.name))
         let provider = ClipboardTypeMapping.provider(offering: offered.map(\.name), catalog: catalog, portal: portal) {
             name, progress in
+            if let load, let stream = try await load(name, progress) { return wrap(stream) }
             let stream = try await backend.receive(name, from: selection)
             return wrap(
                 TransferByteStream(length: nil, ReceivedChunks(stream: stream, progress: progress, keep: connection)))

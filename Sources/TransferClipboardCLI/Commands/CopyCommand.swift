@@ -2,6 +2,7 @@ import TransferClipboard
 import TransferKit
 import TransferKitCLI
 import TransferKitPlatform
+import TransferSessions
 import UniformTypes
 
 #if canImport(FoundationEssentials)
@@ -155,8 +156,15 @@ struct CopyCommand: Command {
                 remote, items: items, arguments: arguments, isServingCopy: isServingCopy, context: context)
         }
         let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        // Files are offered as a session too, for TransferKit readers here to read them directly.
+        let published = ClipboardSessionOffer.publish(
+            items.providers, options: options, largestFileSize: inputs.compactMap(\.size).max() ?? 0,
+            catalog: catalog, environment: ProcessInfo.processInfo.environment, timeout: ClipboardCommandOptions.timeout
+        )
+        defer { published?.publication.close() }
         let handle = try await clipboard.write(
-            items.providers, to: ClipboardCommandOptions.selection(arguments), options: options)
+            items.providers, to: ClipboardCommandOptions.selection(arguments), options: options,
+            sessionOffer: published?.bytes)
         if isServingCopy {
             // Tell the waiting parent, then let go of its pipe: it returns, this process serves on.
             try context.standardOutput.writeLine("ready")

@@ -177,7 +177,11 @@ struct ServeCommand: Command {
         // and the next owner's (a password, say) must not be served under it. The session ends at the first change.
         let changes = clipboard.changes(of: selection)
         // Read when the near side connects: the types the owner offers now, each loaded from it when asked.
-        let providers = try await clipboard.read(from: selection)
+        // A TransferKit owner's files are read through its session offer, from a passed descriptor.
+        let providers = try await clipboard.read(
+            from: selection, wrappingStreams: { $0 },
+            direct: ClipboardSessionOffer.directLoads(
+                from: clipboard, selection: selection, timeout: ClipboardCommandOptions.timeout))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await serve(providers.filter { !$0.registeredTypes.isEmpty }) }
             group.addTask {

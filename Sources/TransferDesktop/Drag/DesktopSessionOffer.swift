@@ -97,7 +97,12 @@ package struct DesktopSessionOffer: Codable, Sendable, Hashable {
     /// The socket path for publishing `session`: in `XDG_RUNTIME_DIR` when set (a folder only its user may read),
     /// else in the temporary folder; `nil` when neither leaves room within a socket address's 107 bytes.
     package static func socketPath(for session: DragSession.ID, environment: [String: String]) -> String? {
-        let name = "transferkit-drag-\(session.rawValue).sock"
+        socketPath(named: "transferkit-drag-\(session.rawValue).sock", environment: environment)
+    }
+
+    /// The path of a socket called `name` in `XDG_RUNTIME_DIR` when set, else in the temporary folder; `nil` when
+    /// neither leaves room within a socket address's 107 bytes (the clipboard's session offer uses it too).
+    package static func socketPath(named name: String, environment: [String: String]) -> String? {
         let folders = [environment["XDG_RUNTIME_DIR"], environment["TMPDIR"], "/tmp"].compactMap { $0 }
         for folder in folders where folder.hasPrefix("/") {
             let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name

@@ -372,7 +372,19 @@ public enum ClipboardTypeMapping {
     /// - Parameter name: An offered name.
     /// - Returns: `true` for the names of the hints table above.
     public static func isHint(_ name: String) -> Bool {
-        name == expiresName || name == derivedName || hintNames.contains { $0.key == name }
+        name == expiresName || name == derivedName || name == sessionOfferName || hintNames.contains { $0.key == name }
+    }
+
+    /// The name of a TransferKit owner's session offer: the CBOR map that names the Unix socket where the same
+    /// process serves the item's files as a session (`Schemas/transfer-session.md`, section 7.1), so that another
+    /// TransferKit process on the machine reads them through a passed file descriptor instead of the display server.
+    /// Like the hints it is no type of the item's data.
+    package static let sessionOfferName = "application/x-transferkit-clipboard-session"
+
+    /// An offer of `target` whose bytes are `bytes` whoever asks (a hint, or the session offer), served by no
+    /// representation.
+    package static func constantOffer(_ target: String, bytes: Data) -> Offer {
+        Offer(target: target, providerIndex: 0, type: .data, conversion: .constant(bytes))
     }
 
     /// The preferred MIME types of the most specific supertypes of `type` that have one (none of them conforms to
