@@ -488,15 +488,11 @@ private final class SourceEndpoint: Sendable {
     ) async throws {
         let stream = try await provider.loadStream(for: type, progress: progress)
         try sendOrThrow(SourceMessage.begin(request: request, length: stream.length))
-        for try await chunk in stream {
+        for try await chunk in stream where !chunk.isEmpty {
             try Task.checkCancellation()
-            var offset = chunk.startIndex
-            while offset < chunk.endIndex {
-                let end =
-                    chunk.index(offset, offsetBy: SessionWire.chunkSize, limitedBy: chunk.endIndex) ?? chunk.endIndex
-                try sendOrThrow(SourceMessage.chunk(request: request, bytes: chunk[offset..<end]))
-                offset = end
-            }
+            // The stream's chunk (up to a few MiB) as its frames in one write.
+            try SessionWire.send(
+                frame: SessionWire.chunkFrames(request: request, bytes: chunk), on: connection, to: "destination")
         }
         try Task.checkCancellation()
         finishLoad(request, with: .end(request: request))

@@ -244,33 +244,33 @@ final class LoadChannel: Sendable {
             closeFile()
             return nil
         }
-        // Read straight into the chunk handed on: one buffer per chunk, no copy.
-        var chunk = Data(count: Int(min(UInt64(Self.bufferLimit), remaining)))
+        // Read straight into the chunk handed on: one buffer per chunk, neither copied nor cleared first.
+        let capacity = Int(min(UInt64(Self.bufferLimit), remaining))
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         let count: Int
         do {
             guard try Syscall.waitUntilReadable(descriptor, timeout: timeout) else {
+                buffer.deallocate()
                 closeFile()
                 cancel()
                 throw Self.timedOut(timeout, what: "passed a file that gave no bytes")
             }
-            let outcome = chunk.withUnsafeMutableBytes { bytes in
-                Result { () throws(SystemError) in try Syscall.read(descriptor, into: bytes) }
-            }
-            count = try outcome.get()
+            count = try Syscall.read(descriptor, into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
         } catch let error as TransferError {
             throw error
         } catch {
+            buffer.deallocate()
             closeFile()
             throw TransferError(code: .loaderFailed, message: "The passed file cannot be read.", cause: error)
         }
         guard count > 0 else {
+            buffer.deallocate()
             closeFile()
             throw TransferError(
                 code: .lengthMismatch, message: "The passed file ended \(remaining) bytes before its announced length.")
         }
         state.withLock { $0.file = (descriptor, remaining - UInt64(count)) }
-        chunk.count = count
-        return chunk
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     private func closeFile() {

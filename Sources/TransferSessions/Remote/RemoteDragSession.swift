@@ -354,7 +354,12 @@ final class SourceLink: Sendable {
             onFrame: { [self] (body, descriptors) throws(WireViolation) in
                 let message: SourceMessage
                 do throws(TransferSessionError) {
-                    message = try SessionWire.decode(SourceMessage.self, from: body[...])
+                    // A chunk in the form TransferKit sends is read in one pass; anything else by the decoder.
+                    if let chunk = SessionWire.decodeChunk(body[...]) {
+                        message = chunk
+                    } else {
+                        message = try SessionWire.decode(SourceMessage.self, from: body[...])
+                    }
                 } catch {
                     throw WireViolation(error.message, cause: error)
                 }

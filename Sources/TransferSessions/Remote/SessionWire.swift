@@ -48,6 +48,100 @@ package enum SessionWire {
         LengthPrefixedFrames.frame(try CBOREncoder().encodedBytes(message))
     }
 
+    /// The frame of `SourceMessage.chunk(request:bytes:)`, byte for byte what ``frame(_:)`` makes of it (the
+    /// deterministic CBOR `{"chunk": {"bytes": h'…', "request": n}}`), written in one pass: the general encoder
+    /// copies the bytes several times (into the item, sorting the map's entries, the body, the frame), and a load's
+    /// bytes are nearly all chunks.
+    package static func chunkFrame(request: UInt32, bytes: Data) -> [UInt8] {
+        var frames: [UInt8] = []
+        appendChunkFrame(request: request, bytes: bytes, to: &frames)
+        return frames
+    }
+
+    /// The chunk frames of `bytes`, one per ``chunkSize`` of them (the last may be shorter, and empty bytes make one
+    /// empty chunk), one after another in one buffer: sent at once, they cost one write and one wake-up of the reader
+    /// instead of one per frame.
+    package static func chunkFrames(request: UInt32, bytes: Data) -> [UInt8] {
+        var frames: [UInt8] = []
+        frames.reserveCapacity(bytes.count + (bytes.count / chunkSize + 1) * 32)
+        var offset = bytes.startIndex
+        repeat {
+            let end = bytes.index(offset, offsetBy: chunkSize, limitedBy: bytes.endIndex) ?? bytes.endIndex
+            appendChunkFrame(request: request, bytes: bytes[offset..<end], to: &frames)
+            offset = end
+        } while offset < bytes.endIndex
+        return frames
+    }
+
+    /// Appends ``chunkFrame(request:bytes:)``'s frame to `frames`.
+    private static func appendChunkFrame(request: UInt32, bytes: Data, to frames: inout [UInt8]) {
+        let start = frames.count
+        frames += [0, 0, 0, 0]  // the body's length, known at the end
+        frames += chunkPrefix
+        appendHead(major: 2, UInt64(bytes.count), to: &frames)
+        frames.append(contentsOf: bytes)
+        frames += requestKey
+        appendHead(major: 0, UInt64(request), to: &frames)
+        let length = UInt32(truncatingIfNeeded: frames.count - start - 4)
+        for index in 0..<4 { frames[start + index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+    }
+
+    /// `{"chunk": {"bytes": ` in CBOR: a map of one entry, the key, a map of two entries, the first key.
+    private static let chunkPrefix: [UInt8] = [0xA1, 0x65] + Array("chunk".utf8) + [0xA2, 0x65] + Array("bytes".utf8)
+    /// The second key of a chunk's map, `"request"`.
+    private static let requestKey: [UInt8] = [0x67] + Array("request".utf8)
+
+    /// Appends the shortest head of a CBOR item of major type `major` with argument `value` (RFC 8949 §4.2.1).
+    private static func appendHead(major: UInt8, _ value: UInt64, to body: inout [UInt8]) {
+        let type = major << 5
+        switch value {
+        case 0..<24: body.append(type | UInt8(value))
+        case 24..<0x100: body += [type | 24, UInt8(value)]
+        case 0x100..<0x1_0000: body += [type | 25, UInt8(value >> 8), UInt8(value & 0xFF)]
+        case 0x1_0000..<0x1_0000_0000:
+            body += [type | 26] + (0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        default: body += [type | 27] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+        }
+    }
+
+    /// The chunk in `body` when it is exactly ``chunkFrame(request:bytes:)``'s form (the one a TransferKit source
+    /// sends), read in one pass; `nil` for any other body, which the general decoder then reads.
+    package static func decodeChunk(_ body: ArraySlice<UInt8>) -> SourceMessage? {
+        guard body.starts(with: chunkPrefix) else { return nil }
+        var index = body.startIndex + chunkPrefix.count
+        guard let count = readHead(major: 2, body, &index), count <= UInt64(body.endIndex - index) else { return nil }
+        let bytesStart = index
+        index += Int(count)
+        guard body[index...].starts(with: requestKey) else { return nil }
+        index += requestKey.count
+        guard let request = readHead(major: 0, body, &index), request <= UInt64(UInt32.max), index == body.endIndex
+        else { return nil }
+        return .chunk(request: UInt32(request), bytes: Data(body[bytesStart..<(bytesStart + Int(count))]))
+    }
+
+    /// The argument of the CBOR head of major type `major` at `index`, in its shortest form only (as deterministic
+    /// encoding writes it); moves `index` past it. `nil` for another type, a longer form or too few bytes.
+    private static func readHead(major: UInt8, _ body: ArraySlice<UInt8>, _ index: inout Int) -> UInt64? {
+        guard index < body.endIndex, body[index] >> 5 == major else { return nil }
+        let additional = body[index] & 0x1F
+        index += 1
+        let width: Int
+        switch additional {
+        case 0..<24: return UInt64(additional)
+        case 24: width = 1
+        case 25: width = 2
+        case 26: width = 4
+        case 27: width = 8
+        default: return nil
+        }
+        guard body.endIndex - index >= width else { return nil }
+        let value = body[index..<(index + width)].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        index += width
+        // The shortest form: a value that fits a narrower head is no deterministic encoding.
+        let smallest: UInt64 = width == 1 ? 24 : 1 << (UInt64(width) * 4)
+        return value >= smallest ? value : nil
+    }
+
     /// Frames `message` and sends it whole on `connection`, with `descriptors` attached.
     /// - Parameter peer: Who reads it (`source` or `destination`), for the error's message.
     /// - Throws: ``TransferSessionError``: `timedOut` when the peer did not read within the connection's limit,
@@ -63,6 +157,15 @@ package enum SessionWire {
             throw TransferSessionError(
                 code: .protocolViolation, message: "A message could not be encoded.", cause: error)
         }
+        try send(frame: bytes, descriptors: descriptors, on: connection, to: peer)
+    }
+
+    /// Sends the frame `bytes` whole on `connection`, with `descriptors` attached; see
+    /// ``send(_:descriptors:on:to:)``.
+    package static func send(
+        frame bytes: [UInt8], descriptors: [Int32] = [], on connection: FramedConnection<LengthPrefixedFrames>,
+        to peer: String
+    ) throws(TransferSessionError) {
         do {
             try connection.send(bytes, descriptors: descriptors)
         } catch {
