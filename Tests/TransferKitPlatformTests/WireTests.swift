@@ -314,6 +314,42 @@ struct WireTests {
         #expect(connection.hasEnded)
     }
 
+    @Test(
+        "a framed connection with an output pipe writes its frames into it, and closes it with its flag back at the end"
+    )
+    func outputPipe() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.read) }
+        // A second descriptor of the pipe's write end: the flag belongs to the open file description both share.
+        let watcher = try Syscall.duplicate(pipe.write)  // closed at the end, once
+        let connection = try FramedConnection<LengthPrefixedFrames>(
+            socket: near, output: pipe.write, sendTimeout: .seconds(5))
+        let ends = Mailbox<String, Never>(capacity: 4)
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 64), onFrame: { _, _ in },
+            onEnd: { end in ends.post("\(end)") })
+        #expect(try Syscall.setNonBlocking(watcher, true), "non-blocking while the connection owns it")
+        let frame = LengthPrefixedFrames.frame([1, 2, 3])
+        try connection.send(frame)
+        try connection.send(frame + frame)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(try Syscall.read(pipe.read, into: &buffer) == 3 * frame.count)
+        #expect(Array(buffer.prefix(3 * frame.count)) == frame + frame + frame)
+        let refused = #expect(throws: SystemError.self) { try connection.send(frame, descriptors: [pipe.read]) }
+        #expect(refused?.errorNumber == EINVAL, "a pipe carries no descriptors")
+
+        // The peer ends the stream: the connection ends, puts the flag back and closes its output.
+        far.shutdown()
+        #expect(try await ends.receive(until: .after(.seconds(10))) == "the peer closed the connection")
+        #expect(try !Syscall.setNonBlocking(watcher, false), "blocking again, as it was given")
+        let error = #expect(throws: SystemError.self) { try connection.send(frame) }
+        #expect(error?.errorNumber == EPIPE)
+        Syscall.close(watcher)
+        // Every write end is closed now: the reader reads the end.
+        #expect(try Syscall.read(pipe.read, into: &buffer) == 0)
+    }
+
     @Test("a silent peer ends the connection at the silence limit when the protocol says so")
     func silence() async throws {
         let (near, far) = try UnixSocket.pair()

@@ -576,11 +576,18 @@ package struct WaylandState: Sendable {
         var machine = WaylandState()
         _ = try machine.getRegistry()
         let (callback, _) = try machine.startRoundTrip()
+        var actions: [Action] = []
         for (index, interface) in interfaces.enumerated() {
-            _ = machine.handle(.global(name: UInt32(index + 1), interface: interface, version: version), live: true)
+            actions += machine.handle(
+                .global(name: UInt32(index + 1), interface: interface, version: version), live: true)
         }
-        _ = machine.handle(.done(callback: callback), live: true)
-        _ = machine.handle(.deleteID(callback), live: false)
+        actions += machine.handle(.done(callback: callback), live: true)
+        actions += machine.handle(.deleteID(callback), live: false)
+        // The globals ask for nothing, and the round trip's end is the one action; nobody waits for it here.
+        guard actions.count == 1, case .finishRoundTrip(let finished) = actions[0], finished == callback else {
+            throw ClipboardError(
+                code: .protocolViolation, message: "Announcing \(interfaces.count) globals asked for \(actions).")
+        }
         return machine
     }
 

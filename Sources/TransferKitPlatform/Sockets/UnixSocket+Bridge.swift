@@ -21,18 +21,32 @@ extension UnixSocket {
     /// A stream carries no descriptors: any sent on the returned socket are closed unread.
     /// - Throws: ``SystemError`` when the socket pair cannot be made; then both descriptors are closed.
     package static func bridging(input: Int32, output: Int32) throws(SystemError) -> UnixSocket {
-        let near: UnixSocket
-        let far: UnixSocket
-        do {
-            (near, far) = try pair()
-        } catch {
-            Syscall.close(input)
-            if output != input { Syscall.close(output) }
-            throw error
-        }
+        let (near, far) = try pair(closingOnFailure: input == output ? [input] : [input, output])
         DedicatedThread.start { pumpIn(from: input, to: far) }
         DedicatedThread.start { pumpOut(from: far, to: output) }
         return near
+    }
+
+    /// A socket on which what `input` gives is received, for a reader that writes its answers to the stream's output
+    /// itself (a ``FramedConnection`` with an output descriptor): one thread pumps `input`, none the other way.
+    ///
+    /// The bridge takes `input` and closes it at its end of file, a read error, or once the returned socket is shut
+    /// down. Nothing sent on the returned socket goes anywhere.
+    /// - Throws: ``SystemError`` when the socket pair cannot be made; then `input` is closed.
+    package static func bridging(input: Int32) throws(SystemError) -> UnixSocket {
+        let (near, far) = try pair(closingOnFailure: [input])
+        DedicatedThread.start { pumpIn(from: input, to: far) }
+        return near
+    }
+
+    /// A connected pair, or, when it cannot be made, `descriptors` closed and the error thrown.
+    private static func pair(closingOnFailure descriptors: [Int32]) throws(SystemError) -> (UnixSocket, UnixSocket) {
+        do {
+            return try pair()
+        } catch {
+            for descriptor in descriptors { Syscall.close(descriptor) }
+            throw error
+        }
     }
 
     /// The bytes read from `input`, sent to the bridge's socket `far` until either ends.

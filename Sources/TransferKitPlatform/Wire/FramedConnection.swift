@@ -44,7 +44,14 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     package let maximumPendingDescriptors: Int
     /// The clock the silence limit is measured on.
     package let clock: WireClock
-    private let sendLock = SanitizedMutex(())
+    /// Where sends go instead of the socket, when given: the write end of a byte stream (see
+    /// ``init(socket:output:sendTimeout:maximumPendingDescriptors:clock:)``); `nil` once closed. Only touched under
+    /// this lock, so no send can write into a number the system gave to something else after the close.
+    private let sendLock: SanitizedMutex<Int32?>
+    /// Whether sends go to an output descriptor of their own rather than the socket (even once it is closed).
+    private let ownsOutput: Bool
+    /// Whether the output descriptor was non-blocking when given.
+    private let outputWasNonBlocking: Bool
     private let state = SanitizedMutex(State())
 
     private struct State {
@@ -56,13 +63,65 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     /// A connection over `socket`.
     /// - Parameter clock: What the silence limit is measured on. On a manual clock the reader looks at the clock
     ///   every few milliseconds of real time while it waits for bytes (a test's clock moves by its hand).
-    package init(
+    package convenience init(
         socket: UnixSocket, sendTimeout: Duration, maximumPendingDescriptors: Int = 32, clock: WireClock = .continuous
     ) {
+        self.init(
+            socket: socket, output: nil as Int32?, sendTimeout: sendTimeout,
+            maximumPendingDescriptors: maximumPendingDescriptors, clock: clock)
+    }
+
+    /// A connection that reads from `socket` and sends on `output`, the write end of a byte stream that carries no
+    /// descriptors (the pipe sshd gives a command): frames go straight into it, with no socket and no thread
+    /// between. The connection owns `output`: it makes it non-blocking (so a send waits for room at most
+    /// ``sendTimeout``, however large), puts the flag back and closes it when the connection ends, so the peer reads
+    /// the end. A send with descriptors fails with `EINVAL`.
+    /// - Throws: ``SystemError`` when `output`'s flags cannot be read or set; `output` is then closed.
+    package init(
+        socket: UnixSocket, output: Int32, sendTimeout: Duration, maximumPendingDescriptors: Int = 32,
+        clock: WireClock = .continuous
+    ) throws(SystemError) {
+        do {
+            outputWasNonBlocking = try Syscall.setNonBlocking(output, true)
+        } catch {
+            Syscall.close(output)
+            throw error
+        }
         self.socket = socket
+        self.sendLock = SanitizedMutex(output)
+        self.ownsOutput = true
         self.sendTimeout = sendTimeout
         self.maximumPendingDescriptors = maximumPendingDescriptors
         self.clock = clock
+    }
+
+    private init(
+        socket: UnixSocket, output: Int32?, sendTimeout: Duration, maximumPendingDescriptors: Int,
+        clock: WireClock
+    ) {
+        self.socket = socket
+        self.sendLock = SanitizedMutex(output)
+        self.ownsOutput = output != nil
+        self.outputWasNonBlocking = false
+        self.sendTimeout = sendTimeout
+        self.maximumPendingDescriptors = maximumPendingDescriptors
+        self.clock = clock
+    }
+
+    deinit {
+        closeOutput()
+    }
+
+    /// Closes the output descriptor, if there is one, once no send is writing into it, with its blocking flag as it
+    /// was given.
+    private func closeOutput() {
+        sendLock.withLock { output in
+            if let descriptor = output {
+                _ = try? Syscall.setNonBlocking(descriptor, outputWasNonBlocking)
+                Syscall.close(descriptor)
+            }
+            output = nil
+        }
     }
 
     /// Waits until the socket is readable or `silenceLimit` has passed on ``clock`` since `since`.
@@ -97,6 +156,7 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
                 state.end = end
             }
             socket.shutdown()
+            closeOutput()
             onEnd(end)
         }
     }
@@ -104,8 +164,22 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     /// Sends `bytes` with `descriptors` attached, whole, waiting for room at most ``sendTimeout`` at a time.
     /// - Throws: ``SystemError``: `ETIMEDOUT` when the peer did not read in time, `EPIPE` when it is gone.
     package func send(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) {
-        let outcome = sendLock.withLock { _ in
-            Result { () throws(SystemError) in try socket.sendAll(bytes, descriptors: descriptors, timeout: sendTimeout)
+        let outcome = sendLock.withLock { output in
+            Result { () throws(SystemError) in
+                guard let descriptor = output else {
+                    if ownsOutput {
+                        // The connection has ended and its output is closed.
+                        throw SystemError(call: "write", errorNumber: ErrorNumber.brokenPipe)
+                    }
+                    return try socket.sendAll(bytes, descriptors: descriptors, timeout: sendTimeout)
+                }
+                guard descriptors.isEmpty else {
+                    throw SystemError(call: "write", errorNumber: ErrorNumber.invalidArgument)
+                }
+                let written = bytes.withUnsafeBytes { all in
+                    Result { () throws(SystemError) in try Syscall.write(descriptor, all, timeout: sendTimeout) }
+                }
+                try written.get()
             }
         }
         try outcome.get()

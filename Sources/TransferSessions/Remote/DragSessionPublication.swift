@@ -119,13 +119,14 @@ public final class DragSessionPublication: Sendable {
         }
     }
 
-    /// Serves `session` to the one destination at the other end of `stream`, a socket that stands for a byte stream
-    /// (``UnixSocket/bridging(input:output:)``): no descriptor crosses, and the peer is whoever holds the stream's
-    /// other end. `ended` is called once, when that destination's connection has ended.
+    /// Serves `session` to the one destination at the other end of `connection`, over a byte stream (a socket that
+    /// stands for one, ``UnixSocket/bridging(input:output:)``, or one that writes into the stream's pipe itself): no
+    /// descriptor crosses, and the peer is whoever holds the stream's other end. `ended` is called once, when that
+    /// destination's connection has ended.
     init(
-        serving session: DragSession, over stream: UnixSocket, decisions: SessionDecisionRecord?, timeout: Duration,
-        silenceLimit: Duration?, clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)?,
-        ended: @escaping @Sendable () -> Void
+        serving session: DragSession, on connection: FramedConnection<LengthPrefixedFrames>,
+        decisions: SessionDecisionRecord?, timeout: Duration, silenceLimit: Duration?, clock: WireClock,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)?, ended: @escaping @Sendable () -> Void
     ) {
         self.session = session
         self.path = "-"
@@ -139,7 +140,7 @@ public final class DragSessionPublication: Sendable {
         // The transport (ssh, a container's exec) authenticated the peer: it counts as this user, and as another
         // application whatever its hello claims, since no executable can be checked at the far end.
         let peer = SessionSourceMachine.Peer(processID: 0, userID: Syscall.userID, runsSameExecutable: false)
-        let endpoint = SourceEndpoint(publication: self, socket: stream, peer: peer)
+        let endpoint = SourceEndpoint(publication: self, connection: connection, peer: peer)
         state.withLock { $0.endpoints[ObjectIdentifier(endpoint)] = endpoint }
         endpoint.start { [self] in
             _ = state.withLock { $0.endpoints.removeValue(forKey: ObjectIdentifier(endpoint)) }
@@ -302,10 +303,20 @@ private final class SourceEndpoint: Sendable {
     }
 
     /// An endpoint for a connection from `peer` (`nil` when nothing says who it is).
-    init(publication: DragSessionPublication, socket: UnixSocket, peer: SessionSourceMachine.Peer?) {
+    convenience init(publication: DragSessionPublication, socket: UnixSocket, peer: SessionSourceMachine.Peer?) {
+        self.init(
+            publication: publication,
+            connection: FramedConnection(socket: socket, sendTimeout: publication.timeout, clock: publication.clock),
+            peer: peer)
+    }
+
+    /// An endpoint for `connection`, from `peer` (`nil` when nothing says who it is).
+    init(
+        publication: DragSessionPublication, connection: FramedConnection<LengthPrefixedFrames>,
+        peer: SessionSourceMachine.Peer?
+    ) {
         self.publication = publication
-        self.connection = FramedConnection(
-            socket: socket, sendTimeout: publication.timeout, clock: publication.clock)
+        self.connection = connection
         machine = SanitizedMutex(
             SessionSourceMachine(
                 peer: peer, ownUserID: Syscall.userID,

@@ -131,9 +131,10 @@ extension DragSessionPublication {
         _ session: DragSession, input: Int32 = 0, output: Int32 = 1, decisions: SessionDecisionRecord? = nil,
         timeout: Duration, clock: WireClock, observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async throws(TransferSessionError) {
-        let stream = try SessionStreamDescriptors.bridge(input: input, output: output)
+        let connection = try SessionStreamDescriptors.connection(
+            input: input, output: output, timeout: timeout, clock: clock)
         await serve(
-            session, over: stream, decisions: decisions, timeout: timeout, silenceLimit: timeout, clock: clock,
+            session, on: connection, decisions: decisions, timeout: timeout, silenceLimit: timeout, clock: clock,
             observer: observer)
     }
 
@@ -146,9 +147,21 @@ extension DragSessionPublication {
         silenceLimit: Duration?, clock: WireClock = .continuous,
         observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async {
+        await serve(
+            session, on: FramedConnection(socket: stream, sendTimeout: timeout, clock: clock), decisions: decisions,
+            timeout: timeout, silenceLimit: silenceLimit, clock: clock, observer: observer)
+    }
+
+    /// ``serve(_:over:decisions:timeout:silenceLimit:clock:observer:)`` on a connection made already (one that
+    /// writes into the stream's output itself).
+    static func serve(
+        _ session: DragSession, on connection: FramedConnection<LengthPrefixedFrames>,
+        decisions: SessionDecisionRecord?, timeout: Duration, silenceLimit: Duration?, clock: WireClock,
+        observer: (@Sendable (RemoteSessionEvent) async -> Void)?
+    ) async {
         let ended = Latch<Void>()
         let publication = DragSessionPublication(
-            serving: session, over: stream, decisions: decisions, timeout: timeout, silenceLimit: silenceLimit,
+            serving: session, on: connection, decisions: decisions, timeout: timeout, silenceLimit: silenceLimit,
             clock: clock, observer: observer
         ) { _ = ended.open() }
         await withTaskCancellationHandler {
@@ -159,23 +172,60 @@ extension DragSessionPublication {
     }
 }
 
-/// The socket that stands for a caller's pair of descriptors.
+/// The connection over a caller's pair of descriptors.
 private enum SessionStreamDescriptors {
     /// Duplicates `input` and `output` and bridges the copies to a socket.
     static func bridge(input: Int32, output: Int32) throws(TransferSessionError) -> UnixSocket {
+        let (inputCopy, outputCopy) = try duplicates(input, output)
+        do {
+            return try UnixSocket.bridging(input: inputCopy, output: outputCopy)
+        } catch {
+            throw unusable(error)
+        }
+    }
+
+    /// Duplicates `input` and `output` and makes a connection of the copies. The input is bridged to a socket (a
+    /// thread pumps it). Into a pipe (what sshd gives a command) the connection writes its frames itself, with the
+    /// pipe enlarged to 1 MiB; another output (a socket, a terminal) is bridged too.
+    static func connection(
+        input: Int32, output: Int32, timeout: Duration, clock: WireClock
+    ) throws(TransferSessionError) -> FramedConnection<LengthPrefixedFrames> {
+        let (inputCopy, outputCopy) = try duplicates(input, output)
+        do throws(SystemError) {
+            guard Syscall.enlargePipe(outputCopy, toAtMost: 1 << 20) != nil else {
+                let stream = try UnixSocket.bridging(input: inputCopy, output: outputCopy)
+                return FramedConnection(socket: stream, sendTimeout: timeout, clock: clock)
+            }
+            let stream: UnixSocket
+            do {
+                stream = try UnixSocket.bridging(input: inputCopy)
+            } catch {
+                Syscall.close(outputCopy)
+                throw error
+            }
+            return try FramedConnection(socket: stream, output: outputCopy, sendTimeout: timeout, clock: clock)
+        } catch {
+            throw unusable(error)
+        }
+    }
+
+    /// Duplicates of `input` and `output`, which the session then owns.
+    private static func duplicates(_ input: Int32, _ output: Int32) throws(TransferSessionError) -> (Int32, Int32) {
         do throws(SystemError) {
             let inputCopy = try Syscall.duplicate(input)
-            let outputCopy: Int32
             do {
-                outputCopy = try Syscall.duplicate(output)
+                return (inputCopy, try Syscall.duplicate(output))
             } catch {
                 Syscall.close(inputCopy)
                 throw error
             }
-            return try UnixSocket.bridging(input: inputCopy, output: outputCopy)
         } catch {
-            throw TransferSessionError(
-                code: .disconnected, message: "The byte stream cannot be used: \(error.reason).", cause: error)
+            throw unusable(error)
         }
+    }
+
+    private static func unusable(_ error: SystemError) -> TransferSessionError {
+        TransferSessionError(
+            code: .disconnected, message: "The byte stream cannot be used: \(error.reason).", cause: error)
     }
 }
