@@ -66,8 +66,9 @@ extension X11DesktopWindow {
             atoms: .init(
                 selection: named[0], typeList: named[1], actionList: named[2], actionDescription: named[3],
                 aware: named[4], proxy: named[5]))
-        var machine = XdndSourceMachine(window: window, atoms: atoms, types: typeAtoms, actions: offer.actions)
-        return try await driver.run(&machine)
+        let machine = MachineShell(
+            XdndSourceMachine(window: window, atoms: atoms, types: typeAtoms, actions: offer.actions))
+        return try await driver.run(machine)
     }
 }
 
@@ -107,7 +108,7 @@ struct XdndSourceDriver {
     }
 
     /// Runs the drag to its end.
-    func run(_ machine: inout XdndSourceMachine) async throws -> DesktopDragOutcome {
+    func run(_ machine: MachineShell<XdndSourceMachine>) async throws -> DesktopDragOutcome {
         var deadline = Deadline.never
         var ownership: X11Ownership?
         var grabbed = false

@@ -65,7 +65,7 @@ final class XdndTargetSession: Sendable {
     /// that is why) or its events end with an error, which it returns.
     @discardableResult
     func run() async -> ClipboardError? {
-        var machine = XdndTargetMachine(window: window, atoms: atoms)
+        let machine = MachineShell(XdndTargetMachine(window: window, atoms: atoms))
         var deadline = Deadline.never
         var ending: ClipboardError?
         loop: while true {

@@ -220,7 +220,7 @@ package final class DBusConnection: Sendable {
     private static func authenticate(
         _ socket: UnixSocket, deadline: Deadline
     ) throws(ClipboardError) -> (guid: String, unixFDs: Bool) {
-        var machine = DBusAuthenticationMachine(userID: Syscall.userID)
+        let machine = MachineShell(DBusAuthenticationMachine(userID: Syscall.userID))
         var events: [DBusAuthenticationMachine.Event] = [.begin]
         var received: [UInt8] = []
         while true {

@@ -68,8 +68,9 @@ extension X11Backend {
         let (targets, isOwner) = state.withLock { state in
             (state.owned[clipboard]?.targets ?? [], state.owned[clipboard]?.ownership === ownership)
         }
-        var machine = X11ManagerSaveMachine(
-            managerSelection: atoms[0], saveTargets: atoms[1], property: atoms[2], isOwner: isOwner)
+        let machine = MachineShell(
+            X11ManagerSaveMachine(
+                managerSelection: atoms[0], saveTargets: atoms[1], property: atoms[2], isOwner: isOwner))
         let requestor = connection.allocateResource()
         let events = X11Wait.mailbox(of: X11Event.self)
         var watched: X11.ID?
@@ -89,7 +90,7 @@ extension X11Backend {
             X11RequestEncoder.createWindow(requestor, parent: connection.info.rootWindow, eventMask: 0))
         state.withLock { $0.notifyWatchers[requestor] = events }
         let deadline = Deadline.after(timeout, on: connection.clock)
-        var actions = machine.start
+        var actions = machine.current.start
         while true {
             var event: X11ManagerSaveMachine.Event?
             for action in actions {

@@ -448,12 +448,13 @@ package final class X11Backend: ClipboardBackend {
                     atomPair: state.atoms["ATOM_PAIR"] ?? 0, saveTargets: state.atoms["SAVE_TARGETS"] ?? 0)
             )
         }
-        var machine = X11SelectionOwnerMachine(
-            ownership: owned.map {
-                X11SelectionOwnerMachine.Ownership(
-                    time: $0.time, targets: $0.targets, names: $0.names, savesTargets: $0.save != nil)
-            },
-            atoms: atoms, chunkSize: chunkSize, isNested: isNested)
+        let machine = MachineShell(
+            X11SelectionOwnerMachine(
+                ownership: owned.map {
+                    X11SelectionOwnerMachine.Ownership(
+                        time: $0.time, targets: $0.targets, names: $0.names, savesTargets: $0.save != nil)
+                },
+                atoms: atoms, chunkSize: chunkSize, isNested: isNested))
         var transfer = X11OwnerTransfer(backend: self, request: request, serve: owned?.serve, save: owned?.save)
         defer { transfer.stop() }
         var actions = machine.handle(.selectionRequest(request))

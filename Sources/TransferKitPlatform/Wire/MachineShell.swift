@@ -32,6 +32,11 @@ package final class MachineShell<Machine: ProtocolMachine>: Sendable {
         self.machine = SanitizedMutex(machine)
     }
 
+    /// A copy of the machine as it is now (its phase, for a caller that reports it).
+    package var current: Machine {
+        machine.withLock { $0 }
+    }
+
     /// Feeds `event` under the lock; returns the actions, to carry out after the lock is released.
     package func handle(_ event: Machine.Event) -> [Machine.Action] {
         machine.withLock { $0.handle(event) }

@@ -1,4 +1,5 @@
 import TransferKit
+package import TransferKitPlatform
 
 /// A message one side of a move sends the other, as ``MoveDriver`` asks for it.
 package enum MoveMessage: Sendable, Hashable {
@@ -65,7 +66,7 @@ package struct MoveDriver: Sendable {
     }
 
     /// The table.
-    package private(set) var move: MoveDecision
+    package let move: MachineShell<MoveDecision>
     /// This side.
     package let side: MoveDecision.Side
     /// The last settling action of this side, or `nil` before one.
@@ -80,7 +81,7 @@ package struct MoveDriver: Sendable {
     /// A driver for `side`, its move at `phase`.
     package init(side: MoveDecision.Side, phase: MoveDecision.Phase, usesRecord: Bool, effects: MoveEffects) {
         self.side = side
-        self.move = MoveDecision(phase: phase, usesRecord: usesRecord)
+        self.move = MachineShell(MoveDecision(phase: phase, usesRecord: usesRecord))
         self.effects = effects
     }
 
@@ -93,9 +94,10 @@ package struct MoveDriver: Sendable {
         if let abortReason { self.abortReason = abortReason }
         var events = [event]
         while !events.isEmpty {
-            let before = move.phase
+            let before = move.current.phase
             let actions = move.handle(events.removeFirst())
-            if move.phase != before { await effects.entered(move.phase) }
+            let after = move.current.phase
+            if after != before { await effects.entered(after) }
             for action in actions {
                 if let answer = try await perform(action) { events.append(answer) }
             }
@@ -166,7 +168,7 @@ extension MoveDriver {
             switch await verdict() {
             case .commit?:
                 try await driver.feed(.commitArrives)
-                if driver.move.phase == .commitReceived { try await driver.feed(.remove) }
+                if driver.move.current.phase == .commitReceived { try await driver.feed(.remove) }
                 refusal = TransferSessionError(
                     code: .commitFailed, message: "The decision record says this move was aborted.")
             case .abort(let message)?:
@@ -187,7 +189,8 @@ extension MoveDriver {
             throw TransferSessionError(
                 code: .protocolViolation,
                 message:
-                    "The destination broke the order of a move (at \(driver.move.phase)); the source keeps the items.")
+                    "The destination broke the order of a move (at \(driver.move.current.phase)); the source keeps the items."
+            )
         }
         guard settlement == .kept else { return }
         throw driver.sendFailure ?? refusal
