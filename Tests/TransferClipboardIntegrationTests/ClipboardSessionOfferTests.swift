@@ -43,15 +43,21 @@ final class ClipboardSessionOfferTests {
 
     let server: XvfbServer
     let folder: URL
+    /// A folder with a short path for the test's own sockets: a socket's path has at most 107 bytes, and a session's
+    /// socket name alone takes 63.
+    let sockets: URL
 
     init() async throws {
         server = try await XvfbServer.start()
         folder = try makeTemporaryDirectory(prefix: "clipboard-session-offer")
+        sockets = URL(fileURLWithPath: "/tmp/cs-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: sockets, withIntermediateDirectories: false)
     }
 
     deinit {
         server.stop()
         try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: sockets)
     }
 
     func transferkit(_ arguments: [String]) async throws -> ChildProcess.Result {
@@ -135,13 +141,15 @@ final class ClipboardSessionOfferTests {
     }
 
     @Test(
-        "paste loads an offer's names from its session; another session, a silent socket or no offer: the X server",
-        arguments: ["same session", "another session", "no socket", "garbage"])
+        "paste loads an offer's names from its session; another session or name, no socket, no offer: the X server",
+        arguments: ["same session", "another session", "another name", "no socket", "garbage"])
     func readerChecksTheOffer(_ variant: String) async throws {
         // A session serving other bytes than the display server: what paste prints says which way it read.
         let provider = TransferProvider(data: Data("from the session".utf8), type: .data)
         let session = DragSession(items: [DragItem(id: "0", provider: provider)], source: nil)
-        let socket = folder.appendingPathComponent("session.sock").path
+        let socket = sockets.appendingPathComponent(
+            variant == "another name" ? "session.sock" : "transferkit-clipboard-\(session.id.rawValue).sock"
+        ).path
         let publication = try DragSessionPublication(publishing: session, atPath: socket)
         defer { publication.close() }
         var fields = SessionOfferFields(
@@ -152,7 +160,11 @@ final class ClipboardSessionOfferTests {
             ])
         switch variant {
         case "another session": fields.session = UUID().uuidString
-        case "no socket": fields.socket = folder.appendingPathComponent("nobody.sock").path
+        case "no socket":
+            fields.socket =
+                sockets.appendingPathComponent("gone").appendingPathComponent(
+                    "transferkit-clipboard-\(session.id.rawValue).sock"
+                ).path
         default: break
         }
         let offer = variant == "garbage" ? Data("not CBOR".utf8) : try CBOREncoder().encode(fields)
@@ -160,5 +172,26 @@ final class ClipboardSessionOfferTests {
         #expect(
             String(decoding: pasted, as: UTF8.self)
                 == (variant == "same session" ? "from the session" : "from the X server"))
+    }
+
+    @Test(
+        "an offer naming a socket that another user owns is ignored: paste reads through the X server",
+        .enabled(if: getuid() == 0, "giving the socket to another user (chown) needs root"))
+    func anotherUsersSocket() async throws {
+        let provider = TransferProvider(data: Data("from the session".utf8), type: .data)
+        let session = DragSession(items: [DragItem(id: "0", provider: provider)], source: nil)
+        let socket = sockets.appendingPathComponent("transferkit-clipboard-\(session.id.rawValue).sock").path
+        let publication = try DragSessionPublication(publishing: session, atPath: socket)
+        defer { publication.close() }
+        #expect(lchown(socket, 65534, 65534) == 0)
+        let fields = SessionOfferFields(
+            version: 1, session: session.id.rawValue, socket: socket, process: getpid(),
+            names: [
+                "application/octet-stream": .init(item: 0, type: "public.data"),
+                "public.data": .init(item: 0, type: "public.data"),
+            ])
+        let pasted = try await pasteWithOffer(
+            displayed: Data("from the X server".utf8), offer: try CBOREncoder().encode(fields))
+        #expect(String(decoding: pasted, as: UTF8.self) == "from the X server")
     }
 }

@@ -27,9 +27,11 @@ import UniformTypes
 /// server takes it); and it lists only the names served from a file as they are.
 ///
 /// **Who can use it.** The socket is in `XDG_RUNTIME_DIR` (or the temporary folder), and the publication accepts only
-/// processes of its own user (`SO_PEERCRED`). A reader checks that the session it reached is the one offered; an
-/// offer it cannot use (another machine's socket, a copy that ended, another version) is ignored, and the names are
-/// read through the display server.
+/// processes of its own user (`SO_PEERCRED`). The offer's bytes come from whoever owns the selection, which on X11
+/// may be any client of the display, so a reader connects only to a socket named for the offered session
+/// (`transferkit-clipboard-SESSION.sock`) that its own user owns (no other user's program can serve it), and checks
+/// that the session there is the one offered. An offer it cannot use (another machine's socket, a copy that ended,
+/// another version) is ignored, and the names are read through the display server.
 struct ClipboardSessionOffer: Codable, Sendable, Equatable {
     /// The version of the offer's fields.
     static let currentVersion = 1
@@ -131,6 +133,7 @@ struct ClipboardSessionOffer: Codable, Sendable, Equatable {
                     limit: maximumLength, { try await clipboard.stream(of: name, from: selection) }),
                 let offer = decode(bytes)
             else { return nil }
+            guard isOwnSocket(offer) else { return nil }
             return { name, progress in
                 guard let entry = offer.names[name], let type = UniformType(entry.type),
                     let session = try? await RemoteDragSession.connect(toPath: offer.socket, timeout: timeout)
@@ -147,5 +150,15 @@ struct ClipboardSessionOffer: Codable, Sendable, Equatable {
                     length: stream.length, ReceivedChunks(stream: stream, progress: progress, keep: session))
             }
         }
+    }
+
+    /// Whether `offer`'s socket is one a copy of this user would publish for its session: named
+    /// `transferkit-clipboard-SESSION.sock`, a socket (not a link to one), owned by this process's user.
+    static func isOwnSocket(_ offer: ClipboardSessionOffer) -> Bool {
+        let name = offer.socket.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init)
+        guard name == "transferkit-clipboard-\(offer.session).sock",
+            let status = Syscall.linkStatus(atPath: offer.socket)
+        else { return false }
+        return status.isSocket && status.owner == Syscall.userID
     }
 }

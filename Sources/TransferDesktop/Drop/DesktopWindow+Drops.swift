@@ -15,8 +15,9 @@ extension DesktopWindow {
     /// shows a refusal, and a drop released there never arrives). It is asked once more when the drop comes, and
     /// that answer is the ``DesktopDrop/proposal``. A move proposed to a source that allows none is accepted as a
     /// copy from a TransferKit session (whose own rule decides the move when the drop comes) and refused otherwise.
-    /// On X11 and on Wayland alike, `proposal` runs on a task (never on the display connection's reader thread),
-    /// once at a time and in the order the drag moved; a slow one delays only this window's answer to the drag.
+    /// `proposal` never runs on the display connection's reader thread: on X11 it runs on the window's task, on
+    /// Wayland on a thread of the stream's own, once at a time and in the order the drag moved (on Wayland, a slow
+    /// one is asked next about the newest position only); a slow one delays only this window's answer to the drag.
     ///
     /// ```swift
     /// for try await drop in window.drops() {

@@ -31,8 +31,9 @@ struct WaylandDragAndDropSubscription: WaylandSubscription {
     /// One window's stream of drops.
     struct Drops {
         var stream: UInt64
-        /// The questions for the window's `decide`, answered in order by a task of the stream's own: never on the
-        /// connection's reader thread, which a slow `decide` would stall (X11 asks on the window's task).
+        /// The questions for the window's `decide`, answered in order on a thread of the stream's own: never on the
+        /// connection's reader thread, which a slow `decide` would stall, nor on one of the task pool's (X11 asks on
+        /// the window's task). Only the newest question waits: an answer to an older one would be stale anyway.
         var questions: AsyncStream<Question>.Continuation
         var continuation: AsyncThrowingStream<any DesktopDropHandle, any Error>.Continuation
     }
@@ -301,11 +302,15 @@ extension WaylandBackend: DragAndDropBackend {
         decide: @escaping @Sendable (_ targets: [String], _ actions: [DesktopDragAction]) -> DesktopDragAction?
     ) -> AsyncThrowingStream<any DesktopDropHandle, any Error> {
         let (stream, continuation) = AsyncThrowingStream<any DesktopDropHandle, any Error>.makeStream()
-        // `decide` answers on a task of this stream's own, in the order asked; the task ends with the stream.
-        let (questions, asking) = AsyncStream<WaylandDragAndDropSubscription.Question>.makeStream()
+        // `decide` answers on a thread of this stream's own, in the order asked (the newest question only, when it
+        // falls behind); the thread ends with the stream.
+        let (questions, asking) = AsyncStream<WaylandDragAndDropSubscription.Question>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
         Task { [weak self] in
+            let worker = DedicatedWorker()
+            defer { worker.close() }
             for await question in questions {
-                let choice = decide(question.targets, question.actions)
+                let choice = await worker.run { decide(question.targets, question.actions) }
                 self?.updateDragAndDrop { subscription, core in
                     subscription.machine.decided(offer: question.offer, action: choice, core: core)
                 }

@@ -112,7 +112,9 @@ extension DragSessionPublication {
     ///   - session: The session; it should still be active.
     ///   - input: Where the destination's messages come from. The descriptors stay the caller's: the publication
     ///     reads and writes duplicates of them.
-    ///   - output: Where the source's messages go.
+    ///   - output: Where the source's messages go. A pipe is written directly and is non-blocking while the session
+    ///     is served (the flag belongs to the open file description its duplicates share; it is put back when the
+    ///     session ends, though not if the process is killed first).
     ///   - decisions: The record both processes share, for a move that survives a crash (both ends on one machine).
     ///   - timeout: The time limit of silence, as for ``init(publishing:atPath:decisions:timeout:observer:)``.
     ///   - observer: Told of each step of a drop.

@@ -63,7 +63,8 @@ package enum SessionWire {
     /// instead of one per frame.
     package static func chunkFrames(request: UInt32, bytes: Data) -> [UInt8] {
         var frames: [UInt8] = []
-        frames.reserveCapacity(bytes.count + (bytes.count / chunkSize + 1) * 32)
+        // Each frame adds at most 36 bytes: the length, the keys and the two heads.
+        frames.reserveCapacity(bytes.count + (bytes.count / chunkSize + 1) * 40)
         var offset = bytes.startIndex
         repeat {
             let end = bytes.index(offset, offsetBy: chunkSize, limitedBy: bytes.endIndex) ?? bytes.endIndex
