@@ -293,11 +293,13 @@ final class X11ClipboardManagerTests {
             }
             return await reading(request)
         }
-        // A raw client asks and destroys its window in one burst: the server handles both before the manager reads.
+        // A raw client asks and destroys its window while it holds the server (GrabServer), so the server handles
+        // both before the manager can read anything, however the client's writes are split.
         let raw = try await X11Backend.connect(environment: server.environment, timeout: patience)
         defer { raw.close() }
         let atoms = try await raw.atoms(["CLIPBOARD_MANAGER", "SAVE_TARGETS"])
         let requestor = raw.connection.allocateResource()
+        try raw.connection.send(X11RequestEncoder.grabServer())
         try raw.connection.send(
             X11RequestEncoder.createWindow(requestor, parent: raw.connection.info.rootWindow, eventMask: 0))
         try raw.connection.send(
@@ -305,6 +307,7 @@ final class X11ClipboardManagerTests {
                 requestor: requestor, selection: atoms[0], target: atoms[1], property: X11.none,
                 time: X11.currentTime))
         try raw.connection.send(X11RequestEncoder.destroyWindow(requestor))
+        try raw.connection.send(X11RequestEncoder.ungrabServer())
         _ = try await raw.connection.request(X11RequestEncoder.getInputFocus())
 
         let owner = try await clipboard()

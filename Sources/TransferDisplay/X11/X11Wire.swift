@@ -484,6 +484,17 @@ package struct X11RequestEncoder {
         X11RequestEncoder(opcode: 43, data: 0).finished()
     }
 
+    /// `GrabServer`: the server handles no other client's requests until `UngrabServer` (tests use it to make a
+    /// sequence of requests reach the server as one).
+    package static func grabServer() -> [UInt8] {
+        X11RequestEncoder(opcode: 36, data: 0).finished()
+    }
+
+    /// `UngrabServer`.
+    package static func ungrabServer() -> [UInt8] {
+        X11RequestEncoder(opcode: 37, data: 0).finished()
+    }
+
     /// `QueryExtension` (reply: present, major opcode, first event, first error).
     package static func queryExtension(_ name: String) -> [UInt8] {
         request(opcode: 98, name: name)
