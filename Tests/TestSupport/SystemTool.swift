@@ -35,3 +35,16 @@ public func unixSocketAccepts(_ path: String) -> Bool {
     socket.close()
     return true
 }
+
+/// What `Tests/Interop/session_peer.py check-RULE-offer` says of `bytes`, a session offer checked against
+/// `Schemas/transfer-session.cddl`: `rule` is `desktop` (section 7) or `clipboard` (section 7.1). The answer is
+/// `valid RULE-session-offer [keys]` or `invalid: why`.
+public func checkSessionOfferAgainstCDDL(_ bytes: [UInt8], rule: String) async throws -> String {
+    let result = try await ChildProcess.run(
+        SystemTool.path("python3"),
+        arguments: [
+            repositoryFile("Tests/Interop/session_peer.py").path, "check-\(rule)-offer",
+            repositoryFile("Schemas/transfer-session.cddl").path,
+        ], input: bytes)
+    return String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}

@@ -22,17 +22,6 @@ private struct SessionOfferFields: Codable, Equatable {
     var names: [String: Entry]
 }
 
-/// What `session_peer.py check-clipboard-offer` says of `bytes`, checked against Schemas/transfer-session.cddl.
-private func checkAgainstCDDL(_ bytes: Data) async throws -> String {
-    let result = try await ChildProcess.run(
-        SystemTool.path("python3"),
-        arguments: [
-            repositoryFile("Tests/Interop/session_peer.py").path, "check-clipboard-offer",
-            repositoryFile("Schemas/transfer-session.cddl").path,
-        ], input: Array(bytes))
-    return String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 /// A `transferkit copy` of files offers them as a session too, and `transferkit paste` reads them through it (a
 /// passed descriptor instead of the X server); an offer it cannot use is ignored.
 @Suite(
@@ -83,7 +72,7 @@ final class ClipboardSessionOfferTests {
 
         let offerBytes = try await server.xclip(["-o", "-selection", "clipboard", "-t", Self.offerName]).output
         #expect(
-            try await checkAgainstCDDL(offerBytes)
+            try await checkSessionOfferAgainstCDDL(Array(offerBytes), rule: "clipboard")
                 == "valid clipboard-session-offer ['names', 'process', 'session', 'socket', 'version']")
         let offer = try CBORDecoder().decode(SessionOfferFields.self, from: offerBytes)
         #expect(offer.names["application/octet-stream"] == .init(item: 0, type: "public.data"))

@@ -10,17 +10,6 @@ import TransferSessions
 /// The system Python, which runs the CDDL checker (standard library only).
 private let systemPython = SystemTool.path("python3")
 
-/// What `session_peer.py check-desktop-offer` says of `bytes` checked against Schemas/transfer-session.cddl.
-private func checkAgainstCDDL(_ bytes: Data) async throws -> String {
-    let result = try await ChildProcess.run(
-        systemPython,
-        arguments: [
-            repositoryFile("Tests/Interop/session_peer.py").path, "check-desktop-offer",
-            repositoryFile("Schemas/transfer-session.cddl").path,
-        ], input: Array(bytes))
-    return String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 @Suite(
     "The desktop session offer against the CDDL (Schemas/transfer-session.md section 7)", .timeLimit(.minutes(5)),
     .enabled(if: FileManager.default.isExecutableFile(atPath: systemPython), "the CDDL checker is a Python 3 script"))
@@ -32,7 +21,7 @@ struct SessionOfferSchemaTests {
             application: "org.example.cards", process: 4242
         ).encoded()
         #expect(
-            try await checkAgainstCDDL(bytes)
+            try await checkSessionOfferAgainstCDDL(Array(bytes), rule: "desktop")
                 == "valid desktop-session-offer ['application', 'process', 'session', 'socket', 'version']")
     }
 
@@ -52,6 +41,6 @@ struct SessionOfferSchemaTests {
                 let start = hex.index(hex.startIndex, offsetBy: offset)
                 return UInt8(hex[start..<hex.index(start, offsetBy: 2)], radix: 16)
             })
-        #expect(try await checkAgainstCDDL(bytes).hasPrefix("invalid: "))
+        #expect(try await checkSessionOfferAgainstCDDL(Array(bytes), rule: "desktop").hasPrefix("invalid: "))
     }
 }
