@@ -350,6 +350,76 @@ struct WireTests {
         #expect(try Syscall.read(pipe.read, into: &buffer) == 0)
     }
 
+    @Test("a framed connection with an input pipe reads its frames there and sends on the socket")
+    func inputPipe() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        let connection = FramedConnection<LengthPrefixedFrames>(
+            socket: near, input: pipe.read, sendTimeout: .seconds(5))
+        let frames = Mailbox<[UInt8], Never>(capacity: 16)
+        let ends = Mailbox<String, Never>(capacity: 4)
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 1 << 20), onFrame: { body, _ in frames.post(body) },
+            onEnd: { end in ends.post("\(end)") })
+        // A frame larger than one read, written in two parts.
+        let large = (0..<(600 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let frame = LengthPrefixedFrames.frame(large)
+        let write = pipe.write
+        DedicatedThread.start {
+            frame.withUnsafeBytes { bytes in
+                _ = try? Syscall.write(write, UnsafeRawBufferPointer(rebasing: bytes[..<100]))
+                _ = try? Syscall.write(write, UnsafeRawBufferPointer(rebasing: bytes[100...]))
+            }
+        }
+        #expect(try await frames.receive(until: .after(.seconds(10))) == large)
+        // What this side sends goes to the socket.
+        try connection.send(LengthPrefixedFrames.frame([9]))
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let count = try buffer.withUnsafeMutableBytes { bytes in
+            var descriptors: [Int32] = []
+            return try far.receive(into: bytes, descriptors: &descriptors)
+        }
+        #expect(Array(buffer.prefix(count)) == LengthPrefixedFrames.frame([9]))
+
+        // `close()` wakes the reader that waits on an empty pipe.
+        connection.close()
+        #expect(try await ends.receive(until: .after(.seconds(10))) == "the connection was closed")
+    }
+
+    @Test("a peer that hangs the socket up leaves what it wrote into the input pipe to be read to its end")
+    func inputPipeOutlivesSocket() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        let connection = FramedConnection<LengthPrefixedFrames>(
+            socket: near, input: pipe.read, sendTimeout: .seconds(5))
+        let frames = Mailbox<[UInt8], Never>(capacity: 16)
+        let ends = Mailbox<String, Never>(capacity: 4)
+        // The peer hangs up its socket first, then writes two frames and ends its output.
+        far.shutdown()
+        let bytes = LengthPrefixedFrames.frame([1]) + LengthPrefixedFrames.frame([2, 2])
+        try bytes.withUnsafeBytes { bytes in try Syscall.write(pipe.write, bytes) }
+        Syscall.close(pipe.write)
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 64), onFrame: { body, _ in frames.post(body) },
+            onEnd: { end in ends.post("\(end)") })
+        #expect(try await frames.receive(until: .after(.seconds(10))) == [1])
+        #expect(try await frames.receive(until: .after(.seconds(10))) == [2, 2])
+        #expect(try await ends.receive(until: .after(.seconds(10))) == "the peer closed the connection")
+    }
+
+    @Test("a connection that never started closes its input pipe when it goes")
+    func unstartedInputPipe() throws {
+        let (near, _) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        do {
+            _ = FramedConnection<LengthPrefixedFrames>(socket: near, input: pipe.read, sendTimeout: .seconds(5))
+        }
+        // The connection held the only read end: the writer now sees no reader.
+        #expect(Syscall.readerHasGone(pipe.write))
+    }
+
     @Test("a silent peer ends the connection at the silence limit when the protocol says so")
     func silence() async throws {
         let (near, far) = try UnixSocket.pair()

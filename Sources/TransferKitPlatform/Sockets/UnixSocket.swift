@@ -527,7 +527,38 @@ extension Syscall {
         }
     }
 
+    /// What ``waitUntilReadable(_:orHangUpOf:timeout:)`` saw.
+    package struct Readiness: Sendable, Equatable {
+        /// The input has bytes, its end or an error to read.
+        package var isReadable: Bool
+        /// The watched descriptor hung up or failed.
+        package var watchedHungUp: Bool
+        /// Whether the time ran out with neither.
+        package var timedOut: Bool { !isReadable && !watchedHungUp }
+    }
+
+    /// Waits until `input` has bytes (or an end, or an error) to read, or `watched` hangs up: a reader of a pipe
+    /// that another descriptor's shutdown must be able to wake (a socket shut down is polled as hung up).
+    /// - Parameter timeout: The longest wait; `nil` waits without limit.
+    package static func waitUntilReadable(
+        _ input: Int32, orHangUpOf watched: Int32?, timeout: Duration?
+    ) throws(SystemError) -> Readiness {
+        // Asking for no events on `watched` still reports its hang-up and errors.
+        var entries = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
+        if let watched { entries.append(pollfd(fd: watched, events: 0, revents: 0)) }
+        _ = try poll(&entries, timeout: timeout)
+        return Readiness(
+            isReadable: entries[0].revents != 0, watchedHungUp: entries.count > 1 && entries[1].revents != 0)
+    }
+
     private static func poll(_ descriptor: Int32, events: Int16, timeout: Duration?) throws(SystemError) -> Bool {
+        var entries = [pollfd(fd: descriptor, events: events, revents: 0)]
+        return try poll(&entries, timeout: timeout)
+    }
+
+    /// `poll(2)` of `entries` until one is ready or `timeout` has passed, retrying on `EINTR`.
+    /// - Returns: Whether one is ready.
+    private static func poll(_ entries: inout [pollfd], timeout: Duration?) throws(SystemError) -> Bool {
         let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
         while true {
             var milliseconds: Int32 = -1
@@ -537,8 +568,8 @@ extension Syscall {
                 let total = max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
                 milliseconds = Int32(clamping: left <= .zero ? 0 : total)
             }
-            var entry = pollfd(fd: descriptor, events: events, revents: 0)
-            let ready = cPoll(&entry, 1, milliseconds)
+            for index in entries.indices { entries[index].revents = 0 }
+            let ready = cPoll(&entries, nfds_t(entries.count), milliseconds)
             if ready > 0 { return true }
             if ready == 0 { return false }
             let code = errno

@@ -52,6 +52,10 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     private let ownsOutput: Bool
     /// Whether the output descriptor was non-blocking when given.
     private let outputWasNonBlocking: Bool
+    /// Where the reader reads instead of the socket, when given (see
+    /// ``init(socket:input:sendTimeout:clock:)``), until the reader takes it; closed by the reader when it stops, or
+    /// by `deinit` if it never started.
+    private let inputLock: SanitizedMutex<Int32?>
     private let state = SanitizedMutex(State())
 
     private struct State {
@@ -90,19 +94,38 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         self.socket = socket
         self.sendLock = SanitizedMutex(output)
         self.ownsOutput = true
+        self.inputLock = SanitizedMutex(nil)
         self.sendTimeout = sendTimeout
         self.maximumPendingDescriptors = maximumPendingDescriptors
         self.clock = clock
     }
 
+    /// A connection that reads from `input`, the read end of a byte stream that carries no descriptors (a child
+    /// process's standard output, as a pipe), and sends on `socket`.
+    ///
+    /// A child that writes into a large pipe (``Syscall/enlargePipe(_:toAtMost:)``) rather than a socket pays less
+    /// per byte and is woken less often: this is how a paste from `ssh host transferkit serve --stdio` reads.
+    /// The reader waits on both descriptors: ``close()`` shuts `socket` down, which wakes it; when the peer hangs
+    /// `socket` up by itself, the reader goes on to `input`'s end, so no byte written before is lost. The
+    /// connection owns `input`: the reader closes it when it stops (or the connection does when it goes, if it never
+    /// started).
+    package convenience init(
+        socket: UnixSocket, input: Int32, sendTimeout: Duration, clock: WireClock = .continuous
+    ) {
+        self.init(
+            socket: socket, output: nil as Int32?, input: input, sendTimeout: sendTimeout,
+            maximumPendingDescriptors: 0, clock: clock)
+    }
+
     private init(
-        socket: UnixSocket, output: Int32?, sendTimeout: Duration, maximumPendingDescriptors: Int,
+        socket: UnixSocket, output: Int32?, input: Int32? = nil, sendTimeout: Duration, maximumPendingDescriptors: Int,
         clock: WireClock
     ) {
         self.socket = socket
         self.sendLock = SanitizedMutex(output)
         self.ownsOutput = output != nil
         self.outputWasNonBlocking = false
+        self.inputLock = SanitizedMutex(input)
         self.sendTimeout = sendTimeout
         self.maximumPendingDescriptors = maximumPendingDescriptors
         self.clock = clock
@@ -110,6 +133,15 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
 
     deinit {
         closeOutput()
+        if let input = takeInput() { Syscall.close(input) }
+    }
+
+    /// The input descriptor, once: the reader's (or `deinit`'s, if the reader never started).
+    private func takeInput() -> Int32? {
+        inputLock.withLock { input in
+            defer { input = nil }
+            return input
+        }
     }
 
     /// Closes the output descriptor, if there is one, once no send is writing into it, with its blocking flag as it
@@ -124,14 +156,49 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         }
     }
 
-    /// Waits until the socket is readable or `silenceLimit` has passed on ``clock`` since `since`.
+    /// Waits until the socket (or the input) is readable or `silenceLimit` has passed on ``clock`` since `since`.
     /// - Returns: Whether it is readable.
-    private func waitUntilReadable(silenceLimit: Duration, since: Duration) throws(SystemError) -> Bool {
-        guard clock.isManual else { return try socket.waitUntilReadable(timeout: silenceLimit) }
+    private func waitUntilReadable(
+        _ source: inout ReadSource, silenceLimit: Duration, since: Duration
+    ) throws(SystemError) -> Bool {
+        guard clock.isManual else { return try source.waitUntilReadable(timeout: silenceLimit) }
         while clock.now - since < silenceLimit {
-            if try socket.waitUntilReadable(timeout: .milliseconds(5)) { return true }
+            if try source.waitUntilReadable(timeout: .milliseconds(5)) { return true }
         }
         return false
+    }
+
+    /// What the reader reads: the socket, or an input descriptor with the socket watched for its shutdown.
+    private struct ReadSource {
+        let socket: UnixSocket
+        let input: Int32?
+        /// Whether the socket's hang-up still wakes the reader (not once the peer hung it up by itself).
+        var watchesSocket = true
+        /// Set when ``close()`` shut the socket down while the reader waited on the input.
+        let isClosing: () -> Bool
+
+        /// Waits for bytes to read; `nil` waits without limit.
+        /// - Returns: `false` when the time ran out; `true` when a read will not wait (bytes, an end, or the
+        ///   connection closing, which the read loop then sees).
+        mutating func waitUntilReadable(timeout: Duration?) throws(SystemError) -> Bool {
+            guard let input else { return try socket.waitUntilReadable(timeout: timeout) }
+            while true {
+                let readiness = try Syscall.waitUntilReadable(
+                    input, orHangUpOf: watchesSocket ? socket.descriptor : nil, timeout: timeout)
+                if readiness.isReadable || readiness.timedOut { return readiness.isReadable }
+                if isClosing() { return true }
+                // The peer hung the socket up by itself: what it wrote into the input is still to be read.
+                watchesSocket = false
+            }
+        }
+
+        /// Reads what is there into `bytes`, with the descriptors that came (none from an input descriptor).
+        func receive(
+            into bytes: UnsafeMutableRawBufferPointer, descriptors: inout [Int32]
+        ) throws(SystemError) -> Int {
+            guard let input else { return try socket.receive(into: bytes, descriptors: &descriptors) }
+            return try Syscall.read(input, into: bytes)
+        }
     }
 
     /// Starts the reader thread.
@@ -148,7 +215,12 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         onEnd: @escaping @Sendable (End) -> Void
     ) {
         DedicatedThread.start { [self] in
-            let end = readLoop(decoder: decoder, silenceLimit: silenceLimit, onSilence: onSilence, onFrame: onFrame)
+            let input = takeInput()
+            defer { if let input { Syscall.close(input) } }
+            var source = ReadSource(
+                socket: socket, input: input, isClosing: { [self] in state.withLock { $0.isClosing } })
+            let end = readLoop(
+                from: &source, decoder: decoder, silenceLimit: silenceLimit, onSilence: onSilence, onFrame: onFrame)
             // The reason is recorded before the socket shuts down: a sender that fails because of the shutdown can
             // then report why the connection ended (``endReason``) instead of a bare broken pipe.
             state.withLock { state in
@@ -203,13 +275,14 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     }
 
     private func readLoop(
-        decoder: Decoder, silenceLimit: Duration?, onSilence: @Sendable () -> Bool,
+        from source: inout ReadSource, decoder: Decoder, silenceLimit: Duration?, onSilence: @Sendable () -> Bool,
         onFrame: (Decoder.Frame, inout [Int32]) throws(WireViolation) -> Void
     ) -> End {
         var decoder = decoder
         var buffer = FrameBuffer()
         var descriptors: [Int32] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        // A large pipe is read in reads as large (a quarter of its megabyte), a socket in its own buffer's size.
+        var chunk = [UInt8](repeating: 0, count: source.input == nil ? 64 << 10 : 256 << 10)
         defer {
             for descriptor in descriptors { Syscall.close(descriptor) }
         }
@@ -217,17 +290,24 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         var heard = clock.now
         while true {
             do {
-                if let silenceLimit, try !waitUntilReadable(silenceLimit: silenceLimit, since: heard) {
-                    heard = clock.now
-                    if closing() { return .closed }
-                    if onSilence() { return .silent(silenceLimit) }
-                    continue
+                if let silenceLimit {
+                    if try !waitUntilReadable(&source, silenceLimit: silenceLimit, since: heard) {
+                        heard = clock.now
+                        if closing() { return .closed }
+                        if onSilence() { return .silent(silenceLimit) }
+                        continue
+                    }
+                } else if source.input != nil {
+                    // A pipe's read is not woken by the socket's shutdown: wait on both first.
+                    _ = try source.waitUntilReadable(timeout: nil)
                 }
+                // The wait may have ended because ``close()`` shut the socket down; the input may have nothing.
+                if source.input != nil, closing() { return .closed }
             } catch {
                 return closing() ? .closed : .failed(error)
             }
             let received = chunk.withUnsafeMutableBytes { bytes in
-                Result { () throws(SystemError) in try socket.receive(into: bytes, descriptors: &descriptors) }
+                Result { () throws(SystemError) in try source.receive(into: bytes, descriptors: &descriptors) }
             }
             let count: Int
             do {

@@ -341,8 +341,14 @@ final class SourceLink: Sendable {
         var closedReason: TransferSessionError?
     }
 
-    init(socket: UnixSocket, child: ChildStream?, timeout: Duration, clock: WireClock) {
-        connection = FramedConnection(socket: socket, sendTimeout: timeout, clock: clock)
+    /// - Parameter input: Where the source's bytes come from when not from `socket` (the child's piped standard
+    ///   output); the link takes it.
+    init(socket: UnixSocket, input: Int32? = nil, child: ChildStream?, timeout: Duration, clock: WireClock) {
+        if let input {
+            connection = FramedConnection(socket: socket, input: input, sendTimeout: timeout, clock: clock)
+        } else {
+            connection = FramedConnection(socket: socket, sendTimeout: timeout, clock: clock)
+        }
         self.child = child
         self.timeout = timeout
         self.clock = clock

@@ -48,12 +48,15 @@ extension RemoteDragSession {
         let name = command.joined(separator: " ")
         let child: ChildStream
         do {
-            child = try ChildStream.start(command, environment: environment)
+            // The command's output comes through a large pipe: ssh, writing a paste's bytes, pays less than into a
+            // socket and is woken less often.
+            child = try ChildStream.start(command, environment: environment, pipedOutput: true)
         } catch {
             throw TransferSessionError(
                 code: .disconnected, message: "The command `\(name)` cannot run: \(error).", cause: error, source: name)
         }
-        let link = SourceLink(socket: child.socket, child: child, timeout: timeout, clock: clock)
+        let link = SourceLink(
+            socket: child.socket, input: child.takeOutput(), child: child, timeout: timeout, clock: clock)
         do {
             return try await handshake(link, source: name, origin: origin, observer: observer)
         } catch {
