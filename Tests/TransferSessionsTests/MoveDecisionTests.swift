@@ -329,12 +329,14 @@ struct SessionSourceMachineTests {
 
 @Suite("The destination's connection, as a state machine", .timeLimit(.minutes(5)))
 struct SessionDestinationMachineTests {
-    typealias Machine = SessionDestinationMachine
+    /// The loads are plain numbers here; the remote session's are its channels.
+    typealias Machine = SessionDestinationMachine<Int>
 
     private static let offer = SourceMessage.offer(
         version: 2, session: "s", application: "a", process: 1, allowsMove: true,
         allowsMoveToOtherApplications: false, items: [])
     private static let finished = SourceMessage.finished(operation: .cancel, code: nil, message: nil)
+    private static let gone = TransferSessionError(code: .disconnected, message: "gone")
 
     /// One message of each kind, about request 1 where it names one.
     private static let messages: [SourceMessage] = [
@@ -346,21 +348,31 @@ struct SessionDestinationMachineTests {
     private static func machine(in phase: Machine.Phase) -> Machine {
         var machine = Machine()
         if phase == .awaitingOffer { return machine }
-        _ = machine.receive(offer, hasDescriptor: false)
+        _ = machine.handle(.received(offer, hasDescriptor: false))
         if phase == .open { return machine }
-        machine.didSendDrop()
+        #expect(machine.handle(.sentDrop) == [])
         if phase == .awaitingReservation { return machine }
         if phase == .dropping {
-            _ = machine.receive(.reserved(operation: .copy, items: []), hasDescriptor: false)
+            _ = machine.handle(.received(.reserved(operation: .copy, items: []), hasDescriptor: false))
             return machine
         }
-        _ = machine.receive(finished, hasDescriptor: false)
+        _ = machine.handle(.received(finished, hasDescriptor: false))
         return machine
     }
 
-    private static func isViolation(_ action: Machine.Action) -> Bool {
-        if case .violation = action { return true }
-        return false
+    /// Starts a load whose handle is `load`; its request id.
+    private static func start(_ load: Int, on machine: inout Machine) -> UInt32? {
+        guard
+            case .requestLoad(load, let request, 0, "public.data")? = machine.handle(
+                .startLoad(load, item: 0, type: "public.data")
+            ).first
+        else { return nil }
+        return request
+    }
+
+    private static func isViolation(_ actions: [Machine.Action]) -> Bool {
+        guard actions.count == 1, case .violation = actions[0] else { return false }
+        return true
     }
 
     @Test("every phase × message has one defined answer, and nothing is accepted after the end")
@@ -369,64 +381,95 @@ struct SessionDestinationMachineTests {
             for message in Self.messages {
                 var machine = Self.machine(in: phase)
                 #expect(machine.phase == phase)
-                let action = machine.receive(message, hasDescriptor: true)
+                let actions = machine.handle(.received(message, hasDescriptor: true))
                 switch (phase, message) {
                 case (.ended, _):
-                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                    #expect(Self.isViolation(actions), "\(phase) × \(message): \(actions)")
                 case (.awaitingOffer, .offer):
-                    #expect(action == .reply(message) && machine.phase == .open)
+                    #expect(actions == [.reply(message)] && machine.phase == .open)
                 case (.awaitingOffer, .finished), (.open, .finished), (.awaitingReservation, .finished),
                     (.dropping, .finished):
-                    #expect(action == .sessionEnded(message) && machine.phase == .ended)
+                    #expect(actions == [.sessionEnded(message, failing: [])] && machine.phase == .ended)
                 case (.awaitingOffer, _), (_, .offer):
-                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                    #expect(Self.isViolation(actions), "\(phase) × \(message): \(actions)")
                 case (.awaitingReservation, .reserved):
-                    #expect(action == .reply(message) && machine.phase == .dropping)
+                    #expect(actions == [.reply(message)] && machine.phase == .dropping)
                 case (_, .reserved):
-                    #expect(Self.isViolation(action), "\(phase) × \(message): \(action)")
+                    #expect(Self.isViolation(actions), "\(phase) × \(message): \(actions)")
                 case (_, .file):
                     // No load runs: the descriptor is closed.
-                    #expect(action == .ignore(closingDescriptor: true))
+                    #expect(actions == [.ignore(closingDescriptor: true)])
                 default:
-                    #expect(action == .ignore(closingDescriptor: false), "\(phase) × \(message)")
+                    #expect(actions == [.ignore(closingDescriptor: false)], "\(phase) × \(message)")
                 }
             }
         }
     }
 
-    @Test("a load's messages reach it until its end, and ids are reused only once free")
-    func loads() {
+    @Test("a load's messages reach its handle until its end, and ids are reused only once free")
+    func loads() throws {
         var machine = Self.machine(in: .open)
-        let request = machine.startLoad()
-        let begin = machine.receive(.begin(request: request, length: nil), hasDescriptor: false)
-        #expect(begin == .begin(request, length: nil))
-        let chunk = machine.receive(.chunk(request: request, bytes: Data([7])), hasDescriptor: false)
-        #expect(chunk == .chunk(request, Data([7])))
-        let end = machine.receive(.end(request: request), hasDescriptor: false)
-        #expect(end == .end(request))
-        let late = machine.receive(.end(request: request), hasDescriptor: false)
-        #expect(late == .ignore(closingDescriptor: false))
-        let second = machine.startLoad()
+        let request = try #require(Self.start(10, on: &machine))
+        #expect(
+            machine.handle(.received(.begin(request: request, length: nil), hasDescriptor: false)) == [
+                .begin(10, length: nil)
+            ])
+        #expect(
+            machine.handle(.received(.chunk(request: request, bytes: Data([7])), hasDescriptor: false)) == [
+                .chunk(10, Data([7]))
+            ])
+        #expect(machine.handle(.received(.end(request: request), hasDescriptor: false)) == [.end(10)])
+        #expect(
+            machine.handle(.received(.end(request: request), hasDescriptor: false)) == [
+                .ignore(closingDescriptor: false)
+            ])
+        let second = try #require(Self.start(20, on: &machine))
         #expect(second != request)
-        let wasRunning = machine.cancelLoad(second)
-        let stillRunning = machine.cancelLoad(second)
-        #expect(wasRunning && !stillRunning)
-        let lateFile = machine.receive(.file(request: second, length: 1), hasDescriptor: true)
-        #expect(lateFile == .ignore(closingDescriptor: true))
-        let third = machine.startLoad()
-        let failed = machine.receive(
-            .failed(request: third, code: "typeUnavailable", message: "m"), hasDescriptor: false)
-        #expect(failed == .fail(third, .unavailableRepresentation, message: "m"))
+        // Cancelled once: the source is told once; a late file's descriptor is closed.
+        #expect(machine.handle(.cancelLoad(second)) == [.sendCancel(second)])
+        #expect(machine.handle(.cancelLoad(second)) == [])
+        #expect(
+            machine.handle(.received(.file(request: second, length: 1), hasDescriptor: true)) == [
+                .ignore(closingDescriptor: true)
+            ])
+        let third = try #require(Self.start(30, on: &machine))
+        #expect(
+            machine.handle(
+                .received(.failed(request: third, code: "typeUnavailable", message: "m"), hasDescriptor: false))
+                == [.fail(30, .unavailableRepresentation, message: "m")])
+        // A load whose request could not be sent is forgotten without a cancel.
+        let fourth = try #require(Self.start(40, on: &machine))
+        #expect(machine.handle(.loadNotSent(fourth)) == [])
+        #expect(machine.runningLoads.isEmpty)
+    }
+
+    @Test("the source's end and the connection's end fail exactly the loads still running; no load starts after")
+    func ends() throws {
+        var machine = Self.machine(in: .open)
+        let first = try #require(Self.start(1, on: &machine))
+        _ = try #require(Self.start(2, on: &machine))
+        _ = machine.handle(.received(.end(request: first), hasDescriptor: false))
+        #expect(
+            machine.handle(.received(Self.finished, hasDescriptor: false)) == [
+                .sessionEnded(Self.finished, failing: [2])
+            ])
+
+        var open = Self.machine(in: .open)
+        _ = try #require(Self.start(3, on: &open))
+        #expect(open.handle(.connectionEnded(Self.gone)) == [.connectionEnded(failing: [3])])
+        #expect(open.closedReason?.code == .disconnected)
+        #expect(open.handle(.startLoad(4, item: 0, type: "public.data")) == [.refuseLoad(4)])
+        // The first reason stays.
+        _ = open.handle(.connectionEnded(TransferSessionError(code: .timedOut, message: "later")))
+        #expect(open.closedReason?.message == "gone")
     }
 
     @Test("an oversized chunk, or a file without its descriptor, breaks the protocol")
-    func violations() {
+    func violations() throws {
         var machine = Self.machine(in: .open)
-        let request = machine.startLoad()
+        let request = try #require(Self.start(1, on: &machine))
         let big = Data(count: SessionWire.chunkSize + 1)
-        let oversized = machine.receive(.chunk(request: request, bytes: big), hasDescriptor: false)
-        #expect(Self.isViolation(oversized))
-        let withoutDescriptor = machine.receive(.file(request: request, length: 1), hasDescriptor: false)
-        #expect(Self.isViolation(withoutDescriptor))
+        #expect(Self.isViolation(machine.handle(.received(.chunk(request: request, bytes: big), hasDescriptor: false))))
+        #expect(Self.isViolation(machine.handle(.received(.file(request: request, length: 1), hasDescriptor: false))))
     }
 }

@@ -42,6 +42,18 @@ package final class MachineShell<Machine: ProtocolMachine>: Sendable {
         machine.withLock { $0.handle(event) }
     }
 
+    /// ``run(_:perform:)`` for a caller that must not suspend, such as a connection's reader thread.
+    package func runSynchronously<Failure: Error>(
+        _ event: Machine.Event, perform: (Machine.Action) throws(Failure) -> Machine.Event?
+    ) throws(Failure) {
+        var events = [event]
+        while !events.isEmpty {
+            for action in handle(events.removeFirst()) {
+                if let answer = try perform(action) { events.append(answer) }
+            }
+        }
+    }
+
     /// Feeds `event`, carries out each action with `perform` outside the lock, and feeds back what an action
     /// answers, until no event follows.
     package func run<Failure: Error>(

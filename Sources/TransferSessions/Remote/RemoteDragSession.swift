@@ -333,13 +333,8 @@ final class SourceLink: Sendable {
     private let replies = Mailbox<SourceMessage, TransferSessionError>(capacity: 16)
     /// Opens when the connection has ended.
     let ended = Latch<Void>()
-    private let state = SanitizedMutex(State())
-
-    private struct State {
-        var machine = SessionDestinationMachine()
-        var loads: [UInt32: LoadChannel] = [:]
-        var closedReason: TransferSessionError?
-    }
+    /// The connection's protocol: which message may come when, and which load each belongs to.
+    private let machine = MachineShell(SessionDestinationMachine<LoadChannel>())
 
     /// - Parameter input: Where the source's bytes come from when not from `socket` (the child's piped standard
     ///   output); the link takes it.
@@ -387,7 +382,7 @@ final class SourceLink: Sendable {
             try SessionWire.send(message, on: connection, to: "source")
         } catch {
             // The reader may know better why the connection ended.
-            throw state.withLock({ $0.closedReason }) ?? error
+            throw machine.current.closedReason ?? error
         }
     }
 
@@ -418,52 +413,83 @@ final class SourceLink: Sendable {
 
     /// Notes that this side sent its drop, so the reservation may come.
     func didSendDrop() {
-        state.withLock { $0.machine.didSendDrop() }
+        run(.sentDrop)
+    }
+
+    /// Feeds `event` to the machine and carries out what it says; a violation it finds is ignored here (only a
+    /// message from the source can break the protocol, and those go through ``receive(_:descriptors:)``).
+    private func run(_ event: SessionDestinationMachine<LoadChannel>.Event) {
+        var descriptors: [Int32] = []
+        try? machine.runSynchronously(event) { action throws(WireViolation) in
+            try perform(action, descriptors: &descriptors)
+        }
     }
 
     /// Carries out what the machine says of a message from the source.
     private func receive(_ message: SourceMessage, descriptors: inout [Int32]) throws(WireViolation) {
-        let (action, channel, running) = state.withLock { state in
-            let action = state.machine.receive(message, hasDescriptor: !descriptors.isEmpty)
-            var channel: LoadChannel?
-            var running: [LoadChannel] = []
-            switch action {
-            case .begin(let request, _), .chunk(let request, _):
-                channel = state.loads[request]
-            case .file(let request, _), .end(let request), .fail(let request, _, _):
-                channel = state.loads.removeValue(forKey: request)
-            case .sessionEnded:
-                running = Array(state.loads.values)
-                state.loads = [:]
-            default:
-                break
-            }
-            return (action, channel, running)
+        try machine.runSynchronously(.received(message, hasDescriptor: !descriptors.isEmpty)) {
+            action throws(WireViolation) in try perform(action, descriptors: &descriptors)
         }
+    }
+
+    /// Carries out one of the machine's actions; `descriptors` are those that came with the message at hand.
+    /// - Returns: What follows from it: a load whose request could not be sent is forgotten.
+    /// - Throws: ``WireViolation`` when the source broke the protocol.
+    private func perform(
+        _ action: SessionDestinationMachine<LoadChannel>.Action, descriptors: inout [Int32]
+    ) throws(WireViolation) -> SessionDestinationMachine<LoadChannel>.Event? {
         switch action {
         case .reply(let reply):
             replies.post(reply)
-        case .sessionEnded(let reply):
+        case .sessionEnded(let reply, let running):
             replies.post(reply)
             for load in running {
                 load.fail(TransferError(code: .cancelled, message: "The source ended the session."))
             }
-        case .begin(_, let length):
-            channel?.begin(length: length)
-        case .chunk(_, let bytes):
-            channel?.push(bytes)
-        case .file(_, let length):
-            let descriptor = descriptors.removeFirst()
-            if let channel { channel.file(descriptor, length: length) } else { Syscall.close(descriptor) }
-        case .end:
-            channel?.finish()
-        case .fail(_, let code, let text):
-            channel?.fail(code.loadError(message: text))
+        case .begin(let channel, let length):
+            channel.begin(length: length)
+        case .chunk(let channel, let bytes):
+            channel.push(bytes)
+        case .file(let channel, let length):
+            channel.file(descriptors.removeFirst(), length: length)
+        case .end(let channel):
+            channel.finish()
+        case .fail(let channel, let code, let text):
+            channel.fail(code.loadError(message: text))
         case .ignore(let closingDescriptor):
             if closingDescriptor, !descriptors.isEmpty { Syscall.close(descriptors.removeFirst()) }
         case .violation(let reason):
             throw WireViolation(reason)
+        case .requestLoad(let channel, let request, let item, let type):
+            channel.onCancel = { [self] in run(.cancelLoad(request)) }
+            do {
+                try send(DestinationMessage.load(request: request, item: item, type: type))
+            } catch {
+                channel.fail(
+                    TransferError(code: .loaderFailed, message: "The load could not be asked for.", cause: error))
+                return .loadNotSent(request)
+            }
+        case .refuseLoad(let channel):
+            channel.fail(
+                TransferError(
+                    code: .loaderFailed, message: "The source process has gone; nothing can load.",
+                    cause: machine.current.closedReason))
+        case .sendCancel(let request):
+            try? send(DestinationMessage.cancel(request: request))
+        case .connectionEnded(let running):
+            let reason =
+                machine.current.closedReason
+                ?? TransferSessionError(code: .disconnected, message: "The session was closed.")
+            replies.close(reason)
+            _ = ended.open()
+            for load in running {
+                load.fail(
+                    TransferError(
+                        code: .loaderFailed, message: "The source process went away during the load: \(reason.message)",
+                        cause: reason))
+            }
         }
+        return nil
     }
 
     private func closed(_ end: FramedConnection<LengthPrefixedFrames>.End) {
@@ -482,49 +508,14 @@ final class SourceLink: Sendable {
             case .peerClosed, .failed:
                 TransferSessionError(code: .disconnected, message: "The source process closed the session (\(end)).")
             }
-        let loads = state.withLock { state in
-            if state.closedReason == nil { state.closedReason = reason }
-            defer { state.loads = [:] }
-            return Array(state.loads.values)
-        }
-        replies.close(reason)
-        _ = ended.open()
-        for load in loads {
-            load.fail(
-                TransferError(
-                    code: reason.code == .protocolViolation ? .loaderFailed : .loaderFailed,
-                    message: "The source process went away during the load: \(reason.message)", cause: reason))
-        }
+        run(.connectionEnded(reason))
     }
 
     /// Starts a load of item `item`'s `type` and returns its bytes as they come.
     func load(item: Int, type: UniformType) async throws -> TransferByteStream {
         let channel = LoadChannel(timeout: timeout, clock: clock)
-        let request = try state.withLock { state throws(TransferError) -> UInt32 in
-            if let reason = state.closedReason {
-                throw TransferError(
-                    code: .loaderFailed, message: "The source process has gone; nothing can load.", cause: reason)
-            }
-            let request = state.machine.startLoad()
-            state.loads[request] = channel
-            return request
-        }
-        channel.onCancel = { [self] in
-            let running = state.withLock { state in
-                state.loads[request] = nil
-                return state.machine.cancelLoad(request)
-            }
-            if running { try? send(DestinationMessage.cancel(request: request)) }
-        }
-        do {
-            try send(DestinationMessage.load(request: request, item: item, type: type.identifier))
-        } catch {
-            state.withLock { state in
-                state.loads[request] = nil
-                _ = state.machine.cancelLoad(request)
-            }
-            throw TransferError(code: .loaderFailed, message: "The load could not be asked for.", cause: error)
-        }
+        // The request is sent (or refused, or fails) at once; the channel then has the answer or waits for it.
+        run(.startLoad(channel, item: item, type: type.identifier))
         let length = try await channel.waitUntilStarted()
         return TransferByteStream(length: length, channel.chunks)
     }
