@@ -14,10 +14,12 @@ final class X11IncomingTransfer: Sendable {
     let property: X11.ID
     /// The owner's `SelectionNotify` and the property's events.
     let events: Mailbox<X11Event, ClipboardError>
+    /// The read's protocol: what each answer of the owner means, and what to wait for next.
+    private let machine: MachineShell<X11SelectionReaderMachine>
     private let state: SanitizedMutex<State>
 
+    /// Where the consumer's pulls stand.
     private struct State {
-        var machine: X11SelectionReaderMachine
         /// What to wait for when the consumer asks for more; `nil` once over.
         var wait: X11SelectionReaderMachine.Action?
         /// Bytes read by ``begin()`` and not handed out yet.
@@ -33,7 +35,8 @@ final class X11IncomingTransfer: Sendable {
         self.requestor = requestor
         self.property = property
         self.events = events
-        state = SanitizedMutex(State(machine: machine, wait: machine.start.last))
+        self.machine = MachineShell(machine)
+        state = SanitizedMutex(State(wait: machine.start.last))
     }
 
     deinit { finish() }
@@ -66,7 +69,9 @@ final class X11IncomingTransfer: Sendable {
                 finish()
                 throw error
             }
-            let (actions, phase) = state.withLock { state in (state.machine.handle(event), state.machine.phase) }
+            // One consumer pulls at a time, so the phase read after the event is the one it left.
+            let actions = machine.handle(event)
+            let phase = machine.current.phase
             var delivered: Data?
             for action in actions {
                 switch action {
@@ -77,7 +82,7 @@ final class X11IncomingTransfer: Sendable {
                     return delivered
                 case .fail(let code, let message):
                     finish()
-                    throw ClipboardError(code: code, message: message, source: state.withLock { $0.machine.target })
+                    throw ClipboardError(code: code, message: message, source: machine.current.target)
                 case .waitForNotify, .readProperty, .waitForNewValue:
                     state.withLock { $0.wait = action }
                 }
