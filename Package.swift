@@ -218,6 +218,15 @@ let package = Package(
         // Helpers shared by the test targets (temporary folders, the checkout's files, the choice-rule table, the
         // xdotool pointer driver of the drag-and-drop tests).
         .target(name: "TransferKitTestSupport", dependencies: ["TransferKitPlatform"], path: "Tests/TestSupport"),
+        // The display servers, compositors, toolkit peers and virtual pointer that the clipboard's and the desktop's
+        // integration tests share (package API: a test target of this package uses it, nothing else).
+        .target(
+            name: "TransferDisplayTestSupport",
+            dependencies: [
+                "TransferClipboard", "TransferDisplay", "TransferKit", "TransferKitPlatform", "TransferKitTestSupport",
+                "TransferKitTesting",
+            ],
+            path: "Tests/DisplayTestSupport"),
         // The sessions' test rows and socket folders, shared by their unit and integration tests.
         .target(
             name: "TransferSessionsTestSupport",
@@ -332,7 +341,7 @@ let package = Package(
                 "TransferKitPlatform", "TransferSessions",
                 "TransferKitTestSupport",
                 "TransferKitTesting", "TransferImaging", "TransferChecksum", "transferkit", "transferkit-memory-probe",
-                "transferkit-clipboard-probe", "CharacterCardsGTK", "CBOR",
+                "transferkit-clipboard-probe", "CharacterCardsGTK", "CBOR", "TransferDisplayTestSupport",
             ]),
         .testTarget(
             name: "TransferDesktopTests",
@@ -341,13 +350,14 @@ let package = Package(
                 "UniformTypes",
                 "TransferKitPlatform", "TransferKitTestSupport",
             ]),
-        // File promises between two windows on a private Xvfb.
+        // Drag and drop and file promises against real servers (Xvfb, headless sway), GTK and Qt peers, hostile
+        // peers as processes, and the tool's drag and drop end to end.
         .testTarget(
             name: "TransferDesktopIntegrationTests",
             dependencies: [
                 "TransferDesktop", "TransferClipboard", "TransferDisplay", "TransferSessions", "TransferKit",
-                "UniformTypes",
-                "TransferKitPlatform", "TransferKitTestSupport", "TransferSessionsTestSupport",
+                "UniformTypes", "TransferKitPlatform", "TransferKitTestSupport", "TransferSessionsTestSupport",
+                "TransferDisplayTestSupport", "TransferKitTesting", "TransferChecksum", "transferkit", "CBOR",
             ]),
         // Round trips in this process and through the `transferkit` tool in a child process.
         .testTarget(

@@ -1,3 +1,5 @@
+import TransferDisplayTestSupport
+
 #if GTK
     import Foundation
     import Testing

@@ -2,6 +2,7 @@ import CBOR
 import Foundation
 import Testing
 import TransferClipboard
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferClipboard
+import TransferDisplayTestSupport
 import TransferImaging
 import TransferKitPlatform
 import TransferKitTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferClipboard
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TransferClipboard
 import TransferDesktop
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TransferClipboard
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport

@@ -1,17 +1,11 @@
 import Foundation
 import Testing
 import TransferClipboard
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTesting
 import UniformTypes
-
-/// Counts calls from loaders that run on other tasks.
-final class CallCounter: Sendable {
-    private let counts = SanitizedMutex<[String: Int]>([:])
-    func hit(_ name: String) { counts.withLock { $0[name, default: 0] += 1 } }
-    func count(_ name: String) -> Int { counts.withLock { $0[name] ?? 0 } }
-}
 
 let cardType = UniformType(exportedAs: "com.example.card")
 /// A real 4×4 RGBA PNG, so that the BMP, PAM, PPM and pixels that converters derive from it decode.
@@ -302,51 +296,5 @@ final class X11XclipTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("\(name) was never offered")
-    }
-}
-
-/// A deterministic byte pattern in 1 MiB chunks, made as it is read.
-struct PatternChunks: AsyncSequence, Sendable {
-    typealias Element = Data
-    let total: Int
-
-    /// A period that is not a multiple of any chunk size, so a shifted chunk never matches by accident.
-    static let period = (1 << 20) + 7
-    static let table: [UInt8] = (0..<(2 * period)).map {
-        UInt8(truncatingIfNeeded: ($0 % period) &* 31 &+ ($0 % period) >> 12)
-    }
-
-    static func chunk(at offset: Int, count: Int) -> Data {
-        var data = Data(capacity: count)
-        var position = offset
-        while data.count < count {
-            let start = position % period
-            let length = Swift.min(count - data.count, period)
-            data.append(contentsOf: table[start..<(start + length)])
-            position += length
-        }
-        return data
-    }
-
-    func makeAsyncIterator() -> Iterator { Iterator(total: total) }
-
-    /// Writes the first `count` bytes of the pattern (a multiple of 1 MiB) to `url`.
-    static func write(_ count: Int, to url: URL) throws {
-        var pattern = Data()
-        for offset in stride(from: 0, to: count, by: 1 << 20) {
-            pattern += chunk(at: offset, count: 1 << 20)
-        }
-        try pattern.write(to: url)
-    }
-
-    struct Iterator: AsyncIteratorProtocol {
-        let total: Int
-        var offset = 0
-        mutating func next() async -> Data? {
-            guard offset < total else { return nil }
-            let count = Swift.min(1 << 20, total - offset)
-            defer { offset += count }
-            return PatternChunks.chunk(at: offset, count: count)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferDisplayTestSupport
 import TransferKitTestSupport
 
 /// The test bed of the drag-and-drop tests, proven on its own: two windows of one toolkit (GTK 4, Qt 5) under a

@@ -1,17 +1,17 @@
-import Foundation
+package import Foundation
 import Testing
-import TransferClipboard
-import TransferKitPlatform
-import TransferKitTestSupport
+package import TransferClipboard
+package import TransferKitPlatform
+package import TransferKitTestSupport
 
 /// The time limit of clipboards in tests that are not about time limits: the longest wait of a test (issue 21).
 ///
 /// Above the library's default: the whole test run shares two threads. The wire layer's deadlines fire on a
 /// timer thread of their own, so a busy concurrency pool no longer makes a limit expire early or late.
-let patience: Duration = .seconds(60)
+package let patience: Duration = .seconds(60)
 
 /// The processes whose command line contains `marker` (the serving copies of `transferkit copy`).
-func processes(containing marker: String) -> [Int32] {
+package func processes(containing marker: String) -> [Int32] {
     Syscall.directoryEntries(atPath: "/proc").compactMap { entry in
         guard let pid = Int32(entry),
             let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
@@ -22,19 +22,19 @@ func processes(containing marker: String) -> [Int32] {
 }
 
 /// The peak memory that a `transferkit-memory-probe` run reported in `text` (its standard error), in KiB.
-func reportedPeak(_ text: String) throws -> Int {
+package func reportedPeak(_ text: String) throws -> Int {
     let line = try #require(text.split(separator: "\n").last { $0.hasPrefix("transferkit: peak memory ") })
     return try #require(Int(line.split(separator: " ").dropLast().last ?? ""))
 }
 
 /// Xvfb and xclip, the tools of the X11 tests.
-let x11ToolsPresent = SystemTool.exist("Xvfb", "xclip")
+package let x11ToolsPresent = SystemTool.exist("Xvfb", "xclip")
 
 /// The result of a tool run.
-struct ToolResult: Sendable {
-    var status: Int32
-    var output: Data
-    var error: String
+package struct ToolResult: Sendable {
+    package var status: Int32
+    package var output: Data
+    package var error: String
 }
 
 /// Runs `arguments` with `environment`, feeding `input` to it, through the package's spawner (a Dispatch thread
@@ -44,7 +44,7 @@ struct ToolResult: Sendable {
 /// long-lived child started meanwhile (Xvfb, a serving xclip) could inherit a write end and keep a reader of
 /// another test waiting for an end-of-file until it ends.
 /// - Parameter outputFile: Where the tool's standard output goes instead of into memory (for large outputs).
-func runTool(
+package func runTool(
     _ arguments: [String], environment: [String: String], input: Data? = nil, outputFile: String? = nil
 ) async throws -> ToolResult {
     guard let executable = arguments.first else { throw XvfbError(message: "no program to run") }
@@ -60,14 +60,14 @@ func runTool(
 
 /// A child process that runs in the background with its output in a file (or discarded); killed and reaped when
 /// stopped or released.
-final class BackgroundProcess: Sendable {
-    let pid: Int32
-    let executable: String
+package final class BackgroundProcess: Sendable {
+    package let pid: Int32
+    package let executable: String
     private let status = SanitizedMutex<Int32?>(nil)
 
     /// Starts `arguments` with standard input from `inputFile` (or `/dev/null`) and both outputs to `outputFile` (or
     /// `/dev/null`).
-    init(
+    package init(
         _ arguments: [String], environment: [String: String], inputFile: String? = nil, outputFile: String? = nil
     )
         throws
@@ -86,7 +86,7 @@ final class BackgroundProcess: Sendable {
     deinit { stop() }
 
     /// Whether the process still runs (reaps it once it has ended).
-    var isRunning: Bool {
+    package var isRunning: Bool {
         status.withLock { status in
             if status == nil { status = (try? ChildProcess.exitStatusIfEnded(pid, executable: executable)) ?? nil }
             return status == nil
@@ -94,7 +94,7 @@ final class BackgroundProcess: Sendable {
     }
 
     /// Waits for the process to end, polling (so no thread blocks in `waitpid`); kills it after two minutes.
-    func exitStatus() async throws -> Int32 {
+    package func exitStatus() async throws -> Int32 {
         for _ in 0..<12_000 where isRunning { try await Task.sleep(for: .milliseconds(10)) }
         stop()
         return status.withLock { $0 } ?? -1
@@ -102,7 +102,7 @@ final class BackgroundProcess: Sendable {
 
     /// Kills the process with SIGKILL (children spawned from the test runner's threads inherit a mask that blocks
     /// SIGTERM) and reaps it.
-    func stop() {
+    package func stop() {
         status.withLock { status in
             guard status == nil else { return }
             kill(pid, SIGKILL)
@@ -115,14 +115,14 @@ final class BackgroundProcess: Sendable {
 private let reservedDisplays = SanitizedMutex<Set<Int>>([])
 
 /// A private Xvfb with a MIT-MAGIC-COOKIE-1 in its own authority file.
-final class XvfbServer: Sendable {
-    let display: Int
-    let directory: URL
-    let process: BackgroundProcess
-    let cookie: [UInt8]
+package final class XvfbServer: Sendable {
+    package let display: Int
+    package let directory: URL
+    package let process: BackgroundProcess
+    package let cookie: [UInt8]
 
     /// `DISPLAY` and `XAUTHORITY` for clients of this server.
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = ":\(display)"
         environment["XAUTHORITY"] = directory.appendingPathComponent("Xauthority").path
@@ -139,7 +139,7 @@ final class XvfbServer: Sendable {
 
     /// The authority file's entry for `display` with `cookie`, as `xauth add :DISPLAY . COOKIE` makes it: the local
     /// family with this host's name (`gethostname`, as Xlib and xauth take it) and MIT-MAGIC-COOKIE-1.
-    static func authorityEntry(display: Int, cookie: [UInt8]) -> X11AuthorityEntry {
+    package static func authorityEntry(display: Int, cookie: [UInt8]) -> X11AuthorityEntry {
         var name = [CChar](repeating: 0, count: 256)
         let hostname =
             gethostname(&name, name.count - 1) == 0
@@ -156,7 +156,7 @@ final class XvfbServer: Sendable {
     /// authority file`).
     /// - Parameter screen: The screen's `WIDTHxHEIGHTxDEPTH` (drag-and-drop tests need room for their windows).
     /// - Throws: `XvfbError` saying which displays were tried and what the last server said.
-    static func start(screen: String = "64x64x24") async throws -> XvfbServer {
+    package static func start(screen: String = "64x64x24") async throws -> XvfbServer {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-x11")
         let authority = directory.appendingPathComponent("Xauthority").path
         var generator = SystemRandomNumberGenerator()
@@ -208,7 +208,7 @@ final class XvfbServer: Sendable {
     }
 
     /// Stops the server and removes its files.
-    func stop() {
+    package func stop() {
         stopKeepingFiles()
         try? FileManager.default.removeItem(at: directory)
     }
@@ -226,7 +226,8 @@ final class XvfbServer: Sendable {
     /// Runs xclip against this server.
     /// Runs `xclip` with `arguments` to its end, within two minutes: xclip has no time limit of its own, and a
     /// request whose owner exits before answering would keep it (and the test run) waiting forever.
-    func xclip(_ arguments: [String], input: Data? = nil, outputFile: String? = nil) async throws -> ToolResult {
+    package func xclip(_ arguments: [String], input: Data? = nil, outputFile: String? = nil) async throws -> ToolResult
+    {
         try await runTool(
             ["/usr/bin/timeout", "--kill-after=5", "120", SystemTool.path("xclip")] + arguments,
             environment: environment,
@@ -234,13 +235,20 @@ final class XvfbServer: Sendable {
     }
 
     /// Starts `xclip -quiet -i` in the background (it serves until another client takes the selection).
-    func startXclipServing(_ arguments: [String], file: String) throws -> BackgroundProcess {
+    package func startXclipServing(_ arguments: [String], file: String) throws -> BackgroundProcess {
         try BackgroundProcess(
             [SystemTool.path("xclip"), "-quiet", "-i"] + arguments + [file], environment: environment)
     }
 }
 
-struct XvfbError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct XvfbError: Error, CustomStringConvertible {
+    package var message: String
+
+    /// An error that says `message`.
+    package init(message: String) { self.message = message }
+    package var description: String { message }
 }
+
+/// Whether python-xlib is there for the hostile X11 peers (Debian: python3-xlib).
+package let pythonXlibPresent = FileManager.default.fileExists(
+    atPath: "/usr/lib/python3/dist-packages/Xlib/__init__.py")

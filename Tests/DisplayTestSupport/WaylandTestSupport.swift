@@ -1,32 +1,31 @@
-import Foundation
+package import Foundation
 import Testing
-import TransferKit
-import TransferKitPlatform
-import TransferKitTestSupport
-
-@testable import TransferClipboard
-@testable import TransferDisplay
+package import TransferClipboard
+package import TransferDisplay
+package import TransferKit
+package import TransferKitPlatform
+package import TransferKitTestSupport
 
 /// The time limit the Wayland tests give the clipboard: long enough for a busy machine, short enough that a hang
 /// fails the test within a minute.
-let waylandPatience: Duration = .seconds(60)
+package let waylandPatience: Duration = .seconds(60)
 
 /// sway and wl-clipboard, the tools of the Wayland tests (and setpriv, to start sway as `nobody` under root).
-let waylandToolsPresent =
+package let waylandToolsPresent =
     SystemTool.exist("sway", "wl-copy", "wl-paste", "setpriv")
 
 /// A private headless sway (`WLR_BACKENDS=headless`), started as `nobody` when the tests run as root (sway refuses
 /// root), with its socket in a runtime folder of its own.
-final class WaylandCompositor: Sendable {
-    let directory: URL
-    let process: BackgroundProcess
+package final class WaylandCompositor: Sendable {
+    package let directory: URL
+    package let process: BackgroundProcess
 
     /// The compositor's socket.
-    var socketPath: String { directory.appendingPathComponent("wayland-1").path }
+    package var socketPath: String { directory.appendingPathComponent("wayland-1").path }
 
     /// The environment of clients of this compositor: this process's, with `WAYLAND_DISPLAY` and `XDG_RUNTIME_DIR`
     /// naming it and no `DISPLAY`, so nothing can reach an X server instead.
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = socketPath
         environment["XDG_RUNTIME_DIR"] = directory.path
@@ -43,7 +42,7 @@ final class WaylandCompositor: Sendable {
 
     /// Starts sway and waits until its socket accepts connections (not only until the file exists: sway binds before
     /// it listens).
-    static func start() async throws -> WaylandCompositor {
+    package static func start() async throws -> WaylandCompositor {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-wayland")
         var environment = ProcessInfo.processInfo.environment
         environment["WLR_BACKENDS"] = "headless"
@@ -72,19 +71,19 @@ final class WaylandCompositor: Sendable {
 
     /// Stops sway (its clients, the serving wl-copy among them, see the connection end and exit) and removes the
     /// folder.
-    func stop() {
+    package func stop() {
         process.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs `wl-paste` with `arguments` to its end; its standard output goes to `outputFile`, or is returned.
-    func wlPaste(_ arguments: [String], outputFile: String? = nil) async throws -> ToolResult {
+    package func wlPaste(_ arguments: [String], outputFile: String? = nil) async throws -> ToolResult {
         try await runTool([SystemTool.path("wl-paste")] + arguments, environment: environment, outputFile: outputFile)
     }
 
     /// Puts `file`'s bytes on the clipboard (or the primary selection) with `wl-copy`, offered as `type`, and waits
     /// until it serves them: wl-copy's first process returns once its forked child owns the selection.
-    func wlCopy(_ file: URL, type: String, primary: Bool = false) async throws {
+    package func wlCopy(_ file: URL, type: String, primary: Bool = false) async throws {
         let copy = try BackgroundProcess(
             [SystemTool.path("wl-copy")] + (primary ? ["--primary"] : []) + ["--type", type], environment: environment,
             inputFile: file.path)
@@ -94,7 +93,7 @@ final class WaylandCompositor: Sendable {
 }
 
 /// Waits for `operation`, failing with `timedOut` after `seconds` (a guard against hangs, not a timing assertion).
-func waylandWithin<T: Sendable>(
+package func waylandWithin<T: Sendable>(
     _ seconds: Int, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport
@@ -7,9 +8,6 @@ import TransferKitTestSupport
 @testable import TransferClipboard
 @testable import TransferDesktop
 @testable import TransferDisplay
-
-/// Whether python-xlib is there for the hostile X11 peers (Debian: python3-xlib).
-let pythonXlibPresent = FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/Xlib/__init__.py")
 
 /// A file promise against a hostile XDS target (issue 35, item 1): a python-xlib process names paths that are no
 /// new file in its folder (`%2e%2e`, a link to an existing file, an existing file, a folder that is a link, a hidden

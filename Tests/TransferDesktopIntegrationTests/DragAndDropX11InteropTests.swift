@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransferDisplayTestSupport
 import TransferKit
 import TransferKitPlatform
 import TransferKitTestSupport

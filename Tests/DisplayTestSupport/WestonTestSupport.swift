@@ -1,13 +1,13 @@
-import Foundation
+package import Foundation
 import Testing
-import TransferKitPlatform
-import TransferKitTestSupport
-import TransferKitTesting
+package import TransferKitPlatform
+package import TransferKitTestSupport
+package import TransferKitTesting
 
 /// weston, the compositor without data control of the tests (Debian's weston 10).
-let westonPresent = SystemTool.exists("weston")
+package let westonPresent = SystemTool.exists("weston")
 /// weston with XWayland (Debian: xwayland) and Xvfb to run its X11 backend on.
-let westonWithXWaylandPresent = westonPresent && SystemTool.exists("Xwayland") && x11ToolsPresent
+package let westonWithXWaylandPresent = westonPresent && SystemTool.exists("Xwayland") && x11ToolsPresent
 
 /// A private weston: a Wayland compositor with `wl_data_device_manager` but no data-control protocol, as GNOME's
 /// Mutter is.
@@ -15,20 +15,20 @@ let westonWithXWaylandPresent = westonPresent && SystemTool.exists("Xwayland") &
 /// Headless (`headless-backend.so`), it has no `wl_seat` either. On its X11 backend, as a window of an Xvfb, it has a
 /// seat with a keyboard and, with `--xwayland`, an X server that it starts when the first X client connects, as
 /// GNOME's does: the XWayland situation.
-final class WestonCompositor: Sendable {
-    let directory: URL
-    let process: BackgroundProcess
+package final class WestonCompositor: Sendable {
+    package let directory: URL
+    package let process: BackgroundProcess
     /// XWayland's display number, when started with it.
-    let xwaylandDisplay: Int?
+    package let xwaylandDisplay: Int?
     /// The Xvfb that the X11 backend draws on, if any.
-    let host: XvfbServer?
+    package let host: XvfbServer?
 
     /// The compositor's socket.
-    var socketPath: String { directory.appendingPathComponent("wayland-weston").path }
+    package var socketPath: String { directory.appendingPathComponent("wayland-weston").path }
 
     /// The environment of its clients: `WAYLAND_DISPLAY` and `XDG_RUNTIME_DIR` naming it, `DISPLAY` its XWayland
     /// (none without one).
-    var environment: [String: String] {
+    package var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["WAYLAND_DISPLAY"] = socketPath
         environment["XDG_RUNTIME_DIR"] = directory.path
@@ -53,7 +53,7 @@ final class WestonCompositor: Sendable {
     /// Starts weston headless, or, with `seat` or `xwayland`, on its X11 backend in a fresh Xvfb (whose keyboard
     /// gives weston a seat with a keyboard; its kiosk shell gives each new toplevel focus), with `xwayland` also
     /// with XWayland; waits until its socket (and XWayland's) accept connections.
-    static func start(seat: Bool = false, xwayland: Bool = false) async throws -> WestonCompositor {
+    package static func start(seat: Bool = false, xwayland: Bool = false) async throws -> WestonCompositor {
         let directory = try makeTemporaryDirectory(prefix: "transferclipboard-weston")
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
         var environment = ProcessInfo.processInfo.environment
@@ -102,7 +102,7 @@ final class WestonCompositor: Sendable {
     }
 
     /// Stops weston (and XWayland, its child, which exits with it), its Xvfb, and removes the files.
-    func stop() {
+    package func stop() {
         process.stop()
         if let xwaylandDisplay {
             // Killed, weston leaves XWayland's lock file and sockets behind.
@@ -114,7 +114,7 @@ final class WestonCompositor: Sendable {
     }
 
     /// Runs `transferkit` with `arguments` against this compositor (and `environment` changed by `change`).
-    func transferkit(
+    package func transferkit(
         _ arguments: [String], change: (inout [String: String]) -> Void = { _ in }
     ) async throws -> ChildProcess.Result {
         var environment = environment

@@ -1,8 +1,7 @@
-import Foundation
-import TransferKitPlatform
-
-@testable import TransferClipboard
-@testable import TransferDisplay
+package import Foundation
+package import TransferClipboard
+package import TransferDisplay
+package import TransferKitPlatform
 
 /// A pointer for tests on a compositor whose seat has none (headless sway): a `zwlr_virtual_pointer_v1` from
 /// `zwlr_virtual_pointer_manager_v1`, spoken with the project's own Wayland wire code on a connection of its own.
@@ -10,24 +9,24 @@ import TransferKitPlatform
 /// Creating it gives the seat the pointer capability, so clients that bind the seat afterwards (or listen to its
 /// `capabilities`) get a `wl_pointer` whose events this driver causes: ``move(to:)`` (`motion_absolute` in the
 /// output's pixels), ``press()`` and ``release()`` (`button` `BTN_LEFT`), each followed by `frame`.
-final class WaylandVirtualPointer: Sendable {
+package final class WaylandVirtualPointer: Sendable {
     private let socket: UnixSocket
     /// The virtual pointer's id.
     private let pointer: UInt32 = 6
     /// The width and height of the output layout the absolute coordinates map to.
-    let extent: (width: UInt32, height: UInt32)
+    package let extent: (width: UInt32, height: UInt32)
     private let start = ContinuousClock.now
     /// The next id for a `sync` callback (ids are not reused, so no `delete_id` is waited for).
     private let nextCallback = SanitizedMutex<UInt32>(8)
 
     /// `BTN_LEFT` in Linux's input event codes.
-    static let firstButton: UInt32 = 0x110
+    package static let firstButton: UInt32 = 0x110
 
     /// Connects to `compositor`, binds its seat and virtual-pointer manager, and creates the pointer; `extent` is
     /// the output layout's size (headless sway's one output is 1280×720).
     ///
     /// - Throws: ``XvfbError`` when the compositor has no virtual-pointer manager or seat, or does not answer.
-    init(socketPath: String, extent: (width: UInt32, height: UInt32) = (1280, 720)) throws {
+    package init(socketPath: String, extent: (width: UInt32, height: UInt32) = (1280, 720)) throws {
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
         } catch {
@@ -77,7 +76,7 @@ final class WaylandVirtualPointer: Sendable {
     }
 
     /// Moves the pointer to (`x`, `y`) in the output's pixels.
-    func move(to point: (x: Int, y: Int)) throws {
+    package func move(to point: (x: Int, y: Int)) throws {
         // motion_absolute(time, x, y, x_extent, y_extent), frame
         try send([
             WaylandMessage(
@@ -91,10 +90,10 @@ final class WaylandVirtualPointer: Sendable {
     }
 
     /// Presses the first button.
-    func press() throws { try button(pressed: true) }
+    package func press() throws { try button(pressed: true) }
 
     /// Releases the first button.
-    func release() throws { try button(pressed: false) }
+    package func release() throws { try button(pressed: false) }
 
     private func button(pressed: Bool) throws {
         // button(time, button, state), frame
@@ -106,7 +105,7 @@ final class WaylandVirtualPointer: Sendable {
     }
 
     /// Waits until the compositor has handled every request sent so far (a `sync` round trip), at most 30 s.
-    func sync() throws {
+    package func sync() throws {
         let callback = nextCallback.withLock { next in
             defer { next += 1 }
             return next
@@ -184,7 +183,7 @@ private func readWayland(
 ///
 /// Creating it gives the seat the keyboard capability; the window sway focuses gets the keys
 /// ``type(_:modifiers:)`` presses (Linux input event codes).
-final class WaylandVirtualKeyboard: Sendable {
+package final class WaylandVirtualKeyboard: Sendable {
     private let socket: UnixSocket
     /// The virtual keyboard's id.
     private let keyboard: UInt32 = 6
@@ -193,16 +192,16 @@ final class WaylandVirtualKeyboard: Sendable {
     private let nextCallback = SanitizedMutex<UInt32>(8)
 
     /// `KEY_C` and `KEY_V` in Linux's input event codes.
-    static let c: UInt32 = 46
-    static let v: UInt32 = 47
+    package static let c: UInt32 = 46
+    package static let v: UInt32 = 47
     /// The Control modifier's mask in the keymap (its third modifier).
-    static let control: UInt32 = 1 << 2
+    package static let control: UInt32 = 1 << 2
 
     /// Connects to the compositor at `socketPath`, binds its seat and virtual-keyboard manager, creates the keyboard
     /// and gives it a US keymap (written to `keymapFile`, whose descriptor the compositor maps).
     ///
     /// - Throws: ``XvfbError`` when the compositor has no virtual-keyboard manager or seat, or does not answer.
-    init(socketPath: String, keymapFile: URL) throws {
+    package init(socketPath: String, keymapFile: URL) throws {
         do {
             socket = try UnixSocket.connect(toPath: socketPath)
         } catch {
@@ -263,7 +262,7 @@ final class WaylandVirtualKeyboard: Sendable {
 
     /// Presses and releases `key` with `modifiers` held, and waits until the compositor has handled it: the
     /// compositor takes a virtual keyboard's modifier state as the client says it, not from the keys.
-    func type(_ key: UInt32, modifiers: UInt32 = 0) throws {
+    package func type(_ key: UInt32, modifiers: UInt32 = 0) throws {
         let time = UInt32(truncatingIfNeeded: (ContinuousClock.now - start).components.seconds * 1000)
         // modifiers(depressed, latched, locked, group), key(time, key, state)
         func modifiersMessage(_ depressed: UInt32) -> WaylandMessage {

@@ -1,10 +1,10 @@
-import Foundation
+package import Foundation
 import Testing
-import TransferKitPlatform
-import TransferKitTestSupport
+package import TransferKitPlatform
+package import TransferKitTestSupport
 
 /// GTK 4 through Python and xdotool: the real toolkit and the pointer of the drag-and-drop tests.
-let gtk4DragPeerPresent =
+package let gtk4DragPeerPresent =
     FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi/__init__.py")
     && ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib"].contains {
         FileManager.default.fileExists(atPath: "\($0)/girepository-1.0/Gtk-4.0.typelib")
@@ -12,9 +12,9 @@ let gtk4DragPeerPresent =
 
 /// What every drag-and-drop test under X11 starts with: a private Xvfb with room for two windows side by side, the
 /// pointer of that server, and the peers' environment.
-final class DragAndDropBed: Sendable {
-    let server: XvfbServer
-    let pointer: PointerDriver
+package final class DragAndDropBed: Sendable {
+    package let server: XvfbServer
+    package let pointer: PointerDriver
 
     private init(server: XvfbServer) {
         self.server = server
@@ -22,12 +22,12 @@ final class DragAndDropBed: Sendable {
     }
 
     /// Starts the server.
-    static func start() async throws -> DragAndDropBed {
+    package static func start() async throws -> DragAndDropBed {
         DragAndDropBed(server: try await XvfbServer.start(screen: "640x480x24"))
     }
 
     /// The peers' environment: this bed's Xvfb, GDK's and Qt's X11 backends.
-    var peerEnvironment: [String: String] {
+    package var peerEnvironment: [String: String] {
         var environment = server.environment
         environment["GDK_BACKEND"] = "x11"
         environment["QT_QPA_PLATFORM"] = "xcb"
@@ -35,38 +35,38 @@ final class DragAndDropBed: Sendable {
     }
 
     /// Stops the server.
-    func stop() {
+    package func stop() {
         server.stop()
     }
 }
 
 /// Qt 5 through Python (PyQt5) and xdotool: the second toolkit of the drag-and-drop tests.
-let qt5DragPeerPresent =
+package let qt5DragPeerPresent =
     FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")
     && PointerDriver.isAvailable
 
 /// One JSON line that a drag peer (`Tests/Interop/gtk4_dnd_peer.py`, `qt5_dnd_peer.py`) printed (see the GTK
 /// script for each event's fields).
-struct DragPeerEvent: Decodable, Sendable, Equatable {
-    var event: String
-    var title: String?
-    var mode: String?
-    var mime: String?
-    var length: Int?
-    var sha256: String?
-    var action: String?
-    var deleteData: Bool?
-    var reason: String?
-    var message: String?
-    var formats: [String]?
-    var actions: [String]?
+package struct DragPeerEvent: Decodable, Sendable, Equatable {
+    package var event: String
+    package var title: String?
+    package var mode: String?
+    package var mime: String?
+    package var length: Int?
+    package var sha256: String?
+    package var action: String?
+    package var deleteData: Bool?
+    package var reason: String?
+    package var message: String?
+    package var formats: [String]?
+    package var actions: [String]?
     /// The files a file-list peer (`gtk4_files_peer.py`) pasted or took in a drop, and their first bytes as text.
-    var paths: [String]?
-    var texts: [String?]?
+    package var paths: [String]?
+    package var texts: [String?]?
     /// Whether a file-list peer's GTK offers the document portal's key.
-    var portal: Bool?
+    package var portal: Bool?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case event, title, mode, mime, length, sha256, action, reason, message, formats, actions, paths, texts, portal
         case deleteData = "delete_data"
     }
@@ -77,9 +77,9 @@ struct DragPeerEvent: Decodable, Sendable, Equatable {
 ///
 /// `environment` names the display (`DISPLAY` or `WAYLAND_DISPLAY`) and the toolkit's backend (`GDK_BACKEND`,
 /// `QT_QPA_PLATFORM`); its events are read from its output file as they arrive.
-final class DragPeer: Sendable {
+package final class DragPeer: Sendable {
     /// The toolkit of a peer, and its script under `Tests/Interop`.
-    enum Toolkit: String, Sendable {
+    package enum Toolkit: String, Sendable {
         case gtk4 = "gtk4_dnd_peer.py"
         case qt5 = "qt5_dnd_peer.py"
         /// GTK 4 with a `Gdk.FileList`: copies, pastes, drags or drops files, as GTK's own applications do.
@@ -87,16 +87,16 @@ final class DragPeer: Sendable {
     }
 
     /// The window's title, unique per test (for `xdotool search --name`).
-    let title: String
+    package let title: String
     /// The peer's process.
-    let process: BackgroundProcess
+    package let process: BackgroundProcess
     /// Where its standard output and error go.
-    let outputFile: URL
+    package let outputFile: URL
     /// The `drag-begin` events that ``dragBegan()`` reported.
     private let begunDrags = SanitizedMutex(0)
 
     /// The width and height of the peer's window, in pixels.
-    static let windowSize = ScreenPoint(x: 200, y: 150)
+    package static let windowSize = ScreenPoint(x: 200, y: 150)
 
     private init(
         toolkit: Toolkit, title: String, arguments: [String], environment: [String: String], directory: URL,
@@ -118,7 +118,7 @@ final class DragPeer: Sendable {
     }
 
     /// Starts a source window offering each `(MIME type, file)` of `offers` with `actions`.
-    static func source(
+    package static func source(
         _ toolkit: Toolkit = .gtk4, title: String, offers: [(mime: String, file: URL)],
         actions: [String] = ["copy", "move"],
         environment: [String: String], directory: URL
@@ -133,7 +133,7 @@ final class DragPeer: Sendable {
     /// Starts a target window accepting `mimeTypes` with `actions`, proposing `prefer`, writing what it reads to
     /// `out`; `refuse` refuses every drop; `chunkDelayMilliseconds` slows the reading after each 64 KiB (GTK only: Qt
     /// reads a drop in one piece).
-    static func target(
+    package static func target(
         _ toolkit: Toolkit = .gtk4, title: String, accepting mimeTypes: [String], out: URL,
         actions: [String] = ["copy", "move"],
         prefer: String = "copy", refuse: Bool = false, chunkDelayMilliseconds: Int? = nil,
@@ -151,7 +151,7 @@ final class DragPeer: Sendable {
 
     /// Starts a GTK 4 file-list peer (`gtk4_files_peer.py`) in `mode` (`copy`, `paste`, `drag-source`,
     /// `drop-target`) with `files`, in a `bwrap` sandbox when `sandbox` gives its arguments.
-    static func files(
+    package static func files(
         _ mode: String, files: [URL] = [], title: String, environment: [String: String], directory: URL,
         sandbox: [String]? = nil
     ) throws -> DragPeer {
@@ -162,7 +162,7 @@ final class DragPeer: Sendable {
     }
 
     /// Every event printed so far, in order.
-    var events: [DragPeerEvent] {
+    package var events: [DragPeerEvent] {
         let text = String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             guard line.hasPrefix("{") else { return nil }
@@ -171,14 +171,15 @@ final class DragPeer: Sendable {
     }
 
     /// Everything the peer printed (its events and the toolkit's warnings), for failure messages.
-    var transcript: String {
+    package var transcript: String {
         String(decoding: FileManager.default.contents(atPath: outputFile.path) ?? Data(), as: UTF8.self)
     }
 
     /// The first event named one of `names`, polled until it is printed.
     ///
     /// - Throws: when the peer ends or `limit` passes first.
-    func waitForEvent(_ names: Set<String>, within limit: Duration = .seconds(45)) async throws -> DragPeerEvent {
+    package func waitForEvent(_ names: Set<String>, within limit: Duration = .seconds(45)) async throws -> DragPeerEvent
+    {
         let deadline = ContinuousClock.now + limit
         while true {
             if let event = events.first(where: { names.contains($0.event) }) { return event }
@@ -194,7 +195,7 @@ final class DragPeer: Sendable {
 
     /// Whether a source peer said that another drag began (one more `drag-begin` than at the last call that said
     /// yes), waiting up to 15 seconds: the `started` of ``PointerDriver/drag(from:to:steps:interval:started:)``.
-    @Sendable func dragBegan() async throws -> Bool {
+    @Sendable package func dragBegan() async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(15)
         while true {
             let begun = events.filter { $0.event == "drag-begin" }.count
@@ -210,19 +211,22 @@ final class DragPeer: Sendable {
     }
 
     /// Waits for the window to be mapped, finds it and places its top-left corner at `corner`.
-    func place(at corner: ScreenPoint, with pointer: PointerDriver) async throws {
+    package func place(at corner: ScreenPoint, with pointer: PointerDriver) async throws {
         _ = try await waitForEvent(["ready"])
         let window = try await pointer.window(titled: title)
         try await pointer.place(window, at: corner)
     }
 
     /// Kills the peer.
-    func stop() {
+    package func stop() {
         process.stop()
     }
 }
 
 /// A drag peer that ended, or never printed what a test waited for.
-struct DragPeerError: Error {
-    var message: String
+package struct DragPeerError: Error {
+    package var message: String
+
+    /// An error that says `message`.
+    package init(message: String) { self.message = message }
 }

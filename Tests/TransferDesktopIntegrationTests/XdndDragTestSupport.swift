@@ -1,4 +1,5 @@
 import Foundation
+import TransferDisplayTestSupport
 import TransferKitPlatform
 import TransferKitTestSupport
 
