@@ -1,7 +1,7 @@
 package import Foundation
 import Testing
 package import TransferDisplay
-package import TransferKitPlatform
+import TransferKitPlatform
 package import TransferKitTestSupport
 
 package let portalExecutable = "/usr/libexec/xdg-document-portal"

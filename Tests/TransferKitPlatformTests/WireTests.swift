@@ -408,6 +408,26 @@ struct WireTests {
         #expect(try await ends.receive(until: .after(.seconds(10))) == "the peer closed the connection")
     }
 
+    @Test("a connection whose peer hung the socket up but keeps its input pipe open still ends at close()")
+    func inputPipeClosedAfterHangUp() async throws {
+        let (near, far) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        let connection = FramedConnection<LengthPrefixedFrames>(
+            socket: near, input: pipe.read, sendTimeout: .seconds(5))
+        let frames = Mailbox<[UInt8], Never>(capacity: 4)
+        let ends = Mailbox<String, Never>(capacity: 4)
+        far.shutdown()
+        connection.start(
+            decoder: LengthPrefixedFrames(maximumLength: 64), onFrame: { body, _ in frames.post(body) },
+            onEnd: { end in ends.post("\(end)") })
+        // A frame after the hang-up: the reader is past it and waits on the pipe alone.
+        try LengthPrefixedFrames.frame([5]).withUnsafeBytes { bytes in try Syscall.write(pipe.write, bytes) }
+        #expect(try await frames.receive(until: .after(.seconds(10))) == [5])
+        connection.close()
+        #expect(try await ends.receive(until: .after(.seconds(10))) == "the connection was closed")
+    }
+
     @Test("a connection that never started closes its input pipe when it goes")
     func unstartedInputPipe() throws {
         let (near, _) = try UnixSocket.pair()

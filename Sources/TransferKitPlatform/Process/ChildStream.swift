@@ -12,8 +12,9 @@
 ///
 /// The child's standard error is read as it comes and its last ``errorTailLimit`` bytes are kept, for the message of
 /// a failure (`ssh: connect to host … refused`, `transferkit: command not found`). A thread of its own reaps the
-/// child when it exits. Shutting the socket down ends the child's input and output: a program that stops at the end
-/// of its input (ssh, and the command ssh runs) then exits; one that does not is signalled with ``terminate()``.
+/// child when it exits. Shutting the socket down ends the child's input (and its output, unless that is the pipe): a
+/// program that stops at the end of its input (ssh, and the command ssh runs) then exits; one that does not is
+/// signalled with ``terminate()``.
 package final class ChildStream: Sendable {
     /// This side's end of the child's standard input and output.
     package let socket: UnixSocket

@@ -543,9 +543,9 @@ extension Syscall {
     package static func waitUntilReadable(
         _ input: Int32, orHangUpOf watched: Int32?, timeout: Duration?
     ) throws(SystemError) -> Readiness {
-        // Asking for no events on `watched` still reports its hang-up and errors.
+        // Linux reports a hang-up and errors whatever is asked; other systems watch only for what is asked.
         var entries = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
-        if let watched { entries.append(pollfd(fd: watched, events: 0, revents: 0)) }
+        if let watched { entries.append(pollfd(fd: watched, events: Int16(POLLHUP), revents: 0)) }
         _ = try poll(&entries, timeout: timeout)
         return Readiness(
             isReadable: entries[0].revents != 0, watchedHungUp: entries.count > 1 && entries[1].revents != 0)

@@ -168,6 +168,10 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         return false
     }
 
+    /// How often a reader of an input descriptor looks whether the connection is closing once the socket's hang-up
+    /// can no longer tell it (the peer hung the socket up and left the input open).
+    static var closeCheckInterval: Duration { .milliseconds(100) }
+
     /// What the reader reads: the socket, or an input descriptor with the socket watched for its shutdown.
     private struct ReadSource {
         let socket: UnixSocket
@@ -178,17 +182,30 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         let isClosing: () -> Bool
 
         /// Waits for bytes to read; `nil` waits without limit.
+        ///
+        /// Once the peer has hung the socket up by itself, its hang-up can no longer wake the wait, so the input is
+        /// then polled in slices of ``closeCheckInterval``, with a look at whether the connection is closing after
+        /// each.
         /// - Returns: `false` when the time ran out; `true` when a read will not wait (bytes, an end, or the
         ///   connection closing, which the read loop then sees).
         mutating func waitUntilReadable(timeout: Duration?) throws(SystemError) -> Bool {
             guard let input else { return try socket.waitUntilReadable(timeout: timeout) }
+            let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
             while true {
+                var slice = deadline.map { max(.zero, ContinuousClock.now.duration(to: $0)) }
+                if !watchesSocket {
+                    slice = min(slice ?? FramedConnection.closeCheckInterval, FramedConnection.closeCheckInterval)
+                }
                 let readiness = try Syscall.waitUntilReadable(
-                    input, orHangUpOf: watchesSocket ? socket.descriptor : nil, timeout: timeout)
-                if readiness.isReadable || readiness.timedOut { return readiness.isReadable }
+                    input, orHangUpOf: watchesSocket ? socket.descriptor : nil, timeout: slice)
+                if readiness.isReadable { return true }
                 if isClosing() { return true }
-                // The peer hung the socket up by itself: what it wrote into the input is still to be read.
-                watchesSocket = false
+                if readiness.watchedHungUp {
+                    // The peer hung the socket up by itself: what it wrote into the input is still to be read.
+                    watchesSocket = false
+                } else if let deadline, ContinuousClock.now >= deadline {
+                    return false
+                }
             }
         }
 
