@@ -1,6 +1,6 @@
 package import Foundation
 import Testing
-package import TransferKitPlatform
+import TransferKitPlatform
 package import TransferKitTestSupport
 
 /// GTK 4 through Python and xdotool: the real toolkit and the pointer of the drag-and-drop tests.

@@ -1,5 +1,5 @@
 package import Foundation
-package import TransferKitPlatform
+import TransferKitPlatform
 import TransferKitTestSupport
 
 /// Counts calls from loaders that run on other tasks.

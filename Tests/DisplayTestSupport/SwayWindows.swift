@@ -1,6 +1,6 @@
-package import Foundation
-package import TransferKitPlatform
-package import TransferKitTestSupport
+import Foundation
+import TransferKitPlatform
+import TransferKitTestSupport
 
 extension WaylandCompositor {
     /// sway's IPC socket, found in its runtime folder.

@@ -1,10 +1,10 @@
 package import Foundation
 import Testing
-package import TransferClipboard
-package import TransferDisplay
-package import TransferKit
-package import TransferKitPlatform
-package import TransferKitTestSupport
+import TransferClipboard
+import TransferDisplay
+import TransferKit
+import TransferKitPlatform
+import TransferKitTestSupport
 
 /// The time limit the Wayland tests give the clipboard: long enough for a busy machine, short enough that a hang
 /// fails the test within a minute.

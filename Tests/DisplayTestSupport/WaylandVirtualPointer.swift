@@ -1,7 +1,7 @@
 package import Foundation
-package import TransferClipboard
-package import TransferDisplay
-package import TransferKitPlatform
+import TransferClipboard
+import TransferDisplay
+import TransferKitPlatform
 
 /// A pointer for tests on a compositor whose seat has none (headless sway): a `zwlr_virtual_pointer_v1` from
 /// `zwlr_virtual_pointer_manager_v1`, spoken with the project's own Wayland wire code on a connection of its own.

@@ -1,8 +1,8 @@
 package import Foundation
 import Testing
 package import TransferKitPlatform
-package import TransferKitTestSupport
-package import TransferKitTesting
+import TransferKitTestSupport
+import TransferKitTesting
 
 /// weston, the compositor without data control of the tests (Debian's weston 10).
 package let westonPresent = SystemTool.exists("weston")

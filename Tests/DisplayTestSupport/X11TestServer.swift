@@ -1,8 +1,8 @@
 package import Foundation
 import Testing
 package import TransferClipboard
-package import TransferKitPlatform
-package import TransferKitTestSupport
+import TransferKitPlatform
+import TransferKitTestSupport
 
 /// The time limit of clipboards in tests that are not about time limits: the longest wait of a test (issue 21).
 ///
