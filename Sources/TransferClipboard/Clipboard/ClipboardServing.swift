@@ -37,7 +37,7 @@ final class ClipboardServing: Sendable {
     final class Ticket: Sendable {
         let serving: ClipboardServing
         init(_ serving: ClipboardServing) { self.serving = serving }
-        deinit { serving.feed(.transferEnded) }
+        deinit { serving.feedInBackground(.transferEnded) }
     }
 
     /// Lets one request through, or refuses it when the write has ended or its pastes are all given out.
@@ -63,13 +63,11 @@ final class ClipboardServing: Sendable {
             $0.ownership = ownership
             $0.expiry = expiry
         }
-        for action in feed(.attached(expires: expiry != nil)) where action == .releaseOwnership {
-            // The paste limit was used up before the ownership was known.
-            Task { await ownership.release() }
-        }
+        // A release it asks for: the paste limit was used up before the ownership was known.
+        feedInBackground(.attached(expires: expiry != nil))
         Task { [weak self] in
             await ownership.ended()
-            self?.feed(.ownershipEnded)
+            self?.feedInBackground(.ownershipEnded)
         }
     }
 
@@ -82,9 +80,17 @@ final class ClipboardServing: Sendable {
         }
     }
 
+    /// Feeds `event` where nobody waits for a release: one that the machine asks for runs on a task of its own.
+    private func feedInBackground(_ event: ClipboardWriteMachine.Event) {
+        for action in feed(event) where action == .releaseOwnership {
+            let ownership = resources.withLock { $0.ownership }
+            Task { await ownership?.release() }
+        }
+    }
+
     /// Feeds `event` and carries out its actions but two, which it returns with the rest for the caller: `admit`'s
-    /// answer, and a release of the ownership (awaited or not, as the caller needs).
-    @discardableResult
+    /// answer, and a release of the ownership (awaited or not, as the caller needs). Not discardable: a caller that
+    /// has no use for the release calls ``feedInBackground(_:)``.
     private func feed(_ event: ClipboardWriteMachine.Event) -> [ClipboardWriteMachine.Action] {
         let actions = machine.handle(event)
         for action in actions {
