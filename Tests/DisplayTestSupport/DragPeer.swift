@@ -40,6 +40,9 @@ package final class DragAndDropBed: Sendable {
     }
 }
 
+/// sway, setpriv, and GTK 4 through Python: the Wayland drag tests against a real toolkit.
+package let waylandGTKDragPresent = waylandToolsPresent && gtk4DragPeerPresent
+
 /// Qt 5 through Python (PyQt5) and xdotool: the second toolkit of the drag-and-drop tests.
 package let qt5DragPeerPresent =
     FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so")

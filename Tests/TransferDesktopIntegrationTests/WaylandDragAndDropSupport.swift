@@ -84,40 +84,6 @@ final class WaylandDragRig: Sendable {
     var targetDecided: Bool { target.dragAndDropState.visit?.isDecided == true }
 }
 
-extension WaylandVirtualPointer {
-    /// Drags from `from` to `to` (points of the output): moves to `from` and, once `isPressable` holds, presses;
-    /// moves on in 4-pixel steps until `hasStarted` holds (the source's drag began), then in eight steps to `to`,
-    /// and on over `to` until `isOver` holds; then releases unless `release` is false. Every wait has a deadline.
-    func drag(
-        from: (x: Int, y: Int), to: (x: Int, y: Int), isPressable: @escaping () async throws -> Bool,
-        hasStarted: @escaping () async throws -> Bool, isOver: @escaping () async throws -> Bool, release: Bool = true
-    ) async throws {
-        try move(to: from)
-        try await waitUntil("the pointer over the source window", isPressable)
-        try press()
-        var step = 0
-        try await waitUntil("the source's drag") {
-            step += 1
-            try self.move(to: (from.x + 4 * min(step, 10), from.y))
-            return try await hasStarted()
-        }
-        // The drag's grab follows the pointer: a few steps, so the target sees motion too.
-        for index in 1...8 {
-            let x: Int = from.x + (to.x - from.x) * index / 8
-            let y: Int = from.y + (to.y - from.y) * index / 8
-            try move(to: (x, y))
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        var wiggle = 0
-        try await waitUntil("the drag over the target window") {
-            wiggle += 1
-            try self.move(to: (to.x + wiggle % 2, to.y))
-            return try await isOver()
-        }
-        if release { try self.release() }
-    }
-}
-
 /// Takes the first of `drops` as `application/octet-stream`, checking each chunk against ``PatternChunks``, and
 /// finishes it with copy: how many bytes came and whether all were the pattern's.
 func firstPatternDrop(_ drops: AsyncThrowingStream<any DesktopDropHandle, any Error>) async throws -> (Int, Bool) {

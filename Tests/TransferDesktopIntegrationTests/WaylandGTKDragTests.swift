@@ -9,9 +9,6 @@ import TransferKitTestSupport
 @testable import TransferDesktop
 @testable import TransferDisplay
 
-/// sway, setpriv, and GTK 4 through Python: the Wayland drag tests against a real toolkit.
-let waylandGTKDragPresent = waylandToolsPresent && gtk4DragPeerPresent
-
 /// A headless sway with a virtual pointer, one TransferKit window, and room for a GTK 4 peer beside it.
 final class WaylandGTKRig: Sendable {
     let compositor: WaylandCompositor
