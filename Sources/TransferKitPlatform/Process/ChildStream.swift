@@ -51,10 +51,7 @@ package final class ChildStream: Sendable {
     /// (a ``FramedConnection`` made with ``FramedConnection/init(socket:input:sendTimeout:clock:)`` takes it).
     /// Later calls, and a child whose output is the socket, give `nil`.
     package func takeOutput() -> Int32? {
-        output.withLock { output in
-            defer { output = nil }
-            return output
-        }
+        output.withLock { $0.take() }
     }
 
     /// Starts `command` (its first word the program, found on `environment`'s `PATH` unless it has a `/`).

@@ -527,14 +527,12 @@ extension Syscall {
         }
     }
 
-    /// What ``waitUntilReadable(_:orHangUpOf:timeout:)`` saw.
+    /// What ``waitUntilReadable(_:orHangUpOf:timeout:)`` saw; neither being true means the time ran out.
     package struct Readiness: Sendable, Equatable {
         /// The input has bytes, its end or an error to read.
         package var isReadable: Bool
         /// The watched descriptor hung up or failed.
         package var watchedHungUp: Bool
-        /// Whether the time ran out with neither.
-        package var timedOut: Bool { !isReadable && !watchedHungUp }
     }
 
     /// Waits until `input` has bytes (or an end, or an error) to read, or `watched` hangs up: a reader of a pipe

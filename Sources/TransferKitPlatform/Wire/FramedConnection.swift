@@ -138,10 +138,7 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
 
     /// The input descriptor, once: the reader's (or `deinit`'s, if the reader never started).
     private func takeInput() -> Int32? {
-        inputLock.withLock { input in
-            defer { input = nil }
-            return input
-        }
+        inputLock.withLock { $0.take() }
     }
 
     /// Closes the output descriptor, if there is one, once no send is writing into it, with its blocking flag as it
