@@ -12,7 +12,7 @@ import TransferKitTestSupport
 extension WaylandBackend {
     /// The drag-and-drop part of the machine now (for tests that wait for a step).
     var dragAndDropState: WaylandDragAndDropState {
-        storage.withLock { ($0.subscription as? WaylandDragAndDropSubscription)?.machine ?? WaylandDragAndDropState() }
+        shell.read { ($0.subscription as? WaylandDragAndDropSubscription)?.machine ?? WaylandDragAndDropState() }
     }
 }
 

@@ -38,18 +38,26 @@ struct WaylandStateTests {
         return machine
     }
 
-    /// Delivers an event as the compositor sends it: encoded, cut and decoded against the machine's objects.
-    static func deliver(
-        _ objectID: UInt32, _ opcode: UInt16, _ arguments: [WaylandArgument], to machine: inout WaylandState
-    ) throws -> [WaylandState.Action] {
+    /// An event as the compositor sends it, encoded and cut: its frame and the descriptors it passes.
+    static func frame(
+        _ objectID: UInt32, _ opcode: UInt16, _ arguments: [WaylandArgument]
+    ) throws -> (WaylandFrame, descriptors: [Int32]) {
         var buffer = FrameBuffer()
         buffer.append(
             try WaylandWire.encode(WaylandMessage(objectID: objectID, opcode: opcode, arguments: arguments)).bytes)
         var frames = WaylandFrames()
         let frame = try #require(try frames.nextFrame(from: &buffer))
-        var descriptors = arguments.compactMap { argument -> Int32? in
+        let descriptors = arguments.compactMap { argument -> Int32? in
             if case .fd(let fd) = argument { fd } else { nil }
         }
+        return (frame, descriptors)
+    }
+
+    /// Delivers an event as the compositor sends it: encoded, cut and decoded against the machine's objects.
+    static func deliver(
+        _ objectID: UInt32, _ opcode: UInt16, _ arguments: [WaylandArgument], to machine: inout WaylandState
+    ) throws -> [WaylandState.Action] {
+        var (frame, descriptors) = try frame(objectID, opcode, arguments)
         defer { #expect(descriptors.isEmpty, "every descriptor claimed") }
         return machine.receive(frame, descriptors: &descriptors)
     }

@@ -10,12 +10,12 @@ import TransferKitPlatform
 
 /// Drag and drop's part of a ``WaylandBackend``: the subscriber of the objects its windows, pointer, drags and drops
 /// use (``WaylandSubscription``). It holds drag and drop's machine and the waiters and closures behind the machine's
-/// ids, lives in the backend's storage and is changed only under the backend's lock.
+/// ids, lives in the backend's machine (`WaylandConnection`) and is changed only under its shell's lock.
 struct WaylandDragAndDropSubscription: WaylandSubscription {
 
     /// The machine.
     var machine = WaylandDragAndDropState()
-    /// The backend whose storage holds this subscription (weak: the backend owns its storage).
+    /// The backend whose machine holds this subscription (weak: the backend owns its machine).
     weak var backend: WaylandBackend?
     /// The backend's time limit: for a drag's transfers and for a dropped drag's target to finish.
     let timeout: Duration

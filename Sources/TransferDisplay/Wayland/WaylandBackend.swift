@@ -10,24 +10,25 @@ package import TransferKitPlatform
 /// The clipboard over a Wayland compositor's data-control protocol (`ext-data-control-v1`, or
 /// `zwlr_data_control_manager_v1` where only that exists), spoken directly over the compositor's Unix socket.
 ///
-/// The shell of ``WaylandState``: the wire layer's ``FramedConnection`` reads the socket on a thread of its own and
-/// hands each message to the state machine under the lock; the backend runs the actions that come out. Requests go
-/// out in the order the machine made them, written by a ``DedicatedThread`` started while some are pending; each
-/// transfer (a `send` to serve, a `receive` to stream) uses threads of its own for its pipe, so nothing here blocks
-/// Swift's concurrency pool. Every wait for the compositor ends by the time limit (``Mailbox/receive(until:)``).
+/// The machine is ``WaylandConnection`` (the core, ``WaylandState``, its subscriber and the waiters behind the
+/// core's ids), held in a ``MachineShell``: the wire layer's ``FramedConnection`` reads the socket on a thread of its
+/// own and hands each message to the machine under the shell's lock; the backend carries out the actions that come
+/// out. Requests are queued in the order the machine made them, under that lock, for the connection's
+/// ``OutboundQueue`` and its writer thread; each transfer (a `send` to serve, a `receive` to stream) uses a thread of
+/// its own for its pipe, so nothing here blocks Swift's concurrency pool. Every wait for the compositor ends by the time limit (``Mailbox/receive(until:)``).
 /// `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend always connects to
 /// `WAYLAND_DISPLAY`.
 package final class WaylandBackend: ClipboardBackend {
     /// The protocol in use, such as `Wayland (ext-data-control-v1)`.
     package var protocolName: String {
-        storage.withLock { storage in
-            storage.machine.usesFocusSurface
-                ? Self.focusSurfaceProtocolName : storage.machine.flavor?.protocolName ?? "Wayland"
+        shell.read { connection in
+            connection.core.usesFocusSurface
+                ? Self.focusSurfaceProtocolName : connection.core.flavor?.protocolName ?? "Wayland"
         }
     }
 
     /// Whether the focus surface exists now (it should only while an operation needs it).
-    var isShowingFocusSurface: Bool { storage.withLock { $0.machine.focusSurface != nil } }
+    var isShowingFocusSurface: Bool { shell.read { $0.core.focusSurface != nil } }
 
     /// The protocol name of the focus-surface fallback.
     package static let focusSurfaceProtocolName = "Wayland (wl_data_device, focus surface)"
@@ -53,32 +54,21 @@ package final class WaylandBackend: ClipboardBackend {
     package let timeout: Duration
     /// The clock the time limits are measured on (a test's manual clock, or the continuous one).
     package let clock: WireClock
-    let storage = SanitizedMutex(Storage())
+    /// The connection's machine in its shell, which queues the machine's requests for `outbox` under its lock.
+    let shell: MachineShell<WaylandConnection>
     /// The requests on their way to the compositor, and the one thread that writes them (the wire layer's writer).
     private let outbox: OutboundQueue
 
-    /// The connection's core, its subscriber (with the subscriber's own waiters), and the waiters and closures the
-    /// core's ids stand for.
-    struct Storage {
-        var machine = WaylandState()
-        /// The subscriber of the objects the core routes, once one subscribed (``subscribe(_:)``).
-        var subscription: (any WaylandSubscription)?
-        var roundTrips: [UInt32: Mailbox<Void, ClipboardError>] = [:]
-        var ownerships: [UInt32: (serve: Serve, end: Latch<Void>)] = [:]
-        var watchers: [UInt64: AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation] = [:]
-        /// The waits for the focus surface's keyboard focus.
-        var focusWaiters: [Mailbox<Void, ClipboardError>] = []
-        /// The operations that need the focus surface now; it goes when the last one ends.
-        var focusUsers = 0
-    }
-
-    /// The most bytes of requests queued for the compositor. Requests are queued under the storage lock, which the
+    /// The most bytes of requests queued for the compositor. Requests are queued under the shell's lock, which the
     /// reader needs too, so a full queue is not waited on: a compositor that leaves this much unread ends the
     /// connection (`timedOut`). Wayland's requests are small (data goes through pipes): this is tens of thousands.
     static let outboxCapacity = 4 << 20
 
     /// Serves one target of an offer: the stream of its bytes.
     package typealias Serve = @Sendable (String) async throws -> TransferByteStream
+
+    /// Where a watcher's changes go.
+    typealias ChangeContinuation = AsyncThrowingStream<ClipboardBackendChange, any Error>.Continuation
 
     /// Connects to the compositor that `environment` names (`WAYLAND_DISPLAY`, absolute or relative to
     /// `XDG_RUNTIME_DIR`).
@@ -121,28 +111,28 @@ package final class WaylandBackend: ClipboardBackend {
         outbox = OutboundQueue(capacity: Self.outboxCapacity) { [connection] bytes, descriptors throws(SystemError) in
             try connection.send(bytes, descriptors: descriptors)
         }
+        shell = MachineShell(WaylandConnection()) { [outbox, clock] action in
+            guard case .send(let messages) = action else { return action }
+            return Self.enqueue(messages, into: outbox, clock: clock).map { .fail($0) }
+        }
         outbox.start { [weak self] error in self?.writeFailed(error) }
         connection.start(
             decoder: WaylandFrames(),
             onFrame: { [weak self] (frame, descriptors) throws(WireViolation) in
                 guard let self else { throw WireViolation("The Wayland connection was dropped.") }
-                perform { ((), $0.machine.receive(frame, descriptors: &descriptors)) }
+                perform { ((), $0.receive(frame, descriptors: &descriptors)) }
             },
             onEnd: { [weak self] end in self?.ended(end) })
         do {
-            try perform { storage throws(ClipboardError) in ((), try storage.machine.getRegistry()) }
+            try request { core throws(ClipboardError) in try core.getRegistry() }
             try await roundTrip()
             switch binding {
             case .none:
                 return
             case .dataControl:
-                try perform { storage throws(ClipboardError) in
-                    ((), try storage.machine.bindDataControl(compositor: socketPath))
-                }
+                try request { core throws(ClipboardError) in try core.bindDataControl(compositor: socketPath) }
             case .focusSurface:
-                try perform { storage throws(ClipboardError) in
-                    ((), try storage.machine.bindDataDevice(compositor: socketPath))
-                }
+                try request { core throws(ClipboardError) in try core.bindDataDevice(compositor: socketPath) }
             }
             // The device announces the current selections at once; the round trip waits for them.
             try await roundTrip()
@@ -158,8 +148,8 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// The compositor's globals, by interface, each with the highest version announced.
     package var announcedGlobals: [String: UInt32] {
-        storage.withLock { storage in
-            Dictionary(storage.machine.globals.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
+        shell.read { connection in
+            Dictionary(connection.core.globals.map { ($0.interface, $0.version) }, uniquingKeysWith: max)
         }
     }
 
@@ -193,10 +183,8 @@ package final class WaylandBackend: ClipboardBackend {
     ) async throws -> any ClipboardOwnership {
         try await withFocus {
             let end = Latch<Void>()
-            let source = try perform { storage throws(ClipboardError) in
-                let (source, actions) = try storage.machine.own(selection, targets: targets)
-                storage.ownerships[source] = (serve, end)
-                return (source, actions)
+            let source = try perform { connection throws(ClipboardError) in
+                try connection.own(selection, targets: targets, serve: serve, end: end)
             }
             let ownership = WaylandOwnership(backend: self, source: source, end: end)
             try await roundTrip()
@@ -206,19 +194,19 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// The MIME types the current owner of `selection` offers (the first ``ClipboardLimits/maximumOfferedTypes``).
     package func offer(of selection: ClipboardSelection) async throws -> ClipboardBackendOffer {
-        try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
+        try shell.read { connection throws(ClipboardError) in try connection.core.checkSelection(selection) }
         return try await withFocus {
             try await roundTrip()
-            return storage.withLock {
+            return shell.read {
                 ClipboardBackendOffer(
-                    targets: $0.machine.offeredTypes(selection), omittedCount: $0.machine.omittedTypeCount(selection))
+                    targets: $0.core.offeredTypes(selection), omittedCount: $0.core.omittedTypeCount(selection))
             }
         }
     }
 
     /// Streams `target` from the owner of `selection` through a pipe it writes to.
     package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
-        try storage.withLock { storage throws(ClipboardError) in try storage.machine.checkSelection(selection) }
+        try shell.read { connection throws(ClipboardError) in try connection.core.checkSelection(selection) }
         return try await withFocus { try await receiveNow(target, from: selection) }
     }
 
@@ -229,9 +217,7 @@ package final class WaylandBackend: ClipboardBackend {
         do {
             // offer.receive(mime, fd): the request owns the write end from here and closes it once sent, so the
             // owner's close ends the data.
-            try perform { storage throws(ClipboardError) in
-                ((), try storage.machine.receive(target, from: selection, into: pipe.write))
-            }
+            try request { core throws(ClipboardError) in try core.receive(target, from: selection, into: pipe.write) }
         } catch {
             Syscall.close(pipe.read)
             Syscall.close(pipe.write)
@@ -260,7 +246,7 @@ package final class WaylandBackend: ClipboardBackend {
         of selection: ClipboardSelection
     ) -> AsyncThrowingStream<ClipboardBackendChange, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ClipboardBackendChange, any Error>.makeStream()
-        if storage.withLock({ $0.machine.usesFocusSurface }) {
+        if shell.read({ $0.core.usesFocusSurface }) {
             continuation.finish(
                 throwing: ClipboardError(
                     code: .protocolUnavailable,
@@ -269,18 +255,10 @@ package final class WaylandBackend: ClipboardBackend {
             return stream
         }
         do {
-            try perform { storage throws(ClipboardError) in
-                let id = try storage.machine.watch(selection)
-                storage.watchers[id] = continuation
-                continuation.onTermination = { [weak self] _ in
-                    self?.perform { storage in
-                        storage.machine.unwatch(id)
-                        storage.watchers[id] = nil
-                        return ((), [])
-                    }
-                }
-                return ((), [])
+            let id = try perform { connection throws(ClipboardError) in
+                try connection.watch(selection, continuation: continuation)
             }
+            continuation.onTermination = { [weak self] _ in self?.handle(.unwatched(id)) }
         } catch {
             continuation.finish(throwing: error)
         }
@@ -289,116 +267,69 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Ends the connection: ownerships end, transfers and waits fail with `cancelled`.
     package func close() {
-        perform { ((), $0.machine.close()) }
+        handle(.closed)
     }
 
     // MARK: - The shell
 
-    /// Runs `body` on the storage under the lock, queues the requests its actions send (under the lock, so that
-    /// ids reach the compositor in the order the machine made them), and performs the other actions once the lock
-    /// is released.
+    /// Runs `request` on the machine under the shell's lock (where the requests it makes are queued, in order), then
+    /// carries out the other actions it asks for.
     @discardableResult
-    func perform<Result: Sendable, Failure: Error>(
-        _ body: (inout Storage) throws(Failure) -> (Result, [WaylandState.Action])
-    ) throws(Failure) -> Result {
-        try run { storage throws(Failure) in
-            let (result, actions) = try body(&storage)
-            return (result, resolve(actions, in: &storage))
+    func perform<Answer: Sendable, Failure: Error>(
+        _ request: (inout WaylandConnection) throws(Failure) -> (Answer, [WaylandConnection.Action])
+    ) throws(Failure) -> Answer {
+        let (answer, actions) = try shell.perform(request)
+        carryOut(actions)
+        return answer
+    }
+
+    /// ``perform(_:)`` for one of the core's requests that answers nothing.
+    private func request(
+        _ body: (inout WaylandState) throws(ClipboardError) -> [WaylandState.Action]
+    ) throws(ClipboardError) {
+        try perform { connection throws(ClipboardError) in
+            try connection.request { core throws(ClipboardError) in ((), try body(&core)) }
         }
     }
 
-    /// Runs `body` on the storage under the lock, then the effects it returns once the lock is released.
-    func run<Result: Sendable, Failure: Error>(
-        _ body: (inout Storage) throws(Failure) -> (Result, [@Sendable () -> Void])
-    ) throws(Failure) -> Result {
-        let (result, effects) = try storage.withLock { storage throws(Failure) in try body(&storage) }
-        for effect in effects { effect() }
-        return result
+    /// Feeds `event` to the machine and carries out the actions.
+    private func handle(_ event: WaylandConnection.Event) {
+        carryOut(shell.handle(event))
     }
 
-    /// Turns actions into what runs once the lock is released, taking the waiters they name out of `storage`.
-    func resolve(_ actions: [WaylandState.Action], in storage: inout Storage) -> [@Sendable () -> Void] {
-        var effects: [@Sendable () -> Void] = []
+    /// Carries out what the machine asks, in order, once the shell's lock is released.
+    private func carryOut(_ actions: [WaylandConnection.Action]) {
         for action in actions {
             switch action {
             case .send(let messages):
-                if let failure = enqueue(messages) { effects.append { [weak self] in self?.fail(failure) } }
-            case .serve(let source, let mimeType, let fd):
-                guard let serve = storage.ownerships[source]?.serve else {
-                    effects.append { Syscall.close(fd) }
-                    continue
-                }
+                // The shell queues requests under its lock; one that reached here is queued now.
+                if let failure = Self.enqueue(messages, into: outbox, clock: clock) { handle(.ended(failure)) }
+            case .fail(let error):
+                handle(.ended(error))
+            case .serve(let serve, let mimeType, let fd):
                 let timeout = self.timeout
-                effects.append {
-                    Task { await Self.serveTransfer(mimeType: mimeType, fd: fd, timeout: timeout, serve: serve) }
-                }
+                Task { await Self.serveTransfer(mimeType: mimeType, fd: fd, timeout: timeout, serve: serve) }
             case .close(let fd):
-                effects.append { Syscall.close(fd) }
-            case .finishRoundTrip(let callback):
-                if let reply = storage.roundTrips.removeValue(forKey: callback) { effects.append { reply.post(()) } }
-            case .failRoundTrip(let callback, let error):
-                if let reply = storage.roundTrips.removeValue(forKey: callback) {
-                    effects.append { reply.close(error) }
-                }
-            case .endOwnership(let source):
-                if let end = storage.ownerships.removeValue(forKey: source)?.end { effects.append { end.open() } }
-            case .notify(let watcher, let types, let omitted):
-                if let continuation = storage.watchers[watcher] {
-                    let change = ClipboardBackendChange(targets: types, owner: nil, omittedCount: omitted)
-                    effects.append { continuation.yield(change) }
-                }
-            case .finishWatcher(let watcher, let error):
-                guard let continuation = storage.watchers.removeValue(forKey: watcher) else { continue }
-                effects.append {
-                    if let error { continuation.finish(throwing: error) } else { continuation.finish() }
-                }
-            case .disconnect:
-                let failure =
-                    storage.machine.failure ?? ClipboardError(code: .cancelled, message: "The connection ended.")
-                let waiters = storage.focusWaiters
-                storage.focusWaiters = []
-                effects.append { [connection, outbox] in
-                    // No new request is taken; the writer thread ends once what is queued is sent or dropped.
-                    outbox.close(flushingUntil: .after(.zero))
-                    connection.close()
-                    for waiter in waiters { waiter.close(failure) }
-                }
-            case .focusGained:
-                let waiters = storage.focusWaiters
-                storage.focusWaiters = []
-                effects.append { for waiter in waiters { _ = waiter.post(()) } }
-            case .route(let event):
-                // The subscriber's turn, under the same lock: its steps run in their order among these.
-                guard var subscription = storage.subscription else {
-                    if case .send(_, _, let fd) = event { effects.append { Syscall.close(fd) } }
-                    continue
-                }
-                storage.subscription = nil  // out while it runs, so that its state is not copied
-                let steps = subscription.receive(event, core: &storage.machine)
-                storage.subscription = subscription
-                effects += resolve(steps, in: &storage)
-            case .endSubscription(let error):
-                guard var subscription = storage.subscription else { continue }
-                storage.subscription = nil
-                let steps = subscription.connectionEnded(error, core: &storage.machine)
-                storage.subscription = subscription
-                effects += resolve(steps, in: &storage)
+                Syscall.close(fd)
+            case .resume(let waiter):
+                _ = waiter.post(())
+            case .reject(let waiter, let error):
+                waiter.close(error)
+            case .endOwnership(let end):
+                end.open()
+            case .notify(let continuation, let change):
+                continuation.yield(change)
+            case .finish(let continuation, let error):
+                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+            case .disconnect(let focusWaiters, let failure):
+                // No new request is taken; the writer thread ends once what is queued is sent or dropped.
+                outbox.close(flushingUntil: .after(.zero))
+                connection.close()
+                for waiter in focusWaiters { waiter.close(failure) }
+            case .subscriber(let effect):
+                effect()
             }
         }
-        return effects
-    }
-
-    /// Turns a subscription's steps into what runs once the lock is released, carrying out the core's actions among
-    /// them in order.
-    private func resolve(_ steps: [WaylandSubscriptionStep], in storage: inout Storage) -> [@Sendable () -> Void] {
-        var effects: [@Sendable () -> Void] = []
-        for step in steps {
-            switch step {
-            case .display(let action): effects += resolve([action], in: &storage)
-            case .effect(let effect): effects.append(effect)
-            }
-        }
-        return effects
     }
 
     // MARK: - The subscriber
@@ -406,7 +337,10 @@ package final class WaylandBackend: ClipboardBackend {
     /// Makes `subscription` the subscriber of the objects the core routes (replacing any before it); it binds what
     /// it needs with ``withSubscription(_:_:)``.
     package func subscribe(_ subscription: some WaylandSubscription) {
-        storage.withLock { $0.subscription = subscription }
+        perform { connection in
+            connection.subscription = subscription
+            return ((), [])
+        }
     }
 
     /// Runs `body` on the subscription, when it is an `S`, and the core, under the lock, then carries out its steps:
@@ -417,25 +351,12 @@ package final class WaylandBackend: ClipboardBackend {
         _ type: S.Type,
         _ body: (inout S, inout WaylandState) throws(Failure) -> (Result, [WaylandSubscriptionStep])
     ) throws(Failure) -> Result? {
-        try run { storage throws(Failure) in
-            guard var subscription = storage.subscription as? S else { return (nil, []) }
-            storage.subscription = nil
-            let result: Result
-            let steps: [WaylandSubscriptionStep]
-            do throws(Failure) {
-                (result, steps) = try body(&subscription, &storage.machine)
-            } catch {
-                storage.subscription = subscription
-                throw error
-            }
-            storage.subscription = subscription
-            return (result, resolve(steps, in: &storage))
-        }
+        try perform { connection throws(Failure) in try connection.withSubscription(type, body) }
     }
 
     /// Ends the connection with `error`: every wait fails, every ownership ends, every change stream finishes.
     private func fail(_ error: ClipboardError) {
-        perform { ((), $0.machine.fail(error)) }
+        handle(.ended(error))
     }
 
     /// The reader stopped: the connection is over, for the reason the machine may already know.
@@ -469,9 +390,11 @@ package final class WaylandBackend: ClipboardBackend {
     // MARK: - Writing
 
     /// Encodes `messages` and queues them behind those queued before, for the connection's writer thread; the queue
-    /// owns the descriptors they carry. Called under the storage lock, so the order is the machine's.
-    /// - Returns: The error that ends the connection, if a request cannot be encoded.
-    private func enqueue(_ messages: [WaylandMessage]) -> ClipboardError? {
+    /// owns the descriptors they carry. Called under the shell's lock, so the order is the machine's.
+    /// - Returns: The error that ends the connection, if a request cannot be encoded or the queue is full.
+    private static func enqueue(
+        _ messages: [WaylandMessage], into outbox: OutboundQueue, clock: WireClock
+    ) -> ClipboardError? {
         var items: [(bytes: [UInt8], descriptors: [Int32])] = []
         var bytes: [UInt8] = []
         var failure: ClipboardError?
@@ -538,12 +461,7 @@ package final class WaylandBackend: ClipboardBackend {
     /// - Throws: ``ClipboardError``: `timedOut`, `cancelled`, or why the connection ended.
     package func roundTrip() async throws(ClipboardError) {
         let reply = Mailbox<Void, ClipboardError>(capacity: 1)
-        // The waiter is in place before `sync` is queued, under the lock the reader takes for `done`.
-        let callback = try perform { storage throws(ClipboardError) in
-            let (callback, actions) = try storage.machine.startRoundTrip()
-            storage.roundTrips[callback] = reply
-            return (callback, actions)
-        }
+        let callback = try perform { connection throws(ClipboardError) in try connection.startRoundTrip(reply) }
         do {
             try await reply.receive(until: .after(timeout, on: clock))
         } catch {
@@ -553,17 +471,10 @@ package final class WaylandBackend: ClipboardBackend {
             case .finished:
                 return
             case .cancelled:
-                perform { storage in
-                    storage.machine.abandonRoundTrip(callback)
-                    storage.roundTrips[callback] = nil
-                    return ((), [])
-                }
+                handle(.abandonedRoundTrip(callback))
                 throw ClipboardError(code: .cancelled, message: "The wait for the Wayland compositor was cancelled.")
             case .timedOut:
-                let failure = perform { storage in
-                    let actions = storage.machine.roundTripTimedOut(callback, after: timeout)
-                    return (storage.machine.failure, actions)
-                }
+                let failure = perform { $0.roundTripTimedOut(callback, after: timeout) }
                 // No failure: the answer came with the deadline.
                 if let failure { throw failure }
             }
@@ -575,7 +486,7 @@ package final class WaylandBackend: ClipboardBackend {
     /// Runs `body` while the focus surface has keyboard focus (at once without the fallback): the surface is made
     /// for the first operation that needs it and destroyed when the last one ends.
     private func withFocus<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        guard storage.withLock({ $0.machine.usesFocusSurface }) else { return try await body() }
+        guard shell.read({ $0.core.usesFocusSurface }) else { return try await body() }
         try await acquireFocus()
         do {
             let result = try await body()
@@ -592,18 +503,14 @@ package final class WaylandBackend: ClipboardBackend {
         let pixel = try Self.makeBufferFile(
             [UInt8](repeating: 0, count: 4), prefix: "transferkit-focus", for: "the focus surface")
         let waiter = Mailbox<Void, ClipboardError>(capacity: 1)
-        let isFocused = try perform { storage throws(ClipboardError) in
-            let actions: [WaylandState.Action]
-            do throws(ClipboardError) {
-                actions = try storage.machine.showFocusSurface(bufferFD: pixel)
-            } catch {
-                Syscall.close(pixel)
-                throw error
+        let isFocused: Bool
+        do throws(ClipboardError) {
+            isFocused = try perform { connection throws(ClipboardError) in
+                try connection.acquireFocus(pixel: pixel, waiter: waiter)
             }
-            storage.focusUsers += 1
-            if storage.machine.focusSerial != nil { return (true, actions) }
-            storage.focusWaiters.append(waiter)
-            return (false, actions)
+        } catch {
+            Syscall.close(pixel)
+            throw error
         }
         guard !isFocused else { return }
         do {
@@ -650,12 +557,7 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Ends one operation's use of the focus surface; the last destroys it.
     private func releaseFocus() {
-        perform { storage in
-            storage.focusUsers -= 1
-            guard storage.focusUsers == 0 else { return ((), []) }
-            storage.focusWaiters = []
-            return ((), storage.machine.hideFocusSurface())
-        }
+        handle(.focusReleased)
     }
 
     /// A new pipe for a transfer, enlarged to ``transferPipeCapacity`` where the system allows.
@@ -694,10 +596,7 @@ package final class WaylandBackend: ClipboardBackend {
 
     /// Gives up `source` if `end` is still its ownership (the id may be another source's by now).
     fileprivate func release(_ source: UInt32, end: Latch<Void>) async {
-        perform { storage in
-            guard storage.ownerships[source]?.end === end else { return ((), []) }
-            return ((), storage.machine.release(source))
-        }
+        handle(.released(source: source, end: end))
         try? await roundTrip()
     }
 }

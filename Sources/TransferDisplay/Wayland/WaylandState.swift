@@ -1,8 +1,9 @@
 /// One Wayland connection's core as a pure state machine: state in, a request or an event in, actions out.
 ///
 /// It knows the objects, globals, offers, selections, the sources this client owns, the round trips in flight and
-/// the watchers, all by id; it holds no continuation, socket or closure and calls nothing. ``WaylandBackend`` (the
-/// shell) runs its actions: sends the requests, starts the transfers, closes descriptors, resumes its waiters.
+/// the watchers, all by id; it holds no continuation, socket or closure and calls nothing. ``WaylandConnection``
+/// matches its actions to the waiters and closures its ids stand for, and ``WaylandBackend`` carries them out: sends
+/// the requests, starts the transfers, closes descriptors, resumes the waiters.
 /// Once the connection has failed, every later event is dropped (closing any descriptor it carried) and every
 /// request throws the failure.
 ///
