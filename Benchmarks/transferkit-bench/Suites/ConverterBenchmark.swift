@@ -151,7 +151,7 @@ enum ConverterBenchmark {
         return ResultRow(
             name, unit: "MB/s", project: Summary(lowerIsBetter: samples.project).mapped(rate),
             baselineName: "iconv -f \(from) -t \(to)", baseline: Summary(lowerIsBetter: samples.baseline).mapped(rate),
-            ratio: samples.medianRateRatio, ratioMeaning: "throughput",
+            ratio: samples.medianRateRatio, ratioMeaning: "throughput", target: .ratioAtLeast(1),
             note:
                 "\(Format.number(megabytes)) MB in 1 MiB chunks in process; iconv reads the file, output to /dev/null.")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TransferKit
+import TransferKitTestSupport
 import UniformTypes
 
 @Suite("The built-in text converters", .timeLimit(.minutes(5)))
@@ -110,5 +111,84 @@ struct TextConverterTests {
         let converter = try Self.converter(.utf16ExternalPlainText, .utf8PlainText)
         let error = #expect(throws: TransferError.self) { try converter.convert(Data(bytes)) }
         #expect(error?.code == .conversionFailed)
+    }
+
+    /// A text of random runs: ASCII runs of every length around the converters' eight-byte steps, Latin-1 letters,
+    /// other characters of the basic plane and characters beyond it.
+    static func randomText(seed: UInt64, latin1Only: Bool = false) -> String {
+        var random = SplitMix64(state: seed)
+        var scalars: [Unicode.Scalar] = []
+        for _ in 0..<200 {
+            let kind = latin1Only ? Int.random(in: 0...1, using: &random) : Int.random(in: 0...3, using: &random)
+            switch kind {
+            case 0:
+                for _ in 0..<Int.random(in: 0...40, using: &random) {
+                    scalars.append(Unicode.Scalar(UInt8.random(in: 0...0x7F, using: &random)))
+                }
+            case 1: scalars.append(Unicode.Scalar(UInt8.random(in: 0x80...0xFF, using: &random)))
+            case 2: scalars.append(Unicode.Scalar(UInt16.random(in: 0x100...0xD7FF, using: &random)) ?? "?")
+            default: scalars.append(Unicode.Scalar(UInt32.random(in: 0x10000...0x10FFFF, using: &random)) ?? "?")
+            }
+        }
+        var text = String.UnicodeScalarView()
+        text.append(contentsOf: scalars)
+        return String(text)
+    }
+
+    /// `text` in UTF-16 of `order`, with a leading mark when `mark` is set.
+    static func utf16(_ text: String, bigEndian: Bool, mark: Bool) -> Data {
+        var bytes: [UInt8] = mark ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : []
+        for unit in text.utf16 {
+            let (low, high) = (UInt8(unit & 0xFF), UInt8(unit >> 8))
+            bytes += bigEndian ? [high, low] : [low, high]
+        }
+        return Data(bytes)
+    }
+
+    @Test(
+        "Every pair of encodings agrees with the standard library's on random text, in any chunking",
+        arguments: 1...12 as ClosedRange<UInt64>, [5, 8, 17, 4096])
+    func randomTexts(seed: UInt64, chunkSize: Int) async throws {
+        let text = Self.randomText(seed: seed)
+        let utf8 = Data(text.utf8)
+        let little = Self.utf16(text, bigEndian: false, mark: false)
+        let marked = Self.utf16(text, bigEndian: false, mark: true)
+        let big = Self.utf16(text, bigEndian: true, mark: true)
+        func convert(_ input: Data, _ source: UniformType, _ destination: UniformType) async throws -> Data {
+            try await Self.convert(input, with: try Self.converter(source, destination), chunkSize: chunkSize)
+        }
+        #expect(try await convert(utf8, .utf8PlainText, .utf16PlainText) == little)
+        #expect(try await convert(utf8, .utf8PlainText, .utf16ExternalPlainText) == marked)
+        #expect(try await convert(little, .utf16PlainText, .utf8PlainText) == utf8)
+        #expect(try await convert(marked, .utf16ExternalPlainText, .utf8PlainText) == utf8)
+        #expect(try await convert(big, .utf16ExternalPlainText, .utf8PlainText) == utf8, "a big-endian mark")
+        let latin1 = Data(text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : UInt8(ascii: "?") })
+        #expect(try await convert(utf8, .utf8PlainText, .latin1PlainText) == latin1)
+        let latinText = Self.randomText(seed: seed, latin1Only: true)
+        let latinBytes = Data(latinText.unicodeScalars.map { UInt8($0.value) })
+        #expect(try await convert(latinBytes, .latin1PlainText, .utf8PlainText) == Data(latinText.utf8))
+    }
+
+    @Test(
+        "After a long ASCII run, invalid input is still found at its byte, however the input is chunked",
+        arguments: [1, 3, 8, 9, 4096])
+    func failureOffsetAfterASCII(chunkSize: Int) async throws {
+        let ascii = Data(String(repeating: "plain text ", count: 3).utf8)  // 33 bytes
+        let utf8 = await #expect(throws: TransferError.self) {
+            try await Self.convert(
+                ascii + Data([0xFF]) + ascii, with: try Self.converter(.utf8PlainText, .utf16PlainText),
+                chunkSize: chunkSize)
+        }
+        let utf8Reason = utf8?.cause.map { "\($0)" } ?? ""
+        #expect(utf8Reason.contains("at byte 33"), "\(utf8Reason)")
+        // A lone low surrogate after 33 ASCII units, behind a mark: at byte 2 + 66.
+        let units = Self.utf16(String(decoding: ascii, as: UTF8.self), bigEndian: false, mark: true)
+        let utf16 = await #expect(throws: TransferError.self) {
+            try await Self.convert(
+                units + Data([0x00, 0xDC, 0x41, 0x00]) + units,
+                with: try Self.converter(.utf16ExternalPlainText, .utf8PlainText), chunkSize: chunkSize)
+        }
+        let utf16Reason = utf16?.cause.map { "\($0)" } ?? ""
+        #expect(utf16Reason.contains("at byte 68"), "\(utf16Reason)")
     }
 }

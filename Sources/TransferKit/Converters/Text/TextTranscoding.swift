@@ -48,8 +48,7 @@ struct TextTranscoding: TransferChunkConversion {
     }
 
     mutating func convert(_ chunk: Data) throws -> Data {
-        var out: [UInt8] = []
-        out.reserveCapacity(outputCapacity(forInputBytes: carry.count + chunk.count))
+        var out = TextOutput(capacity: Self.maximumOutput(forInputBytes: carry.count + chunk.count))
         appendMarkOnce(to: &out)
         var rest = chunk[...]
         if !carry.isEmpty {
@@ -62,7 +61,7 @@ struct TextTranscoding: TransferChunkConversion {
                 // The chunk was too short to complete it: what is left of the carry and all of the chunk wait for the
                 // next one (the bytes past the four as well, so none is lost whatever the decoder left).
                 carry = Array(head[consumed...]) + chunk.dropFirst(4)
-                return Data(out)
+                return out.data()
             }
             rest = chunk.dropFirst(consumed - carry.count)
             carry = []
@@ -72,11 +71,11 @@ struct TextTranscoding: TransferChunkConversion {
         }
         offset += consumed
         carry = Array(rest.dropFirst(consumed))
-        return Data(out)
+        return out.data()
     }
 
     mutating func finish() throws -> Data {
-        var out: [UInt8] = []
+        var out = TextOutput(capacity: Self.maximumOutput(forInputBytes: carry.count))
         appendMarkOnce(to: &out)
         let bytes = carry
         let consumed = try bytes.withUnsafeBufferPointer { buffer in try decode(buffer, final: true, into: &out) }
@@ -84,42 +83,69 @@ struct TextTranscoding: TransferChunkConversion {
             throw TextConversionError(reason: "The text ends inside a character", offset: offset + consumed)
         }
         carry = []
-        return Data(out)
+        return out.data()
     }
 
-    private func outputCapacity(forInputBytes count: Int) -> Int {
-        switch (input, output) {
-        case (.utf8, .utf16), (.latin1, .utf16): count * 2 + 2
-        case (.latin1, .utf8): count * 2
-        default: count + 2
-        }
+    /// The most bytes `count` input bytes can become, with a byte-order mark: two per input byte covers every pair
+    /// (an ASCII byte is two in UTF-16, a Latin-1 byte two in UTF-8, a UTF-16 unit at most three in UTF-8).
+    private static func maximumOutput(forInputBytes count: Int) -> Int {
+        count * 2 + 2
     }
 
-    private mutating func appendMarkOnce(to out: inout [UInt8]) {
+    private mutating func appendMarkOnce(to out: inout TextOutput) {
         guard !isMarkWritten, case .utf16(let order, true) = output else { return }
         isMarkWritten = true
-        out.append(contentsOf: order == .littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF])
+        if order == .littleEndian { out.append(0xFF, 0xFE) } else { out.append(0xFE, 0xFF) }
+    }
+
+    /// Eight bytes read from `bytes` at `index`, with no alignment asked.
+    @inline(__always)
+    private static func word(_ start: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The high bit of each byte of a word.
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Writes the ASCII bytes from `index` on, eight at a time (they are the same in Latin-1 and UTF-8), while eight
+    /// remain before `count`; `index` ends at the first group of eight that holds another byte.
+    @inline(__always)
+    private func copyASCII(
+        _ start: UnsafePointer<UInt8>, _ count: Int, from index: inout Int, into out: inout TextOutput
+    ) {
+        while index + 8 <= count {
+            let word = Self.word(start, at: index)
+            guard word & Self.highBits == 0 else { return }
+            out.appendASCII(word, as: output)
+            index += 8
+        }
     }
 
     /// Decodes the complete characters at the start of `bytes` into `out`; returns how many bytes it used.
     private mutating func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout [UInt8]
+        _ bytes: UnsafeBufferPointer<UInt8>, final: Bool, into out: inout TextOutput
     ) throws -> Int {
+        // Only an empty buffer has no address, and nothing is decoded from it.
+        guard let start = bytes.baseAddress else { return 0 }
         var index = 0
         let count = bytes.count
         switch input {
         case .latin1:
             isAtStart = false
             while index < count {
+                copyASCII(start, count, from: &index, into: &out)
+                guard index < count else { break }
                 encode(UInt32(bytes[index]), into: &out)
                 index += 1
             }
         case .utf8:
             isAtStart = false
             while index < count {
+                copyASCII(start, count, from: &index, into: &out)
+                guard index < count else { break }
                 let lead = bytes[index]
                 if lead < 0x80 {
-                    encodeASCII(lead, into: &out)
+                    encode(UInt32(lead), into: &out)
                     index += 1
                     continue
                 }
@@ -177,7 +203,16 @@ struct TextTranscoding: TransferChunkConversion {
                 isBig
                     ? UInt32(bytes[at]) << 8 | UInt32(bytes[at + 1]) : UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at])
             }
+            // Four ASCII units at a time: each unit's high byte is zero and its low byte is below 0x80.
+            let notASCII: UInt64 = isBig ? 0x80FF_80FF_80FF_80FF : 0xFF80_FF80_FF80_FF80
             while index + 1 < count {
+                while index + 8 <= count {
+                    let word = Self.word(start, at: index)
+                    guard word & notASCII == 0 else { break }
+                    out.appendASCIIUnits(isBig ? word >> 8 : word, as: output)
+                    index += 8
+                }
+                guard index + 1 < count else { break }
                 let first = unit(index)
                 if first < 0xD800 || first > 0xDFFF {
                     encode(first, into: &out)
@@ -206,59 +241,134 @@ struct TextTranscoding: TransferChunkConversion {
     }
 
     @inline(__always)
-    private func encodeASCII(_ byte: UInt8, into out: inout [UInt8]) {
-        switch output {
-        case .utf8, .latin1: out.append(byte)
-        case .utf16(let order, _):
-            if order == .littleEndian {
-                out.append(byte)
-                out.append(0)
-            } else {
-                out.append(0)
-                out.append(byte)
-            }
-        }
-    }
-
-    @inline(__always)
-    private func encode(_ scalar: UInt32, into out: inout [UInt8]) {
+    private func encode(_ scalar: UInt32, into out: inout TextOutput) {
         switch output {
         case .latin1:
-            out.append(scalar <= 0xFF ? UInt8(scalar) : UInt8(ascii: "?"))
+            out.append(scalar <= 0xFF ? UInt8(truncatingIfNeeded: scalar) : UInt8(ascii: "?"))
         case .utf8:
             switch scalar {
             case 0..<0x80:
-                out.append(UInt8(scalar))
+                out.append(UInt8(truncatingIfNeeded: scalar))
             case 0x80..<0x800:
-                out.append(UInt8(0xC0 | scalar >> 6))
-                out.append(UInt8(0x80 | scalar & 0x3F))
+                out.append(
+                    UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6), UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
             case 0x800..<0x10000:
-                out.append(UInt8(0xE0 | scalar >> 12))
-                out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                out.append(UInt8(0x80 | scalar & 0x3F))
+                out.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+                out.append(
+                    UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F),
+                    UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
             default:
-                out.append(UInt8(0xF0 | scalar >> 18))
-                out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-                out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                out.append(UInt8(0x80 | scalar & 0x3F))
+                out.append(
+                    UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18),
+                    UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+                out.append(
+                    UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F),
+                    UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
             }
         case .utf16(let order, _):
-            func unit(_ value: UInt32) {
-                if order == .littleEndian {
-                    out.append(UInt8(value & 0xFF))
-                    out.append(UInt8(value >> 8))
-                } else {
-                    out.append(UInt8(value >> 8))
-                    out.append(UInt8(value & 0xFF))
-                }
-            }
             if scalar < 0x10000 {
-                unit(scalar)
+                out.appendUnit(scalar, order: order)
             } else {
                 let value = scalar - 0x10000
-                unit(0xD800 + (value >> 10))
-                unit(0xDC00 + (value & 0x3FF))
+                out.appendUnit(0xD800 + (value >> 10), order: order)
+                out.appendUnit(0xDC00 + (value & 0x3FF), order: order)
             }
         }
+    }
+}
+
+/// A conversion's output for one chunk: an uninitialized buffer sized for the worst case
+/// (``TextTranscoding``'s `maximumOutput`), filled from the front and handed over as `Data` without a copy. The
+/// bytes past what was written are never touched, so a large buffer's unused end costs no memory.
+struct TextOutput: ~Copyable {
+    private let base: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private var count = 0
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 1)
+        base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    @inline(__always)
+    mutating func append(_ first: UInt8, _ second: UInt8) {
+        base[count] = first
+        base[count &+ 1] = second
+        count &+= 2
+    }
+
+    /// One UTF-16 code unit (below 0x10000) in `order`.
+    @inline(__always)
+    mutating func appendUnit(_ unit: UInt32, order: TextEncoding.ByteOrder) {
+        let low = UInt8(truncatingIfNeeded: unit)
+        let high = UInt8(truncatingIfNeeded: unit >> 8)
+        if order == .littleEndian { append(low, high) } else { append(high, low) }
+    }
+
+    /// Eight ASCII characters, given as the bytes of `word` (the first in its low byte), in `encoding`.
+    @inline(__always)
+    mutating func appendASCII(_ word: UInt64, as encoding: TextEncoding) {
+        switch encoding {
+        case .utf8, .latin1:
+            UnsafeMutableRawPointer(base + count).storeBytes(of: word.littleEndian, as: UInt64.self)
+            count &+= 8
+        case .utf16(let order, _):
+            // Each byte spread to a 16-bit lane: the low half's four bytes, then the high half's.
+            let shift: UInt64 = order == .littleEndian ? 0 : 8
+            appendSpread(Self.spread(word & 0xFFFF_FFFF) << shift)
+            appendSpread(Self.spread(word >> 32) << shift)
+        }
+    }
+
+    /// Four ASCII code units, given as the low byte of each 16-bit lane of `lanes` (the first in the lowest), in
+    /// `encoding`.
+    @inline(__always)
+    mutating func appendASCIIUnits(_ lanes: UInt64, as encoding: TextEncoding) {
+        let bytes = lanes & 0x00FF_00FF_00FF_00FF
+        switch encoding {
+        case .utf8, .latin1:
+            // Gather the lanes' low bytes into four bytes.
+            let pairs = (bytes | bytes >> 8) & 0x0000_FFFF_0000_FFFF
+            let packed = UInt32(truncatingIfNeeded: pairs | pairs >> 16)
+            UnsafeMutableRawPointer(base + count).storeBytes(of: packed.littleEndian, as: UInt32.self)
+            count &+= 4
+        case .utf16(let order, _):
+            appendSpread(order == .littleEndian ? bytes : bytes << 8)
+        }
+    }
+
+    /// The four bytes of `value` (below 2³²) each in the low byte of a 16-bit lane.
+    @inline(__always)
+    private static func spread(_ value: UInt64) -> UInt64 {
+        let pairs = (value | value << 16) & 0x0000_FFFF_0000_FFFF
+        return (pairs | pairs << 8) & 0x00FF_00FF_00FF_00FF
+    }
+
+    @inline(__always)
+    private mutating func appendSpread(_ lanes: UInt64) {
+        UnsafeMutableRawPointer(base + count).storeBytes(of: lanes.littleEndian, as: UInt64.self)
+        count &+= 8
+    }
+
+    /// The bytes written, as `Data` that owns the buffer from here.
+    consuming func data() -> Data {
+        let base = self.base
+        let count = self.count
+        discard self
+        guard count > 0 else {
+            base.deallocate()
+            return Data()
+        }
+        return Data(bytesNoCopy: base, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 }
