@@ -66,4 +66,88 @@ struct CoderArrayTests {
         decoder.limits.maxNestingDepth = 4
         #expect(try decoder.decode([[[Point]]].self, from: input) == nested)
     }
+
+    @Test(
+        "Every value sees the coding path Foundation's JSONDecoder gives it: items of arrays, of arrays of arrays, in unkeyed containers, under keys"
+    )
+    func codingPaths() throws {
+        let leaf = PathProbe.Leaf()
+        let value = PathProbe(
+            children: [PathProbe(children: [], pair: [], leaf: leaf), PathProbe(children: [], pair: [[]], leaf: nil)],
+            pair: [
+                [PathProbe(children: [], pair: [], leaf: leaf)], [], [PathProbe(children: [], pair: [], leaf: nil)],
+            ],
+            leaf: leaf, manual: [PathProbe(children: [], pair: [], leaf: leaf)])
+        let cbor = try CBORDecoder().decode(PathProbe.self, from: CBOREncoder().encode(value))
+        let json = try JSONDecoder().decode(PathProbe.self, from: JSONEncoder().encode(value))
+        #expect(cbor == json)
+        #expect(cbor.pair[2][0].path == ["pair", "#2", "#0"], "an item of an array of arrays")
+        #expect(cbor.manual[0].leaf?.path == ["manual", "#0", "leaf"], "a key under an item of an unkeyed container")
+    }
+}
+
+/// A value that keeps the coding path its decoder showed it (not encoded), and nests itself in every shape of
+/// container.
+struct PathProbe: Codable, Equatable {
+    /// A single value that keeps its coding path.
+    struct Leaf: Codable, Equatable {
+        var path: [String] = []
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            path = PathProbe.names(decoder.codingPath)
+            _ = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode("leaf")
+        }
+
+        static func == (lhs: Leaf, rhs: Leaf) -> Bool { lhs.path == rhs.path }
+    }
+
+    var path: [String] = []
+    var children: [PathProbe]
+    var pair: [[PathProbe]]
+    var leaf: Leaf?
+    /// Decoded through a nested unkeyed container, item by item.
+    var manual: [PathProbe] = []
+
+    enum CodingKeys: String, CodingKey {
+        case children, pair, leaf, manual
+    }
+
+    init(children: [PathProbe], pair: [[PathProbe]], leaf: Leaf?, manual: [PathProbe] = []) {
+        self.children = children
+        self.pair = pair
+        self.leaf = leaf
+        self.manual = manual
+    }
+
+    /// Keys as names, indices as `#n` (the two decoders name index keys differently).
+    static func names(_ path: [any CodingKey]) -> [String] {
+        path.map { key in key.intValue.map { "#\($0)" } ?? key.stringValue }
+    }
+
+    init(from decoder: any Decoder) throws {
+        path = Self.names(decoder.codingPath)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        children = try container.decode([PathProbe].self, forKey: .children)
+        pair = try container.decode([[PathProbe]].self, forKey: .pair)
+        leaf = try container.decodeIfPresent(Leaf.self, forKey: .leaf)
+        var items = try container.nestedUnkeyedContainer(forKey: .manual)
+        while !items.isAtEnd {
+            manual.append(try items.decode(PathProbe.self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(children, forKey: .children)
+        try container.encode(pair, forKey: .pair)
+        try container.encodeIfPresent(leaf, forKey: .leaf)
+        try container.encode(manual, forKey: .manual)
+    }
 }

@@ -101,16 +101,24 @@ extension Array: CBORArrayDecodable where Element: Decodable {
 extension CBORDecodingState {
     /// `type` as an array the loop below reads, or `nil`.
     ///
-    /// The answer is a dynamic cast; the last type that is not such an array is remembered, so that the elements of
-    /// an array of records (each a nested decode of the same type) do not pay for it again.
+    /// The answer is a dynamic cast; the last four types that are not such arrays are remembered, so that an array of
+    /// records (each a nested decode of the record's type, and of the types of its nested values, in turn) does not
+    /// pay for it again per item.
     @inline(__always)
     func arrayDecoding<T>(of type: T.Type) -> (any CBORArrayDecodable.Type)? {
         let identity = ObjectIdentifier(type)
-        if identity == lastPlainType {
+        let plain = plainTypes
+        if identity == plain.0 || identity == plain.1 || identity == plain.2 || identity == plain.3 {
             return nil
         }
         guard let arrayType = type as? any CBORArrayDecodable.Type else {
-            lastPlainType = identity
+            switch nextPlainType {
+            case 0: plainTypes.0 = identity
+            case 1: plainTypes.1 = identity
+            case 2: plainTypes.2 = identity
+            default: plainTypes.3 = identity
+            }
+            nextPlainType = (nextPlainType + 1) & 3
             return nil
         }
         return arrayType
@@ -147,8 +155,7 @@ extension CBORDecodingState {
             for index in 0..<count {
                 var next = 0
                 elements.append(
-                    try decodeNested(
-                        E.self, at: offset, key: CBORCodingKey(intValue: index), in: codingPath, end: &next))
+                    try decodeNested(E.self, at: offset, step: .index(index), in: path, end: &next))
                 offset = next
             }
         }

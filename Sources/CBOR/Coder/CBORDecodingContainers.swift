@@ -1,27 +1,30 @@
 /// The keyed container of ``CBORDecodingState``: a map, walked once when the container is made.
 struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: CBORDecodingState
-    let codingPath: [any CodingKey]
+    /// The container's coding path, kept lazily (``codingPath`` makes the keys).
+    let path: CBORCodingPath
     /// The map's first entry in `state.entries`, and its entry count.
     let base: Int
     let count: Int
     /// The map keys converted by a key strategy, with each one's value offset; `nil` for the default keys.
     let convertedKeys: [String: Int]?
 
-    init(state: CBORDecodingState, codingPath: [any CodingKey], at start: Int) throws {
+    init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
         self.state = state
-        self.codingPath = codingPath
+        self.path = path
         do {
             (base, count, _) = try state.scanMap(at: start)
         } catch {
-            throw state.error(error, [String: Any].self, path: codingPath)
+            throw state.error(error, [String: Any].self, path: path.keys)
         }
         if state.usesDefaultKeys {
             convertedKeys = nil
         } else {
-            convertedKeys = try Self.convertKeys(state: state, codingPath: codingPath, base: base, count: count)
+            convertedKeys = try Self.convertKeys(state: state, codingPath: path.keys, base: base, count: count)
         }
     }
+
+    var codingPath: [any CodingKey] { path.keys }
 
     private static func convertKeys(
         state: CBORDecodingState, codingPath: [any CodingKey], base: Int, count: Int
@@ -174,7 +177,7 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
                 throw state.error(error, type, path: codingPath + [key])
             }
         }
-        return try state.decodeNested(type, at: offset, key: key, in: codingPath, end: nil)
+        return try state.decodeNested(type, at: offset, step: .key(key), in: path, end: nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -182,11 +185,11 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     ) throws -> KeyedDecodingContainer<NestedKey> {
         KeyedDecodingContainer(
             try CBORKeyedDecodingContainer<NestedKey>(
-                state: state, codingPath: codingPath + [key], at: try requireValue(key)))
+                state: state, path: path.pushing(.key(key)), at: try requireValue(key)))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try CBORUnkeyedDecodingContainer(state: state, codingPath: codingPath + [key], at: try requireValue(key))
+        try CBORUnkeyedDecodingContainer(state: state, path: path.pushing(.key(key)), at: try requireValue(key))
     }
 
     func superDecoder() throws -> any Decoder {
@@ -203,16 +206,17 @@ struct CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 /// The unkeyed container of ``CBORDecodingState``: an array, read item by item.
 struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let state: CBORDecodingState
-    let codingPath: [any CodingKey]
+    /// The container's coding path, kept lazily (``codingPath`` makes the keys).
+    let path: CBORCodingPath
     let start: Int
     let itemCount: Int
     var currentIndex = 0
     /// Where the next item starts.
     var position: Int
 
-    init(state: CBORDecodingState, codingPath: [any CodingKey], at start: Int) throws {
+    init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
         self.state = state
-        self.codingPath = codingPath
+        self.path = path
         self.start = start
         do throws(CBORDecodingFailure) {
             let head = try state.head(at: start)
@@ -220,12 +224,14 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             itemCount = try state.collectionCount(head, at: start)
             position = head.next
         } catch {
-            throw state.error(error, [Any].self, path: codingPath)
+            throw state.error(error, [Any].self, path: path.keys)
         }
         if itemCount == 0 {
             reachedEnd()
         }
     }
+
+    var codingPath: [any CodingKey] { path.keys }
 
     var count: Int? { itemCount }
     var isAtEnd: Bool { currentIndex >= itemCount }
@@ -345,8 +351,7 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 throw state.error(error, type, path: codingPath + [CBORCodingKey(intValue: currentIndex)])
             }
         }
-        let value = try state.decodeNested(
-            type, at: position, key: CBORCodingKey(intValue: currentIndex), in: codingPath, end: &offset)
+        let value = try state.decodeNested(type, at: position, step: .index(currentIndex), in: path, end: &offset)
         advance(to: offset)
         return value
     }
@@ -355,17 +360,17 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         keyedBy type: NestedKey.Type
     ) throws -> KeyedDecodingContainer<NestedKey> {
         try requireItem(type)
-        let path = codingPath + [CBORCodingKey(intValue: currentIndex)]
-        let container = try CBORKeyedDecodingContainer<NestedKey>(state: state, codingPath: path, at: position)
-        advance(to: try end(ofItemAt: position, path: path))
+        let path = self.path.pushing(.index(currentIndex))
+        let container = try CBORKeyedDecodingContainer<NestedKey>(state: state, path: path, at: position)
+        advance(to: try end(ofItemAt: position, path: path.keys))
         return KeyedDecodingContainer(container)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
         try requireItem([Any].self)
-        let path = codingPath + [CBORCodingKey(intValue: currentIndex)]
-        let container = try CBORUnkeyedDecodingContainer(state: state, codingPath: path, at: position)
-        advance(to: try end(ofItemAt: position, path: path))
+        let path = self.path.pushing(.index(currentIndex))
+        let container = try CBORUnkeyedDecodingContainer(state: state, path: path, at: position)
+        advance(to: try end(ofItemAt: position, path: path.keys))
         return container
     }
 
@@ -387,6 +392,9 @@ struct CBORUnkeyedDecodingContainer: UnkeyedDecodingContainer {
 }
 
 /// The single-value container of ``CBORDecodingState``: the value at the decoder's offset.
+///
+/// It holds its coding path as keys (three words in all, so that `any SingleValueDecodingContainer` needs no box of
+/// its own); a single value is decoded at its own key, which is a key already, not a pending index.
 struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
     let state: CBORDecodingState
     let codingPath: [any CodingKey]
@@ -481,9 +489,10 @@ struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
             }
         }
         guard offset == state.offset else {
-            return try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: nil)
+            return try state.decodeNested(type, at: offset, step: .none, in: CBORCodingPath(codingPath), end: nil)
         }
-        let value = try state.decodeNested(type, at: offset, key: nil, in: codingPath, end: &position)
+        let value = try state.decodeNested(
+            type, at: offset, step: .none, in: CBORCodingPath(codingPath), end: &position)
         state.valueEnd = position
         return value
     }
@@ -491,14 +500,14 @@ struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
 
 extension CBORDecodingState {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, codingPath: codingPath, at: offset))
+        KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try CBORUnkeyedDecodingContainer(state: self, codingPath: codingPath, at: offset)
+        try CBORUnkeyedDecodingContainer(state: self, path: path, at: offset)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        CBORSingleValueDecodingContainer(state: self, codingPath: codingPath, offset: offset)
+        CBORSingleValueDecodingContainer(state: self, codingPath: path.keys, offset: offset)
     }
 }

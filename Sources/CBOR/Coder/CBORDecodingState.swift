@@ -32,7 +32,9 @@ struct CBORDecodingFailure: Error {
 final class CBORDecodingState: Decoder {
     /// The input; empty once the decode has returned, so a container kept past it reads nothing.
     @exclusivity(unchecked) private(set) var input: UnsafeRawBufferPointer
-    @exclusivity(unchecked) var codingPath: [any CodingKey]
+    /// The coding path of the value being decoded (``codingPath``, kept lazily).
+    @exclusivity(unchecked) var path: CBORCodingPath
+    var codingPath: [any CodingKey] { path.keys }
     @exclusivity(unchecked) private(set) var options: CBORDecoder
     @exclusivity(unchecked) private(set) var usesDefaultKeys: Bool
     /// Per map entry of the open keyed containers: key offset, key length, value offset.
@@ -45,15 +47,18 @@ final class CBORDecodingState: Decoder {
     /// The end of that value once a container has walked it, or -1.
     @exclusivity(unchecked) var valueEnd = -1
     @exclusivity(unchecked) var depth = 0
-    /// The last type `arrayDecoding(of:)` found not to be an array it reads.
-    @exclusivity(unchecked) var lastPlainType: ObjectIdentifier?
+    /// The last types `arrayDecoding(of:)` found not to be arrays it reads (a record and the types of its nested
+    /// values take turns), the newest where `nextPlainType` pointed before it moved on.
+    @exclusivity(unchecked) var plainTypes:
+        (ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?, ObjectIdentifier?) = (nil, nil, nil, nil)
+    @exclusivity(unchecked) var nextPlainType = 0
     /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
     @exclusivity(unchecked) private var spawned: [CBORDecodingState] = []
 
     init(input: UnsafeRawBufferPointer, options: CBORDecoder, codingPath: [any CodingKey] = []) {
         self.input = input
         self.options = options
-        self.codingPath = codingPath
+        path = CBORCodingPath(codingPath)
         usesDefaultKeys = options.keyDecodingStrategy.isDefault
     }
 
@@ -67,8 +72,8 @@ final class CBORDecodingState: Decoder {
             state.options = options
             state.usesDefaultKeys = options.keyDecodingStrategy.isDefault
         }
-        if !state.codingPath.isEmpty {
-            state.codingPath.removeAll(keepingCapacity: true)
+        if state.path.count > 0 {
+            state.path.removeAll()
         }
         state.entryCount = 0
         state.offset = 0
@@ -117,7 +122,7 @@ final class CBORDecodingState: Decoder {
             if let kind = CBORPrimitive.of(type) {
                 value = try readPrimitive(kind, as: type, at: &end)
             } else {
-                value = try decodeNested(type, at: 0, key: nil, in: codingPath, end: &end)
+                value = try decodeNested(type, at: 0, step: .none, in: path, end: &end)
             }
         } catch let failure as CBORDecodingFailure {
             throw error(failure, type, path: [])
@@ -136,14 +141,16 @@ final class CBORDecodingState: Decoder {
     /// Decodes a value of a type that is not a primitive, starting at `offset`, through `init(from:)` (or a
     /// strategy or an array loop); sets `end`, if given, to where the value ends.
     ///
-    /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value).
+    /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value),
+    /// and `step` what the value adds to it: its key or index.
     func decodeNested<T: Decodable>(
-        _ type: T.Type, at start: Int, key: (any CodingKey)?, in path: [any CodingKey], end: UnsafeMutablePointer<Int>?
+        _ type: T.Type, at start: Int, step: CBORCodingPath.Step, in path: CBORCodingPath,
+        end: UnsafeMutablePointer<Int>?
     ) throws -> T {
         guard depth < options.limits.maxNestingDepth else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
-                    codingPath: key.map { path + [$0] } ?? path,
+                    codingPath: path.pushing(step).keys,
                     debugDescription:
                         "values are nested more than \(options.limits.maxNestingDepth) levels deep (at byte offset "
                         + "\(start)); raise CBORDecoder.limits.maxNestingDepth if that is expected"))
@@ -151,26 +158,25 @@ final class CBORDecodingState: Decoder {
         let savedOffset = offset
         let savedEnd = valueEnd
         let savedEntries = entryCount
-        let savedPath: [any CodingKey]?
-        // The container is usually this decoder's own: then its path is ours and the key is pushed; a nested
+        let savedPath: CBORCodingPath?
+        // The container is usually this decoder's own: then its path is ours and the step is pushed; a nested
         // container's path has more keys than ours.
-        if path.count == codingPath.count {
+        if path.count == self.path.count {
             savedPath = nil
-            if let key {
-                codingPath.append(key)
-            }
+            self.path.push(step)
         } else {
-            savedPath = codingPath
-            codingPath = key.map { path + [$0] } ?? path
+            savedPath = self.path
+            self.path = path.pushing(step)
         }
         offset = start
         valueEnd = -1
         depth += 1
         defer {
             if let savedPath {
-                codingPath = savedPath
-            } else if key != nil {
-                codingPath.removeLast()
+                self.path = savedPath
+            } else if case .none = step {
+            } else {
+                self.path.pop()
             }
             depth -= 1
             offset = savedOffset
@@ -183,15 +189,15 @@ final class CBORDecodingState: Decoder {
             end?.pointee = arrayEnd
             return array
         }
-        if let arrayType = arrayDecoding(of: type) {
+        let value: T
+        // `Date`, `Data` and `URL` are told apart by comparing metatypes, before the dynamic cast that finds arrays.
+        if let special = CBORSpecialType.of(type) {
+            value = try decodeSpecial(special, as: type)
+        } else if let arrayType = arrayDecoding(of: type) {
             var arrayEnd = 0
             let array = try decodeArray(arrayType, as: type, at: start, end: &arrayEnd)
             end?.pointee = arrayEnd
             return array
-        }
-        let value: T
-        if let special = CBORSpecialType.of(type) {
-            value = try decodeSpecial(special, as: type)
         } else {
             value = try T(from: self)
         }
