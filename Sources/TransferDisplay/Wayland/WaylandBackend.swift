@@ -302,7 +302,9 @@ package final class WaylandBackend: ClipboardBackend {
         for action in actions {
             switch action {
             case .send(let messages):
-                // The shell queues requests under its lock; one that reached here is queued now.
+                // The shell's in-order handler queues every request under its lock, so none reaches here; one that
+                // did would be out of the machine's order (a debug build stops), and is queued now.
+                assertionFailure("A Wayland request left the shell's lock unqueued.")
                 if let failure = Self.enqueue(messages, into: outbox, clock: clock) { handle(.ended(failure)) }
             case .fail(let error):
                 handle(.ended(error))
@@ -516,6 +518,8 @@ package final class WaylandBackend: ClipboardBackend {
         do {
             try await waiter.receive(until: .after(timeout, on: clock))
         } catch {
+            // A waiter finished without an error holds the focus as a posted one does: `withFocus` releases it.
+            if case .finished = error { return }
             releaseFocus()
             switch error {
             case .closed(let failure): throw failure

@@ -279,7 +279,8 @@ struct TextTranscoding: TransferChunkConversion {
 
 /// A conversion's output for one chunk: an uninitialized buffer sized for the worst case
 /// (``TextTranscoding``'s `maximumOutput`), filled from the front and handed over as `Data` without a copy. The
-/// bytes past what was written are never touched, so a large buffer's unused end costs no memory.
+/// bytes past what was written are never touched: a large buffer comes fresh from the system, and its unused pages
+/// take no memory; the `Data` keeps the whole allocation while it lives (at most twice the input chunk).
 struct TextOutput: ~Copyable {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
