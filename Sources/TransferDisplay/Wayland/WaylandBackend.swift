@@ -15,7 +15,8 @@ package import TransferKitPlatform
 /// own and hands each message to the machine under the shell's lock; the backend carries out the actions that come
 /// out. Requests are queued in the order the machine made them, under that lock, for the connection's
 /// ``OutboundQueue`` and its writer thread; each transfer (a `send` to serve, a `receive` to stream) uses a thread of
-/// its own for its pipe, so nothing here blocks Swift's concurrency pool. Every wait for the compositor ends by the time limit (``Mailbox/receive(until:)``).
+/// its own for its pipe, so nothing here blocks Swift's concurrency pool. Every wait for the compositor ends by the
+/// time limit (``Mailbox/receive(until:)``).
 /// `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend always connects to
 /// `WAYLAND_DISPLAY`.
 package final class WaylandBackend: ClipboardBackend {
@@ -287,9 +288,7 @@ package final class WaylandBackend: ClipboardBackend {
     private func request(
         _ body: (inout WaylandState) throws(ClipboardError) -> [WaylandState.Action]
     ) throws(ClipboardError) {
-        try perform { connection throws(ClipboardError) in
-            try connection.request { core throws(ClipboardError) in ((), try body(&core)) }
-        }
+        try perform { connection throws(ClipboardError) in ((), try connection.request(body)) }
     }
 
     /// Feeds `event` to the machine and carries out the actions.
@@ -518,21 +517,24 @@ package final class WaylandBackend: ClipboardBackend {
         do {
             try await waiter.receive(until: .after(timeout, on: clock))
         } catch {
-            // A waiter finished without an error holds the focus as a posted one does: `withFocus` releases it.
-            if case .finished = error { return }
-            releaseFocus()
+            let failure: ClipboardError
             switch error {
-            case .closed(let failure): throw failure
-            case .finished: return
+            case .finished:
+                // Finished without an error: the focus is held as when posted, and `withFocus` releases it.
+                return
+            case .closed(let closed):
+                failure = closed
             case .cancelled:
-                throw ClipboardError(code: .cancelled, message: "The wait for keyboard focus was cancelled.")
+                failure = ClipboardError(code: .cancelled, message: "The wait for keyboard focus was cancelled.")
             case .timedOut:
-                throw ClipboardError(
+                failure = ClipboardError(
                     code: .timedOut,
                     message: "The Wayland compositor did not give the focus surface (a 1×1 window titled "
                         + "'\(WaylandState.focusSurfaceTitle)') keyboard focus within \(timeout); it may give new "
                         + "windows focus only after user input, or its seat may have no keyboard.")
             }
+            releaseFocus()
+            throw failure
         }
     }
 

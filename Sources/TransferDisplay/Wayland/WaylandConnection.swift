@@ -104,12 +104,11 @@ struct WaylandConnection: ProtocolMachine {
         resolve(core.receive(frame, descriptors: &descriptors))
     }
 
-    /// Runs `request`, one of the core's, and resolves its actions.
-    mutating func request<Answer>(
-        _ request: (inout WaylandState) throws(ClipboardError) -> (Answer, [WaylandState.Action])
-    ) throws(ClipboardError) -> (Answer, [Action]) {
-        let (answer, actions) = try request(&core)
-        return (answer, resolve(actions))
+    /// Runs `request`, one of the core's that answers nothing, and resolves its actions.
+    mutating func request(
+        _ request: (inout WaylandState) throws(ClipboardError) -> [WaylandState.Action]
+    ) throws(ClipboardError) -> [Action] {
+        resolve(try request(&core))
     }
 
     /// Starts a round trip whose end `reply` waits for.
@@ -221,23 +220,28 @@ struct WaylandConnection: ProtocolMachine {
                 focusWaiters = []
             case .route(let event):
                 // The subscriber's turn, in this section: its steps keep their order among these.
-                guard var subscribed = subscription else {
+                guard let steps = subscriberTurn({ $0.receive(event, core: &$1) }) else {
                     if case .send(_, _, let fd) = event { resolved.append(.close(fd)) }
                     continue
                 }
-                subscription = nil  // out while it runs, so that its state is not copied
-                let steps = subscribed.receive(event, core: &core)
-                subscription = subscribed
                 resolved += resolve(steps)
             case .endSubscription(let error):
-                guard var subscribed = subscription else { continue }
-                subscription = nil
-                let steps = subscribed.connectionEnded(error, core: &core)
-                subscription = subscribed
+                guard let steps = subscriberTurn({ $0.connectionEnded(error, core: &$1) }) else { continue }
                 resolved += resolve(steps)
             }
         }
         return resolved
+    }
+
+    /// Runs `turn` on the subscriber, taken out while it runs so that its state is not copied.
+    /// - Returns: The subscriber's steps, or nil without a subscriber.
+    private mutating func subscriberTurn(
+        _ turn: (inout any WaylandSubscription, inout WaylandState) -> [WaylandSubscriptionStep]
+    ) -> [WaylandSubscriptionStep]? {
+        guard var subscribed = subscription.take() else { return nil }
+        let steps = turn(&subscribed, &core)
+        subscription = subscribed
+        return steps
     }
 
     /// A subscription's steps resolved: the core's actions as the core's own, the rest as they come.
