@@ -8,10 +8,13 @@ public import Foundation
 /// and encode again to the same bytes, except with the snake-case key strategies: converting keys is not a
 /// bijection (`taA#H` → `ta_a#H` → `taA#h`: the rule lowercases words), for this coder as for `JSONEncoder`,
 /// so there the second encoding need only decode, and the first may be refused for keys that convert to one. A value of ``Tree`` (any plain CBOR) that decodes must also be readable by
-/// ``CBORValue``. A broken invariant is a `fatalError`: the harness's way to report a finding to libFuzzer.
+/// ``CBORValue``. Every input is also read as a `CBORValue` both ways, packed (`CBORValue(decoding:)`) and built item
+/// by item (`CBORReader.readValue()`), which must agree. A broken invariant is a `fatalError`: the harness's way to report a finding to libFuzzer.
 public enum CoderFuzzing {
     /// Runs every check on one input; traps on a broken invariant.
     public static func check(_ input: Data) {
+        checkPackedValue(
+            Array(input), limits: coders(forLength: input.count).1.limits, deterministic: input.count % 3 == 0)
         let (encoder, decoder) = coders(forLength: input.count)
         let exact = input.count % 4 != 2
         if let tree = roundTrip(Tree.self, input, encoder, decoder, exact: exact) {
@@ -26,6 +29,36 @@ public enum CoderFuzzing {
         _ = roundTrip([FuzzRecord].self, input, encoder, decoder, exact: exact)
         _ = roundTrip([String: [Int8]].self, input, encoder, decoder, exact: exact)
         _ = roundTrip(String.self, input, encoder, decoder, exact: true)
+    }
+
+    /// `CBORValue(decoding:)` (a packed tree over the input) must agree with the tree `CBORReader.readValue()` builds
+    /// item by item: equal values with equal hashes and encodings, or the same error code at the same offset.
+    static func checkPackedValue(_ input: [UInt8], limits: CBORReader.Limits, deterministic: Bool) {
+        let built = Result { () throws(CBORError) in
+            var reader = CBORReader(bytes: input, limits: limits, requireDeterministic: deterministic)
+            let value = try reader.readValue()
+            guard try reader.isAtEnd() else {
+                throw CBORError(code: .trailingBytes, message: "trailing bytes", offset: reader.offset)
+            }
+            return value
+        }
+        let packed = Result { () throws(CBORError) in
+            try CBORValue(decoding: input, limits: limits, requireDeterministic: deterministic)
+        }
+        switch (built, packed) {
+        case (.success(let built), .success(let packed)):
+            guard packed == built, packed.hashValue == built.hashValue,
+                (try? packed.encoded()) == (try? built.encoded())
+            else {
+                fatalError("\(hex(Data(input))): the packed tree \(packed) differs from the built \(built)")
+            }
+        case (.failure(let built), .failure(let packed)):
+            guard packed.code == built.code, packed.offset == built.offset else {
+                fatalError("\(hex(Data(input))): the packed decoding fails with \(packed), the reader with \(built)")
+            }
+        default:
+            fatalError("\(hex(Data(input))): the reader gives \(built), CBORValue(decoding:) \(packed)")
+        }
     }
 
     /// Options from the input's length, so a reproducer replays the same way.

@@ -101,7 +101,7 @@ extension CBORReader {
         }
     }
 
-    private static func majorType(of initial: UInt8) -> CBORMajorType {
+    static func majorType(of initial: UInt8) -> CBORMajorType {
         switch initial >> 5 {
         case 0: .unsignedInteger
         case 1: .negativeInteger

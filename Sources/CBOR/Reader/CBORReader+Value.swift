@@ -1,4 +1,18 @@
 extension CBORReader {
+    /// What a walk over one item does with what it reads.
+    enum ItemMode {
+        /// Builds the item and checks everything ``readValue()`` promises.
+        case build
+        /// Checks everything ``readValue()`` checks, but builds only map keys (to find duplicates); the walk that
+        /// ``CBORValue/init(decoding:limits:requireDeterministic:)`` makes before it lays out its index.
+        case check
+        /// Checks the structure only (``skipValue()``).
+        case skip
+
+        var builds: Bool { self == .build }
+        var checks: Bool { self != .skip }
+    }
+
     /// Reads the next data item whole, checking it fully.
     ///
     /// Besides the head checks of ``readHead()``, this rejects a "break" outside an
@@ -9,7 +23,7 @@ extension CBORReader {
     /// - Returns: The item; indefinite-length strings come back joined.
     /// - Throws: ``CBORError`` with the code of the first problem and its byte offset.
     public mutating func readValue() throws(CBORError) -> CBORValue {
-        try readItem(depth: 0, building: true)
+        try readItem(depth: 0, mode: .build)
     }
 
     /// Reads past the next data item without building it, with the same structural checks as
@@ -21,11 +35,12 @@ extension CBORReader {
     /// within ``limits``, to compare it with the one before). Otherwise those checks are left out, since nothing is
     /// built to check them on.
     public mutating func skipValue() throws(CBORError) {
-        _ = try readItem(depth: 0, building: false)
+        _ = try readItem(depth: 0, mode: .skip)
     }
 
-    /// Reads one item that must not be a "break". When not `building`, returns `.null`.
-    private mutating func readItem(depth: Int, building: Bool) throws(CBORError) -> CBORValue {
+    /// Reads one item that must not be a "break", checking and building it as `mode` says; `.null` when the mode
+    /// does not build.
+    mutating func readItem(depth: Int, mode: ItemMode) throws(CBORError) -> CBORValue {
         let itemOffset = offset
         let head = try readHead()
         if head.isBreak {
@@ -33,41 +48,52 @@ extension CBORReader {
                 code: .unexpectedBreak, message: "a break (0xff) stands where a data item was expected",
                 offset: itemOffset)
         }
-        return try readItem(after: head, at: itemOffset, depth: depth, building: building)
+        return try readItem(after: head, at: itemOffset, depth: depth, mode: mode)
     }
 
     private mutating func readItem(
-        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+        after head: CBORHead, at itemOffset: Int, depth: Int, mode: ItemMode
     ) throws(CBORError) -> CBORValue {
+        tally?.count(head)
         switch head.majorType {
         case .unsignedInteger:
             return .unsigned(head.argument)
         case .negativeInteger:
             return .negative(head.argument)
         case .byteString:
-            return .bytes(try readString(after: head, at: itemOffset, building: building))
+            if mode == .check, let length = head.length {
+                try checkString(length: length, of: head.majorType, at: itemOffset)
+                return .null
+            }
+            let payload = try readString(after: head, at: itemOffset, building: mode.checks)
+            return mode.builds ? .bytes(payload) : .null
         case .textString:
-            if !building && requiresDeterministicEncoding, let length = head.length {
+            if mode == .skip && requiresDeterministicEncoding, let length = head.length {
                 try skipText(length: length, at: itemOffset)
                 return .null
             }
-            return .text(
-                String(decoding: try readString(after: head, at: itemOffset, building: building), as: UTF8.self))
+            if mode == .check, let length = head.length {
+                try checkString(length: length, of: head.majorType, at: itemOffset)
+                return .null
+            }
+            let payload = try readString(after: head, at: itemOffset, building: mode.checks)
+            return mode.builds ? .text(String(decoding: payload, as: UTF8.self)) : .null
         case .array:
             try checkDepth(depth + 1, at: itemOffset)
-            return try readArray(after: head, at: itemOffset, depth: depth + 1, building: building)
+            return try readArray(after: head, at: itemOffset, depth: depth + 1, mode: mode)
         case .map:
             try checkDepth(depth + 1, at: itemOffset)
-            return try readMap(after: head, at: itemOffset, depth: depth + 1, building: building)
+            return try readMap(after: head, at: itemOffset, depth: depth + 1, mode: mode)
         case .tag:
             try checkDepth(depth + 1, at: itemOffset)
-            return .tagged(head.argument, try readItem(depth: depth + 1, building: building))
+            let content = try readItem(depth: depth + 1, mode: mode)
+            return mode.builds ? .tagged(head.argument, content) : .null
         case .simpleOrFloat:
             return Self.simpleOrFloat(head)
         }
     }
 
-    private static func simpleOrFloat(_ head: CBORHead) -> CBORValue {
+    static func simpleOrFloat(_ head: CBORHead) -> CBORValue {
         switch head.additionalInformation {
         case 20: .bool(false)
         case 21: .bool(true)
@@ -89,12 +115,12 @@ extension CBORReader {
         }
     }
 
-    /// The declared count of a definite array or map, within the limits when building.
+    /// The declared count of a definite array or map, within the limits when `checking`.
     ///
     /// Nothing is allocated by it: entries are appended as they are read, each taking at least
     /// one byte of input, so a count larger than the input ends in `.truncated`.
-    private func checkedCount(_ head: CBORHead, at itemOffset: Int, building: Bool) throws(CBORError) -> UInt64 {
-        if building && head.argument > UInt64(max(0, limits.maxCollectionCount)) {
+    private func checkedCount(_ head: CBORHead, at itemOffset: Int, checking: Bool) throws(CBORError) -> UInt64 {
+        if checking && head.argument > UInt64(max(0, limits.maxCollectionCount)) {
             throw collectionTooLarge(at: itemOffset)
         }
         return head.argument
@@ -116,17 +142,17 @@ extension CBORReader {
     }
 
     private mutating func readArray(
-        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+        after head: CBORHead, at itemOffset: Int, depth: Int, mode: ItemMode
     ) throws(CBORError) -> CBORValue {
         var items: [CBORValue] = []
         if !head.isIndefiniteLength {
-            let count = try checkedCount(head, at: itemOffset, building: building)
-            if building {
+            let count = try checkedCount(head, at: itemOffset, checking: mode.checks)
+            if mode.builds {
                 items.reserveCapacity(reservation(for: count, bytesPerItem: 1))
             }
             for _ in 0..<count {
-                let item = try readItem(depth: depth, building: building)
-                if building { items.append(item) }
+                let item = try readItem(depth: depth, mode: mode)
+                if mode.builds { items.append(item) }
             }
         } else {
             var count = 0
@@ -135,25 +161,27 @@ extension CBORReader {
                 let child = try readHead()
                 if child.isBreak { break }
                 count += 1
-                if building && count > limits.maxCollectionCount { throw collectionTooLarge(at: itemOffset) }
-                let item = try readItem(after: child, at: childOffset, depth: depth, building: building)
-                if building { items.append(item) }
+                if mode.checks && count > limits.maxCollectionCount { throw collectionTooLarge(at: itemOffset) }
+                let item = try readItem(after: child, at: childOffset, depth: depth, mode: mode)
+                if mode.builds { items.append(item) }
             }
+            tally?.recordIndefinite(at: itemOffset, childSlots: count)
         }
-        return building ? .array(items) : .null
+        return mode.builds ? .array(CBORArray(items)) : .null
     }
 
     private mutating func readMap(
-        after head: CBORHead, at itemOffset: Int, depth: Int, building: Bool
+        after head: CBORHead, at itemOffset: Int, depth: Int, mode: ItemMode
     ) throws(CBORError) -> CBORValue {
         var entries: [CBORValue.MapEntry] = []
         var keyOffsets: [Int] = []
-        // A skipped map's keys are still built in deterministic mode, to check their order (values are not).
-        let buildingKeys = building || requiresDeterministicEncoding
+        // A checked map's keys are built to find duplicates, and a skipped map's in deterministic mode to check
+        // their order; values are built only when the map is.
+        let buildingKeys = mode.checks || requiresDeterministicEncoding
         var count: UInt64 = 0
         var declared: UInt64?
         if !head.isIndefiniteLength {
-            let count = try checkedCount(head, at: itemOffset, building: building)
+            let count = try checkedCount(head, at: itemOffset, checking: mode.checks)
             declared = count
             if buildingKeys {
                 let reserved = reservation(for: count, bytesPerItem: 2)
@@ -173,10 +201,10 @@ extension CBORReader {
                 break
             }
             count += 1
-            if building && count > UInt64(max(0, limits.maxCollectionCount)) {
+            if mode.checks && count > UInt64(max(0, limits.maxCollectionCount)) {
                 throw collectionTooLarge(at: itemOffset)
             }
-            let key = try readItem(after: keyHead, at: keyOffset, depth: depth, building: buildingKeys)
+            let key = try readItem(after: keyHead, at: keyOffset, depth: depth, mode: buildingKeys ? .build : .skip)
             let valueOffset = offset
             let valueHead = try readHead()
             if valueHead.isBreak && declared != nil {
@@ -188,18 +216,21 @@ extension CBORReader {
                 throw CBORError(
                     code: .oddMapItemCount, message: "the map ends after a key, without its value", offset: valueOffset)
             }
-            let value = try readItem(after: valueHead, at: valueOffset, depth: depth, building: building)
+            let value = try readItem(after: valueHead, at: valueOffset, depth: depth, mode: mode)
             if buildingKeys {
                 keyOffsets.append(keyOffset)
                 entries.append(CBORValue.MapEntry(key: key, value: value))
             }
         }
+        if head.isIndefiniteLength {
+            tally?.recordIndefinite(at: itemOffset, childSlots: Int(2 * count))
+        }
         // Keys are checked once the map is well-formed, so a truncated map reports `.truncated`.
         var keys = MapKeyChecker(deterministic: requiresDeterministicEncoding)
-        for (entry, keyOffset) in zip(entries, keyOffsets) {
-            try keys.check(entry.key, at: keyOffset)
+        for index in entries.indices {
+            try keys.check(entries[index].key, at: keyOffsets[index], after: entries[..<index])
         }
-        return building ? .map(entries) : .null
+        return mode.builds ? .map(CBORMap(entries)) : .null
     }
 
     /// Consumes a definite-length text string, checking that it is valid UTF-8 as it streams past: a sequence cut by
@@ -273,17 +304,57 @@ extension CBORReader {
         return payload
     }
 
-    /// Reads one definite-length payload, appending it when `building`; text chunks must be
-    /// valid UTF-8 on their own (RFC 8949 §3.2.3).
-    private mutating func readChunk(
-        length: UInt64, of majorType: CBORMajorType, into payload: inout [UInt8], at chunkOffset: Int, building: Bool
-    ) throws(CBORError) {
+    /// Checks a definite-length string as ``readValue()`` would read it (length within the input and the limits,
+    /// text valid UTF-8) without keeping it: in place when its bytes are in the buffer, as in-memory input's are.
+    private mutating func checkString(length: UInt64, of majorType: CBORMajorType, at itemOffset: Int) throws(CBORError)
+    {
+        let count = try checkedChunkLength(length, of: majorType, after: 0, at: itemOffset)
+        guard end - start >= count else {
+            var payload: [UInt8] = []
+            try readChunk(length: length, of: majorType, into: &payload, at: itemOffset, building: true)
+            return
+        }
+        if majorType == .textString {
+            let valid = buffer.withUnsafeBytes { [start] in
+                UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)]))
+            }
+            guard valid else {
+                throw CBORError(code: .invalidUTF8, message: "a text string is not valid UTF-8", offset: itemOffset)
+            }
+        }
+        consume(count)
+    }
+
+    /// The length of a chunk that `alreadyRead` bytes of its string precede, if the input holds it and the string
+    /// stays within ``Limits/maxStringLength``.
+    private func checkedChunkLength(
+        _ length: UInt64, of majorType: CBORMajorType, after alreadyRead: Int, at chunkOffset: Int
+    ) throws(CBORError) -> Int {
         if let known = knownRemainingByteCount, length > UInt64(known) {
             throw CBORError(
                 code: .truncated, message: "a \(majorType) declares \(length) bytes but only \(known) are left",
                 offset: chunkOffset)
         }
+        guard let count = Int(exactly: length), count <= limits.maxStringLength - alreadyRead else {
+            throw CBORError(
+                code: .limitExceeded,
+                message: "a \(majorType) is longer than \(limits.maxStringLength) bytes (Limits.maxStringLength); "
+                    + "stream it with readHead() and readBytes(count:into:)", offset: chunkOffset)
+        }
+        return count
+    }
+
+    /// Reads one definite-length payload, appending it when `building`; text chunks must be
+    /// valid UTF-8 on their own (RFC 8949 §3.2.3).
+    private mutating func readChunk(
+        length: UInt64, of majorType: CBORMajorType, into payload: inout [UInt8], at chunkOffset: Int, building: Bool
+    ) throws(CBORError) {
         guard building else {
+            if let known = knownRemainingByteCount, length > UInt64(known) {
+                throw CBORError(
+                    code: .truncated, message: "a \(majorType) declares \(length) bytes but only \(known) are left",
+                    offset: chunkOffset)
+            }
             guard let count = Int(exactly: length) else {
                 throw CBORError(
                     code: .limitExceeded, message: "a \(majorType) of \(length) bytes is too long", offset: chunkOffset)
@@ -291,17 +362,14 @@ extension CBORReader {
             try skip(count: count)
             return
         }
-        guard let count = Int(exactly: length), count <= limits.maxStringLength - payload.count else {
-            throw CBORError(
-                code: .limitExceeded,
-                message: "a \(majorType) is longer than \(limits.maxStringLength) bytes (Limits.maxStringLength); "
-                    + "stream it with readHead() and readBytes(count:into:)", offset: chunkOffset)
-        }
+        let count = try checkedChunkLength(length, of: majorType, after: payload.count, at: chunkOffset)
         let chunkStart = payload.count
         try appendBytes(count: count, to: &payload)
         if majorType == .textString {
-            let chunk = payload[chunkStart...]
-            guard String(decoding: chunk, as: UTF8.self).utf8.elementsEqual(chunk) else {
+            let valid = payload.withUnsafeBytes {
+                UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: $0[chunkStart...]))
+            }
+            guard valid else {
                 throw CBORError(code: .invalidUTF8, message: "a text string is not valid UTF-8", offset: chunkOffset)
             }
         }
@@ -310,6 +378,9 @@ extension CBORReader {
 
 /// Finds duplicate keys, and in deterministic mode keys out of order, as a map is read.
 private struct MapKeyChecker {
+    /// Up to this many keys, a key is compared with each one before it: cheaper than hashing them all.
+    static let pairwiseLimit = 16
+
     let deterministic: Bool
     var seen: Set<CBORValue> = []
     var previousEncoding: [UInt8]?
@@ -318,8 +389,16 @@ private struct MapKeyChecker {
         self.deterministic = deterministic
     }
 
-    mutating func check(_ key: CBORValue, at keyOffset: Int) throws(CBORError) {
-        guard seen.insert(key).inserted else {
+    /// Checks the key of the pair after `earlier`, the pairs already checked.
+    mutating func check(
+        _ key: CBORValue, at keyOffset: Int, after earlier: ArraySlice<CBORValue.MapEntry>
+    ) throws(CBORError) {
+        if earlier.count == Self.pairwiseLimit {
+            seen = Set(earlier.lazy.map(\.key))
+        }
+        let repeated =
+            earlier.count < Self.pairwiseLimit ? earlier.contains { $0.key == key } : !seen.insert(key).inserted
+        guard !repeated else {
             throw CBORError(code: .duplicateMapKey, message: "the map has the key \(key) twice", offset: keyOffset)
         }
         guard deterministic else { return }

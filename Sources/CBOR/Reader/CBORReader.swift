@@ -46,6 +46,10 @@ public struct CBORReader {
     /// non-shortest heads and floats, indefinite lengths, and map keys out of order.
     public var requiresDeterministicEncoding: Bool
 
+    /// While ``CBORValue/init(decoding:limits:requireDeterministic:)`` checks a document, what it counts to lay
+    /// the document's index out; `nil` otherwise.
+    var tally: CBORPackedDocument.Tally?
+
     /// Creates a reader over bytes in memory, without copying them.
     /// - Parameters:
     ///   - bytes: The input.

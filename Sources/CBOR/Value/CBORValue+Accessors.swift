@@ -29,14 +29,14 @@ extension CBORValue {
         return nil
     }
 
-    /// The items of an `.array`; `nil` for anything else.
-    public var arrayValue: [CBORValue]? {
+    /// The items of an `.array`; `nil` for anything else. `Array(value.arrayValue ?? [])` makes a `[CBORValue]`.
+    public var arrayValue: CBORArray? {
         if case .array(let items) = self { return items }
         return nil
     }
 
     /// The pairs of a `.map`, in order; `nil` for anything else.
-    public var mapEntries: [MapEntry]? {
+    public var mapEntries: CBORMap? {
         if case .map(let entries) = self { return entries }
         return nil
     }
@@ -82,7 +82,7 @@ extension CBORValue {
     /// - Parameter key: The key to look for, compared with ``==(_:_:)``.
     public func mapValue(forKey key: CBORValue) -> CBORValue? {
         guard case .map(let entries) = self else { return nil }
-        return entries.first { $0.key == key }?.value
+        return entries[key]
     }
 
     /// The value for a text key in a `.map`; `nil` if there is none or this is not a map.

@@ -1,5 +1,7 @@
 extension CBORValue {
-    /// Reads exactly one data item from `bytes` with ``CBORReader/readValue()``.
+    /// Reads exactly one data item from `bytes`, checked as ``CBORReader/readValue()`` checks it, into a packed
+    /// tree (see ``CBORValue``): arrays and maps read their items from `bytes` when asked, and the index beside
+    /// `bytes` takes 4 bytes per item.
     ///
     /// ```swift
     /// let value = try CBORValue(decoding: [0x82, 0x01, 0x61, 0x61])  // [1, "a"]
@@ -13,11 +15,19 @@ extension CBORValue {
         decoding bytes: [UInt8], limits: CBORReader.Limits = .default, requireDeterministic: Bool = false
     ) throws(CBORError) {
         var reader = CBORReader(bytes: bytes, limits: limits, requireDeterministic: requireDeterministic)
-        self = try reader.readValue()
+        reader.tally = CBORPackedDocument.Tally()
+        _ = try reader.readItem(depth: 0, mode: .check)
         guard try reader.isAtEnd() else {
             throw CBORError(
                 code: .trailingBytes, message: "\(bytes.count - reader.offset) bytes follow the data item",
                 offset: reader.offset)
+        }
+        if let tally = reader.tally, let document = CBORPackedDocument(bytes: bytes, tally: tally) {
+            self = document.root
+        } else {
+            // 2 GiB or more: too large for the index's 32-bit slots, so the tree is built item by item.
+            var builder = CBORReader(bytes: bytes, limits: limits, requireDeterministic: requireDeterministic)
+            self = try builder.readValue()
         }
     }
 

@@ -12,7 +12,7 @@ extension CBORValue: Hashable {
         case (.array(let a), .array(let b)):
             return a == b
         case (.map(let a), .map(let b)):
-            return a.count == b.count && multiset(a) == multiset(b)
+            return a == b
         case (.tagged(let tagA, let a), .tagged(let tagB, let b)):
             return tagA == tagB && a == b
         case (.simple(let a), .simple(let b)):
@@ -51,14 +51,7 @@ extension CBORValue: Hashable {
             hasher.combine(items)
         case .map(let entries):
             hasher.combine(5 as UInt8)
-            // Order-independent, to match `==`: a sum of the pairs' own hashes.
-            var sum = 0
-            for entry in entries {
-                var entryHasher = Hasher()
-                entryHasher.combine(entry)
-                sum &+= entryHasher.finalize()
-            }
-            hasher.combine(sum)
+            hasher.combine(entries)  // independent of the pairs' order, as `==` is
         case .tagged(let tag, let content):
             hasher.combine(6 as UInt8)
             hasher.combine(tag)
@@ -77,15 +70,5 @@ extension CBORValue: Hashable {
             hasher.combine(11 as UInt8)
             hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
         }
-    }
-
-    /// How often each pair occurs; pairs are unique in a valid map, but a value built by hand
-    /// may repeat one.
-    private static func multiset(_ entries: [MapEntry]) -> [MapEntry: Int] {
-        var counts: [MapEntry: Int] = [:]
-        for entry in entries {
-            counts[entry, default: 0] += 1
-        }
-        return counts
     }
 }

@@ -29,13 +29,13 @@ extension CBORValue: ExpressibleByBooleanLiteral {
 extension CBORValue: ExpressibleByArrayLiteral {
     /// An array literal as `.array`.
     public init(arrayLiteral elements: CBORValue...) {
-        self = .array(elements)
+        self = .array(CBORArray(elements))
     }
 }
 
 extension CBORValue: ExpressibleByDictionaryLiteral {
     /// A dictionary literal as `.map`, keeping the order written.
     public init(dictionaryLiteral elements: (CBORValue, CBORValue)...) {
-        self = .map(elements.map { MapEntry(key: $0.0, value: $0.1) })
+        self = .map(CBORMap(elements.map { MapEntry(key: $0.0, value: $0.1) }))
     }
 }

@@ -15,8 +15,12 @@
 /// pattern (so `0.0 != -0.0`), all NaNs are equal to each other, and maps are equal when they
 /// hold the same pairs in any order (their deterministic encodings are the same).
 ///
-/// Only ``tagged(_:_:)`` holds its content in a box of its own: the other cases sit inline (24 bytes each in an
-/// array), so a decoded tree takes a few times its encoded size rather than a heap box per item.
+/// A value you build holds its items inline (24 bytes each in an array; only ``tagged(_:_:)`` boxes its content). A
+/// value that ``init(decoding:limits:requireDeterministic:)`` returns is packed instead: its arrays and maps keep the
+/// decoded bytes (shared with the caller's array, not copied) and an index of 4 bytes per item and 8 per array, map
+/// or tag, and read an item when it is asked for. A tree of records decoded that way takes less than its encoded size
+/// beside it. Any part of such a tree keeps the whole document alive; to keep a small part of a large document for
+/// long, decode the part's own encoding (`CBORValue(decoding: part.encoded())`).
 public enum CBORValue: Sendable {
     /// An unsigned integer (major type 0).
     case unsigned(UInt64)
@@ -27,12 +31,13 @@ public enum CBORValue: Sendable {
     case bytes([UInt8])
     /// A text string (major type 3).
     case text(String)
-    /// An array (major type 4).
-    case array([CBORValue])
+    /// An array (major type 4). Build one from a Swift array with ``array(_:)-swift.type.method`` or a literal.
+    case array(CBORArray)
     /// A map (major type 5) as key/value pairs in the order they were read or given.
     ///
-    /// The writer sorts keys for deterministic output; the reader rejects duplicate keys.
-    case map([MapEntry])
+    /// The writer sorts keys for deterministic output; the reader rejects duplicate keys. Build one from a Swift
+    /// array of pairs with ``map(_:)-swift.type.method`` or a literal.
+    case map(CBORMap)
     /// A tag number and its content (major type 6).
     indirect case tagged(UInt64, CBORValue)
     /// A simple value other than false, true, null and undefined: 0...19 or 32...255.
@@ -47,7 +52,7 @@ public enum CBORValue: Sendable {
     /// of half, single and double precision that keeps the value exactly.
     case float(Double)
 
-    /// One key/value pair of a ``CBORValue/map(_:)``.
+    /// One key/value pair of a ``CBORValue/map(_:)-enum.case``.
     public struct MapEntry: Sendable, Hashable {
         /// The key; any data item, though text and integers are the norm.
         public var key: CBORValue
@@ -63,6 +68,16 @@ public enum CBORValue: Sendable {
 }
 
 extension CBORValue {
+    /// An array of the given items: `.array(CBORArray(items))`.
+    public static func array(_ items: [CBORValue]) -> CBORValue {
+        .array(CBORArray(items))
+    }
+
+    /// A map of the given pairs, in order: `.map(CBORMap(entries))`.
+    public static func map(_ entries: [MapEntry]) -> CBORValue {
+        .map(CBORMap(entries))
+    }
+
     /// An integer as `.unsigned` or `.negative`, whichever its sign calls for.
     public init(_ integer: Int64) {
         if integer >= 0 {

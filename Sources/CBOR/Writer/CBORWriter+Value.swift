@@ -38,7 +38,7 @@ extension CBORWriter {
         }
     }
 
-    private mutating func writeMap(_ entries: [CBORValue.MapEntry]) throws(CBORError) {
+    private mutating func writeMap(_ entries: CBORMap) throws(CBORError) {
         var encodedKeys: [(key: [UInt8], index: Int)] = []
         encodedKeys.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
