@@ -92,6 +92,27 @@ struct PackedValueTests {
         }
     }
 
+    @Test("a repeated map key is found whatever its kind and wherever it stands, both ways, at the repeat's offset")
+    func duplicateKeys() throws {
+        // Maps as keys: equal in any order, so the second is a repeat (at offset 7).
+        let mapKeys = bytes("a2 a2 01 02 03 04 00 a2 03 04 01 02 00")
+        #expect(decodingErrorCode(mapKeys) == .duplicateMapKey)
+        #expect(Self.packed(mapKeys).failure?.offset == 7)
+        Self.expectAgreement(mapKeys)
+        // A collection key after scalar ones, and a scalar repeated after a collection key.
+        Self.expectAgreement(bytes("a4 01 00 02 00 81 01 00 81 01 00"))
+        Self.expectAgreement(bytes("a3 81 01 00 02 00 02 00"))
+        // Around the 16 keys past which keys are hashed rather than compared: a repeat as the 16th, 17th, 18th key.
+        for repeatAt in 15...17 {
+            var map: [UInt8] = [0xb8, UInt8(repeatAt + 1)]
+            for key in 0..<repeatAt { map += [UInt8(key), 0xf6] }
+            map += [0x03, 0xf6]
+            #expect(decodingErrorCode(map) == .duplicateMapKey, "repeat as key \(repeatAt + 1)")
+            #expect(Self.packed(map).failure?.offset == 2 + 2 * repeatAt)
+            Self.expectAgreement(map)
+        }
+    }
+
     @Test("random trees, written with and without indefinite lengths, read back equal, in both modes")
     func randomTrees() throws {
         var random = SplitMix64(state: 0x5eed_cb0e)
@@ -234,5 +255,13 @@ enum RandomTree {
         var writer = CBORWriter()
         writer.writeHead(majorType: CBORMajorType(rawValue: majorType) ?? .unsignedInteger, argument: argument)
         return writer.takeBytes()
+    }
+}
+
+extension Result {
+    /// The error, if this is a failure.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

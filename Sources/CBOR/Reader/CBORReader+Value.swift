@@ -155,6 +155,7 @@ extension CBORReader {
                 if mode.builds { items.append(item) }
             }
         } else {
+            let opened = tally?.open()
             var count = 0
             while true {
                 let childOffset = offset
@@ -165,7 +166,7 @@ extension CBORReader {
                 let item = try readItem(after: child, at: childOffset, depth: depth, mode: mode)
                 if mode.builds { items.append(item) }
             }
-            tally?.recordIndefinite(at: itemOffset, childSlots: count)
+            tally?.close(opened, childSlots: count)
         }
         return mode.builds ? .array(CBORArray(items)) : .null
     }
@@ -179,6 +180,7 @@ extension CBORReader {
         // their order; values are built only when the map is.
         let buildingKeys = mode.checks || requiresDeterministicEncoding
         var count: UInt64 = 0
+        let opened = head.isIndefiniteLength ? tally?.open() : nil
         var declared: UInt64?
         if !head.isIndefiniteLength {
             let count = try checkedCount(head, at: itemOffset, checking: mode.checks)
@@ -222,9 +224,7 @@ extension CBORReader {
                 entries.append(CBORValue.MapEntry(key: key, value: value))
             }
         }
-        if head.isIndefiniteLength {
-            tally?.recordIndefinite(at: itemOffset, childSlots: Int(2 * count))
-        }
+        tally?.close(opened, childSlots: Int(2 * count))
         // Keys are checked once the map is well-formed, so a truncated map reports `.truncated`.
         var keys = MapKeyChecker(deterministic: requiresDeterministicEncoding)
         for index in entries.indices {
@@ -378,11 +378,14 @@ extension CBORReader {
 
 /// Finds duplicate keys, and in deterministic mode keys out of order, as a map is read.
 private struct MapKeyChecker {
-    /// Up to this many keys, a key is compared with each one before it: cheaper than hashing them all.
+    /// Up to this many keys, a key that is no array, map or tag is compared with each one before it: cheaper than
+    /// hashing them all. A collection key could make each comparison as costly as the key is large (a map's
+    /// equality ignores order), so one turns the check to hashing, as a larger map does.
     static let pairwiseLimit = 16
 
     let deterministic: Bool
-    var seen: Set<CBORValue> = []
+    /// The keys so far, once the check hashes them.
+    var seen: Set<CBORValue>?
     var previousEncoding: [UInt8]?
 
     init(deterministic: Bool) {
@@ -393,11 +396,15 @@ private struct MapKeyChecker {
     mutating func check(
         _ key: CBORValue, at keyOffset: Int, after earlier: ArraySlice<CBORValue.MapEntry>
     ) throws(CBORError) {
-        if earlier.count == Self.pairwiseLimit {
+        if seen == nil && (earlier.count == Self.pairwiseLimit || Self.isCollection(key)) {
             seen = Set(earlier.lazy.map(\.key))
         }
-        let repeated =
-            earlier.count < Self.pairwiseLimit ? earlier.contains { $0.key == key } : !seen.insert(key).inserted
+        let repeated: Bool
+        if seen != nil {
+            repeated = !(seen?.insert(key).inserted ?? true)
+        } else {
+            repeated = earlier.contains { $0.key == key }
+        }
         guard !repeated else {
             throw CBORError(code: .duplicateMapKey, message: "the map has the key \(key) twice", offset: keyOffset)
         }
@@ -411,5 +418,12 @@ private struct MapKeyChecker {
                 offset: keyOffset)
         }
         previousEncoding = encoding
+    }
+
+    private static func isCollection(_ key: CBORValue) -> Bool {
+        switch key {
+        case .array, .map, .tagged: true
+        default: false
+        }
     }
 }

@@ -58,16 +58,33 @@ public struct CBORMap: RandomAccessCollection, Sendable {
         switch storage {
         case .entries(let entries):
             return entries[position]
-        case .packed(let block):
-            // `2 * position + 1` first: it is the one past the end when `position` is.
-            let value = block.child(2 * position + 1)
-            return CBORValue.MapEntry(key: block.child(2 * position), value: value)
+        case .packed:
+            // The value first: its slot is the one past the end when `position` is.
+            let entryValue = value(at: position)
+            return CBORValue.MapEntry(key: key(at: position), value: entryValue)
         }
     }
 
     /// The value of the first pair whose key is `key` (compared with ``CBORValue/==(_:_:)``); `nil` if none is.
+    /// Only the keys are read until one matches.
     public subscript(key: CBORValue) -> CBORValue? {
-        first { $0.key == key }?.value
+        indices.first { self.key(at: $0) == key }.map(value(at:))
+    }
+
+    /// The key of the pair at `position`, without reading its value.
+    func key(at position: Int) -> CBORValue {
+        switch storage {
+        case .entries(let entries): entries[position].key
+        case .packed(let block): block.child(2 * position)
+        }
+    }
+
+    /// The value of the pair at `position`, without reading its key.
+    func value(at position: Int) -> CBORValue {
+        switch storage {
+        case .entries(let entries): entries[position].value
+        case .packed(let block): block.child(2 * position + 1)
+        }
     }
 }
 

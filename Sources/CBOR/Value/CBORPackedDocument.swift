@@ -20,11 +20,11 @@ final class CBORPackedDocument: Sendable {
     /// The index; see the type's summary.
     let slots: [UInt32]
 
-    /// What the check counts for the layout: the slots it needs and the child counts of indefinite-length
-    /// collections, by the byte offset of their heads.
+    /// What the check counts for the layout: the slots it needs and the child slot counts of indefinite-length
+    /// collections, in the order their heads come (the order the layout meets them in).
     struct Tally {
         var slotCount = 0
-        var indefiniteChildSlots: [Int: Int] = [:]
+        var indefiniteChildSlots: [UInt32] = []
 
         /// Counts one item: a slot of its own, and the two leading slots of a block for an array, map or tag.
         mutating func count(_ head: CBORHead) {
@@ -34,19 +34,30 @@ final class CBORPackedDocument: Sendable {
             }
         }
 
-        mutating func recordIndefinite(at offset: Int, childSlots: Int) {
-            indefiniteChildSlots[offset] = childSlots
+        /// Keeps the place of an indefinite-length collection whose head was just read; `close` fills it in.
+        mutating func open() -> Int {
+            indefiniteChildSlots.append(0)
+            return indefiniteChildSlots.count - 1
+        }
+
+        /// Records the child slot count of the collection `open` gave `place` for (nothing for `nil`).
+        mutating func close(_ place: Int?, childSlots: Int) {
+            guard let place else { return }
+            // Beyond 32 bits the layout refuses the document anyway (`init?` below).
+            indefiniteChildSlots[place] = UInt32(clamping: childSlots)
         }
     }
 
     /// Lays out the index of `bytes`, which the check that made `tally` accepted whole; `nil` if the document is too
     /// large for 31-bit offsets.
     init?(bytes: [UInt8], tally: Tally) {
-        let limit = Int(Self.blockFlag)
-        guard bytes.count < limit, tally.slotCount < limit, tally.slotCount > 0 else { return nil }
+        let limit = UInt64(Self.blockFlag)
+        guard UInt64(bytes.count) < limit, UInt64(tally.slotCount) < limit, tally.slotCount > 0 else { return nil }
         var layout = Layout(bytes: bytes, indefinite: tally.indefiniteChildSlots, slotCount: tally.slotCount)
         var offset = 0
-        guard layout.place(at: &offset, into: 0), layout.next == tally.slotCount else { return nil }
+        guard layout.place(at: &offset, into: 0), layout.next == tally.slotCount,
+            layout.nextIndefinite == tally.indefiniteChildSlots.count
+        else { return nil }
         self.bytes = bytes
         self.slots = layout.slots
     }
@@ -151,12 +162,14 @@ final class CBORPackedDocument: Sendable {
     /// The one pass that fills the slots, depth first.
     private struct Layout {
         let bytes: [UInt8]
-        let indefinite: [Int: Int]
+        let indefinite: [UInt32]
         var slots: [UInt32]
         /// The first slot not yet given to a block.
         var next = 1
+        /// The next of `indefinite`'s counts.
+        var nextIndefinite = 0
 
-        init(bytes: [UInt8], indefinite: [Int: Int], slotCount: Int) {
+        init(bytes: [UInt8], indefinite: [UInt32], slotCount: Int) {
             self.bytes = bytes
             self.indefinite = indefinite
             slots = [UInt32](repeating: 0, count: slotCount)
@@ -176,8 +189,9 @@ final class CBORPackedDocument: Sendable {
             case .array, .map:
                 let perEntry = head.majorType == .map ? 2 : 1
                 if head.isIndefiniteLength {
-                    guard let recorded = indefinite[itemOffset] else { return false }
-                    childSlots = recorded
+                    guard nextIndefinite < indefinite.count else { return false }
+                    childSlots = Int(indefinite[nextIndefinite])
+                    nextIndefinite += 1
                 } else {
                     guard head.argument <= UInt64(bytes.count) else { return false }
                     childSlots = Int(head.argument) * perEntry

@@ -1,7 +1,8 @@
 extension CBORValue {
     /// Reads exactly one data item from `bytes`, checked as ``CBORReader/readValue()`` checks it, into a packed
     /// tree (see ``CBORValue``): arrays and maps read their items from `bytes` when asked, and the index beside
-    /// `bytes` takes 4 bytes per item.
+    /// `bytes` takes 4 bytes per item and 8 more per array, map or tag. A document of 2 GiB or more, or one whose
+    /// index would need 2³¹ slots or more, is built item by item instead, as ``CBORReader/readValue()`` builds it.
     ///
     /// ```swift
     /// let value = try CBORValue(decoding: [0x82, 0x01, 0x61, 0x61])  // [1, "a"]
@@ -25,7 +26,7 @@ extension CBORValue {
         if let tally = reader.tally, let document = CBORPackedDocument(bytes: bytes, tally: tally) {
             self = document.root
         } else {
-            // 2 GiB or more: too large for the index's 32-bit slots, so the tree is built item by item.
+            // Too large for the index's 31-bit offsets (2 GiB of bytes or 2^31 slots): built item by item.
             var builder = CBORReader(bytes: bytes, limits: limits, requireDeterministic: requireDeterministic)
             self = try builder.readValue()
         }

@@ -17,9 +17,10 @@
 ///
 /// A value you build holds its items inline (24 bytes each in an array; only ``tagged(_:_:)`` boxes its content). A
 /// value that ``init(decoding:limits:requireDeterministic:)`` returns is packed instead: its arrays and maps keep the
-/// decoded bytes (shared with the caller's array, not copied) and an index of 4 bytes per item and 8 per array, map
-/// or tag, and read an item when it is asked for. A tree of records decoded that way takes less than its encoded size
-/// beside it. Any part of such a tree keeps the whole document alive; to keep a small part of a large document for
+/// decoded bytes (shared with the caller's array, not copied) and an index of 4 bytes per item and 8 more per array,
+/// map or tag, and read an item when it is asked for. For records (maps of a dozen fields with strings and numbers)
+/// the index is smaller than the encoded bytes; for an array of one-byte integers it is 4 times as large, still a sixth
+/// of a built tree. Any part of such a tree keeps the whole document alive; to keep a small part of a large document for
 /// long, decode the part's own encoding (`CBORValue(decoding: part.encoded())`).
 public enum CBORValue: Sendable {
     /// An unsigned integer (major type 0).

@@ -41,21 +41,21 @@ extension CBORWriter {
     private mutating func writeMap(_ entries: CBORMap) throws(CBORError) {
         var encodedKeys: [(key: [UInt8], index: Int)] = []
         encodedKeys.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
+        for index in entries.indices {
             var keyWriter = CBORWriter()
-            try keyWriter.write(entry.key)
+            try keyWriter.write(entries.key(at: index))
             encodedKeys.append((keyWriter.bytes, index))
         }
         encodedKeys.sort { $0.key.lexicographicallyPrecedes($1.key) }
         for (previous, next) in zip(encodedKeys, encodedKeys.dropFirst()) where previous.key == next.key {
             throw CBORError(
                 code: .duplicateMapKey,
-                message: "the map has the key \(entries[next.index].key) twice; CBOR maps need unique keys")
+                message: "the map has the key \(entries.key(at: next.index)) twice; CBOR maps need unique keys")
         }
         writeMapHead(count: UInt64(entries.count))
         for (key, index) in encodedKeys {
             writeRawBytes(key)
-            try write(entries[index].value)
+            try write(entries.value(at: index))
         }
     }
 }
