@@ -275,11 +275,13 @@ final class CatalogSnapshot: Sendable {
         return !(tags[.filenameExtension] ?? []).isEmpty || !(tags[.mimeType] ?? []).isEmpty
     }
 
-    func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
+    /// The tags of `type` (see ``TypeCatalog/tags(of:)``); `merged`, when given, stands for the MIME types an import
+    /// merged into a declared type (``MIMEImporter/mergedMIMETypes(into:database:in:)`` before the import).
+    func tags(of type: UniformType, merged preview: [String]? = nil) -> [UniformTypeTagClass: [String]] {
         if let entry = entry(for: type) {
             var tags = entry.declaration.tags
             // MIME types of the database merged into this declared type (MIMEImporter's extension rule).
-            if let merged = mimeIndex?.mergedMIMETypes[type.canonical] {
+            if let merged = preview ?? mimeIndex?.mergedMIMETypes[type.canonical], !merged.isEmpty {
                 var seen = Set((tags[.mimeType] ?? []).map(\.asciiLowercased))
                 tags[.mimeType, default: []].append(
                     contentsOf: merged.filter { seen.insert($0.asciiLowercased).inserted })

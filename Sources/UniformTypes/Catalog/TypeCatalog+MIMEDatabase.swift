@@ -68,7 +68,9 @@ extension TypeCatalog {
         lazy.state.withLock { done in
             if !done {
                 done = true
-                _ = performMIMEImport(directories: lazy.directories)
+                let clock = ContinuousClock()
+                let start = clock.now
+                _ = importMIMEDatabase(lazy.database(), directories: lazy.paths, since: start, clock: clock)
             }
         }
         lazy.finished.store(true, ordering: .releasing)
@@ -94,9 +96,7 @@ extension TypeCatalog {
     private func performMIMEImport(directories: [URL]?) -> MIMEImportSummary {
         let clock = ContinuousClock()
         let start = clock.now
-        let paths =
-            directories.map { $0.map(\.path) }
-            ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
+        let paths = LazyMIMEImport.paths(of: directories)
         return importMIMEDatabase(MIMEDatabase(directories: paths), directories: paths, since: start, clock: clock)
     }
 
@@ -143,8 +143,30 @@ final class LazyMIMEImport: Sendable {
     /// Whether the import has started (or was replaced by an explicit one); the lock makes
     /// callers that need the database wait until it is in.
     let state = SanitizedMutex(false)
+    /// The database of ``directories``, parsed once by whoever needs it first: ``TypeCatalog/tags(of:)`` before the
+    /// import, or the import, which then keeps it in the catalog's index.
+    private let parsed = SanitizedMutex<MIMEDatabase?>(nil)
 
     init(directories: [URL]? = nil) {
         self.directories = directories
+    }
+
+    /// The paths of `directories`, or of the XDG search path for `nil`.
+    static func paths(of directories: [URL]?) -> [String] {
+        directories.map { $0.map(\.path) }
+            ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The paths the import reads.
+    var paths: [String] { Self.paths(of: directories) }
+
+    /// The database of ``directories``, parsed on the first call.
+    func database() -> MIMEDatabase {
+        parsed.withLock { parsed in
+            if let parsed { return parsed }
+            let database = MIMEDatabase(directories: paths)
+            parsed = database
+            return database
+        }
     }
 }

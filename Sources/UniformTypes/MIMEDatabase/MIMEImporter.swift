@@ -73,14 +73,10 @@ enum MIMEImporter {
                 result.alreadyImportedCount += 1
                 continue
             }
-            // Either way the declared type carries the database's name and aliases as tags, after its own (one that
-            // claims only an alias, `application/java-archive`, also gets the canonical `application/x-java-archive`).
-            let names = ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) }
-            if let declared = declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot)
-                ?? declaredType(sharingExtensionWith: mimeType, database: database, in: snapshot)
-            {
+            if let declared = declaredType(mergingWith: mimeType, database: database, in: snapshot) {
                 typeForMIME[key] = declared
-                mergedMIMETypes[declared.canonical, default: []].append(contentsOf: names)
+                mergedMIMETypes[declared.canonical, default: []].append(
+                    contentsOf: mergedNames(of: mimeType, database: database))
                 result.mappedToDeclaredTypeCount += 1
                 continue
             }
@@ -126,6 +122,55 @@ enum MIMEImporter {
     /// type is an `inode/*` one: the database makes every other type a kind of
     /// `application/octet-stream`, so `application/vnd.apple.pkpass` is `com.apple.pkpass-data`
     /// rather than the `com.apple.pkpass` package.
+    /// The declared type that `mimeType` merges into, by a MIME type the type claims (the name or one of its aliases)
+    /// or else by a filename extension (``declaredType(sharingExtensionWith:database:in:)``); `nil` when the MIME type
+    /// becomes a type of its own.
+    private static func declaredType(
+        mergingWith mimeType: String, database: MIMEDatabase, in snapshot: CatalogSnapshot
+    ) -> UniformType? {
+        declaredType(claiming: [mimeType] + database.aliases(of: mimeType), in: snapshot)
+            ?? declaredType(sharingExtensionWith: mimeType, database: database, in: snapshot)
+    }
+
+    /// The tags a declared type gains from a MIME type merged into it: the database's name and its aliases, after the
+    /// type's own (one that claims only an alias, `application/java-archive`, also gets the canonical
+    /// `application/x-java-archive`).
+    private static func mergedNames(of mimeType: String, database: MIMEDatabase) -> [String] {
+        ([mimeType] + database.aliases(of: mimeType)).filter { isValid($0, as: .mimeType) }
+    }
+
+    /// The MIME types that importing `database` into `snapshot` (a first import) would merge into the declared `type`,
+    /// as ``importing(_:into:)`` lists them for it, without importing: only the database's MIME types that could merge
+    /// into `type` are looked at (those its own MIME types name, directly or as aliases, and the database's first
+    /// answer for each extension it claims), each by the import's own rule.
+    static func mergedMIMETypes(
+        into type: UniformType, database: MIMEDatabase, in snapshot: CatalogSnapshot
+    ) -> [String] {
+        guard let tags = snapshot.entry(for: type)?.declaration.tags else { return [] }
+        var candidates: Set<String> = []
+        for mimeType in tags[.mimeType] ?? [] {
+            let bare = String(mimeType.prefix { $0 != ";" && $0 != " " })
+            for name in [mimeType, bare] {
+                if let canonical = database.canonical(for: name) { candidates.insert(canonical.asciiLowercased) }
+            }
+        }
+        for filenameExtension in tags[.filenameExtension] ?? [] {
+            if let first = database.mimeTypes(forFileName: "x." + filenameExtension).first {
+                candidates.insert(first.asciiLowercased)
+            }
+        }
+        var merged: [String] = []
+        var seen: Set<String> = []
+        // In the database's order, as the import meets them.
+        for mimeType in database.mimeTypes where candidates.contains(mimeType.asciiLowercased) {
+            guard seen.insert(mimeType.asciiLowercased).inserted,
+                declaredType(mergingWith: mimeType, database: database, in: snapshot) == type
+            else { continue }
+            merged.append(contentsOf: mergedNames(of: mimeType, database: database))
+        }
+        return merged
+    }
+
     private static func declaredType(claiming mimeTypes: [String], in snapshot: CatalogSnapshot) -> UniformType? {
         var candidates: [UniformType] = []
         for mimeType in mimeTypes {

@@ -72,8 +72,13 @@ struct LazyMergedTagTests {
         let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
         #expect(catalog.preferredTag(of: .png, tagClass: .mimeType) == "image/png")
         #expect(catalog.isMIMEImportPending)
+        // Answered from the database by the import's rule, without importing it.
         #expect(catalog.tags(of: UniformType.cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
+        #expect(catalog.isMIMEImportPending)
+        // The import agrees.
+        #expect(catalog.type(mimeType: "text/x-fixture-c") == .cSource)
         #expect(!catalog.isMIMEImportPending)
+        #expect(catalog.tags(of: UniformType.cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
     }
 
     @Test("a declared type with MIME types of its own lists the database's name for its extension after them")
@@ -90,5 +95,66 @@ struct LazyMergedTagTests {
             catalog.tags(of: .phpScript)[.mimeType]
                 == ["text/php", "text/x-php-script", "application/php", "application/x-fixture-php"])
         #expect(catalog.type(mimeType: "application/x-fixture-php") == .phpScript)
+    }
+}
+
+/// Before a lazy catalog imports its database, `tags(of:)` works out what the import would merge into the one type it
+/// is asked about; after the import it reads the import's index. Both must give the same lists.
+@Suite("Merged MIME tags before the import and after it", .timeLimit(.minutes(5)))
+struct MergedTagPreviewTests {
+    /// Every built-in type's tags from a catalog that has not imported `directories`, against one that has.
+    static func expectPreviewMatchesImport(_ directories: [URL], sourceLocation: SourceLocation = #_sourceLocation) {
+        let preview = TypeCatalog(lazilyImportingMIMEDatabaseFrom: directories)
+        let imported = TypeCatalog(lazilyImportingMIMEDatabaseFrom: directories)
+        imported.importSystemMIMEDatabaseIfNeeded()
+        #expect(!imported.isMIMEImportPending, sourceLocation: sourceLocation)
+        var gained = 0
+        for declaration in UniformType.systemDeclarations {
+            let type = declaration.identifier
+            let tags = preview.tags(of: type)
+            #expect(tags == imported.tags(of: type), "\(type)", sourceLocation: sourceLocation)
+            if (tags[.mimeType] ?? []).count > (declaration.tags[.mimeType] ?? []).count { gained += 1 }
+        }
+        #expect(preview.isMIMEImportPending, "tags(of:) imported the database", sourceLocation: sourceLocation)
+        #expect(gained > 0, "no built-in type gained a merged MIME type", sourceLocation: sourceLocation)
+    }
+
+    @Test(
+        "the system's database: every built-in type's tags are the same before the import and after it",
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/share/mime/globs2"),
+            "needs the shared-mime-info database in /usr/share/mime (Debian: shared-mime-info)"))
+    func systemDatabase() {
+        Self.expectPreviewMatchesImport([URL(fileURLWithPath: "/usr/share/mime")])
+    }
+
+    @Test(
+        "the import's rules: an alias claimed, an extension shared, an extension with two meanings, a case-sensitive glob"
+    )
+    func rules() throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge-preview")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let types = [
+            "text/x-fixture-csrc", "application/x-fixture-jar", "application/x-fixture-otf-template", "font/otf",
+            "text/x-fixture-cxx", "application/x-fixture-php", "text/x-fixture-plain",
+        ]
+        try Data(types.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("types"))
+        let globs = [
+            "50:text/x-fixture-csrc:*.c", "50:application/x-fixture-jar:*.jar",
+            "60:application/x-fixture-otf-template:*.otf",
+            "50:font/otf:*.otf", "50:text/x-fixture-cxx:*.C:cs", "50:application/x-fixture-php:*.php",
+            "50:text/x-fixture-plain:*.txt",
+        ]
+        try Data(globs.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("globs2"))
+        let aliases = ["text/x-fixture-c text/x-fixture-csrc", "application/java-archive application/x-fixture-jar"]
+        try Data(aliases.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("aliases"))
+        Self.expectPreviewMatchesImport([directory])
+        let preview = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        // The Java archive claims the alias, and so gains the database's name; the font keeps its extension alone.
+        let javaArchive = try #require(UniformType("com.sun.java-archive"))
+        let font = try #require(UniformType("public.opentype-font"))
+        #expect(preview.tags(of: javaArchive)[.mimeType]?.contains("application/x-fixture-jar") == true)
+        #expect(preview.tags(of: font)[.mimeType] == ["font/otf"])
+        #expect(preview.isMIMEImportPending)
     }
 }
