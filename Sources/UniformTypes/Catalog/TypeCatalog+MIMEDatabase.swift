@@ -55,6 +55,7 @@ extension TypeCatalog {
             return performMIMEImport(directories: directories)
         }
         lazy.finished.store(true, ordering: .releasing)
+        lazy.forgetParsedDatabase()
         return summary
     }
 
@@ -159,6 +160,11 @@ final class LazyMIMEImport: Sendable {
 
     /// The paths the import reads.
     var paths: [String] { Self.paths(of: directories) }
+
+    /// Lets the parsed database go, once an import of other directories has replaced this one.
+    func forgetParsedDatabase() {
+        parsed.withLock { $0 = nil }
+    }
 
     /// The database of ``directories``, parsed on the first call.
     func database() -> MIMEDatabase {

@@ -247,15 +247,18 @@ public final class TypeCatalog: Sendable {
     /// `application/x-php` (the database's name for `*.php`) after its declared `text/php`, which stays first. Before
     /// ``shared`` has imported the database, those names are worked out for the one type, by the import's rule,
     /// from the database alone (parsed once, and kept for the import), without importing it: the parse is about a
-    /// quarter of the import's time. A lookup of the preferred MIME type alone (``UniformType/preferredMIMEType``)
-    /// reads no database.
+    /// quarter of the import's time. A lookup of the preferred MIME type alone (``UniformType/preferredMIMEType``) of a
+    /// type that declares one reads no database.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()
             return snapshot.tags(of: type)
         }
+        // Pending first, the snapshot second: an import that ends between the two leaves a snapshot with its index,
+        // and the merges worked out over it are the import's (they look at declared types only).
+        let pending = isMIMEImportPending
         let snapshot = snapshot
-        if isMIMEImportPending, snapshot.mayGainMergedMIMETypes(type), let lazy = lazyMIMEImport {
+        if pending, snapshot.mayGainMergedMIMETypes(type), let lazy = lazyMIMEImport {
             let merged = MIMEImporter.mergedMIMETypes(into: type, database: lazy.database(), in: snapshot)
             return snapshot.tags(of: type, merged: merged)
         }

@@ -141,28 +141,34 @@ enum MIMEImporter {
 
     /// The MIME types that importing `database` into `snapshot` (a first import) would merge into the declared `type`,
     /// as ``importing(_:into:)`` lists them for it, without importing: only the database's MIME types that could merge
-    /// into `type` are looked at (those its own MIME types name, directly or as aliases, and the database's first
-    /// answer for each extension it claims), each by the import's own rule.
+    /// into `type` are looked at, each by the import's own rule. A MIME type merges by a name (its own or an alias)
+    /// that `type` claims, or by being the database's first answer for an extension `type` claims; either way it has
+    /// the same canonical name as a name `type` claims or as that first answer, compared as the import compares tags
+    /// (normalized: MIME essences and extensions lowercased).
     static func mergedMIMETypes(
         into type: UniformType, database: MIMEDatabase, in snapshot: CatalogSnapshot
     ) -> [String] {
         guard let tags = snapshot.entry(for: type)?.declaration.tags else { return [] }
+        func canonicalKey(_ name: String) -> String {
+            (database.canonical(for: name) ?? name).asciiLowercased
+        }
         var candidates: Set<String> = []
         for mimeType in tags[.mimeType] ?? [] {
-            let bare = String(mimeType.prefix { $0 != ";" && $0 != " " })
-            for name in [mimeType, bare] {
-                if let canonical = database.canonical(for: name) { candidates.insert(canonical.asciiLowercased) }
+            if case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType) {
+                candidates.insert(canonicalKey(tag.key))
             }
         }
         for filenameExtension in tags[.filenameExtension] ?? [] {
-            if let first = database.mimeTypes(forFileName: "x." + filenameExtension).first {
-                candidates.insert(first.asciiLowercased)
+            if case .success(let tag) = TagSyntax.normalize(filenameExtension, as: .filenameExtension),
+                let first = database.mimeTypes(forFileName: "x." + tag.key).first
+            {
+                candidates.insert(canonicalKey(first))
             }
         }
         var merged: [String] = []
         var seen: Set<String> = []
         // In the database's order, as the import meets them.
-        for mimeType in database.mimeTypes where candidates.contains(mimeType.asciiLowercased) {
+        for mimeType in database.mimeTypes where candidates.contains(canonicalKey(mimeType)) {
             guard seen.insert(mimeType.asciiLowercased).inserted,
                 declaredType(mergingWith: mimeType, database: database, in: snapshot) == type
             else { continue }

@@ -102,14 +102,19 @@ struct LazyMergedTagTests {
 /// is asked about; after the import it reads the import's index. Both must give the same lists.
 @Suite("Merged MIME tags before the import and after it", .timeLimit(.minutes(5)))
 struct MergedTagPreviewTests {
-    /// Every built-in type's tags from a catalog that has not imported `directories`, against one that has.
-    static func expectPreviewMatchesImport(_ directories: [URL], sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Every built-in and `declared` type's tags from a catalog that has not imported `directories`, against one that
+    /// has (both with `declared` registered first).
+    static func expectPreviewMatchesImport(
+        _ directories: [URL], declared: [UniformTypeDeclaration] = [], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let preview = TypeCatalog(lazilyImportingMIMEDatabaseFrom: directories)
         let imported = TypeCatalog(lazilyImportingMIMEDatabaseFrom: directories)
+        try preview.register(declared, as: .exported)
+        try imported.register(declared, as: .exported)
         imported.importSystemMIMEDatabaseIfNeeded()
         #expect(!imported.isMIMEImportPending, sourceLocation: sourceLocation)
         var gained = 0
-        for declaration in UniformType.systemDeclarations {
+        for declaration in UniformType.systemDeclarations + declared {
             let type = declaration.identifier
             let tags = preview.tags(of: type)
             #expect(tags == imported.tags(of: type), "\(type)", sourceLocation: sourceLocation)
@@ -124,8 +129,13 @@ struct MergedTagPreviewTests {
         .enabled(
             if: FileManager.default.fileExists(atPath: "/usr/share/mime/globs2"),
             "needs the shared-mime-info database in /usr/share/mime (Debian: shared-mime-info)"))
-    func systemDatabase() {
-        Self.expectPreviewMatchesImport([URL(fileURLWithPath: "/usr/share/mime")])
+    func systemDatabase() throws {
+        // Besides the built-in types, one that claims an extension in upper case which the database globs in lower
+        // case only, case-sensitively (`*.gs:cs`, Genie), as the import compares extensions lowercased.
+        let genie = UniformTypeDeclaration(
+            identifier: try #require(UniformType("com.example.preview.genie")), conformsTo: [.plainText],
+            tags: [.filenameExtension: ["GS"]])
+        try Self.expectPreviewMatchesImport([URL(fileURLWithPath: "/usr/share/mime")], declared: [genie])
     }
 
     @Test(
@@ -148,7 +158,7 @@ struct MergedTagPreviewTests {
         try Data(globs.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("globs2"))
         let aliases = ["text/x-fixture-c text/x-fixture-csrc", "application/java-archive application/x-fixture-jar"]
         try Data(aliases.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("aliases"))
-        Self.expectPreviewMatchesImport([directory])
+        try Self.expectPreviewMatchesImport([directory])
         let preview = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
         // The Java archive claims the alias, and so gains the database's name; the font keeps its extension alone.
         let javaArchive = try #require(UniformType("com.sun.java-archive"))
@@ -156,5 +166,35 @@ struct MergedTagPreviewTests {
         #expect(preview.tags(of: javaArchive)[.mimeType]?.contains("application/x-fixture-jar") == true)
         #expect(preview.tags(of: font)[.mimeType] == ["font/otf"])
         #expect(preview.isMIMEImportPending)
+    }
+}
+
+extension MergedTagPreviewTests {
+    @Test("declared tags as the import compares them: a MIME type with spaces, a name that is a type and an alias")
+    func oddTags() throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge-preview")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // `text/x-fixture-x` is a type of its own and also an alias of `text/x-fixture-y`, as a user's directory layered
+        // over the system's can make it.
+        let types = ["text/x-fixture-ws", "text/x-fixture-x", "text/x-fixture-y"]
+        try Data(types.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("types"))
+        try Data("50:text/x-fixture-ws:*.fixws\n".utf8).write(to: directory.appendingPathComponent("globs2"))
+        let aliases = [
+            "text/x-fixture-ws-alias text/x-fixture-ws", "text/x-fixture-x text/x-fixture-y",
+            "text/x-fixture-z text/x-fixture-y",
+        ]
+        try Data(aliases.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("aliases"))
+        let declared = [
+            UniformTypeDeclaration(
+                identifier: try #require(UniformType("com.example.preview.ws")), conformsTo: [.plainText],
+                tags: [.mimeType: [" text/x-fixture-ws-alias\t"]]),
+            UniformTypeDeclaration(
+                identifier: try #require(UniformType("com.example.preview.x")), conformsTo: [.plainText],
+                tags: [.mimeType: ["TEXT/X-FIXTURE-X"]]),
+            UniformTypeDeclaration(
+                identifier: try #require(UniformType("com.example.preview.y")), conformsTo: [.plainText],
+                tags: [.mimeType: ["text/x-fixture-y"]]),
+        ]
+        try Self.expectPreviewMatchesImport([directory], declared: declared)
     }
 }
