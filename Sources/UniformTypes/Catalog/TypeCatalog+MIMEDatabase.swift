@@ -148,6 +148,18 @@ final class LazyMIMEImport: Sendable {
     /// import, or the import, which then keeps it in the catalog's index.
     private let parsed = SanitizedMutex<MIMEDatabase?>(nil)
 
+    /// What ``mergedMIMETypes(into:in:)`` worked out, for the one snapshot it was worked out over (held weakly: a
+    /// newer snapshot, after a registration, starts afresh).
+    private struct Merges {
+        weak var snapshot: CatalogSnapshot?
+        var byType: [UniformType: [String]] = [:]
+    }
+
+    /// The most types whose merges are kept for one snapshot (each is a declared type, so this is rarely reached).
+    static let mergesCapacity = 4096
+
+    private let merges = SanitizedMutex(Merges())
+
     init(directories: [URL]? = nil) {
         self.directories = directories
     }
@@ -164,6 +176,25 @@ final class LazyMIMEImport: Sendable {
     /// Lets the parsed database go, once an import of other directories has replaced this one.
     func forgetParsedDatabase() {
         parsed.withLock { $0 = nil }
+    }
+
+    /// The MIME types that importing the database now would merge into the declared `type`
+    /// (``MIMEImporter/mergedMIMETypes(into:database:in:)``), kept for `snapshot`: working them out looks at every
+    /// type of the database, about 160 µs, and ``TypeCatalog/tags(of:)`` is asked the same few types again and again.
+    func mergedMIMETypes(into type: UniformType, in snapshot: CatalogSnapshot) -> [String] {
+        if let known = merges.withLock({ $0.snapshot === snapshot ? $0.byType[type] : nil }) {
+            return known
+        }
+        let merged = MIMEImporter.mergedMIMETypes(into: type, database: database(), in: snapshot)
+        merges.withLock { kept in
+            if kept.snapshot !== snapshot {
+                kept = Merges(snapshot: snapshot)
+            }
+            if kept.byType.count < Self.mergesCapacity {
+                kept.byType[type] = merged
+            }
+        }
+        return merged
     }
 
     /// The database of ``directories``, parsed on the first call.

@@ -247,7 +247,8 @@ public final class TypeCatalog: Sendable {
     /// `application/x-php` (the database's name for `*.php`) after its declared `text/php`, which stays first. Before
     /// ``shared`` has imported the database, those names are worked out for the one type, by the import's rule,
     /// from the database alone (parsed once, and kept for the import), without importing it: the parse is about a
-    /// quarter of the import's time. A lookup of the preferred MIME type alone (``UniformType/preferredMIMEType``) of a
+    /// quarter of the import's time. Each type's names are kept until the catalog changes, so asking again costs a
+    /// look-up. A lookup of the preferred MIME type alone (``UniformType/preferredMIMEType``) of a
     /// type that declares one reads no database.
     public func tags(of type: UniformType) -> [UniformTypeTagClass: [String]] {
         if mayNeedMIMEDatabase(type) {
@@ -259,8 +260,7 @@ public final class TypeCatalog: Sendable {
         let pending = isMIMEImportPending
         let snapshot = snapshot
         if pending, snapshot.mayGainMergedMIMETypes(type), let lazy = lazyMIMEImport {
-            let merged = MIMEImporter.mergedMIMETypes(into: type, database: lazy.database(), in: snapshot)
-            return snapshot.tags(of: type, merged: merged)
+            return snapshot.tags(of: type, merged: lazy.mergedMIMETypes(into: type, in: snapshot))
         }
         return snapshot.tags(of: type)
     }

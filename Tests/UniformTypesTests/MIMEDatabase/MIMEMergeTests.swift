@@ -14,6 +14,15 @@ private func importing(globs: String, aliases: String = "") -> (TypeCatalog, MIM
     return (catalog, catalog.importMIMEDatabase(MIMEDatabase(files: [files])))
 }
 
+/// A temporary mime directory whose `types`, `globs2` and `aliases` files hold these lines; the caller removes it.
+private func mimeDirectory(types: [String], globs: [String], aliases: [String] = []) throws -> URL {
+    let directory = try makeTemporaryDirectory(prefix: "transferkit-merge")
+    for (name, lines) in [("types", types), ("globs2", globs), ("aliases", aliases)] {
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: directory.appendingPathComponent(name))
+    }
+    return directory
+}
+
 @Suite("A database type and a declared type that claim one extension", .timeLimit(.minutes(5)))
 struct MIMEMergeTests {
     @Test("merge into the declared type, which gains the MIME type and its aliases and keeps its conformance")
@@ -64,11 +73,10 @@ struct MIMEMergeTests {
 struct LazyMergedTagTests {
     @Test("a declared type without a MIME type of its own gets the merged one without an explicit import")
     func lazyMerge() throws {
-        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge")
+        let directory = try mimeDirectory(
+            types: ["text/x-fixture-csrc"], globs: ["50:text/x-fixture-csrc:*.c"],
+            aliases: ["text/x-fixture-c text/x-fixture-csrc"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data("text/x-fixture-csrc\n".utf8).write(to: directory.appendingPathComponent("types"))
-        try Data("50:text/x-fixture-csrc:*.c\n".utf8).write(to: directory.appendingPathComponent("globs2"))
-        try Data("text/x-fixture-c text/x-fixture-csrc\n".utf8).write(to: directory.appendingPathComponent("aliases"))
         let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
         #expect(catalog.preferredTag(of: .png, tagClass: .mimeType) == "image/png")
         #expect(catalog.isMIMEImportPending)
@@ -83,10 +91,9 @@ struct LazyMergedTagTests {
 
     @Test("a declared type with MIME types of its own lists the database's name for its extension after them")
     func lazyMergeAfterOwnMIMETypes() throws {
-        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge")
+        let directory = try mimeDirectory(
+            types: ["application/x-fixture-php"], globs: ["50:application/x-fixture-php:*.php"])
         defer { try? FileManager.default.removeItem(at: directory) }
-        try Data("application/x-fixture-php\n".utf8).write(to: directory.appendingPathComponent("types"))
-        try Data("50:application/x-fixture-php:*.php\n".utf8).write(to: directory.appendingPathComponent("globs2"))
         let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
         // The preferred MIME type is the declared one, and asking for it alone does not import the database.
         #expect(catalog.preferredTag(of: .phpScript, tagClass: .mimeType) == "text/php")
@@ -142,22 +149,19 @@ struct MergedTagPreviewTests {
         "the import's rules: an alias claimed, an extension shared, an extension with two meanings, a case-sensitive glob"
     )
     func rules() throws {
-        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge-preview")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let types = [
             "text/x-fixture-csrc", "application/x-fixture-jar", "application/x-fixture-otf-template", "font/otf",
             "text/x-fixture-cxx", "application/x-fixture-php", "text/x-fixture-plain",
         ]
-        try Data(types.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("types"))
         let globs = [
             "50:text/x-fixture-csrc:*.c", "50:application/x-fixture-jar:*.jar",
             "60:application/x-fixture-otf-template:*.otf",
             "50:font/otf:*.otf", "50:text/x-fixture-cxx:*.C:cs", "50:application/x-fixture-php:*.php",
             "50:text/x-fixture-plain:*.txt",
         ]
-        try Data(globs.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("globs2"))
         let aliases = ["text/x-fixture-c text/x-fixture-csrc", "application/java-archive application/x-fixture-jar"]
-        try Data(aliases.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("aliases"))
+        let directory = try mimeDirectory(types: types, globs: globs, aliases: aliases)
+        defer { try? FileManager.default.removeItem(at: directory) }
         try Self.expectPreviewMatchesImport([directory])
         let preview = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
         // The Java archive claims the alias, and so gains the database's name; the font keeps its extension alone.
@@ -172,18 +176,16 @@ struct MergedTagPreviewTests {
 extension MergedTagPreviewTests {
     @Test("declared tags as the import compares them: a MIME type with spaces, a name that is a type and an alias")
     func oddTags() throws {
-        let directory = try makeTemporaryDirectory(prefix: "transferkit-merge-preview")
-        defer { try? FileManager.default.removeItem(at: directory) }
         // `text/x-fixture-x` is a type of its own and also an alias of `text/x-fixture-y`, as a user's directory layered
         // over the system's can make it.
-        let types = ["text/x-fixture-ws", "text/x-fixture-x", "text/x-fixture-y"]
-        try Data(types.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("types"))
-        try Data("50:text/x-fixture-ws:*.fixws\n".utf8).write(to: directory.appendingPathComponent("globs2"))
-        let aliases = [
-            "text/x-fixture-ws-alias text/x-fixture-ws", "text/x-fixture-x text/x-fixture-y",
-            "text/x-fixture-z text/x-fixture-y",
-        ]
-        try Data(aliases.joined(separator: "\n").utf8).write(to: directory.appendingPathComponent("aliases"))
+        let directory = try mimeDirectory(
+            types: ["text/x-fixture-ws", "text/x-fixture-x", "text/x-fixture-y"],
+            globs: ["50:text/x-fixture-ws:*.fixws"],
+            aliases: [
+                "text/x-fixture-ws-alias text/x-fixture-ws", "text/x-fixture-x text/x-fixture-y",
+                "text/x-fixture-z text/x-fixture-y",
+            ])
+        defer { try? FileManager.default.removeItem(at: directory) }
         let declared = [
             UniformTypeDeclaration(
                 identifier: try #require(UniformType("com.example.preview.ws")), conformsTo: [.plainText],
@@ -196,5 +198,38 @@ extension MergedTagPreviewTests {
                 tags: [.mimeType: ["text/x-fixture-y"]]),
         ]
         try Self.expectPreviewMatchesImport([directory], declared: declared)
+    }
+}
+
+extension MergedTagPreviewTests {
+    @Test("the merges follow the catalog's declarations: one registered after a first answer changes the next")
+    func followsRegistrations() throws {
+        let directory = try mimeDirectory(types: ["text/x-fixture-q"], globs: ["50:text/x-fixture-q:*.fixq"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        let byExtension = try #require(UniformType("com.example.preview.q-by-extension"))
+        let byName = try #require(UniformType("com.example.preview.q-by-name"))
+        try catalog.register(
+            [
+                UniformTypeDeclaration(
+                    identifier: byExtension, conformsTo: [.plainText], tags: [.filenameExtension: ["fixq"]])
+            ],
+            as: .exported)
+        #expect(catalog.tags(of: byExtension)[.mimeType] == ["text/x-fixture-q"])
+        #expect(catalog.tags(of: byExtension)[.mimeType] == ["text/x-fixture-q"])
+        // A type that claims the MIME type by name takes it: a claim comes before a shared extension.
+        try catalog.register(
+            [
+                UniformTypeDeclaration(
+                    identifier: byName, conformsTo: [.plainText], tags: [.mimeType: ["text/x-fixture-q"]])
+            ],
+            as: .exported)
+        #expect(catalog.tags(of: byExtension)[.mimeType] == nil)
+        #expect(catalog.isMIMEImportPending)
+        // The import agrees.
+        catalog.importSystemMIMEDatabaseIfNeeded()
+        #expect(!catalog.isMIMEImportPending)
+        #expect(catalog.type(mimeType: "text/x-fixture-q") == byName)
+        #expect(catalog.tags(of: byExtension)[.mimeType] == nil)
     }
 }
