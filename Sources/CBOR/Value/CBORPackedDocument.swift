@@ -104,18 +104,18 @@ final class CBORPackedDocument: Sendable {
         switch head.majorType {
         case .unsignedInteger: return .unsigned(head.argument)
         case .negativeInteger: return .negative(head.argument)
-        case .byteString: return .bytes(payload(of: head, at: offset + size))
+        case .byteString: return .bytes(Array(payload(of: head, at: offset + size)))
         case .textString: return .text(String(decoding: payload(of: head, at: offset + size), as: UTF8.self))
         case .simpleOrFloat: return CBORReader.simpleOrFloat(head)
         case .array, .map, .tag: return .undefined
         }
     }
 
-    /// A string's payload, its chunks joined if it has an indefinite length.
-    private func payload(of head: CBORHead, at start: Int) -> [UInt8] {
+    /// A string's payload: a slice of the document, or its chunks joined if it has an indefinite length.
+    private func payload(of head: CBORHead, at start: Int) -> ArraySlice<UInt8> {
         guard head.isIndefiniteLength else {
             guard let end = Self.end(of: head, at: start, in: bytes) else { return [] }
-            return Array(bytes[start..<end])
+            return bytes[start..<end]
         }
         var joined: [UInt8] = []
         var offset = start
@@ -125,12 +125,12 @@ final class CBORPackedDocument: Sendable {
             joined.append(contentsOf: bytes[(offset + size)..<end])
             offset = end
         }
-        return joined
+        return joined[...]
     }
 
     /// Where a definite-length string whose payload starts at `start` ends; `nil` past the input.
     private static func end(of head: CBORHead, at start: Int, in bytes: [UInt8]) -> Int? {
-        guard head.argument <= UInt64(bytes.count - start) else { return nil }
+        guard start <= bytes.count, head.argument <= UInt64(bytes.count - start) else { return nil }
         return start + Int(head.argument)
     }
 
