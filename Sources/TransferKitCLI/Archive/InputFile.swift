@@ -175,17 +175,18 @@ package final class InputFile {
         var data = Data(pending)
         pending = []
         guard data.count <= limit else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count: Int
-            do {
-                count = try Syscall.read(fileDescriptor, into: &buffer)
-            } catch {
-                throw .system(.readFailed, "cannot read \(displayName)", source: displayName, cause: error)
+        return try Syscall.withReadBuffer(byteCount: 1 << 20) { buffer throws(ToolIOError) -> Data? in
+            while true {
+                let count: Int
+                do throws(SystemError) {
+                    count = try Syscall.read(fileDescriptor, into: buffer)
+                } catch {
+                    throw .system(.readFailed, "cannot read \(displayName)", source: displayName, cause: error)
+                }
+                if count == 0 { return data }
+                guard data.count + count <= limit else { return nil }
+                data.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             }
-            if count == 0 { return data }
-            guard data.count + count <= limit else { return nil }
-            data.append(contentsOf: buffer[..<count])
         }
     }
 }

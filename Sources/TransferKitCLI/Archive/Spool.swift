@@ -45,21 +45,20 @@ package enum Spool {
     package static func toTemporaryFile(_ input: InputFile) throws -> InputFile {
         try input.requireContent()
         let spool = try emptyFile(for: input.displayName)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var total: UInt64 = 0
-        while true {
-            let count: Int
-            do {
-                count = try Syscall.read(input.fileDescriptor, into: &buffer)
-            } catch {
-                throw ToolIOError.system(
-                    .readFailed, "cannot read \(input.displayName)", source: input.displayName, cause: error)
+        let total = try Syscall.withReadBuffer(byteCount: 1 << 20) { buffer throws(any Error) -> UInt64 in
+            var total: UInt64 = 0
+            while true {
+                let count: Int
+                do throws(SystemError) {
+                    count = try Syscall.read(input.fileDescriptor, into: buffer)
+                } catch {
+                    throw ToolIOError.system(
+                        .readFailed, "cannot read \(input.displayName)", source: input.displayName, cause: error)
+                }
+                if count == 0 { return total }
+                try write(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: spool, holding: input.displayName)
+                total += UInt64(count)
             }
-            if count == 0 { break }
-            try buffer.withUnsafeBytes { bytes in
-                try write(UnsafeRawBufferPointer(rebasing: bytes[..<count]), to: spool, holding: input.displayName)
-            }
-            total += UInt64(count)
         }
         do {
             try Syscall.rewind(spool.fileDescriptor)

@@ -32,7 +32,7 @@ extension MIMEDatabase {
 
     /// The globs of `mimeType`, highest weight first, then load order. Aliases are resolved.
     func globs(for mimeType: String) -> [MIMEGlob] {
-        let key = (canonical(for: mimeType) ?? mimeType).asciiLowercased
+        let key = canonicalKey(for: mimeType)
         return (globsByType[key] ?? []).map { globs[$0] }
     }
 

@@ -34,7 +34,7 @@ extension MIMEDatabase {
     /// Every ancestor of `mimeType` (parents, their parents, …), nearest first, without duplicates.
     package func ancestors(of mimeType: String) -> [String] {
         var result: [String] = []
-        var seen: Set<String> = [(canonical(for: mimeType) ?? mimeType).asciiLowercased]
+        var seen: Set<String> = [canonicalKey(for: mimeType)]
         var queue = parents(of: mimeType)
         var index = 0
         while index < queue.count {
@@ -51,8 +51,8 @@ extension MIMEDatabase {
     ///
     /// `isSubclass("image/svg+xml", of: "text/plain")` is `true`.
     func isSubclass(_ mimeType: String, of ancestor: String) -> Bool {
-        let target = (canonical(for: ancestor) ?? ancestor).asciiLowercased
-        if (canonical(for: mimeType) ?? mimeType).asciiLowercased == target { return true }
+        let target = canonicalKey(for: ancestor)
+        if canonicalKey(for: mimeType) == target { return true }
         return ancestors(of: mimeType).contains { $0.asciiLowercased == target }
     }
 

@@ -85,22 +85,21 @@ struct MIMEDatabaseBuilder {
             let type = glob.mimeType.asciiLowercased
             byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
         }
-        for (type, indices) in byType {
+        // The weights apart, so that the comparison does not capture (and copy, for every call) the builder.
+        let weights = globs.map(\.weight)
+        for (type, indices) in byType where indices.count > 1 {
             byType[type] = indices.sorted { left, right in
-                let (leftWeight, rightWeight) = (globs[left].weight, globs[right].weight)
+                let (leftWeight, rightWeight) = (weights[left], weights[right])
                 return leftWeight != rightWeight ? leftWeight > rightWeight : left < right
             }
         }
 
-        var database = MIMEDatabase(
+        return MIMEDatabase(
             directories: directories, mimeTypes: mimeTypes, globs: globs, skippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
             aliasesByType: aliasesByType, explicitParents: explicitParents, literalGlobs: literal,
             caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
             caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
-        (database.explicitReach, database.explicitReachSteps) = MIMEDatabase.explicitReach(
-            explicitParents: explicitParents, canonical: database.canonical(for:))
-        return database
     }
 
     private mutating func read(_ path: String) -> [UInt8]? {

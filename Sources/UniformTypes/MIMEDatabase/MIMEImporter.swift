@@ -149,26 +149,23 @@ enum MIMEImporter {
         into type: UniformType, database: MIMEDatabase, in snapshot: CatalogSnapshot
     ) -> [String] {
         guard let tags = snapshot.entry(for: type)?.declaration.tags else { return [] }
-        func canonicalKey(_ name: String) -> String {
-            (database.canonical(for: name) ?? name).asciiLowercased
-        }
         var candidates: Set<String> = []
         for mimeType in tags[.mimeType] ?? [] {
             if case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType) {
-                candidates.insert(canonicalKey(tag.key))
+                candidates.insert(database.canonicalKey(for: tag.key))
             }
         }
         for filenameExtension in tags[.filenameExtension] ?? [] {
             if case .success(let tag) = TagSyntax.normalize(filenameExtension, as: .filenameExtension),
                 let first = database.mimeTypes(forFileName: "x." + tag.key).first
             {
-                candidates.insert(canonicalKey(first))
+                candidates.insert(database.canonicalKey(for: first))
             }
         }
         var merged: [String] = []
         var seen: Set<String> = []
         // In the database's order, as the import meets them.
-        for mimeType in database.mimeTypes where candidates.contains(canonicalKey(mimeType)) {
+        for mimeType in database.mimeTypes where candidates.contains(database.canonicalKey(for: mimeType)) {
             guard seen.insert(mimeType.asciiLowercased).inserted,
                 declaredType(mergingWith: mimeType, database: database, in: snapshot) == type
             else { continue }
@@ -239,7 +236,7 @@ enum MIMEImporter {
             }
         }
         for parentMIMEType in database.parents(of: mimeType) {
-            let key = (database.canonical(for: parentMIMEType) ?? parentMIMEType).asciiLowercased
+            let key = database.canonicalKey(for: parentMIMEType)
             if let parent = typeForMIME[key] ?? declaredType(claiming: [parentMIMEType], in: snapshot) {
                 add(parent)
             }

@@ -32,6 +32,31 @@ struct MIMEDatabaseLoadingTests {
         #expect(database.aliases(of: "application/x-low").isEmpty)
     }
 
+    @Test("a name's table key is its canonical name lowercased, or the name lowercased when it is unknown")
+    func canonicalKeys() throws {
+        let database = try MIMEDatabaseFixtures.layered()
+        let names =
+            database.mimeTypes + database.mimeTypes.flatMap { database.aliases(of: $0) }
+            + ["image/x-unknown", "IMAGE/X-B", "Application/X-Old", "TEXT/x-shared", "application/x-old-tar"]
+        for name in names {
+            #expect(database.canonicalKey(for: name) == (database.canonical(for: name) ?? name).asciiLowercased)
+        }
+        #expect(database.canonicalKey(for: "IMAGE/X-B") == "image/x-base")
+        #expect(database.canonicalKey(for: "TEXT/x-shared") == "text/x-shared")
+        #expect(database.canonicalKey(for: "Image/X-Unknown") == "image/x-unknown")
+    }
+
+    @Test("the subclass reach is worked out once, on first use, and shared by copies of the database")
+    func reachOnFirstUse() throws {
+        let database = try MIMEDatabaseFixtures.layered()
+        let copy = database
+        let parents = copy.parents(of: "application/x-old-tar")
+        #expect(database.explicitReachSteps > 0)
+        #expect(database.explicitReach == copy.explicitReach)
+        #expect(database.parents(of: "application/x-old-tar") == parents)
+        #expect(copy.reachCache === database.reachCache)
+    }
+
     @Test("__NOGLOBS__ drops a type's globs from lower-precedence directories only")
     func noGlobs() throws {
         let database = try MIMEDatabaseFixtures.layered()
