@@ -358,7 +358,7 @@ package final class X11Backend: ClipboardBackend {
         _ selection: ClipboardSelection, targets: [String],
         serve: @escaping @Sendable (String) async throws -> TransferByteStream
     ) async throws -> any ClipboardOwnership {
-        try await own(try await selectionAtom(selection), named: "\(selection)", targets: targets, serve: serve)
+        try await own(try await selectionAtom(selection), named: selection.rawValue, targets: targets, serve: serve)
     }
 
     /// Owns `selectionAtom` (called `name` in messages), offering `targets`, each served lazily by `serve` (the
@@ -532,7 +532,7 @@ package final class X11Backend: ClipboardBackend {
 
     package func receive(_ target: String, from selection: ClipboardSelection) async throws -> TransferByteStream {
         try await receive(
-            target, from: try await selectionAtom(selection), named: "\(selection)", time: X11.currentTime)
+            target, from: try await selectionAtom(selection), named: selection.rawValue, time: X11.currentTime)
     }
 
     /// Converts `selectionAtom` (called `name` in messages) to `target` as of `time`, streaming the bytes (INCR

@@ -21,8 +21,11 @@ package struct MIMEDatabase: Sendable {
     package let mimeTypes: [String]
     /// Every effective glob (after `__NOGLOBS__`), highest-precedence directory first, then file order.
     let globs: [MIMEGlob]
-    /// Lines that were skipped because they were malformed, over all files read.
-    package let skippedLineCount: Int
+    /// Lines of `types`, `aliases` and `globs2` (or `globs`) files skipped because they were malformed.
+    let typeAndGlobSkippedLineCount: Int
+    /// Lines that were skipped because they were malformed, over all files read: reading it parses the `subclasses`
+    /// files, if nothing has yet.
+    package var skippedLineCount: Int { typeAndGlobSkippedLineCount + subclasses.skippedLineCount }
     /// Files that exist but could not be read (permissions, not a regular file, too large); they were skipped.
     let unreadableFiles: [String]
 
@@ -32,23 +35,24 @@ package struct MIMEDatabase: Sendable {
     let aliasTargets: [String: String]
     /// Lowercased canonical type → its aliases, in load order.
     let aliasesByType: [String: [String]]
-    /// Lowercased type → parents named in `subclasses` files (union over directories, without duplicates).
-    let explicitParents: [String: [String]]
-    /// ``explicitReach``, worked out on first use and shared by the copies of this database.
-    var reachCache = MIMEReachCache()
-    /// What the explicit parents of each type lead to (see ``explicitReach(explicitParents:canonical:)``), worked
-    /// out the first time a query of parents asks: what a database is loaded for most often, the merges of one
-    /// type into a declared type (`transferkit copy`'s offers), never asks, and the pass is about a fifth of
-    /// loading the system database.
-    var explicitReach: [String: MIMEReach] { computedReach.reach }
-    /// The steps computing ``explicitReach`` took: the work count that tests bound.
-    var explicitReachSteps: Int { computedReach.steps }
+    /// The `subclasses` files as read, highest-precedence directory first; parsed the first time a query of parents
+    /// asks (see ``subclasses``).
+    let subclassFiles: [[UInt8]]
+    /// ``subclasses``, worked out on first use and shared by the copies of this database.
+    var subclassCache = MIMESubclassCache()
 
-    private var computedReach: (reach: [String: MIMEReach], steps: Int) {
-        reachCache.value {
-            Self.explicitReach(explicitParents: explicitParents, canonical: canonical(for:))
-        }
+    /// The `subclasses` files' tables, worked out the first time something asks for parents: what a database is
+    /// loaded for most often, the merges of one type into a declared type (`transferkit copy`'s offers), never
+    /// does, and parsing those files and walking what they lead to was about a third of loading the system database.
+    var subclasses: MIMESubclassTables {
+        subclassCache.value { MIMESubclassTables(files: subclassFiles, canonical: canonical(for:)) }
     }
+    /// Lowercased type → parents named in `subclasses` files (union over directories, without duplicates).
+    var explicitParents: [String: [String]] { subclasses.explicitParents }
+    /// What the explicit parents of each type lead to (see ``explicitReach(explicitParents:canonical:)``).
+    var explicitReach: [String: MIMEReach] { subclasses.reach }
+    /// The steps computing ``explicitReach`` took: the work count that tests bound.
+    var explicitReachSteps: Int { subclasses.reachSteps }
     /// Lowercased literal pattern → indices into `globs`; case-insensitive and case-sensitive globs apart.
     let literalGlobs: [String: [Int]]
     let caseSensitiveLiteralGlobs: [String: [Int]]
@@ -97,15 +101,53 @@ package struct MIMEDatabase: Sendable {
     }
 }
 
-/// The lazily worked-out ``MIMEDatabase/explicitReach`` of one database: computed once, under a lock, by the first
-/// query that needs it.
-final class MIMEReachCache: Sendable {
-    private let computed = SanitizedMutex<(reach: [String: MIMEReach], steps: Int)?>(nil)
+/// What the `subclasses` files of a database say: each type's explicit parents and what they lead to.
+struct MIMESubclassTables: Sendable {
+    /// Lowercased type → parents named in `subclasses` files (union over directories, without duplicates).
+    let explicitParents: [String: [String]]
+    /// What the explicit parents of each type lead to (``MIMEDatabase/explicitReach(explicitParents:canonical:)``).
+    let reach: [String: MIMEReach]
+    /// The steps computing ``reach`` took.
+    let reachSteps: Int
+    /// Malformed lines of the files, skipped.
+    let skippedLineCount: Int
 
-    /// The reach, computed by `compute` if no call has yet.
-    func value(
-        _ compute: () -> (reach: [String: MIMEReach], steps: Int)
-    ) -> (reach: [String: MIMEReach], steps: Int) {
+    /// Parses `files` (`type parent` per line; highest precedence first, though the relation is a union) and walks
+    /// what they lead to, resolving aliases with `canonical`.
+    init(files: [[UInt8]], canonical: (String) -> String?) {
+        /// A lowercased `type parent` pair, so that a repeated line is found without a search.
+        struct ParentKey: Hashable {
+            let type: String
+            let parent: String
+        }
+        var parents: [String: [String]] = [:]
+        var seen: Set<ParentKey> = []
+        var skipped = 0
+        for bytes in files {
+            let (pairs, malformed) = MIMELineScanner.pairs(in: bytes)
+            skipped += malformed
+            for (type, parent) in pairs {
+                let key = type.asciiLowercased
+                let parentKey = parent.asciiLowercased
+                guard parentKey != key else { continue }
+                if seen.insert(ParentKey(type: key, parent: parentKey)).inserted {
+                    parents[key, default: []].append(parent)
+                }
+            }
+        }
+        explicitParents = parents
+        skippedLineCount = skipped
+        (reach, reachSteps) = MIMEDatabase.explicitReach(explicitParents: parents, canonical: canonical)
+    }
+}
+
+/// The lazily worked-out ``MIMEDatabase/subclasses`` of one database: computed once, under a lock, by the first
+/// query that needs it.
+final class MIMESubclassCache: Sendable {
+    private let computed = SanitizedMutex<MIMESubclassTables?>(nil)
+
+    /// The tables, computed by `compute` if no call has yet.
+    func value(_ compute: () -> MIMESubclassTables) -> MIMESubclassTables {
         computed.withLock { computed in
             if let computed { return computed }
             let value = compute()

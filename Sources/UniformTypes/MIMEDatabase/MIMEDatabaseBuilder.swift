@@ -15,19 +15,12 @@ struct MIMEDatabaseBuilder {
         let pattern: String
     }
 
-    /// A lowercased `type parent` pair of a `subclasses` file.
-    private struct ParentKey: Hashable {
-        let type: String
-        let parent: String
-    }
-
     private var mimeTypes: [String] = []
     private var typeSpellings: [String: String] = [:]
     private var aliasTargets: [String: String] = [:]
     private var aliasesInLoadOrder: [String] = []
-    private var explicitParents: [String: [String]] = [:]
-    /// The lowercased pairs of `explicitParents`, so that a repeated line is found without a search.
-    private var explicitParentKeys: Set<ParentKey> = []
+    /// The `subclasses` files, kept as read: the database parses them when first asked for parents.
+    private var subclassFiles: [[UInt8]] = []
     private var globs: [MIMEGlob] = []
     private var globKeys: Set<GlobKey> = []
     /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
@@ -51,7 +44,7 @@ struct MIMEDatabaseBuilder {
     mutating func add(_ files: MIMEDirectoryFiles) {
         if let bytes = files.types { addTypes(bytes) }
         if let bytes = files.aliases { addAliases(bytes) }
-        if let bytes = files.subclasses { addSubclasses(bytes) }
+        if let bytes = files.subclasses { subclassFiles.append(bytes) }
         if let bytes = files.globs2 {
             addGlobs(bytes, hasWeights: true)
         } else if let bytes = files.globs {
@@ -95,9 +88,9 @@ struct MIMEDatabaseBuilder {
         }
 
         return MIMEDatabase(
-            directories: directories, mimeTypes: mimeTypes, globs: globs, skippedLineCount: skippedLineCount,
+            directories: directories, mimeTypes: mimeTypes, globs: globs, typeAndGlobSkippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
-            aliasesByType: aliasesByType, explicitParents: explicitParents, literalGlobs: literal,
+            aliasesByType: aliasesByType, subclassFiles: subclassFiles, literalGlobs: literal,
             caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
             caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
     }
@@ -129,41 +122,15 @@ struct MIMEDatabaseBuilder {
 
     /// `aliases`: `alias canonical` per line.
     private mutating func addAliases(_ bytes: [UInt8]) {
-        for (alias, target) in pairs(in: bytes) {
+        let (pairs, malformed) = MIMELineScanner.pairs(in: bytes)
+        skippedLineCount += malformed
+        for (alias, target) in pairs {
             let key = alias.asciiLowercased
             if aliasTargets[key] == nil {
                 aliasTargets[key] = target
                 aliasesInLoadOrder.append(alias)
             }
         }
-    }
-
-    /// `subclasses`: `type parent` per line.
-    private mutating func addSubclasses(_ bytes: [UInt8]) {
-        for (type, parent) in pairs(in: bytes) {
-            let key = type.asciiLowercased
-            let parentKey = parent.asciiLowercased
-            guard parentKey != key else { continue }
-            if explicitParentKeys.insert(ParentKey(type: key, parent: parentKey)).inserted {
-                explicitParents[key, default: []].append(parent)
-            }
-        }
-    }
-
-    /// The two names of each line of `aliases` or `subclasses`, separated by one space.
-    private mutating func pairs(in bytes: [UInt8]) -> [(String, String)] {
-        var result: [(String, String)] = []
-        MIMELineScanner.forEachLine(in: bytes) { line in
-            let fields = MIMELineScanner.fields(of: bytes, in: line, separator: UInt8(ascii: " "), maximumFields: 2)
-            guard fields.count == 2, let first = MIMELineScanner.mimeTypeName(in: bytes, fields[0]),
-                let second = MIMELineScanner.mimeTypeName(in: bytes, fields[1])
-            else {
-                skippedLineCount += 1
-                return
-            }
-            result.append((first, second))
-        }
-        return result
     }
 
     /// `globs2`: `weight:type:pattern[:flags]` per line; the older `globs`: `type:pattern` with weight 50.

@@ -19,6 +19,24 @@ enum MIMELineScanner {
         }
     }
 
+    /// The two names of each line of an `aliases` or `subclasses` file, separated by one space, and the number of
+    /// malformed lines left out.
+    static func pairs(in bytes: [UInt8]) -> (pairs: [(String, String)], malformed: Int) {
+        var result: [(String, String)] = []
+        var malformed = 0
+        forEachLine(in: bytes) { line in
+            let fields = fields(of: bytes, in: line, separator: UInt8(ascii: " "), maximumFields: 2)
+            guard fields.count == 2, let first = mimeTypeName(in: bytes, fields[0]),
+                let second = mimeTypeName(in: bytes, fields[1])
+            else {
+                malformed += 1
+                return
+            }
+            result.append((first, second))
+        }
+        return (result, malformed)
+    }
+
     /// Splits `range` at each `separator` into at most `maximumFields` fields; the last field keeps any
     /// further separators.
     static func fields(
