@@ -77,7 +77,7 @@ final class RemoteDragTests {
         try Self.card.write(to: far)
         let out = folder.appendingPathComponent("dropped.json")
         let (event, printed) = try await dragFar(far.path, accepting: ["application/json"], out: out)
-        #expect(event.event == "drop", "\(printed)")
+        #expect(event.event == "drop", "\(event) \(printed)")
         #expect(FileManager.default.contents(atPath: out.path) == Self.card, "\(printed)")
         #expect(printed.hasPrefix("dropped copy"), "\(printed)")
         // The far shell starts in the home folder: a path it split would have run `touch pwned` there.

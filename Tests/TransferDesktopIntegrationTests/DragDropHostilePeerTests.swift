@@ -69,8 +69,11 @@ final class DragDropHostilePeerTests {
     }
 
     /// Starts the hostile XDND target titled `title` in `mode` for `seconds`, placed at the right corner.
+    /// - Parameter seconds: How long the target lives (and keeps touching a property). Each test stops its target;
+    ///   this only bounds a target whose test died. It counts from the target's start, and a loaded run (the thread
+    ///   sanitizer, other suites waiting for the shared pointer) can take minutes to reach the drag.
     func hostileTarget(
-        _ mode: String, title: String, action: String = "move", seconds: Int = 120
+        _ mode: String, title: String, action: String = "move", seconds: Int = 600
     ) async throws -> Running {
         let target = try start([
             SystemTool.path("python3"), repositoryFile("Tests/Interop/xdnd_hostile_target.py").path, "--title", title,

@@ -74,8 +74,11 @@ struct X11ConnectionWriterTests {
         let clock = WireClock.manual()
         let server = try FakeXServer { socket in try socket.sendAll(FakeXServer.setupReply) }
         defer { server.stop() }
+        // The manual clock moves 500 ms per real millisecond while close waits; a loaded machine (the thread
+        // sanitizer, other suites) can make close take long enough for it to pass a 30 s timeout, which then ends the
+        // connection as timed out first. An hour keeps the flush limit (2 s) the only deadline the clock reaches.
         let connection = try await X11Connection.connect(
-            socketPath: server.path, cookie: nil, timeout: .seconds(30), clock: clock)
+            socketPath: server.path, cookie: nil, timeout: .seconds(3600), clock: clock)
         // 3 MiB: under the queue's capacity, so every send returns, and far over what the socket holds.
         let request = X11RequestEncoder.changeProperty(
             1, property: 2, type: 3, format: 8, data: [UInt8](repeating: 0, count: 1 << 17))
