@@ -5,7 +5,7 @@ import TransferKitTestSupport
 @testable import TransferDisplay
 
 /// A write's lifetime as a table: every phase against every event, then the paths a write takes.
-@Suite("A write's lifetime, as a table", .timeLimit(.minutes(1)))
+@Suite("A write's lifetime, as a table", .timeLimit(.minutes(5)))
 struct ClipboardWriteMachineTests {
     typealias Machine = ClipboardWriteMachine
     typealias Event = Machine.Event

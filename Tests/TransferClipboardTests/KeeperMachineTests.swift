@@ -6,7 +6,7 @@ import TransferKitTestSupport
 
 /// The keeper of one selection as a table: each phase against each event, then the paths the keeper tests on real
 /// display servers take (`KeeperX11Tests`, `KeeperWaylandTests`), in microseconds.
-@Suite("The keeper's decisions, as a table", .timeLimit(.minutes(1)))
+@Suite("The keeper's decisions, as a table", .timeLimit(.minutes(5)))
 struct KeeperMachineTests {
     /// Snapshots are numbers, save replies names.
     typealias Machine = KeeperMachine<Int, String>

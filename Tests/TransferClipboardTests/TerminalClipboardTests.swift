@@ -7,7 +7,7 @@ import TransferKitTestSupport
 /// The bytes of `text`.
 private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-@Suite("OSC 52: the sequences, their limits and the terminal's answer", .timeLimit(.minutes(1)))
+@Suite("OSC 52: the sequences, their limits and the terminal's answer", .timeLimit(.minutes(5)))
 struct TerminalClipboardSequenceTests {
     @Test("a text becomes ESC ] 52 ; c ; base64 BEL; the primary selection is p")
     func plainSequence() throws {
@@ -132,7 +132,7 @@ struct TerminalClipboardSequenceTests {
     }
 }
 
-@Suite("OSC 52 on a pseudo-terminal: the query, the answer and the deadline", .timeLimit(.minutes(1)))
+@Suite("OSC 52 on a pseudo-terminal: the query, the answer and the deadline", .timeLimit(.minutes(5)))
 struct TerminalClipboardPseudoTerminalTests {
     /// Reads from the controller end until `count` bytes came (the terminal emulator's side of the pty).
     static func readFromController(_ controller: Int32, count: Int) throws -> [UInt8] {

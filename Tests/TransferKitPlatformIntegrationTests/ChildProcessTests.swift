@@ -36,7 +36,7 @@ struct ChildProcessTests {
     }
 }
 
-@Suite("A child process as a byte stream", .timeLimit(.minutes(1)))
+@Suite("A child process as a byte stream", .timeLimit(.minutes(5)))
 struct ChildStreamTests {
     @Test("a piped output is a large pipe of its own, handed over once; the input stays the socket")
     func pipedOutput() async throws {

@@ -120,7 +120,7 @@ struct FoundationStringFunctionsTests {
     }
 }
 
-@Suite("ConditionLock", .timeLimit(.minutes(1)))
+@Suite("ConditionLock", .timeLimit(.minutes(5)))
 struct ConditionLockTests {
     @Test("A timed wait without a signal times out")
     func timedWaitTimesOut() {

@@ -4,7 +4,7 @@ import Testing
 @testable import TransferKitPlatform
 
 /// The one shell of a protocol machine: what it hands back, what it carries out under its lock, and in which order.
-@Suite("The machine shell", .timeLimit(.minutes(1)))
+@Suite("The machine shell", .timeLimit(.minutes(5)))
 struct MachineShellTests {
     /// A machine that numbers what it is asked: a request (``take()``) answers the next number and asks that it be
     /// sent; an event asks that its number be sent and that it be logged.

@@ -5,7 +5,7 @@ import TransferKitTestSupport
 @testable import TransferKitPlatform
 
 /// The outbound queue against an injected send: one that records, one that fails, one that a test holds stuck.
-@Suite("The wire layer's outbound queue and writer thread", .timeLimit(.minutes(1)))
+@Suite("The wire layer's outbound queue and writer thread", .timeLimit(.minutes(5)))
 struct OutboundQueueTests {
     /// A send that records what it was given and, once `hold` is set, waits in each call until the gate opens.
     final class RecordingSend: Sendable {
