@@ -39,7 +39,7 @@ package struct MIMEDatabase: Sendable {
     /// asks (see ``subclasses``).
     let subclassFiles: [[UInt8]]
     /// ``subclasses``, worked out on first use and shared by the copies of this database.
-    var subclassCache = MIMESubclassCache()
+    let subclassCache: MIMESubclassCache
 
     /// The `subclasses` files' tables, worked out the first time something asks for parents: what a database is
     /// loaded for most often, the merges of one type into a declared type (`transferkit copy`'s offers), never

@@ -90,7 +90,8 @@ struct MIMEDatabaseBuilder {
         return MIMEDatabase(
             directories: directories, mimeTypes: mimeTypes, globs: globs, typeAndGlobSkippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
-            aliasesByType: aliasesByType, subclassFiles: subclassFiles, literalGlobs: literal,
+            aliasesByType: aliasesByType, subclassFiles: subclassFiles, subclassCache: MIMESubclassCache(),
+            literalGlobs: literal,
             caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
             caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
     }
