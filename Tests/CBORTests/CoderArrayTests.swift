@@ -33,6 +33,21 @@ struct CoderArrayTests {
         #expect(failure.path == ["1", "x"])
     }
 
+    @Test("after an item fails, the same decoder reads the next input with the right paths")
+    func reuseAfterFailure() throws {
+        let decoder = CBORDecoder()
+        let failing = bytes("82 a2 6178 01 6179 f93800 a2 6178 6161 6179 f93c00")
+        #expect(decodingFailure([Point].self, failing, decoder: decoder)?.path == ["1", "x"])
+        #expect(try decoder.decode([Point].self, from: CBOREncoder().encodedBytes(points)) == points)
+        #expect(decodingFailure([[Point]].self, bytes("81") + failing, decoder: decoder)?.path == ["0", "1", "x"])
+    }
+
+    @Test("an array of records that hold nothing keeps its count")
+    func emptyRecords() throws {
+        try testRoundTrip(of: [Nothing(), Nothing(), Nothing()], expectedHex: "83 a0 a0 a0")
+        #expect(try CBORDecoder().decode([Nothing].self, from: bytes("82 a0 a0")).count == 2)
+    }
+
     @Test("a primitive element of the wrong type names its index")
     func primitiveElementError() throws {
         // [1, "a"] as [UInt16]
@@ -65,6 +80,15 @@ struct CoderArrayTests {
         #expect(decodingFailure([[[Point]]].self, input, decoder: decoder)?.kind == "dataCorrupted")
         decoder.limits.maxNestingDepth = 4
         #expect(try decoder.decode([[[Point]]].self, from: input) == nested)
+        // The records themselves one level past the limit: the first one is named.
+        let flat = try CBOREncoder().encodedBytes(points)
+        decoder.limits.maxNestingDepth = 1
+        let failure = try #require(decodingFailure([Point].self, flat, decoder: decoder))
+        #expect(failure.kind == "dataCorrupted")
+        #expect(failure.path == ["0"])
+        #expect(failure.message.contains("nested more than 1 levels deep"))
+        decoder.limits.maxNestingDepth = 2
+        #expect(try decoder.decode([Point].self, from: flat) == points)
     }
 
     @Test(
@@ -151,3 +175,6 @@ struct PathProbe: Codable, Equatable {
         try container.encode(manual, forKey: .manual)
     }
 }
+
+/// A record with no fields: an empty map.
+private struct Nothing: Codable, Equatable {}

@@ -140,10 +140,16 @@ extension CBORDecodingState {
     /// Reads an array of `E` at `start`, each element through `decodeNested` (or as a primitive), in one loop.
     func decodeArray<E: Decodable>(of element: E.Type, at start: Int, end: inout Int) throws -> [E] {
         let (count, first) = try arrayHead(at: start, as: [E].self)
+        let primitive = CBORPrimitive.of(E.self)
+        if count > 0, primitive == nil, CBORPrimitive.elementOf(E.self) == nil, CBORSpecialType.of(E.self) == nil,
+            arrayDecoding(of: E.self) == nil
+        {
+            return try decodeRecords(of: E.self, count: count, from: first, end: &end)
+        }
         var offset = first
         var elements: [E] = []
         elements.reserveCapacity(count)  // collectionCount bounds it by the bytes left
-        if let primitive = CBORPrimitive.of(E.self) {
+        if let primitive {
             for index in 0..<count {
                 do {
                     elements.append(try readPrimitive(primitive, as: E.self, at: &offset))
@@ -160,6 +166,55 @@ extension CBORDecodingState {
             }
         }
         end = offset
+        return elements
+    }
+
+    /// Reads `count` items, from `first`, of a type that decodes itself through `init(from:)` (not a primitive, a
+    /// special type or an array); sets `end` to where the last one ends.
+    ///
+    /// What ``decodeNested(_:at:step:in:end:)`` does per item, with what is the same for every item done once: the
+    /// type's classification, the depth check, the saved state and the array's type. Per item, only the index on
+    /// the path changes. `count` is at most the bytes left (``arrayHead(at:as:)``), so the capacity is bounded.
+    private func decodeRecords<E: Decodable>(
+        of type: E.Type, count: Int, from first: Int, end: inout Int
+    ) throws -> [E] {
+        guard depth < options.limits.maxNestingDepth else {
+            throw tooDeep(at: first, path: path.pushing(.index(0)))
+        }
+        let savedOffset = offset
+        let savedEnd = valueEnd
+        let savedEntries = entryCount
+        depth += 1
+        defer {
+            depth -= 1
+            offset = savedOffset
+            valueEnd = savedEnd
+            entryCount = savedEntries
+        }
+        var position = first
+        // Built in place: `append` asked the runtime for `[E]`'s metadata on every item.
+        let elements = try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
+            guard let base = buffer.baseAddress else { return }
+            for index in 0..<count {
+                path.pushIndex(index)
+                defer { path.pop() }
+                offset = position
+                valueEnd = -1
+                entryCount = savedEntries
+                (base + index).initialize(to: try E(from: self))
+                initialized = index + 1
+                if valueEnd >= 0 {
+                    position = valueEnd
+                } else {
+                    do throws(CBORDecodingFailure) {
+                        position = try skip(at: position)
+                    } catch {
+                        throw self.error(error, type, path: codingPath)
+                    }
+                }
+            }
+        }
+        end = position
         return elements
     }
 }

@@ -58,6 +58,13 @@ struct CBORCodingPath {
         }
     }
 
+    /// Pushes the index of an item: `push(.index(index))` without making a step.
+    @inline(__always)
+    mutating func pushIndex(_ index: Int) {
+        settle()
+        self.index = index
+    }
+
     /// This path with `step` pushed.
     func pushing(_ step: Step) -> CBORCodingPath {
         var path = self

@@ -148,12 +148,7 @@ final class CBORDecodingState: Decoder {
         end: UnsafeMutablePointer<Int>?
     ) throws -> T {
         guard depth < options.limits.maxNestingDepth else {
-            throw DecodingError.dataCorrupted(
-                DecodingError.Context(
-                    codingPath: path.pushing(step).keys,
-                    debugDescription:
-                        "values are nested more than \(options.limits.maxNestingDepth) levels deep (at byte offset "
-                        + "\(start)); raise CBORDecoder.limits.maxNestingDepth if that is expected"))
+            throw tooDeep(at: start, path: path.pushing(step))
         }
         let savedOffset = offset
         let savedEnd = valueEnd
@@ -212,6 +207,16 @@ final class CBORDecodingState: Decoder {
             throw error(failure, type, path: codingPath)
         }
         return value
+    }
+
+    /// The error for a value at `start`, with coding path `path`, nested deeper than the limit allows.
+    func tooDeep(at start: Int, path: CBORCodingPath) -> DecodingError {
+        DecodingError.dataCorrupted(
+            DecodingError.Context(
+                codingPath: path.keys,
+                debugDescription:
+                    "values are nested more than \(options.limits.maxNestingDepth) levels deep (at byte offset "
+                    + "\(start)); raise CBORDecoder.limits.maxNestingDepth if that is expected"))
     }
 
     /// A `Date`, `Data` or `URL` decoded as the strategies say.
