@@ -65,6 +65,18 @@ struct CBORCodingPath {
         self.index = index
     }
 
+    /// The same path, holding none of this one's storage when it has no settled keys.
+    ///
+    /// A record's container keeps its path. When that path is only a pending index (a record in a top-level array),
+    /// sharing the decoder's array would make the record's first key push copy it (one allocation per record);
+    /// the decoder's array stays unshared, and its capacity is reused from record to record.
+    var unshared: CBORCodingPath {
+        guard settled.isEmpty else { return self }
+        var path = CBORCodingPath()
+        path.index = index
+        return path
+    }
+
     /// This path with `step` pushed.
     func pushing(_ step: Step) -> CBORCodingPath {
         var path = self

@@ -15,7 +15,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
     init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
         self.state = state
-        self.path = path
+        self.path = path.unshared
         do {
             (base, count, _) = try state.scanMap(at: start)
         } catch {
