@@ -194,14 +194,13 @@ extension CBORDecodingState {
         var position = first
         // Built in place: `append` asked the runtime for `[E]`'s metadata on every item.
         let elements = try [E](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let base = buffer.baseAddress else { return }
             for index in 0..<count {
                 path.pushIndex(index)
                 defer { path.pop() }
                 offset = position
                 valueEnd = -1
                 entryCount = savedEntries
-                (base + index).initialize(to: try E(from: self))
+                buffer.initializeElement(at: index, to: try E(from: self))
                 initialized = index + 1
                 if valueEnd >= 0 {
                     position = valueEnd
