@@ -20,6 +20,14 @@ struct CBORCodingPath {
         case key(any CodingKey)
         /// An item's index in an unkeyed container or an array.
         case index(Int)
+
+        /// Whether pushing the step adds a key to a path.
+        var addsKey: Bool {
+            if case .none = self {
+                return false
+            }
+            return true
+        }
     }
 
     /// A path of `keys`.
@@ -36,8 +44,8 @@ struct CBORCodingPath {
     }
 
     /// Pushes `step`.
-    mutating func push(_ step: Step) {
-        switch step {
+    mutating func push(_ step: consuming Step) {
+        switch consume step {
         case .none:
             return
         case .key(let key):
@@ -78,7 +86,7 @@ struct CBORCodingPath {
     }
 
     /// This path with `step` pushed.
-    func pushing(_ step: Step) -> CBORCodingPath {
+    func pushing(_ step: consuming Step) -> CBORCodingPath {
         var path = self
         path.push(step)
         return path

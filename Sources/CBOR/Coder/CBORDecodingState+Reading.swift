@@ -298,58 +298,64 @@ extension CBORDecodingState {
         }
         var position = head.next
         var sorted = true
-        var previousLength = -1
-        for index in 0..<count {
-            let keyStart: Int
-            let keyLength: Int
-            guard position < input.count else {
-                throw .corrupted("the input ended where a map key was expected", at: position)
-            }
-            let initial = input[position]
-            if initial >= 0x60 && initial < 0x78 {
-                // A text key shorter than 24 bytes, as coding keys are: its head is one byte.
-                keyStart = position + 1
-                keyLength = Int(initial & 0x1f)
-                guard keyLength <= input.count - keyStart else {
-                    throw .corrupted("the input ended inside a string of \(keyLength) bytes", at: position)
+        // The entries are written through the array's buffer (a subscript on the class's array checks uniqueness
+        // and bounds for every store); nothing in the loop reads `entries`, which is empty while the buffer is out.
+        try entries.withUnsafeMutableBufferPointer { (table) throws(CBORDecodingFailure) in
+            var previousStart = 0
+            var previousLength = -1
+            for index in 0..<count {
+                let keyStart: Int
+                let keyLength: Int
+                guard position < input.count else {
+                    throw .corrupted("the input ended where a map key was expected", at: position)
                 }
-            } else {
-                let keyHead = try self.head(at: position)
-                guard keyHead.majorType == 3 else {
-                    throw .corrupted(
-                        "a map key is \(describe(keyHead.initial)); keys must be text strings", at: position)
-                }
-                keyLength = try stringLength(keyHead, at: position)
-                keyStart = keyHead.next
-            }
-            if let bytes = input.baseAddress,
-                !UTF8Validation.isValid(UnsafeRawBufferPointer(start: bytes + keyStart, count: keyLength))
-            {
-                throw .corrupted("a map key is not valid UTF-8", at: position)
-            }
-            let valueStart = keyStart + keyLength
-            // Scalars and strings inline; containers and tags through the walk.
-            let valueHead = try self.head(at: valueStart)
-            switch valueHead.majorType {
-            case 0, 1, 7: position = valueHead.next
-            case 2, 3: position = valueHead.next + (try stringLength(valueHead, at: valueStart))
-            default: position = try skip(at: valueStart)
-            }
-            let entry = base + 3 * index
-            entries[entry] = keyStart
-            entries[entry + 1] = keyLength
-            entries[entry + 2] = valueStart
-            entryCount = entry + 3
-            // While the keys come in (length, bytes) order none repeats; the previous key is the one to compare.
-            if sorted && index > 0 {
-                if keyLength != previousLength {
-                    sorted = keyLength > previousLength
+                let initial = input[position]
+                if initial >= 0x60 && initial < 0x78 {
+                    // A text key shorter than 24 bytes, as coding keys are: its head is one byte.
+                    keyStart = position + 1
+                    keyLength = Int(initial & 0x1f)
+                    guard keyLength <= input.count - keyStart else {
+                        throw .corrupted("the input ended inside a string of \(keyLength) bytes", at: position)
+                    }
                 } else {
-                    sorted = compareKeys(base + 3 * (index - 1), entry) < 0
+                    let keyHead = try self.head(at: position)
+                    guard keyHead.majorType == 3 else {
+                        throw .corrupted(
+                            "a map key is \(describe(keyHead.initial)); keys must be text strings", at: position)
+                    }
+                    keyLength = try stringLength(keyHead, at: position)
+                    keyStart = keyHead.next
                 }
+                if let bytes = input.baseAddress,
+                    !UTF8Validation.isValid(UnsafeRawBufferPointer(start: bytes + keyStart, count: keyLength))
+                {
+                    throw .corrupted("a map key is not valid UTF-8", at: position)
+                }
+                let valueStart = keyStart + keyLength
+                // Scalars and strings inline; containers and tags through the walk.
+                let valueHead = try self.head(at: valueStart)
+                switch valueHead.majorType {
+                case 0, 1, 7: position = valueHead.next
+                case 2, 3: position = valueHead.next + (try stringLength(valueHead, at: valueStart))
+                default: position = try skip(at: valueStart)
+                }
+                let entry = base + 3 * index
+                table[entry] = keyStart
+                table[entry + 1] = keyLength
+                table[entry + 2] = valueStart
+                // While the keys come in (length, bytes) order none repeats; the previous key is the one to compare.
+                if sorted && index > 0 {
+                    if keyLength != previousLength {
+                        sorted = keyLength > previousLength
+                    } else {
+                        sorted = compareKeyBytes(previousStart, keyStart, length: keyLength) < 0
+                    }
+                }
+                previousStart = keyStart
+                previousLength = keyLength
             }
-            previousLength = keyLength
         }
+        entryCount = base + 3 * count
         if !sorted {
             try sortAndCheckKeys(base: base, count: count)
         }
@@ -367,9 +373,13 @@ extension CBORDecodingState {
         if lengthA != lengthB {
             return lengthA < lengthB ? -1 : 1
         }
-        let startA = entries[a]
-        let startB = entries[b]
-        for index in 0..<lengthA {
+        return compareKeyBytes(entries[a], entries[b], length: lengthA)
+    }
+
+    /// Orders the `length` bytes at `startA` against those at `startB`.
+    @inline(__always)
+    func compareKeyBytes(_ startA: Int, _ startB: Int, length: Int) -> Int {
+        for index in 0..<length {
             let left = input[startA + index]
             let right = input[startB + index]
             if left != right {
@@ -442,20 +452,30 @@ extension CBORDecodingState {
         guard let left = utf8.baseAddress, let input = input.baseAddress else { return utf8.isEmpty }
         let right = input + start
         let count = utf8.count
-        var index = 0
-        while index + 8 <= count {
-            if UnsafeRawPointer(left).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            {
-                return false
+        let leftBytes = UnsafeRawPointer(left)
+        // Whole words, then a last word that may overlap the one before; coding keys are mostly 4 to 8 bytes, which
+        // take two overlapping 4-byte loads instead of a loop over bytes.
+        if count >= 8 {
+            var index = 0
+            while index + 8 <= count {
+                if leftBytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                {
+                    return false
+                }
+                index += 8
             }
-            index += 8
+            return index == count
+                || leftBytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+                    == right.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
         }
-        while index < count {
-            if left[index] != right.load(fromByteOffset: index, as: UInt8.self) {
-                return false
-            }
-            index += 1
+        if count >= 4 {
+            return leftBytes.loadUnaligned(as: UInt32.self) == right.loadUnaligned(as: UInt32.self)
+                && leftBytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+                    == right.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for index in 0..<count where left[index] != right.load(fromByteOffset: index, as: UInt8.self) {
+            return false
         }
         return true
     }

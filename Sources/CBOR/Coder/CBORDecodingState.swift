@@ -144,7 +144,7 @@ final class CBORDecodingState: Decoder {
     /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value),
     /// and `step` what the value adds to it: its key or index.
     func decodeNested<T: Decodable>(
-        _ type: T.Type, at start: Int, step: CBORCodingPath.Step, in path: CBORCodingPath,
+        _ type: T.Type, at start: Int, step: consuming CBORCodingPath.Step, in path: CBORCodingPath,
         end: UnsafeMutablePointer<Int>?
     ) throws -> T {
         guard depth < options.limits.maxNestingDepth else {
@@ -154,8 +154,9 @@ final class CBORDecodingState: Decoder {
         let savedEnd = valueEnd
         let savedEntries = entryCount
         let savedPath: CBORCodingPath?
+        let pushes = step.addsKey
         // The container is usually this decoder's own: then its path is ours and the step is pushed; a nested
-        // container's path has more keys than ours.
+        // container's path has more keys than ours. The step is consumed: its key moves onto the path, not copied.
         if path.count == self.path.count {
             savedPath = nil
             self.path.push(step)
@@ -169,8 +170,7 @@ final class CBORDecodingState: Decoder {
         defer {
             if let savedPath {
                 self.path = savedPath
-            } else if case .none = step {
-            } else {
+            } else if pushes {
                 self.path.pop()
             }
             depth -= 1
