@@ -91,6 +91,48 @@ struct CoderArrayTests {
         #expect(try decoder.decode([Point].self, from: flat) == points)
     }
 
+    @Test("a record that keeps its keyed container keeps its own: the next records get other ones")
+    func keptContainers() throws {
+        let input = try CBOREncoder().encode(Shelf(items: ["first", "second", "third"]))
+        let kept = try CBORDecoder().decode(KeptContainers.self, from: input)
+        #expect(kept.names == ["first", "second", "third"])
+        // Had a later record reopened a kept container, the container would show that record's path.
+        #expect(kept.containerPaths == [["items", "0"], ["items", "1"], ["items", "2"]])
+        // Once its record is decoded, a kept container reads nothing (as documented), not a later record's map.
+        #expect(kept.reread == [nil, nil, nil])
+    }
+
+    @Test("each record's keyed container has the record's own coding path")
+    func containerPaths() throws {
+        let input = try CBOREncoder().encode(Shelf(items: ["a", "b", "c"]))
+        let probe = try CBORDecoder().decode(ContainerPathProbe.self, from: input)
+        #expect(probe.paths == [["items", "0"], ["items", "1"], ["items", "2"]])
+        #expect(probe.names == ["a", "b", "c"])
+    }
+
+    @Test("records that open two keyed containers, of one key type or of two, read each map whole")
+    func twoContainers() throws {
+        let records = [Named(name: "x"), Named(name: "y"), Named(name: "z")]
+        let input = try CBOREncoder().encode(records)
+        let decoded = try CBORDecoder().decode([TwoContainers].self, from: input)
+        #expect(decoded.map(\.first) == ["x", "y", "z"])
+        #expect(decoded.map(\.second) == ["x", "y", "z"])
+        #expect(decoded.map(\.other) == [nil, nil, nil])
+    }
+
+    @Test("a record missing a key after records that decoded names its index and the key")
+    func missingKeyAfterRecords() throws {
+        // [{"x": 1, "y": 0.5}, {"x": 2, "y": 0.5}, {"x": 3}]
+        let input = bytes("83 a2 6178 01 6179 f93800 a2 6178 02 6179 f93800 a1 6178 03")
+        let failure = try #require(decodingFailure([Point].self, input))
+        #expect(failure.kind == "keyNotFound")
+        #expect(failure.path == ["2", "y"])
+        // The same decoder then reads a whole array again.
+        let decoder = CBORDecoder()
+        _ = decodingFailure([Point].self, input, decoder: decoder)
+        #expect(try decoder.decode([Point].self, from: CBOREncoder().encodedBytes(points)) == points)
+    }
+
     @Test(
         "Every value sees the coding path Foundation's JSONDecoder gives it: items of arrays, of arrays of arrays, in unkeyed containers, under keys"
     )
@@ -178,3 +220,109 @@ struct PathProbe: Codable, Equatable {
 
 /// A record with no fields: an empty map.
 private struct Nothing: Codable, Equatable {}
+
+/// `{"name": …}`.
+private struct Named: Codable, Equatable {
+    var name: String
+}
+
+/// `{"items": [{"name": …}, …]}`.
+private struct Shelf: Encodable {
+    var items: [Named]
+
+    init(items: [String]) {
+        self.items = items.map(Named.init)
+    }
+}
+
+/// A record that keeps its keyed container.
+private struct Keeper: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    let name: String
+    let container: KeyedDecodingContainer<CodingKeys>
+
+    init(from decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+    }
+}
+
+/// Decodes a `Shelf` of `Keeper`s, then reads each keeper's kept container again while the input is still there.
+private struct KeptContainers: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case items
+    }
+
+    let names: [String]
+    let reread: [String?]
+    let containerPaths: [[String]]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let keepers = try container.decode([Keeper].self, forKey: .items)
+        names = keepers.map(\.name)
+        reread = keepers.map { try? $0.container.decode(String.self, forKey: .name) }
+        containerPaths = keepers.map { keeper in
+            keeper.container.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        }
+    }
+}
+
+/// A record that notes its keyed container's coding path.
+private struct PathNoting: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    let name: String
+    let path: [String]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = container.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        name = try container.decode(String.self, forKey: .name)
+    }
+}
+
+/// A `Shelf` of `PathNoting` records.
+private struct ContainerPathProbe: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case items
+    }
+
+    let paths: [[String]]
+    let names: [String]
+
+    init(from decoder: any Decoder) throws {
+        let items = try decoder.container(keyedBy: CodingKeys.self).decode([PathNoting].self, forKey: .items)
+        paths = items.map(\.path)
+        names = items.map(\.name)
+    }
+}
+
+/// A record that opens its map three times: twice with one key type, once with another.
+private struct TwoContainers: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    enum OtherKeys: String, CodingKey {
+        case other
+    }
+
+    let first: String
+    let second: String
+    let other: String?
+
+    init(from decoder: any Decoder) throws {
+        let one = try decoder.container(keyedBy: CodingKeys.self)
+        let others = try decoder.container(keyedBy: OtherKeys.self)
+        let two = try decoder.container(keyedBy: CodingKeys.self)
+        second = try two.decode(String.self, forKey: .name)
+        other = try others.decodeIfPresent(String.self, forKey: .other)
+        first = try one.decode(String.self, forKey: .name)
+    }
+}

@@ -184,12 +184,16 @@ extension CBORDecodingState {
         let savedOffset = offset
         let savedEnd = valueEnd
         let savedEntries = entryCount
+        let savedRecords = (recordDepth, recordContainer, recordKeyType, recordBox)
         depth += 1
+        recordDepth = usesDefaultKeys ? depth : -1
         defer {
             depth -= 1
             offset = savedOffset
             valueEnd = savedEnd
             entryCount = savedEntries
+            // The last item's container refers to this state: it must not outlive the array here.
+            (recordDepth, recordContainer, recordKeyType, recordBox) = savedRecords
         }
         var position = first
         // Built in place: `append` asked the runtime for `[E]`'s metadata on every item.

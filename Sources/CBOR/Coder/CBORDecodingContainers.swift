@@ -6,25 +6,38 @@
 final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let state: CBORDecodingState
     /// The container's coding path, kept lazily (``codingPath`` makes the keys).
-    let path: CBORCodingPath
+    @exclusivity(unchecked) private(set) var path: CBORCodingPath
     /// The map's first entry in `state.entries`, and its entry count.
-    let base: Int
-    let count: Int
+    @exclusivity(unchecked) private(set) var base: Int
+    @exclusivity(unchecked) private(set) var count: Int
     /// The map keys converted by a key strategy, with each one's value offset; `nil` for the default keys.
     let convertedKeys: [String: Int]?
 
     init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
         self.state = state
         self.path = path.unshared
-        do {
-            (base, count, _) = try state.scanMap(at: start)
-        } catch {
-            throw state.error(error, [String: Any].self, path: path.keys)
-        }
+        (base, count) = try Self.scan(state: state, path: path, at: start)
         if state.usesDefaultKeys {
             convertedKeys = nil
         } else {
             convertedKeys = try Self.convertKeys(state: state, codingPath: path.keys, base: base, count: count)
+        }
+    }
+
+    /// Points the container at another map: the next record's, in an array of records
+    /// (``CBORDecodingState/container(keyedBy:)``). Only with the default keys, for which a container converts none.
+    func reopen(path: CBORCodingPath, at start: Int) throws {
+        self.path = path.unshared
+        (base, count) = try Self.scan(state: state, path: path, at: start)
+    }
+
+    /// Walks the map at `start` into `state.entries`: its first entry and its entry count.
+    private static func scan(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws -> (Int, Int) {
+        do {
+            let (base, count, _) = try state.scanMap(at: start)
+            return (base, count)
+        } catch {
+            throw state.error(error, [String: Any].self, path: path.keys)
         }
     }
 
@@ -504,7 +517,28 @@ struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
 
 extension CBORDecodingState {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset))
+        // An item of an array of records (`decodeRecords`, default keys) reuses the container of the item before,
+        // once that item's `init(from:)` has returned without keeping it: a new `KeyedDecodingContainer` is two
+        // objects (the container and the standard library's box around it) and look-ups of their generic metadata
+        // and witness tables, a tenth of decoding a small record. The box is held as `KeyedDecodingContainer`
+        // holds it: that struct is, in the standard library, one stored reference to its box; where its size says
+        // otherwise, nothing is reused.
+        guard depth == recordDepth, MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
+        else {
+            return KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset))
+        }
+        if let container = recordContainer, recordKeyType == ObjectIdentifier(type),
+            isKnownUniquelyReferenced(&recordBox)
+        {
+            try unsafeDowncast(container, to: CBORKeyedDecodingContainer<Key>.self).reopen(path: path, at: offset)
+            return unsafeBitCast(recordBox, to: KeyedDecodingContainer<Key>.self)
+        }
+        let container = try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset)
+        let result = KeyedDecodingContainer(container)
+        recordContainer = container
+        recordKeyType = ObjectIdentifier(type)
+        recordBox = unsafeBitCast(result, to: AnyObject.self)
+        return result
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -54,6 +54,13 @@ final class CBORDecodingState: Decoder {
     @exclusivity(unchecked) var nextPlainType = 0
     /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
     @exclusivity(unchecked) private var spawned: [CBORDecodingState] = []
+    /// The depth at which `decodeRecords` decodes the items of an array of records with the default keys, or -1.
+    @exclusivity(unchecked) var recordDepth = -1
+    /// The keyed container of the last item of that array, its key type and the `KeyedDecodingContainer` box
+    /// around it: the next item of the type takes them back once nobody else holds the box (``container(keyedBy:)``).
+    @exclusivity(unchecked) var recordContainer: AnyObject?
+    @exclusivity(unchecked) var recordKeyType: ObjectIdentifier?
+    @exclusivity(unchecked) var recordBox: AnyObject?
 
     init(input: UnsafeRawBufferPointer, options: CBORDecoder, codingPath: [any CodingKey] = []) {
         self.input = input
