@@ -417,15 +417,18 @@ extension CBORDecodingState {
         return key.withUTF8 { utf8 -> Int? in
             let length = utf8.count
             if count <= 8 {
-                var entry = base
-                let end = base + 3 * count
-                while entry < end {
-                    if entries[entry + 1] == length && equals(utf8, at: entries[entry]) {
-                        return entries[entry + 2]
+                // Through the buffer: the guard above keeps the entries in bounds, which the array would check again.
+                return entries.withUnsafeBufferPointer { table -> Int? in
+                    var entry = base
+                    let end = base + 3 * count
+                    while entry < end {
+                        if table[entry + 1] == length && equals(utf8, at: table[entry]) {
+                            return table[entry + 2]
+                        }
+                        entry += 3
                     }
-                    entry += 3
+                    return nil
                 }
-                return nil
             }
             var low = 0
             var high = count
