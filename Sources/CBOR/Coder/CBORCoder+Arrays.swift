@@ -161,7 +161,7 @@ extension CBORDecodingState {
             for index in 0..<count {
                 var next = 0
                 elements.append(
-                    try decodeNested(E.self, at: offset, step: .index(index), in: path, end: &next))
+                    try decodeNested(E.self, at: offset, step: .index(index), in: nil, end: &next))
                 offset = next
             }
         }

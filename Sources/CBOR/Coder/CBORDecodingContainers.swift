@@ -7,6 +7,8 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     let state: CBORDecodingState
     /// The container's coding path, kept lazily (``codingPath`` makes the keys).
     @exclusivity(unchecked) private(set) var path: CBORCodingPath
+    /// The number of keys in `path`.
+    @exclusivity(unchecked) private(set) var pathCount: Int
     /// The map's first entry in `state.entries`, and its entry count.
     @exclusivity(unchecked) private(set) var base: Int
     @exclusivity(unchecked) private(set) var count: Int
@@ -16,6 +18,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
         self.state = state
         self.path = path.unshared
+        pathCount = path.count
         (base, count) = try Self.scan(state: state, path: path, at: start)
         if state.usesDefaultKeys {
             convertedKeys = nil
@@ -28,6 +31,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     /// (``CBORDecodingState/container(keyedBy:)``). Only with the default keys, for which a container converts none.
     func reopen(path: CBORCodingPath, at start: Int) throws {
         self.path = path.unshared
+        pathCount = path.count
         (base, count) = try Self.scan(state: state, path: path, at: start)
     }
 
@@ -194,7 +198,9 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
                 throw state.error(error, type, path: codingPath + [key])
             }
         }
-        return try state.decodeNested(type, at: offset, step: .key(key), in: path, end: nil)
+        // A record's own container has the decoder's path (the same length): passing none spares a copy of it.
+        return try state.decodeNested(
+            type, at: offset, step: .key(key), in: pathCount == state.path.count ? nil : path, end: nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(

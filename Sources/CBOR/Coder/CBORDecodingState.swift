@@ -129,7 +129,7 @@ final class CBORDecodingState: Decoder {
             if let kind = CBORPrimitive.of(type) {
                 value = try readPrimitive(kind, as: type, at: &end)
             } else {
-                value = try decodeNested(type, at: 0, step: .none, in: path, end: &end)
+                value = try decodeNested(type, at: 0, step: .none, in: nil, end: &end)
             }
         } catch let failure as CBORDecodingFailure {
             throw error(failure, type, path: [])
@@ -148,14 +148,15 @@ final class CBORDecodingState: Decoder {
     /// Decodes a value of a type that is not a primitive, starting at `offset`, through `init(from:)` (or a
     /// strategy or an array loop); sets `end`, if given, to where the value ends.
     ///
-    /// `path` is the coding path of the container the value is in (that of `self` for a top-level or single value),
-    /// and `step` what the value adds to it: its key or index.
+    /// `path` is the coding path of the container the value is in, `nil` when that is this decoder's own (a
+    /// top-level value, a record's own container: no copy of the path to pass), and `step` what the value adds to
+    /// it: its key or index.
     func decodeNested<T: Decodable>(
-        _ type: T.Type, at start: Int, step: consuming CBORCodingPath.Step, in path: CBORCodingPath,
+        _ type: T.Type, at start: Int, step: consuming CBORCodingPath.Step, in path: CBORCodingPath?,
         end: UnsafeMutablePointer<Int>?
     ) throws -> T {
         guard depth < options.limits.maxNestingDepth else {
-            throw tooDeep(at: start, path: path.pushing(step))
+            throw tooDeep(at: start, path: (path ?? self.path).pushing(step))
         }
         let savedOffset = offset
         let savedEnd = valueEnd
@@ -164,12 +165,12 @@ final class CBORDecodingState: Decoder {
         let pushes = step.addsKey
         // The container is usually this decoder's own: then its path is ours and the step is pushed; a nested
         // container's path has more keys than ours. The step is consumed: its key moves onto the path, not copied.
-        if path.count == self.path.count {
-            savedPath = nil
-            self.path.push(step)
-        } else {
+        if let path, path.count != self.path.count {
             savedPath = self.path
             self.path = path.pushing(step)
+        } else {
+            savedPath = nil
+            self.path.push(step)
         }
         offset = start
         valueEnd = -1
