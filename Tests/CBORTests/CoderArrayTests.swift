@@ -133,6 +133,16 @@ struct CoderArrayTests {
         #expect(try decoder.decode([Point].self, from: CBOREncoder().encodedBytes(points)) == points)
     }
 
+    @Test("an item that is not a map, after records that reused one container, names its index")
+    func notAMapAfterRecords() throws {
+        // [{"x": 1, "y": 0.5}, {"x": 2, "y": 0.5}, 5]
+        let input = bytes("83 a2 6178 01 6179 f93800 a2 6178 02 6179 f93800 05")
+        let failure = try #require(decodingFailure([Point].self, input))
+        #expect(failure.kind == "typeMismatch")
+        #expect(failure.path == ["2"])
+        #expect(failure.message.contains("expected a map"))
+    }
+
     @Test(
         "Every value sees the coding path Foundation's JSONDecoder gives it: items of arrays, of arrays of arrays, in unkeyed containers, under keys"
     )

@@ -7,7 +7,8 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     let state: CBORDecodingState
     /// The container's coding path, kept lazily (``codingPath`` makes the keys).
     @exclusivity(unchecked) private(set) var path: CBORCodingPath
-    /// The number of keys in `path`.
+    /// The number of keys in `path`, kept apart: reading `path` itself to count it copies and retains it, once for
+    /// every nested value (``decodeValue(_:at:key:)``).
     @exclusivity(unchecked) private(set) var pathCount: Int
     /// The map's first entry in `state.entries`, and its entry count.
     @exclusivity(unchecked) private(set) var base: Int
