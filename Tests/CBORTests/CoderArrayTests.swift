@@ -102,6 +102,44 @@ struct CoderArrayTests {
         #expect(kept.reread == [nil, nil, nil])
     }
 
+    @Test("a record's keyed container read while the next record decodes finds nothing, not that record's map")
+    func containerReadBySibling() throws {
+        let input = try CBOREncoder().encode([Named(name: "first"), Named(name: "second"), Named(name: "third")])
+        let handoff = Handoff()
+        var decoder = CBORDecoder()
+        decoder.userInfo[try #require(Handoff.key)] = handoff
+        let records = try decoder.decode([Peeker].self, from: input)
+        #expect(records.map(\.name) == ["first", "second", "third"])
+        // Each later record walked its map where the one before had walked its own.
+        #expect(handoff.readByNext == [nil, nil])
+        #expect(handoff.keysSeenByNext == [[], []])
+        #expect(handoff.containedByNext == [false, false])
+    }
+
+    @Test("a large map's keyed container kept past the decode lists no keys")
+    func largeContainerKeptPastDecode() throws {
+        // More keys than the decoder keeps room for between decodes.
+        let map = Dictionary(uniqueKeysWithValues: (0..<2_000).map { ("key \($0)", $0) })
+        let kept = try CBORDecoder().decode(KeepsCustomKeys.self, from: try CBOREncoder().encode(map))
+        #expect(kept.keyCount == 2_000)
+        #expect(kept.container.allKeys.isEmpty)
+        #expect(!kept.container.contains(CustomKey(stringValue: "key 7")))
+    }
+
+    @Test("with a key strategy, a keyed container kept past the decode throws when read")
+    func convertedContainerKeptPastDecode() throws {
+        var decoder = CBORDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let kept = try decoder.decode(Keeper.self, from: try CBOREncoder().encode(Named(name: "kept")))
+        #expect(kept.name == "kept")
+        let error = try #require(throws: DecodingError.self) {
+            try kept.container.decode(String.self, forKey: .name)
+        }
+        // Its values are read from the input, which the decoder no longer holds.
+        #expect(describe(error).kind == "dataCorrupted")
+        #expect(describe(error).message.hasPrefix("the input ended"))
+    }
+
     @Test("each record's keyed container has the record's own coding path")
     func containerPaths() throws {
         let input = try CBOREncoder().encode(Shelf(items: ["a", "b", "c"]))
@@ -257,6 +295,51 @@ private struct Keeper: Decodable {
     init(from decoder: any Decoder) throws {
         container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
+    }
+}
+
+/// Where each `Peeker` leaves its keyed container for the next, and what the next found in it.
+///
+/// `@unchecked Sendable`: `CBORDecoder.userInfo` takes `Sendable` values; one decode on one thread uses it.
+private final class Handoff: @unchecked Sendable {
+    static let key = CodingUserInfoKey(rawValue: "handoff")
+
+    var previous: KeyedDecodingContainer<Peeker.CodingKeys>?
+    var readByNext: [String?] = []
+    var keysSeenByNext: [[String]] = []
+    var containedByNext: [Bool] = []
+}
+
+/// A record that reads the container of the record before it (from the `Handoff` in `userInfo`) after opening its
+/// own, then leaves its own for the next.
+private struct Peeker: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    let name: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        guard let key = Handoff.key, let handoff = decoder.userInfo[key] as? Handoff else { return }
+        if let previous = handoff.previous {
+            handoff.readByNext.append(try? previous.decode(String.self, forKey: .name))
+            handoff.keysSeenByNext.append(previous.allKeys.map(\.stringValue))
+            handoff.containedByNext.append(previous.contains(.name))
+        }
+        handoff.previous = container
+    }
+}
+
+/// A map whose keyed container is kept past the decode.
+private struct KeepsCustomKeys: Decodable {
+    let container: KeyedDecodingContainer<CustomKey>
+    let keyCount: Int
+
+    init(from decoder: any Decoder) throws {
+        container = try decoder.container(keyedBy: CustomKey.self)
+        keyCount = container.allKeys.count
     }
 }
 

@@ -30,6 +30,11 @@
 /// when they convert exactly; floats never decode as integers. Parts of the input that the decoded type never
 /// reads (values of keys it does not know, items after the last one it reads) are checked for structure and
 /// limits but not for UTF-8 or nesting depth; they are walked without recursion.
+///
+/// A container is a view of the input, to be read while its value decodes. A keyed container that `init(from:)`
+/// keeps longer (stored, or handed to a later value) reads nothing once its value is done (with a key strategy
+/// other than the default, once the decode has returned): its `decode` calls throw. It never reads another map's
+/// values in place of its own.
 public struct CBORDecoder: Sendable {
     /// How `Date` values are read; each case reads what the ``CBOREncoder/DateEncodingStrategy`` of the same name
     /// writes.

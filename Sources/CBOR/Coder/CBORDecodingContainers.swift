@@ -10,9 +10,11 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     /// The number of keys in `path`, kept apart: reading `path` itself to count it copies and retains it, once for
     /// every nested value (``decodeValue(_:at:key:)``).
     @exclusivity(unchecked) private(set) var pathCount: Int
-    /// The map's first entry in `state.entries`, and its entry count.
+    /// The map's first entry in `state.entries`, its entry count, and the mark its walk wrote after them: a
+    /// container kept while another map is walked in the place of its own finds nothing, not that map's values.
     @exclusivity(unchecked) private(set) var base: Int
     @exclusivity(unchecked) private(set) var count: Int
+    @exclusivity(unchecked) private(set) var mark: Int
     /// The map keys converted by a key strategy, with each one's value offset; `nil` for the default keys.
     let convertedKeys: [String: Int]?
 
@@ -20,7 +22,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
         self.state = state
         self.path = path.unshared
         pathCount = path.count
-        (base, count) = try Self.scan(state: state, path: path, at: start)
+        (base, count, mark) = try Self.scan(state: state, path: path, at: start)
         if state.usesDefaultKeys {
             convertedKeys = nil
         } else {
@@ -33,14 +35,16 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     func reopen(path: CBORCodingPath, at start: Int) throws {
         self.path = path.unshared
         pathCount = path.count
-        (base, count) = try Self.scan(state: state, path: path, at: start)
+        (base, count, mark) = try Self.scan(state: state, path: path, at: start)
     }
 
-    /// Walks the map at `start` into `state.entries`: its first entry and its entry count.
-    private static func scan(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws -> (Int, Int) {
+    /// Walks the map at `start` into `state.entries`: its first entry, its entry count and its mark.
+    private static func scan(
+        state: CBORDecodingState, path: CBORCodingPath, at start: Int
+    ) throws -> (Int, Int, Int) {
         do {
-            let (base, count, _) = try state.scanMap(at: start)
-            return (base, count)
+            let (base, count, _, mark) = try state.scanMap(at: start)
+            return (base, count, mark)
         } catch {
             throw state.error(error, [String: Any].self, path: path.keys)
         }
@@ -81,6 +85,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
         if let convertedKeys {
             return convertedKeys.keys.compactMap { Key(stringValue: $0) }
         }
+        guard state.holdsEntries(base: base, count: count, mark: mark) else { return [] }
         return (0..<count).compactMap { index in
             (try? state.keyString(ofEntry: base + 3 * index)).flatMap { Key(stringValue: $0) }
         }
@@ -91,7 +96,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
         if let convertedKeys {
             return convertedKeys[key.stringValue]
         }
-        return state.valueOffset(of: key.stringValue, base: base, count: count)
+        return state.valueOffset(of: key.stringValue, base: base, count: count, mark: mark)
     }
 
     @inline(__always)
@@ -219,7 +224,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     func superDecoder() throws -> any Decoder {
         let key = CBORCodingKey.super
         return state.makeSuperDecoder(
-            at: state.valueOffset(of: key.stringValue, base: base, count: count), path: codingPath + [key])
+            at: state.valueOffset(of: key.stringValue, base: base, count: count, mark: mark), path: codingPath + [key])
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {

@@ -286,18 +286,25 @@ extension CBORDecodingState {
 
     // MARK: - Maps
 
-    /// Walks the map at `start`: records its entries in `entries` and returns the first one's index, the count
-    /// and the map's end. Rejects keys that are not UTF-8 text strings and duplicate keys.
-    func scanMap(at start: Int) throws(CBORDecodingFailure) -> (base: Int, count: Int, end: Int) {
+    /// Walks the map at `start`: records its entries in `entries`, followed by a new mark, and returns the first
+    /// entry's index, the count, the map's end and the mark. Rejects keys that are not UTF-8 text strings and
+    /// duplicate keys.
+    ///
+    /// The mark tells a container whether the entries from its base are still its own (``holdsEntries(base:count:
+    /// mark:)``): a later map walked at the same base, such as the next record of an array, writes another.
+    func scanMap(at start: Int) throws(CBORDecodingFailure) -> (base: Int, count: Int, end: Int, mark: Int) {
         let head = try head(at: start)
         guard head.majorType == 5 else { throw mismatch("a map", at: start) }
         let count = try collectionCount(head, at: start)
         let base = entryCount
-        if entries.count < base + 3 * count {
-            entries.append(contentsOf: repeatElement(0, count: base + 3 * count - entries.count))
+        if entries.count < base + 3 * count + 1 {
+            entries.append(contentsOf: repeatElement(0, count: base + 3 * count + 1 - entries.count))
         }
         var position = head.next
         var sorted = true
+        // Below zero, so that no offset or length equals it; wrapping would take 2⁶³ maps.
+        lastMark &-= 1
+        let mark = lastMark
         // The entries are written through the array's buffer (a subscript on the class's array checks uniqueness
         // and bounds for every store); nothing in the loop reads `entries`, which is empty while the buffer is out.
         try entries.withUnsafeMutableBufferPointer { (table) throws(CBORDecodingFailure) in
@@ -354,15 +361,27 @@ extension CBORDecodingState {
                 previousStart = keyStart
                 previousLength = keyLength
             }
+            table[base + 3 * count] = mark  // sorting below moves the entries only
         }
-        entryCount = base + 3 * count
         if !sorted {
+            entryCount = base + 3 * count
             try sortAndCheckKeys(base: base, count: count)
         }
+        entryCount = base + 3 * count + 1
         if start == offset {
             valueEnd = position
         }
-        return (base, count, position)
+        return (base, count, position, mark)
+    }
+
+    /// Whether the `count` entries from `base` are still those of the map walked with `mark`: `false` once the
+    /// decode has returned, once the value the map belongs to is done, or once another map was walked in its
+    /// place.
+    @inline(__always)
+    func holdsEntries(base: Int, count: Int, mark: Int) -> Bool {
+        let end = base + 3 * count
+        return input.baseAddress != nil && base >= 0 && count >= 0 && end < entryCount && end < entries.count
+            && entries[end] == mark
     }
 
     /// Orders two recorded keys by length, then bytes (the order of their deterministic encodings).
@@ -408,9 +427,10 @@ extension CBORDecodingState {
         entries.replaceSubrange(base..<(base + 3 * count), with: reordered)
     }
 
-    /// The offset of the value of `key` among the `count` entries from `base`, sorted by ``compareKeys(_:_:)``.
-    func valueOffset(of key: String, base: Int, count: Int) -> Int? {
-        guard base >= 0, count >= 0, base + 3 * count <= entryCount, input.baseAddress != nil else {
+    /// The offset of the value of `key` among the `count` entries from `base`, sorted by ``compareKeys(_:_:)``, or
+    /// `nil` if the key is not there or the entries are no longer those of the map walked with `mark`.
+    func valueOffset(of key: String, base: Int, count: Int, mark: Int) -> Int? {
+        guard holdsEntries(base: base, count: count, mark: mark) else {
             return nil  // a container kept past its value or past the decode: it finds nothing
         }
         var key = key

@@ -42,6 +42,8 @@ final class CBORDecodingState: Decoder {
     /// How many of `entries` are in use: the array only grows, so that a nested value's entries cost no
     /// allocation or removal.
     @exclusivity(unchecked) var entryCount = 0
+    /// The mark written after the entries of the last map walked (``scanMap(at:)``); each walk counts it down.
+    @exclusivity(unchecked) var lastMark = 0
     /// Where the value that `self` decodes (as a `Decoder`) starts.
     @exclusivity(unchecked) var offset = 0
     /// The end of that value once a container has walked it, or -1.
