@@ -160,6 +160,9 @@ final class LazyMIMEImport: Sendable {
 
     private let merges = SanitizedMutex(Merges())
 
+    /// An index over the parsed database alone, for sniffing before the import (``sniffingIndex()``).
+    private let sniffing = SanitizedMutex<MIMEIndex??>(nil)
+
     init(directories: [URL]? = nil) {
         self.directories = directories
     }
@@ -176,6 +179,25 @@ final class LazyMIMEImport: Sendable {
     /// Lets the parsed database go, once an import of other directories has replaced this one.
     func forgetParsedDatabase() {
         parsed.withLock { $0 = nil }
+        sniffing.withLock { $0 = nil }
+    }
+
+    /// An index over the database of ``directories`` without its types, made on the first call: what
+    /// ``TypeCatalog/type(forFileNamed:contents:)`` and its siblings read while the import is pending. `nil` when
+    /// there is no database, as the catalogue then has no index after the import either. Its parsed magic is its
+    /// own: a sniff after the import parses the magic files again, once.
+    func sniffingIndex() -> MIMEIndex? {
+        if let made = sniffing.withLock({ $0 }) {
+            return made
+        }
+        let database = database()
+        let index =
+            database.isEmpty ? nil : MIMEIndex(databases: [database], typeForMIME: [:], mimeForIdentifier: [:])
+        return sniffing.withLock { made in
+            if let made { return made }
+            made = .some(index)
+            return index
+        }
     }
 
     /// The MIME types that importing the database now would merge into the declared `type`

@@ -28,8 +28,8 @@ extension TypeCatalog {
     /// - Returns: The type of the matching rule's MIME type, `public.plain-text` or `public.data`.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a database's magic file is malformed.
     public func type(forContentsOf data: Data) throws(UniformTypeError) -> UniformType {
-        let snapshot = snapshotWithMIMEDatabase()
-        return type(forMIMEType: try sniff(Array(data.prefix(MIMEMagic.maximumPrefix)), in: snapshot).mimeType)
+        let index = sniffingIndex()
+        return type(forMIMEType: try sniff(Array(data.prefix(MIMEMagic.maximumPrefix)), in: index).mimeType)
     }
 
     /// The type of a file by its content alone, reading at most ``contentSniffingLength`` bytes of it; see
@@ -38,11 +38,11 @@ extension TypeCatalog {
     /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing or cannot be read;
     ///   `invalidMagic` when a database's magic file is malformed.
     public func type(forContentsOf file: URL) throws(UniformTypeError) -> UniformType {
-        let snapshot = snapshotWithMIMEDatabase()
+        let index = sniffingIndex()
         if let special = try specialFileType(file) { return special }
-        switch try Self.prefix(of: file, count: try prefixLength(in: snapshot)) {
+        switch try Self.prefix(of: file, count: try prefixLength(in: index)) {
         case .directory: return directoryType
-        case .regularFile(_, let bytes): return type(forMIMEType: try sniff(bytes, in: snapshot).mimeType)
+        case .regularFile(_, let bytes): return type(forMIMEType: try sniff(bytes, in: index).mimeType)
         }
     }
 
@@ -73,12 +73,12 @@ extension TypeCatalog {
     ///   - contents: The content, or its first ``contentSniffingLength`` bytes.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a database's magic file is malformed.
     public func type(forFileNamed fileName: String?, contents: Data) throws(UniformTypeError) -> UniformType {
-        let snapshot = snapshotWithMIMEDatabase()
+        let index = sniffingIndex()
         if contents.isEmpty { return .plainText }
-        let names = fileName.map { globMIMETypes(for: $0, in: snapshot) } ?? .none
+        let names = fileName.map { globMIMETypes(for: $0, in: index) } ?? .none
         if case .decided(let type) = names { return type }
         let bytes = Array(contents.prefix(MIMEMagic.maximumPrefix))
-        return type(forMIMEType: try decide(names, fileName: fileName, bytes: bytes, in: snapshot))
+        return type(forMIMEType: try decide(names, fileName: fileName, bytes: bytes, in: index))
     }
 
     /// The type of the file at `file` from its name and content, by the rule of
@@ -92,18 +92,18 @@ extension TypeCatalog {
     /// - Throws: ``UniformTypeError`` with code `unreadableFile` when the file is missing or cannot be read;
     ///   `invalidMagic` when a database's magic file is malformed.
     public func type(forFileAt file: URL) throws(UniformTypeError) -> UniformType {
-        let snapshot = snapshotWithMIMEDatabase()
+        let index = sniffingIndex()
         if let special = try specialFileType(file) { return special }
-        let names = globMIMETypes(for: file.lastPathComponent, in: snapshot)
+        let names = globMIMETypes(for: file.lastPathComponent, in: index)
         let count: Int
-        if case .decided = names { count = 1 } else { count = try prefixLength(in: snapshot) }
+        if case .decided = names { count = 1 } else { count = try prefixLength(in: index) }
         switch try Self.prefix(of: file, count: count) {
         case .directory:
             return directoryType
         case .regularFile(let size, let bytes):
             if size == 0 { return .plainText }
             if case .decided(let type) = names { return type }
-            return type(forMIMEType: try decide(names, fileName: file.lastPathComponent, bytes: bytes, in: snapshot))
+            return type(forMIMEType: try decide(names, fileName: file.lastPathComponent, bytes: bytes, in: index))
         }
     }
 
@@ -113,7 +113,7 @@ extension TypeCatalog {
     /// The magic rules are matched within ``contentSniffingLimits``.
     /// - Throws: ``UniformTypeError`` with code `invalidMagic` when a database's magic file is malformed.
     public var contentSniffingLength: Int {
-        get throws(UniformTypeError) { try prefixLength(in: snapshotWithMIMEDatabase()) }
+        get throws(UniformTypeError) { try prefixLength(in: sniffingIndex()) }
     }
 
     // MARK: - The rule
@@ -149,13 +149,23 @@ extension TypeCatalog {
         }
     }
 
-    private func snapshotWithMIMEDatabase() -> CatalogSnapshot {
-        importSystemMIMEDatabaseIfNeeded()
-        return snapshot
+    /// The MIME databases that sniffing reads: the imported ones, or, while ``shared`` has not yet imported the
+    /// system database, that database parsed without the import.
+    ///
+    /// Sniffing reads only the databases' globs, aliases, subclasses and magic, which the import does not change;
+    /// the import makes a uniform type of every MIME type of the database (about half of a `transferkit copy -`
+    /// of a short text). The sniffed MIME type becomes a uniform type through ``type(tag:tagClass:conformingTo:)``,
+    /// which imports the database only when no declared type claims that MIME type, so the answers are those the
+    /// imported catalogue gives.
+    private func sniffingIndex() -> MIMEIndex? {
+        if isMIMEImportPending, let lazy = lazyMIMEImport {
+            return lazy.sniffingIndex()
+        }
+        return snapshot.mimeIndex
     }
 
-    private func prefixLength(in snapshot: CatalogSnapshot) throws(UniformTypeError) -> Int {
-        try snapshot.mimeIndex?.magic(maximumSize: contentSniffingLimits.maximumMagicSize).maximumExtent ?? 0
+    private func prefixLength(in index: MIMEIndex?) throws(UniformTypeError) -> Int {
+        try index?.magic(maximumSize: contentSniffingLimits.maximumMagicSize).maximumExtent ?? 0
     }
 
     private var directoryType: UniformType {
@@ -167,9 +177,9 @@ extension TypeCatalog {
         type(tag: mimeType, tagClass: .mimeType, conformingTo: nil) ?? .data
     }
 
-    private func globMIMETypes(for fileName: String, in snapshot: CatalogSnapshot) -> NameAnswer {
+    private func globMIMETypes(for fileName: String, in index: MIMEIndex?) -> NameAnswer {
         let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
-        let globs = snapshot.mimeIndex?.mimeTypes(forFileName: name) ?? []
+        let globs = index?.mimeTypes(forFileName: name) ?? []
         if globs.count == 1 { return .decided(type(forMIMEType: globs[0])) }
         if globs.isEmpty {
             let declared = declaredType(forFileName: name, fallback: .data)
@@ -180,9 +190,9 @@ extension TypeCatalog {
 
     /// Steps 3 and 4 of the rule, in MIME types.
     private func decide(
-        _ names: NameAnswer, fileName: String?, bytes: [UInt8], in snapshot: CatalogSnapshot
+        _ names: NameAnswer, fileName: String?, bytes: [UInt8], in index: MIMEIndex?
     ) throws(UniformTypeError) -> String {
-        var sniffed = try sniff(bytes, in: snapshot)
+        var sniffed = try sniff(bytes, in: index)
         if sniffed.mimeType.asciiLowercased == "application/x-desktop",
             !(fileName?.asciiLowercased.hasSuffix(".desktop") ?? false)
         {
@@ -193,7 +203,7 @@ extension TypeCatalog {
         }
         if !sniffed.isFallback {
             if sniffed.priority >= 80 { return sniffed.mimeType }
-            if let index = snapshot.mimeIndex,
+            if let index,
                 let derived = candidates.first(where: { index.isSubclass($0, of: sniffed.mimeType) })
             {
                 return derived
@@ -208,13 +218,13 @@ extension TypeCatalog {
     /// The magic rules' answer for `bytes`, else `text/plain` for text-like bytes (priority 0), else
     /// `application/octet-stream` (marked as a fallback: it never overrides a name).
     private func sniff(
-        _ bytes: [UInt8], in snapshot: CatalogSnapshot
+        _ bytes: [UInt8], in index: MIMEIndex?
     ) throws(UniformTypeError) -> (mimeType: String, priority: Int, isFallback: Bool) {
         let limits = contentSniffingLimits
-        if let magic = try snapshot.mimeIndex?.magic(maximumSize: limits.maximumMagicSize),
+        if let magic = try index?.magic(maximumSize: limits.maximumMagicSize),
             let match = magic.match(bytes, limits: limits)
         {
-            let canonical = snapshot.mimeIndex?.canonical(for: match.mimeType) ?? match.mimeType
+            let canonical = index?.canonical(for: match.mimeType) ?? match.mimeType
             return (canonical, match.priority, false)
         }
         if Self.looksLikeText(bytes) { return (Self.textPlain, 0, false) }

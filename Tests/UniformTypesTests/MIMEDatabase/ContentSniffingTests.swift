@@ -11,10 +11,12 @@ private let pngHeader: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A
 private struct SniffingFixture {
     let directory: URL
     let catalog: TypeCatalog
+    /// The fixture's mime directory.
+    let mime: URL
 
     init(magic: [UInt8]? = nil) throws {
         directory = try makeTemporaryDirectory(prefix: "transferkit-sniffing")
-        let mime = directory.appendingPathComponent("mime")
+        mime = directory.appendingPathComponent("mime")
         try FileManager.default.createDirectory(at: mime, withIntermediateDirectories: true)
         let types = [
             "image/png", "application/x-fix-high", "text/x-fix-a", "text/x-fix-b", "text/x-fix-base",
@@ -151,6 +153,33 @@ struct ContentSniffingTests {
         #expect(index.parsedMagic.withLock { $0 == nil })
         #expect(try catalog.contentSniffingLength == 15)
         #expect(index.parsedMagic.withLock { $0 != nil })
+    }
+
+    @Test("before a lazy import, sniffing answers as the imported catalogue does, and imports only for its types")
+    func sniffingBeforeImport() throws {
+        let fixture = try SniffingFixture()
+        defer { fixture.remove() }
+        let lazy = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [fixture.mime])
+        // Answers that a declared type gives need no import: the sniff reads the database's files alone.
+        #expect(try lazy.contentSniffingLength == 15)
+        let declaredAnswers: [(String?, [UInt8], UniformType)] = [
+            (nil, Array("hello clipboard".utf8), .plainText),
+            (nil, pngHeader, .png),
+            (nil, [0, 1, 2], .data),
+            ("x.png", Array("HIGH".utf8), .png),
+            ("notes", Array("[Desktop Entry]\n".utf8), .plainText),
+        ]
+        for (name, bytes, expected) in declaredAnswers {
+            #expect(try lazy.type(forFileNamed: name, contents: Data(bytes)) == expected)
+            #expect(try fixture.catalog.type(forFileNamed: name, contents: Data(bytes)) == expected)
+        }
+        #expect(try lazy.type(forFileAt: fixture.file("photo", pngHeader)) == .png)
+        #expect(lazy.isMIMEImportPending)
+        // Globs and subclasses of the database decide without the import too; the answer's type then needs it.
+        let derived = try lazy.type(forFileNamed: "x.amb", contents: Data("BASE".utf8))
+        #expect(!lazy.isMIMEImportPending)
+        #expect(derived == (try fixture.type("text/x-fix-b")))
+        #expect(try lazy.type(forContentsOf: Data("HIGH".utf8)) == (try fixture.type("application/x-fix-high")))
     }
 
     @Test("a catalog without a database still tells text from binary and knows declared extensions")
