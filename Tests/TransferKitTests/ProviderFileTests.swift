@@ -22,6 +22,20 @@ struct ProviderFileTests {
         #expect(try contents(of: folder).isEmpty)
     }
 
+    @Test("An empty data representation, and a large one, load as files of exactly their bytes")
+    func dataSizesAsFiles() async throws {
+        let folder = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let large = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        for bytes in [Data(), large] {
+            let provider = TransferProvider(temporaryDirectory: folder)
+            provider.registerDataRepresentation(for: .png) { _ in bytes }
+            let loaded = try await provider.loadFileRepresentation(for: .png) { url in try Data(contentsOf: url) }
+            #expect(loaded == bytes)
+        }
+        #expect(try contents(of: folder).isEmpty)
+    }
+
     @Test(
         "A temporary file of a type without an extension of its own takes its nearest supertype's",
         arguments: [
