@@ -163,6 +163,19 @@ enum ClipboardBenchmark {
                         directory)
             })
 
+        // The copy as a user types it, without --type: the type is sniffed from the bytes.
+        let sniffedCopy = (tool, ["copy", "-"] + display.backend)
+        let copyAlone = try await PairedRunner.alternate(
+            pairs: configuration.quick ? 3 : 11,
+            project: {
+                try runChecked(sniffedCopy, environment: environment, input: textFile, output: "/dev/null", directory)
+            },
+            baseline: {
+                try runChecked(
+                    display.stockCopy(textType), environment: environment, input: textFile, output: "/dev/null",
+                    directory)
+            })
+
         let largeFile = directory.path + "/large.bin"
         let byteCount = largeSize(configuration)
         try TestFile.create(path: largeFile, byteCount: byteCount)
@@ -196,6 +209,13 @@ enum ClipboardBenchmark {
                     + "\(textType), each spawned and reaped (the copy returns once its background copy owns the "
                     + "clipboard), against \(stock) of the same text and type, on a private "
                     + (display.name == "X11" ? "Xvfb." : "headless sway.")),
+            ResultRow(
+                "clipboard (\(display.name)): copy 14 bytes, type sniffed", unit: "ms",
+                project: Summary(lowerIsBetter: copyAlone.project), baselineName: display.stockName + " with the type",
+                baseline: Summary(lowerIsBetter: copyAlone.baseline), ratio: copyAlone.medianCostRatio,
+                ratioMeaning: "time", target: nil,
+                note: "Diagnostic: transferkit copy - < 14-byte file with no --type (the type sniffed from the bytes, "
+                    + "as `echo … | transferkit copy -` does), against the stock copy told the type."),
             ResultRow(
                 largeName, unit: "MB/s", project: Summary(lowerIsBetter: large.project).mapped(throughput),
                 baselineName: display.stockName == "xclip" ? "xclip -o" : "wl-paste",
