@@ -33,8 +33,8 @@
 ///
 /// A container is a view of the input, to be read while its value decodes. A keyed container that `init(from:)`
 /// keeps longer (stored, or handed to a later value) reads nothing once its value is done (with a key strategy
-/// other than the default, once the decode has returned): its `decode` calls throw. It never reads another map's
-/// values in place of its own.
+/// other than the default, once the decode has returned): `contains(_:)` is `false`, `allKeys` is empty and a
+/// `decode` throws `keyNotFound`. It never reads another map's values in place of its own.
 public struct CBORDecoder: Sendable {
     /// How `Date` values are read; each case reads what the ``CBOREncoder/DateEncodingStrategy`` of the same name
     /// writes.

@@ -83,7 +83,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
     var allKeys: [Key] {
         if let convertedKeys {
-            return convertedKeys.keys.compactMap { Key(stringValue: $0) }
+            return state.holdsInput ? convertedKeys.keys.compactMap { Key(stringValue: $0) } : []
         }
         guard state.holdsEntries(base: base, count: count, mark: mark) else { return [] }
         return (0..<count).compactMap { index in
@@ -94,7 +94,8 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     @inline(__always)
     private func valueOffset(_ key: Key) -> Int? {
         if let convertedKeys {
-            return convertedKeys[key.stringValue]
+            // Past the decode the input is gone: nothing to read, as for a container of the default keys.
+            return state.holdsInput ? convertedKeys[key.stringValue] : nil
         }
         return state.valueOffset(of: key.stringValue, base: base, count: count, mark: mark)
     }

@@ -374,6 +374,9 @@ extension CBORDecodingState {
         return (base, count, position, mark)
     }
 
+    /// Whether the decode is still under way: the input is emptied when it returns.
+    var holdsInput: Bool { input.baseAddress != nil }
+
     /// Whether the `count` entries from `base` are still those of the map walked with `mark`: `false` once the
     /// decode has returned, once the value the map belongs to is done, or once another map was walked in its
     /// place.
