@@ -364,7 +364,6 @@ extension CBORDecodingState {
             table[base + 3 * count] = mark  // sorting below moves the entries only
         }
         if !sorted {
-            entryCount = base + 3 * count
             try sortAndCheckKeys(base: base, count: count)
         }
         entryCount = base + 3 * count + 1
@@ -383,8 +382,7 @@ extension CBORDecodingState {
     @inline(__always)
     func holdsEntries(base: Int, count: Int, mark: Int) -> Bool {
         let end = base + 3 * count
-        return input.baseAddress != nil && base >= 0 && count >= 0 && end < entryCount && end < entries.count
-            && entries[end] == mark
+        return holdsInput && base >= 0 && count >= 0 && end < entryCount && end < entries.count && entries[end] == mark
     }
 
     /// Orders two recorded keys by length, then bytes (the order of their deterministic encodings).

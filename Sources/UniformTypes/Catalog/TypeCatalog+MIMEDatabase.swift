@@ -187,14 +187,11 @@ final class LazyMIMEImport: Sendable {
     /// there is no database, as the catalogue then has no index after the import either. Its parsed magic is its
     /// own: a sniff after the import parses the magic files again, once.
     func sniffingIndex() -> MIMEIndex? {
-        if let made = sniffing.withLock({ $0 }) {
-            return made
-        }
-        let database = database()
-        let index =
-            database.isEmpty ? nil : MIMEIndex(databases: [database], typeForMIME: [:], mimeForIdentifier: [:])
-        return sniffing.withLock { made in
+        sniffing.withLock { made in
             if let made { return made }
+            let database = database()
+            let index =
+                database.isEmpty ? nil : MIMEIndex(databases: [database], typeForMIME: [:], mimeForIdentifier: [:])
             made = .some(index)
             return index
         }
