@@ -30,7 +30,7 @@ let package = Package(
         // through it. Not a product.
         .target(name: "TransferKitPlatform"),
         // The package's one strict JSON parser (archives' text form, type declaration files). Package API only.
-        .target(name: "TransferKitJSON"),
+        .target(name: "TransferKitJSON", dependencies: ["TransferKitPlatform"]),
         .target(name: "UniformTypes", dependencies: ["TransferKitErrors", "TransferKitPlatform", "TransferKitJSON"]),
         .target(name: "CBOR", dependencies: ["TransferKitErrors", "TransferKitPlatform"]),
         // The archive's CRC-32 fast path (PCLMULQDQ): C because Swift has no carry-less-multiply intrinsic.

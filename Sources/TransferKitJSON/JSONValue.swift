@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 /// A JSON document as the package's one strict parser reads it: strings as their exact UTF-8 bytes, numbers as
 /// their text, objects with their keys in document order, and where each value is in the input.
 ///
@@ -157,6 +159,8 @@ package struct JSONParser {
         let start = position
         position += 1
         var members: [(key: [UInt8], value: JSONValue)] = []
+        // Room for a few members at once: growing one member at a time took three allocations for three members.
+        members.reserveCapacity(4)
         // Repeated keys are found by comparing with each earlier key while an object is small (most are): cheaper
         // than hashing every key into a set.
         var keys: Set<[UInt8]> = []
@@ -273,9 +277,7 @@ package struct JSONParser {
         hash = hash &* 31 &+ Int(span.last ?? 0)
         let slot = hash & (keyCache.count - 1)
         position = end + 1
-        let cached = keyCache[slot].withUnsafeBufferPointer { cached in
-            cached.count == span.count && cached.elementsEqual(span)
-        }
+        let cached = keyCache[slot].withUnsafeBytes { cached in cached.hasSameBytes(as: UnsafeRawBufferPointer(span)) }
         if cached {
             return keyCache[slot]
         }

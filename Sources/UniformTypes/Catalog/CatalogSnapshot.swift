@@ -121,13 +121,16 @@ final class CatalogSnapshot: Sendable {
         // Each tag class's table is taken out of `claims` while claims are added, so that it is
         // updated in place rather than looked up (and checked for sharing) once per tag.
         var tables: [(tagClass: UniformTypeTagClass, claims: [String: [TagClaim]])] = []
-        for (offset, entry) in entries.enumerated() {
+        // By position, not by copies of whole entries: a copy retains and releases every part of one, and the
+        // parts of a large file's entries are cold in the cache.
+        for (offset, position) in entries.indices.enumerated() {
             let index = Int32(start + offset)
-            let rank = entry.origin.rank
-            for (tagClass, tags) in entry.declaration.tags {
+            let origin = entries[position].origin
+            let rank = origin.rank
+            for (tagClass, tags) in entries[position].declaration.tags {
                 // The MIME database's extensions are answered by its glob rules, which order them
                 // by weight and pattern length rather than by registration.
-                if tagClass == .filenameExtension && entry.origin == .mimeDatabase {
+                if tagClass == .filenameExtension && origin == .mimeDatabase {
                     continue
                 }
                 // A set, not a list searched per tag: one type with 200 000 extensions took over 40 s.

@@ -32,22 +32,25 @@ enum DeclarationValidator {
         func source(_ position: Int, _ declaration: UniformTypeDeclaration) -> String {
             "\(entryName(position)) \(declaration.identifier)"
         }
-        var cleaned: [UniformTypeDeclaration] = []
-        cleaned.reserveCapacity(batch.count)
+        // The batch's array itself unless a declaration needs normalizing: copying every declaration (a retain and a
+        // release of each of its parts) was a tenth of loading a large file.
+        var cleaned = batch
         var positionInBatch: [UniformType: Int] = [:]
         positionInBatch.reserveCapacity(batch.count)
-        for (position, declaration) in batch.enumerated() {
+        for position in batch.indices {
             // The entry's name is made only for an error: a string per entry was a tenth of loading a large file.
-            let declaration = try check(declaration) { source(position, declaration) }
-            if let first = positionInBatch.updateValue(position, forKey: declaration.identifier) {
+            if let normalized = try check(batch[position], source: { source(position, batch[position]) }) {
+                cleaned[position] = normalized
+            }
+            let identifier = batch[position].identifier
+            if let first = positionInBatch.updateValue(position, forKey: identifier) {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
-                    message: "'\(declaration.identifier)' is declared twice (also as "
+                    message: "'\(identifier)' is declared twice (also as "
                         + "\(entryName(first))); keep one declaration per identifier and origin.",
-                    source: source(position, declaration)
+                    source: source(position, batch[position])
                 )
             }
-            cleaned.append(declaration)
         }
 
         var entries = snapshot.entries
@@ -58,10 +61,11 @@ enum DeclarationValidator {
         // index, or for a parent in the batch `-1 - its position` (see `appending`).
         var appendedParents: [[Int32]] = []
         appendedParents.reserveCapacity(cleaned.count)
-        for (position, declaration) in cleaned.enumerated() {
+        for position in cleaned.indices {
+            let conformsTo = cleaned[position].conformsTo
             var parents: [Int32] = []
-            parents.reserveCapacity(declaration.conformsTo.count)
-            for parent in declaration.conformsTo {
+            parents.reserveCapacity(conformsTo.count)
+            for parent in conformsTo {
                 let existing = snapshot.index(of: parent)
                 if existing >= 0 {
                     parents.append(Int32(existing))
@@ -76,14 +80,14 @@ enum DeclarationValidator {
                 }
                 throw UniformTypeError(
                     code: .unknownParent,
-                    message: "'\(declaration.identifier)' conforms to '\(parent)', which is not declared; "
+                    message: "'\(cleaned[position].identifier)' conforms to '\(parent)', which is not declared; "
                         + "declare '\(parent)' first, or in the same batch or file (as an imported type if "
                         + "someone else owns it).",
-                    source: source(position, declaration)
+                    source: source(position, cleaned[position])
                 )
             }
-            let entry = CatalogSnapshot.Entry(declaration: declaration, origin: origin)
-            let index = snapshot.index(of: declaration.identifier)
+            let entry = CatalogSnapshot.Entry(declaration: cleaned[position], origin: origin)
+            let index = snapshot.index(of: entry.declaration.identifier)
             guard index >= 0 else {
                 entries.append(entry)
                 appendedParents.append(parents)
@@ -94,9 +98,9 @@ enum DeclarationValidator {
             if existing.rank == origin.rank {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
-                    message: "'\(declaration.identifier)' is already declared as \(existing); "
+                    message: "'\(entry.declaration.identifier)' is already declared as \(existing); "
                         + "a type can be declared only once per origin.",
-                    source: source(position, declaration)
+                    source: source(position, entry.declaration)
                 )
             }
             if existing.rank > origin.rank {
@@ -133,21 +137,30 @@ enum DeclarationValidator {
         return try? build(entries, batchPositions: [:], mimeIndex: nil, entryName: batchEntryName)
     }
 
-    /// The declaration with its tags checked and normalized and its parents deduplicated.
+    /// The declaration with its tags checked and normalized and its parents deduplicated, or `nil` when it is so
+    /// already (nearly every declaration), so that the caller keeps it without a copy.
     /// - Parameter source: Names the entry, for an error.
     private static func check(
-        _ declaration: UniformTypeDeclaration,
+        _ original: UniformTypeDeclaration,
         source: () -> String
-    ) throws(UniformTypeError) -> UniformTypeDeclaration {
-        var declaration = declaration
-        if declaration.identifier.isDynamic {
+    ) throws(UniformTypeError) -> UniformTypeDeclaration? {
+        if original.identifier.isDynamic {
             throw UniformTypeError(
                 code: .invalidIdentifier,
-                message: "'\(declaration.identifier)' starts with 'dyn.', which is reserved for dynamic types; "
+                message: "'\(original.identifier)' starts with 'dyn.', which is reserved for dynamic types; "
                     + "use a reverse-DNS identifier of your own, such as com.example.format.",
                 source: source()
             )
         }
+        let plain =
+            !hasRepeatedParent(original.conformsTo)
+            && original.tags.allSatisfy { tagClass, tags in
+                tagClass == .filenameExtension && tags.allSatisfy(isPlainExtension)
+            }
+        guard !plain else {
+            return nil
+        }
+        var declaration = original
         if hasRepeatedParent(declaration.conformsTo) {
             var seenParents: Set<UniformType> = []
             declaration.conformsTo = declaration.conformsTo.filter { seenParents.insert($0).inserted }

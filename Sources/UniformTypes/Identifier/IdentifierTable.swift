@@ -65,7 +65,7 @@ final class IdentifierTable: Sendable {
         var first = first
         var second = second
         return first.withUTF8 { lhs in
-            second.withUTF8 { rhs in lhs.count == rhs.count && lhs.elementsEqual(rhs) }
+            second.withUTF8 { rhs in UnsafeRawBufferPointer(lhs).hasSameBytes(as: UnsafeRawBufferPointer(rhs)) }
         }
     }
 
