@@ -159,8 +159,6 @@ package struct JSONParser {
         let start = position
         position += 1
         var members: [(key: [UInt8], value: JSONValue)] = []
-        // Room for a few members at once: growing one member at a time took three allocations for three members.
-        members.reserveCapacity(4)
         // Repeated keys are found by comparing with each earlier key while an object is small (most are): cheaper
         // than hashing every key into a set.
         var keys: Set<[UInt8]> = []
