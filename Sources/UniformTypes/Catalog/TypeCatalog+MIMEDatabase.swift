@@ -88,7 +88,9 @@ extension TypeCatalog {
     /// Whether answering a question about `type` may need the MIME database: only identifiers in
     /// the database's domain can be declared by an import.
     func mayNeedMIMEDatabase(_ type: UniformType) -> Bool {
-        guard let lazy = lazyMIMEImport, !lazy.finished.load(ordering: .acquiring) else {
+        // Read in place, not bound: binding the import retained and released it on every query, two atomic
+        // operations for a question that is over once the import has finished.
+        guard lazyMIMEImport?.finished.load(ordering: .acquiring) == false else {
             return false
         }
         return type.canonical.hasPrefix(MIMEImporter.identifierPrefix)

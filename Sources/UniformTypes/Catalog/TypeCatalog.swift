@@ -1,3 +1,4 @@
+import Synchronization
 import TransferKitPlatform
 
 #if canImport(FoundationEssentials)
@@ -40,7 +41,12 @@ public final class TypeCatalog: Sendable {
     /// queries never wait for it; ``tags(of:)`` of a declared type reads the database's files (once) but
     /// does not import it. Call ``importMIMEDatabase(directories:)`` first to import other
     /// directories instead.
-    public static let shared = TypeCatalog(includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport())
+    ///
+    /// Each thread that asks ``shared`` something keeps the snapshot it read, so that it can answer its next
+    /// question without taking a lock while nothing has changed. A registration is still seen by every question asked
+    /// after it; the snapshot it replaced stays in memory until each thread that read it asks again or ends.
+    public static let shared = TypeCatalog(
+        includingSystemTypes: true, lazyMIMEImport: LazyMIMEImport(), cachesPerThread: true)
 
     /// The current snapshot; `nil` until the first query of a catalog that starts with the built-in types, which
     /// builds their snapshot then (``initialSnapshot(_:)``), so that making ``shared`` costs a program that never asks
@@ -49,6 +55,13 @@ public final class TypeCatalog: Sendable {
     /// Serializes registrations, so a batch is validated against the snapshot it replaces
     /// without holding up readers.
     private let registration = SanitizedMutex(())
+    /// How many times `current` has been replaced; changed only while `current` is locked (see ``read(_:)``).
+    private let generation = Atomic<UInt64>(0)
+    /// Whether queries read the snapshot through each thread's cache (``shared`` only, the catalog of every
+    /// `UniformType` question; the cache has one slot per thread).
+    private let cachesPerThread: Bool
+    /// For ``shared``: each thread's last snapshot, with the generation it was current in.
+    private static let threadSnapshots = ThreadLocalReference()
     /// For ``shared`` only: the pending import of the system MIME database.
     let lazyMIMEImport: LazyMIMEImport?
     /// ``contentSniffingLimits``.
@@ -71,11 +84,13 @@ public final class TypeCatalog: Sendable {
     init(snapshot: CatalogSnapshot, lazyMIMEImport: LazyMIMEImport?) {
         self.lazyMIMEImport = lazyMIMEImport
         current = SanitizedMutex(snapshot)
+        cachesPerThread = false
     }
 
-    private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?) {
+    private init(includingSystemTypes: Bool, lazyMIMEImport: LazyMIMEImport?, cachesPerThread: Bool = false) {
         self.lazyMIMEImport = lazyMIMEImport
         current = SanitizedMutex(includingSystemTypes ? nil : CatalogSnapshot())
+        self.cachesPerThread = cachesPerThread
     }
 
     /// The snapshot in `state`, made from the built-in types first if there is none yet.
@@ -106,7 +121,51 @@ public final class TypeCatalog: Sendable {
 
     /// The current snapshot; it stays valid and unchanged however the catalog changes later.
     var snapshot: CatalogSnapshot {
-        current.withLock { Self.initialSnapshot(&$0) }
+        read { $0 }
+    }
+
+    /// A snapshot and the generation in which it is current, for a thread's cache.
+    private final class ThreadSnapshot: Sendable {
+        let generation: UInt64
+        let snapshot: CatalogSnapshot
+
+        init(generation: UInt64, snapshot: CatalogSnapshot) {
+            self.generation = generation
+            self.snapshot = snapshot
+        }
+    }
+
+    /// `body`'s answer from the current snapshot.
+    ///
+    /// ``shared`` answers from the calling thread's cache while the snapshot it holds is still current, without
+    /// taking the lock or retaining the snapshot: on this machine those atomic operations were most of a warm
+    /// `conforms(to:)`. The cache is right exactly when `generation` has not moved since it was filled: the
+    /// generation changes only together with `current`, under its lock, and the cache is filled with both read under
+    /// that lock. A change made before this call (by this thread, or by one whose work this thread has waited for)
+    /// has moved the generation this thread reads, so the answer is never older than the caller may see.
+    ///
+    /// `body` must not use this catalog: a question there could replace the cached snapshot `body` is reading.
+    @inline(__always)
+    func read<Result>(_ body: (CatalogSnapshot) -> Result) -> Result {
+        guard cachesPerThread, let slots = Self.threadSnapshots else {
+            return current.withLock { body(Self.initialSnapshot(&$0)) }
+        }
+        if let cached = slots.current() {
+            let now = generation.load(ordering: .acquiring)
+            // Only `read` sets the slot, and only with a `ThreadSnapshot`; the slot keeps it while `body` runs.
+            let answer = cached._withUnsafeGuaranteedRef { object -> Result? in
+                let entry = unsafeDowncast(object, to: ThreadSnapshot.self)
+                return entry.generation == now ? body(entry.snapshot) : nil
+            }
+            if let answer {
+                return answer
+            }
+        }
+        let entry = current.withLock { state in
+            ThreadSnapshot(generation: generation.load(ordering: .relaxed), snapshot: Self.initialSnapshot(&state))
+        }
+        slots.set(entry)
+        return body(entry.snapshot)
     }
 
     /// Adds declarations to the catalog, all or none.
@@ -141,10 +200,13 @@ public final class TypeCatalog: Sendable {
         _ body: (CatalogSnapshot) throws(UniformTypeError) -> CatalogSnapshot
     ) throws(UniformTypeError) {
         try registration.withLock { _ throws(UniformTypeError) in
-            let old = snapshot
+            let old = current.withLock { Self.initialSnapshot(&$0) }
             let new = try body(old)
             if new !== old {
-                current.withLock { $0 = new }
+                current.withLock { state in
+                    state = new
+                    generation.add(1, ordering: .releasing)
+                }
             }
         }
     }
@@ -217,7 +279,7 @@ public final class TypeCatalog: Sendable {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()
         }
-        return current.withLock { Self.initialSnapshot(&$0).index(of: type) >= 0 }
+        return read { $0.index(of: type) >= 0 }
     }
 
     /// Whether `type` conforms to `other`: true when they are equal, or when `other` is reachable
@@ -227,7 +289,7 @@ public final class TypeCatalog: Sendable {
         if mayNeedMIMEDatabase(type) {
             importSystemMIMEDatabaseIfNeeded()
         }
-        return current.withLock { Self.initialSnapshot(&$0).conforms(type, to: other) }
+        return read { $0.conforms(type, to: other) }
     }
 
     /// Every type that `type` conforms to, directly or through other types, not counting itself.
