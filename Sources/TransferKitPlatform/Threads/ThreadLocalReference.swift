@@ -34,11 +34,17 @@ package struct ThreadLocalReference: Sendable {
         pthread_getspecific(key).map { Unmanaged<AnyObject>.fromOpaque($0) }
     }
 
-    /// Makes `value` this thread's value (`nil` clears it), releasing the one it replaces.
+    /// Makes `value` this thread's value (`nil` clears it), releasing the one it replaces. When the C library has no
+    /// room for the thread's value (`ENOMEM`, on a thread's first use of a high key), the slot keeps the value it had.
     package func set(_ value: AnyObject?) {
         let old = pthread_getspecific(key)
         let new = value.map { Unmanaged<AnyObject>.passRetained($0).toOpaque() }
-        pthread_setspecific(key, new)
+        guard pthread_setspecific(key, new) == 0 else {
+            if let new {
+                Unmanaged<AnyObject>.fromOpaque(new).release()
+            }
+            return
+        }
         if let old {
             Unmanaged<AnyObject>.fromOpaque(old).release()
         }
