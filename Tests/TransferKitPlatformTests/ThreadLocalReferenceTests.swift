@@ -17,12 +17,17 @@ struct ThreadLocalReferenceTests {
         }
 
         deinit {
-            releases.count.add(1, ordering: .relaxed)
+            let count = releases.count.add(1, ordering: .relaxed).newValue
+            if count == 3 {
+                _ = releases.third.open(())
+            }
         }
     }
 
     final class Counter: Sendable {
         let count = Atomic<Int>(0)
+        /// Opened by the third release.
+        let third = Latch<Void>()
     }
 
     /// The name of the value `slot` holds on the calling thread.
@@ -58,10 +63,7 @@ struct ThreadLocalReferenceTests {
         #expect(afterReplacing == [1, 2])
         _ = try await onThreadOfItsOwn { slot.set(Counted("kept until the thread ends", releases: releases)) }
         // The thread's key destructor runs as it exits, after it has handed back its result.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while releases.count.load(ordering: .relaxed) < 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(try await releases.third.wait(until: .after(.seconds(20))) != nil)
         #expect(releases.count.load(ordering: .relaxed) == 3)
     }
 }

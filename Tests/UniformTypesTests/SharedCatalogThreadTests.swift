@@ -32,11 +32,11 @@ struct SharedCatalogThreadTests {
             try await onThreadOfItsOwn { () -> [Bool] in
                 let before = [type.conforms(to: .json), type.isDeclared]
                 _ = asked.open(())
-                _ = registered.block(until: .never)
+                _ = registered.block(until: .after(.seconds(30)))
                 return before + [type.conforms(to: .json), type.isDeclared]
             }
         }
-        _ = await asked.wait()
+        _ = try await asked.wait(until: .after(.seconds(30)))
         _ = UniformType(exportedAs: type.identifier, conformingTo: .json)
         _ = registered.open(())
         #expect(try await answers.value == [false, false, true, true])

@@ -152,25 +152,16 @@ enum DeclarationValidator {
                 source: source()
             )
         }
-        let plain =
-            !hasRepeatedParent(original.conformsTo)
-            && original.tags.allSatisfy { tagClass, tags in
-                tagClass == .filenameExtension && tags.allSatisfy(isPlainExtension)
-            }
-        guard !plain else {
+        let repeatsParent = hasRepeatedParent(original.conformsTo)
+        guard repeatsParent || original.tags.contains(where: needsChecking) else {
             return nil
         }
         var declaration = original
-        if hasRepeatedParent(declaration.conformsTo) {
+        if repeatsParent {
             var seenParents: Set<UniformType> = []
             declaration.conformsTo = declaration.conformsTo.filter { seenParents.insert($0).inserted }
         }
-        for (tagClass, tags) in declaration.tags {
-            // Nearly every tag is a plain extension, valid as it is: the general rules' Unicode checks were most
-            // of checking a declaration.
-            if tagClass == .filenameExtension, tags.allSatisfy(isPlainExtension) {
-                continue
-            }
+        for (tagClass, tags) in declaration.tags where needsChecking(tagClass, tags) {
             var normalizedTags: [String] = []
             for tag in tags {
                 switch TagSyntax.normalize(tag, as: tagClass) {
@@ -196,6 +187,12 @@ enum DeclarationValidator {
             declaration.tags[tagClass] = normalizedTags
         }
         return declaration
+    }
+
+    /// Whether `tags` of `tagClass` must go through the general tag rules: all but plain filename extensions, which are
+    /// nearly every tag and valid as they are (the general rules' Unicode checks were most of checking a declaration).
+    private static func needsChecking(_ tagClass: UniformTypeTagClass, _ tags: [String]) -> Bool {
+        tagClass != .filenameExtension || !tags.allSatisfy(isPlainExtension)
     }
 
     /// Whether `parents` names a type twice; a linear search for the few parents a declaration has.

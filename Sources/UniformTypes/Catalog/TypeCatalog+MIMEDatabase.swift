@@ -79,21 +79,15 @@ extension TypeCatalog {
 
     /// Whether this catalog imports the system MIME database lazily and has not yet done so.
     var isMIMEImportPending: Bool {
-        guard let lazy = lazyMIMEImport else {
-            return false
-        }
-        return !lazy.finished.load(ordering: .acquiring)
+        // Read in place, not bound: binding the import retained and released it, two atomic operations on every
+        // warm query (see `mayNeedMIMEDatabase`) for a question that is over once the import has finished.
+        lazyMIMEImport?.finished.load(ordering: .acquiring) == false
     }
 
     /// Whether answering a question about `type` may need the MIME database: only identifiers in
     /// the database's domain can be declared by an import.
     func mayNeedMIMEDatabase(_ type: UniformType) -> Bool {
-        // Read in place, not bound: binding the import retained and released it on every query, two atomic
-        // operations for a question that is over once the import has finished.
-        guard lazyMIMEImport?.finished.load(ordering: .acquiring) == false else {
-            return false
-        }
-        return type.canonical.hasPrefix(MIMEImporter.identifierPrefix)
+        isMIMEImportPending && type.canonical.hasPrefix(MIMEImporter.identifierPrefix)
     }
 
     private func performMIMEImport(directories: [URL]?) -> MIMEImportSummary {
