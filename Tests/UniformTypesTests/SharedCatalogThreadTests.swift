@@ -49,17 +49,20 @@ struct SharedCatalogThreadTests {
         let askers = (0..<4).map { _ in
             Task {
                 try await onThreadOfItsOwn { () -> [Bool] in
-                    // Ask (filling this thread's copy again and again) until every type is registered, then once more.
-                    while !done.isOpen {
+                    // Ask a bounded number of rounds while the registrations run (filling this thread's copy again
+                    // and again, without spinning on the machine's two cores), then once more after the last one.
+                    for _ in 0..<20 {
                         for type in types { _ = type.conforms(to: .json) }
                     }
+                    _ = done.block(until: .after(.seconds(30)))
                     return types.map { $0.conforms(to: .json) && $0.isDeclared }
                 }
             }
         }
-        for type in types {
-            _ = UniformType(exportedAs: type.identifier, conformingTo: .json)
-            await Task.yield()
+        _ = try await onThreadOfItsOwn {
+            for type in types {
+                _ = UniformType(exportedAs: type.identifier, conformingTo: .json)
+            }
         }
         _ = done.open(())
         for asker in askers {
