@@ -15,13 +15,17 @@ public enum TypesFuzzing {
     /// The most types whose conformance the checks walk per input, so one input stays cheap.
     static let checkedTypeCount = 64
 
-    /// Loads `input` as a type-declaration file into a fresh catalog. What loads must re-load to the same
-    /// declarations: the exported and imported declarations the catalog then holds, written back with their
-    /// `Codable` form as a declaration file, must load into another fresh catalog and give equal declarations
-    /// of the same origins, in the same order. Every loaded type must conform to itself and not be its own
-    /// strict supertype.
+    /// Loads `input` as a type-declaration file into a fresh catalog. The file's two readings, straight from the bytes
+    /// and through a JSON tree, must agree: both reject it, or both read the same declarations. What loads must
+    /// re-load to the same declarations: the exported and imported declarations the catalog then holds, written back
+    /// with their `Codable` form as a declaration file, must load into another fresh catalog and give equal
+    /// declarations of the same origins, in the same order. Every loaded type must conform to itself and not be its
+    /// own strict supertype.
     /// - Parameter input: Any bytes.
     public static func checkDeclarations(_ input: Data) {
+        guard DeclarationFileReadings.agree(on: [UInt8](input)) else {
+            violation("the direct reading and the tree's reading of the file disagree", input)
+        }
         let catalog = TypeCatalog()
         do {
             try catalog.loadDeclarations(from: input, source: "input")

@@ -4,8 +4,9 @@ import TransferKitPlatform
 /// their text, objects with their keys in document order, and where each value is in the input.
 ///
 /// The archive's text form, type declaration files and the tool's JSON reader all read JSON through
-/// ``JSONParser`` into this value, so they accept and reject exactly the same documents (RFC 8259: UTF-8 only, no
-/// duplicate keys, no trailing commas, bounded nesting) and report problems with a byte offset.
+/// ``JSONParser``, into this value or value by value (``JSONParser/read(_:maxDepth:_:)``, which a large declaration
+/// file takes), so they accept and reject exactly the same documents (RFC 8259: UTF-8 only, no duplicate keys, no
+/// trailing commas, bounded nesting) and report problems with a byte offset.
 ///
 /// Not `indirect`: the arrays of objects and arrays already hold their elements out of line, so a box per value
 /// was one more allocation (and release) per value for nothing.
@@ -26,11 +27,17 @@ package enum JSONValue: Sendable {
 
 /// A strict JSON parser (RFC 8259) with limits: UTF-8 only, no duplicate keys, bounded nesting.
 package struct JSONParser {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var position = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position = 0
     private let maxDepth: Int
     /// Recently read keys, by a hash of their bytes (see ``parseKey()``); the count is a power of two.
     private var keyCache = [[UInt8]](repeating: [], count: 64)
+    /// The arrays and objects that ``read(_:maxDepth:_:)``'s caller is inside, innermost last.
+    var frames: [Frame] = []
+    /// The keys read so far of each object in ``frames``, outermost first, to find a repeated one.
+    var frameKeys: [[UInt8]] = []
+    /// Whether ``read(_:maxDepth:_:)``'s caller has begun reading the top-level value.
+    var hasReadTopLevel = false
 
     /// Parses one JSON document, allowing white space around it.
     /// - Parameter maxDepth: The deepest nesting of arrays and objects accepted; the top level is depth 1.
@@ -55,7 +62,7 @@ package struct JSONParser {
     }
 
     /// The offset of the first byte that does not start or continue a valid UTF-8 sequence, or `nil`.
-    private static func firstInvalidUTF8(in input: [UInt8]) -> Int? {
+    static func firstInvalidUTF8(in input: [UInt8]) -> Int? {
         // ASCII, most of any JSON document, is valid as it is: skip it eight bytes at a time.
         var offset = input.withUnsafeBytes { raw in
             var offset = 0
@@ -84,12 +91,12 @@ package struct JSONParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
 
-    private func error(_ kind: JSONSyntaxError.Kind, _ what: String) -> JSONSyntaxError {
+    func error(_ kind: JSONSyntaxError.Kind, _ what: String) -> JSONSyntaxError {
         JSONSyntaxError(kind: kind, detail: what, offset: position)
     }
 
@@ -97,7 +104,7 @@ package struct JSONParser {
         JSONSyntaxError(kind: .truncated, detail: "the text ends inside a value", offset: position)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         // A switch rather than `contains` on an array literal, which this loop ran for every byte between tokens.
         while position < bytes.count {
             switch bytes[position] {
@@ -107,7 +114,7 @@ package struct JSONParser {
         }
     }
 
-    private func peek() throws(JSONSyntaxError) -> UInt8 {
+    func peek() throws(JSONSyntaxError) -> UInt8 {
         guard position < bytes.count else { throw truncated() }
         return bytes[position]
     }
@@ -119,7 +126,7 @@ package struct JSONParser {
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         switch try peek() {
         case UInt8(ascii: "{"):
             return try parseObject(depth: depth)
@@ -144,7 +151,7 @@ package struct JSONParser {
         }
     }
 
-    private func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
+    func checkDepth(_ depth: Int) throws(JSONSyntaxError) {
         guard depth <= maxDepth else {
             throw JSONSyntaxError(
                 kind: .tooDeep, detail: "arrays and objects nest deeper than \(maxDepth) levels", offset: position)
@@ -152,7 +159,7 @@ package struct JSONParser {
     }
 
     /// Up to how many members an object's keys are compared one by one rather than kept in a set.
-    private static let smallObjectMembers = 16
+    static let smallObjectMembers = 16
 
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         try checkDepth(depth)
@@ -179,10 +186,7 @@ package struct JSONParser {
                 members.count < Self.smallObjectMembers
                 ? members.contains { $0.key == key } : !keys.insert(key).inserted
             guard !repeated else {
-                throw JSONSyntaxError(
-                    kind: .malformed,
-                    detail: "an object has the key \(String(reflecting: String(decoding: key, as: UTF8.self))) twice",
-                    offset: keyOffset)
+                throw Self.repeatedKey(key, offset: keyOffset)
             }
             skipWhitespace()
             guard try peek() == UInt8(ascii: ":") else { throw error(.malformed, "expected ':'") }
@@ -200,6 +204,13 @@ package struct JSONParser {
                 throw error(.malformed, "expected ',' or '}'")
             }
         }
+    }
+
+    static func repeatedKey(_ key: [UInt8], offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(
+            kind: .malformed,
+            detail: "an object has the key \(String(reflecting: String(decoding: key, as: UTF8.self))) twice",
+            offset: offset)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
@@ -256,7 +267,7 @@ package struct JSONParser {
     /// Parses an object's key, as ``parseString()`` does; a key without escapes that was read recently is returned
     /// as the same array. Documents repeat the same few keys in every object (a declaration file's
     /// `identifier`, `conformsTo`, `tags`): one array per key, not per member.
-    private mutating func parseKey() throws(JSONSyntaxError) -> [UInt8] {
+    mutating func parseKey() throws(JSONSyntaxError) -> [UInt8] {
         let start = position + 1
         var end = start
         while end < bytes.count {
@@ -285,7 +296,7 @@ package struct JSONParser {
     }
 
     /// Parses a string (the input is already known to be valid UTF-8) into its exact UTF-8 bytes.
-    private mutating func parseString() throws(JSONSyntaxError) -> [UInt8] {
+    mutating func parseString() throws(JSONSyntaxError) -> [UInt8] {
         position += 1
         var result: [UInt8] = []
         while true {

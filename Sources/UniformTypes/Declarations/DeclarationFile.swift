@@ -21,6 +21,10 @@ import TransferKitPlatform
 /// The rules here are the schema's, so a file that passes the schema passes this check and the
 /// other way round (see the schema for the few things only one of them can express). Checks that
 /// need the catalog (parents, duplicates, cycles, tag syntax) are `DeclarationValidator`'s.
+///
+/// A file is read twice only when it has a problem: first value by value straight from its bytes
+/// (``readDirectly(_:)``), which gives up at the first problem, then through a JSON tree
+/// (``init(checking:source:)``), which finds the problem and names it.
 struct DeclarationFile: Sendable {
     /// The `exported` entries, in file order.
     var exported: [UniformTypeDeclaration] = []
@@ -56,6 +60,16 @@ struct DeclarationFile: Sendable {
         guard bytes.count <= Self.maximumSize else {
             throw Self.tooLarge(bytes.count, source: source)
         }
+        if let file = Self.readDirectly(bytes) {
+            self = file
+            return
+        }
+        try self.init(checking: bytes, source: source)
+    }
+
+    /// Parses and checks `bytes` through a JSON tree: the reading that finds each problem a file can have and says
+    /// which it is (``readDirectly(_:)`` only tells that there is one).
+    init(checking bytes: [UInt8], source: String) throws(UniformTypeError) {
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes, maxDepth: Self.maximumDepth)
@@ -220,10 +234,7 @@ struct DeclarationFile: Sendable {
                         + "not \(value.typeName)", source: source())
             }
             for (classBytes, tags) in byClass {
-                let tagClass =
-                    classBytes == filenameExtensionBytes
-                    ? UniformTypeTagClass.filenameExtension
-                    : UniformTypeTagClass(rawValue: String(decoding: classBytes, as: UTF8.self))
+                let tagClass = Self.tagClass(classBytes)
                 declaration.tags[tagClass] = try strings(tags, field: "tags.\(tagClass.rawValue)", source: source)
             }
         }
@@ -231,28 +242,50 @@ struct DeclarationFile: Sendable {
             guard let text = value.string else {
                 throw shapeError("\"description\" must be a string, not \(value.typeName)", source: source())
             }
-            guard text.utf8.count <= Self.maximumDescriptionLength else {
-                throw shapeError(
-                    "\"description\" has \(text.utf8.count) UTF-8 bytes, more than the \(Self.maximumDescriptionLength) "
-                        + "a description may have; shorten it", source: source())
-            }
-            declaration.description = text
+            declaration.description = try description(text, source: source)
         }
         if let value = field(.referenceURL) {
-            guard let text = value.string, let url = URL(string: text), url.scheme != nil else {
-                throw shapeError(
-                    "\"referenceURL\" must be an absolute URL string, such as \"https://example.com/format\"",
-                    source: source())
-            }
-            declaration.referenceURL = url
+            declaration.referenceURL = try referenceURL(value.string, source: source)
         }
         if let value = field(.version) {
-            guard let version = value.integer, version >= 0 else {
-                throw shapeError("\"version\" must be a whole number of at least 0", source: source())
-            }
-            declaration.version = version
+            declaration.version = try version(value, source: source)
         }
         return declaration
+    }
+
+    /// The tag class a key of `tags` names.
+    private static func tagClass(_ key: [UInt8]) -> UniformTypeTagClass {
+        key == filenameExtensionBytes
+            ? UniformTypeTagClass.filenameExtension
+            : UniformTypeTagClass(rawValue: String(decoding: key, as: UTF8.self))
+    }
+
+    /// `text` as a declaration's description, if it is not too long.
+    private static func description(_ text: String, source: () -> String) throws(UniformTypeError) -> String {
+        guard text.utf8.count <= Self.maximumDescriptionLength else {
+            throw shapeError(
+                "\"description\" has \(text.utf8.count) UTF-8 bytes, more than the \(Self.maximumDescriptionLength) "
+                    + "a description may have; shorten it", source: source())
+        }
+        return text
+    }
+
+    /// The URL `text` (the string a `referenceURL` holds, `nil` if it holds another value) names, if it is absolute.
+    private static func referenceURL(_ text: String?, source: () -> String) throws(UniformTypeError) -> URL {
+        guard let text, let url = URL(string: text), url.scheme != nil else {
+            throw shapeError(
+                "\"referenceURL\" must be an absolute URL string, such as \"https://example.com/format\"",
+                source: source())
+        }
+        return url
+    }
+
+    /// The version `value` holds, if it is a whole number of at least 0.
+    private static func version(_ value: JSONValue, source: () -> String) throws(UniformTypeError) -> Int {
+        guard let version = value.integer, version >= 0 else {
+            throw shapeError("\"version\" must be a whole number of at least 0", source: source())
+        }
+        return version
     }
 
     /// The strings of an array.
@@ -298,5 +331,219 @@ struct DeclarationFile: Sendable {
             code: .invalidDeclaration,
             message: problem + " (see Schemas/type-declarations.schema.json).",
             source: source)
+    }
+}
+
+// MARK: - Reading without a tree
+
+extension DeclarationFile {
+    /// The keys of the top level, as the parser gives them.
+    private static let exportedKey = Array("exported".utf8)
+    private static let importedKey = Array("imported".utf8)
+    private static let schemaKey = Array("$schema".utf8)
+    /// After how many entries of a list ``readList(_:)`` makes room for the identifiers of the rest.
+    private static let entriesBeforeReserving = 64
+
+    /// A file of these lists.
+    private init(exported: [UniformTypeDeclaration], imported: [UniformTypeDeclaration]) {
+        self.exported = exported
+        self.imported = imported
+    }
+
+    /// The file read straight from its bytes, without a JSON tree; `nil` when the file has any problem, which
+    /// ``init(checking:source:)`` then finds and names.
+    ///
+    /// A file's tree was a fifth of loading a large one: its allocations, and freeing them. The checks here are those
+    /// of ``init(checking:source:)``, made by the same functions on the same values (and `JSONParser`'s one grammar),
+    /// so that a file read here reads to the same declarations there; only the problems are not told apart.
+    static func readDirectly(_ bytes: [UInt8]) -> DeclarationFile? {
+        do {
+            return try JSONParser.read(bytes, maxDepth: maximumDepth) {
+                (reader: inout JSONParser) throws(JSONSyntaxError) -> DeclarationFile? in
+                try readFile(&reader)
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    private static func readFile(_ reader: inout JSONParser) throws(JSONSyntaxError) -> DeclarationFile? {
+        guard try reader.peekKind() == .object else {
+            return nil
+        }
+        try reader.beginObject()
+        var file = DeclarationFile(exported: [], imported: [])
+        while let key = try reader.nextKey() {
+            if key == exportedKey {
+                guard let list = try readList(&reader) else {
+                    return nil
+                }
+                file.exported = list
+            } else if key == importedKey {
+                guard let list = try readList(&reader) else {
+                    return nil
+                }
+                file.imported = list
+            } else if key == schemaKey, try reader.peekKind() == .string {
+                try reader.readString { _ in }
+            } else {
+                return nil
+            }
+        }
+        return file
+    }
+
+    private static func readList(_ reader: inout JSONParser) throws(JSONSyntaxError) -> [UniformTypeDeclaration]? {
+        guard try reader.peekKind() == .array else {
+            return nil
+        }
+        try reader.beginArray()
+        let start = reader.offset
+        var list: [UniformTypeDeclaration] = []
+        while try reader.nextElement() {
+            guard let declaration = try readEntry(&reader) else {
+                return nil
+            }
+            list.append(declaration)
+            if list.count == entriesBeforeReserving {
+                reserveIdentifiers(after: list.count, in: start..<reader.offset, of: reader.count)
+            }
+        }
+        return list
+    }
+
+    /// Makes room in the identifier table for the entries that the rest of the file holds if they are as long as the
+    /// first `entries`, which `span` held: growing the table step by step rehashed each identifier again and again.
+    /// The tree's reading reserves its array's count instead.
+    private static func reserveIdentifiers(after entries: Int, in span: Range<Int>, of fileSize: Int) {
+        let bytesPerEntry = max(span.count / entries, 16)
+        IdentifierTable.shared.reserveCapacity(forAdditional: (fileSize - span.upperBound) / bytesPerEntry)
+    }
+
+    /// One entry; its fields may come in any order.
+    private static func readEntry(_ reader: inout JSONParser) throws(JSONSyntaxError) -> UniformTypeDeclaration? {
+        guard try reader.peekKind() == .object else {
+            return nil
+        }
+        try reader.beginObject()
+        var identifier: UniformType?
+        var conformsTo: [UniformType] = []
+        var tags: [UniformTypeTagClass: [String]] = [:]
+        var description: String?
+        var referenceURL: URL?
+        var version: Int?
+        while let key = try reader.nextKey() {
+            guard let field = entryKeyBytes.firstIndex(of: key).flatMap(Field.init(rawValue:)) else {
+                return nil
+            }
+            switch field {
+            case .identifier:
+                guard let type = try readIdentifier(&reader) else {
+                    return nil
+                }
+                identifier = type
+            case .conformsTo:
+                guard try reader.peekKind() == .array else {
+                    return nil
+                }
+                try reader.beginArray()
+                while try reader.nextElement() {
+                    guard let parent = try readIdentifier(&reader) else {
+                        return nil
+                    }
+                    conformsTo.append(parent)
+                }
+            case .tags:
+                guard try reader.peekKind() == .object else {
+                    return nil
+                }
+                try reader.beginObject()
+                while let classKey = try reader.nextKey() {
+                    guard let strings = try readStrings(&reader) else {
+                        return nil
+                    }
+                    tags[tagClass(classKey)] = strings
+                }
+            case .description:
+                guard let text = try readString(&reader),
+                    let checked = try? Self.description(text, source: { "" })
+                else {
+                    return nil
+                }
+                description = checked
+            case .referenceURL:
+                guard let text = try readString(&reader), let url = try? Self.referenceURL(text, source: { "" }) else {
+                    return nil
+                }
+                referenceURL = url
+            case .version:
+                let value = try reader.readValue()
+                guard let checked = try? Self.version(value, source: { "" }) else {
+                    return nil
+                }
+                version = checked
+            }
+        }
+        guard let identifier else {
+            return nil
+        }
+        var declaration = UniformTypeDeclaration(identifier: identifier)
+        declaration.conformsTo = conformsTo
+        declaration.tags = tags
+        declaration.description = description
+        declaration.referenceURL = referenceURL
+        declaration.version = version
+        return declaration
+    }
+
+    /// A string, or `nil` when the value is of another kind.
+    private static func readString(_ reader: inout JSONParser) throws(JSONSyntaxError) -> String? {
+        guard try reader.peekKind() == .string else {
+            return nil
+        }
+        return try reader.readString { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// An array of strings, or `nil` when the value is something else.
+    private static func readStrings(_ reader: inout JSONParser) throws(JSONSyntaxError) -> [String]? {
+        guard try reader.peekKind() == .array else {
+            return nil
+        }
+        try reader.beginArray()
+        var strings: [String] = []
+        while try reader.nextElement() {
+            guard let text = try readString(&reader) else {
+                return nil
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    /// A valid identifier's type, or `nil` when the value is not a string or not a valid identifier.
+    private static func readIdentifier(_ reader: inout JSONParser) throws(JSONSyntaxError) -> UniformType? {
+        guard let text = try readString(&reader) else {
+            return nil
+        }
+        return try? parseIdentifier(text, field: "", source: { "" })
+    }
+}
+
+/// The two readings of a declaration file side by side, for the fuzzers and tests that hold them to each other.
+package enum DeclarationFileReadings {
+    /// Whether the direct reading (without a JSON tree) and the tree's reading agree on `bytes`: both reject it,
+    /// or both read it to the same declarations in the same order.
+    package static func agree(on bytes: [UInt8]) -> Bool {
+        let direct = DeclarationFile.readDirectly(bytes)
+        let tree = try? DeclarationFile(checking: bytes, source: "input")
+        guard let direct, let tree else {
+            return direct == nil && tree == nil
+        }
+        return direct.exported == tree.exported && direct.imported == tree.imported
+    }
+
+    /// Whether the direct reading reads `bytes` (and so a load does not read them a second time, through a tree).
+    package static func readsDirectly(_ bytes: [UInt8]) -> Bool {
+        DeclarationFile.readDirectly(bytes) != nil
     }
 }
