@@ -29,26 +29,46 @@ enum DeclarationValidator {
         mimeIndex: MIMEIndex? = nil,
         entryName: (Int) -> String = batchEntryName
     ) throws(UniformTypeError) -> CatalogSnapshot {
+        var taken = batch
+        return try apply(
+            taking: &taken, as: origin, to: snapshot, alsoKnown: alsoKnown, mimeIndex: mimeIndex, entryName: entryName)
+    }
+
+    /// ``apply(_:as:to:alsoKnown:mimeIndex:entryName:)`` for a caller that gives its batch up: the declarations
+    /// move into the snapshot's entries, and `cleaned` is left holding placeholders (or partly so, when it throws).
+    ///
+    /// A copy of each declaration retained each of its parts, and freeing the batch released them again: for a large
+    /// file, whose parts are cold in the cache by then, a tenth of loading it. A batch that the caller still holds
+    /// elsewhere is copied once, at the first change, as a copy would have been.
+    static func apply(
+        taking cleaned: inout [UniformTypeDeclaration],
+        as origin: UniformTypeDeclaration.Origin,
+        to snapshot: CatalogSnapshot,
+        alsoKnown: Set<UniformType> = [],
+        mimeIndex: MIMEIndex? = nil,
+        entryName: (Int) -> String = batchEntryName
+    ) throws(UniformTypeError) -> CatalogSnapshot {
         func source(_ position: Int, _ declaration: UniformTypeDeclaration) -> String {
             "\(entryName(position)) \(declaration.identifier)"
         }
-        // The batch's array itself unless a declaration needs normalizing: copying every declaration (a retain and a
-        // release of each of its parts) was a tenth of loading a large file.
-        var cleaned = batch
+        guard !cleaned.isEmpty || mimeIndex != nil else {
+            // Nothing to add: not even a copy of the entries to add nothing to.
+            return snapshot
+        }
         var positionInBatch: [UniformType: Int] = [:]
-        positionInBatch.reserveCapacity(batch.count)
-        for position in batch.indices {
+        positionInBatch.reserveCapacity(cleaned.count)
+        for position in cleaned.indices {
             // The entry's name is made only for an error: a string per entry was a tenth of loading a large file.
-            if let normalized = try check(batch[position], source: { source(position, batch[position]) }) {
+            if let normalized = try check(cleaned[position], source: { source(position, cleaned[position]) }) {
                 cleaned[position] = normalized
             }
-            let identifier = batch[position].identifier
+            let identifier = cleaned[position].identifier
             if let first = positionInBatch.updateValue(position, forKey: identifier) {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
                     message: "'\(identifier)' is declared twice (also as "
                         + "\(entryName(first))); keep one declaration per identifier and origin.",
-                    source: source(position, batch[position])
+                    source: source(position, cleaned[position])
                 )
             }
         }
@@ -61,6 +81,9 @@ enum DeclarationValidator {
         // index, or for a parent in the batch `-1 - its position` (see `appending`).
         var appendedParents: [[Int32]] = []
         appendedParents.reserveCapacity(cleaned.count)
+        // Where each declaration of the batch went among the entries, or -1 where an existing entry outranks it.
+        var indexOfPosition: [Int32] = []
+        indexOfPosition.reserveCapacity(cleaned.count)
         for position in cleaned.indices {
             let conformsTo = cleaned[position].conformsTo
             var parents: [Int32] = []
@@ -86,25 +109,27 @@ enum DeclarationValidator {
                     source: source(position, cleaned[position])
                 )
             }
-            let entry = CatalogSnapshot.Entry(declaration: cleaned[position], origin: origin)
-            let index = snapshot.index(of: entry.declaration.identifier)
+            let identifier = cleaned[position].identifier
+            let index = snapshot.index(of: identifier)
             guard index >= 0 else {
-                entries.append(entry)
+                indexOfPosition.append(Int32(entries.count))
+                entries.append(CatalogSnapshot.Entry(declaration: take(&cleaned[position]), origin: origin))
                 appendedParents.append(parents)
                 applied = true
                 continue
             }
+            indexOfPosition.append(-1)
             let existing = snapshot.entries[index].origin
             if existing.rank == origin.rank {
                 throw UniformTypeError(
                     code: .duplicateIdentifier,
-                    message: "'\(entry.declaration.identifier)' is already declared as \(existing); "
+                    message: "'\(identifier)' is already declared as \(existing); "
                         + "a type can be declared only once per origin.",
-                    source: source(position, entry.declaration)
+                    source: source(position, cleaned[position])
                 )
             }
             if existing.rank > origin.rank {
-                entries[index] = entry
+                entries[index] = CatalogSnapshot.Entry(declaration: take(&cleaned[position]), origin: origin)
                 applied = true
                 replaced = true
             }
@@ -118,13 +143,23 @@ enum DeclarationValidator {
         // rebuilding every index after a large declaration file cost a sixth of loading it.
         if !replaced, alsoKnown.isEmpty,
             let appended = appending(
-                &entries, parents: appendedParents, batch: cleaned, to: snapshot,
+                &entries, parents: appendedParents, indexOfPosition: indexOfPosition, to: snapshot,
                 mimeIndex: mimeIndex ?? snapshot.mimeIndex)
         {
             return appended
         }
         return try build(
             entries, batchPositions: positionInBatch, mimeIndex: mimeIndex ?? snapshot.mimeIndex, entryName: entryName)
+    }
+
+    /// What stands in a batch for a declaration moved out of it.
+    private static let placeholder = UniformTypeDeclaration(identifier: .item)
+
+    /// The declaration in `slot`, moved out of it without a copy; ``placeholder`` takes its place.
+    private static func take(_ slot: inout UniformTypeDeclaration) -> UniformTypeDeclaration {
+        var taken = placeholder
+        swap(&taken, &slot)
+        return taken
     }
 
     /// The snapshot of `declarations` alone, built without checking them: for the built-in table,
@@ -228,30 +263,18 @@ enum DeclarationValidator {
     /// - Parameters:
     ///   - entries: The snapshot's entries, then the new ones; see ``CatalogSnapshot/appending(entries:parents:order:mimeIndex:)``.
     ///   - parents: The parents of each new entry: an existing entry's index, or `-1 - p` for the declaration at
-    ///     position `p` of `batch`, which is among the new entries (a parent already declared is found first).
-    ///   - batch: The checked batch the new entries come from, in order.
+    ///     position `p` of the batch, which is among the new entries (a parent already declared is found first).
+    ///   - indexOfPosition: Where each declaration of the batch went among `entries` (all are new then, as nothing
+    ///     was replaced), or -1 for one that an existing entry outranks.
     private static func appending(
-        _ entries: inout [CatalogSnapshot.Entry], parents: [[Int32]], batch: [UniformTypeDeclaration],
+        _ entries: inout [CatalogSnapshot.Entry], parents: [[Int32]], indexOfPosition: [Int32],
         to snapshot: CatalogSnapshot, mimeIndex: MIMEIndex?
     ) -> CatalogSnapshot? {
         let start = snapshot.entries.count
-        // Where each declaration of the batch went: every one is appended unless it was already declared.
-        var indexOfPosition: [Int32] = []
-        if entries.count - start != batch.count {
-            var next = start
-            indexOfPosition = batch.map { declaration in
-                guard snapshot.index(of: declaration.identifier) < 0 else {
-                    return -1
-                }
-                next += 1
-                return Int32(next - 1)
-            }
-        }
         var resolved = parents
         for list in resolved.indices {
             for item in resolved[list].indices where resolved[list][item] < 0 {
-                let position = Int(-1 - resolved[list][item])
-                resolved[list][item] = indexOfPosition.isEmpty ? Int32(start + position) : indexOfPosition[position]
+                resolved[list][item] = indexOfPosition[Int(-1 - resolved[list][item])]
             }
         }
         // Existing entries cannot conform to new ones, so a cycle runs through new entries only.

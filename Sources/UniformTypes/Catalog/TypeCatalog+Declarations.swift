@@ -80,16 +80,21 @@ extension TypeCatalog {
     }
 
     /// Registers the declarations of a parsed file, all or none.
-    private func loadDeclarations(_ file: DeclarationFile, source: String) throws(UniformTypeError) {
+    /// - Parameter file: The file, given up: its declarations move into the catalog's entries, uncopied.
+    private func loadDeclarations(_ file: consuming DeclarationFile, source: String) throws(UniformTypeError) {
         // Each list's types count as known parents of the other list's; a file with one list needs no set.
         let exportedIdentifiers = file.imported.isEmpty ? [] : Set(file.exported.map(\.identifier))
         let importedIdentifiers = file.exported.isEmpty ? [] : Set(file.imported.map(\.identifier))
+        var exported = file.exported
+        var imported = file.imported
+        // Only these lists hold the declarations now, so they move rather than being copied.
+        _ = consume file
         try update { snapshot throws(UniformTypeError) in
             let withExported = try DeclarationValidator.apply(
-                file.exported, as: .exported, to: snapshot, alsoKnown: importedIdentifiers
+                taking: &exported, as: .exported, to: snapshot, alsoKnown: importedIdentifiers
             ) { DeclarationFile.entryName(source: source, list: "exported", position: $0) }
             return try DeclarationValidator.apply(
-                file.imported, as: .imported, to: withExported, alsoKnown: exportedIdentifiers
+                taking: &imported, as: .imported, to: withExported, alsoKnown: exportedIdentifiers
             ) { DeclarationFile.entryName(source: source, list: "imported", position: $0) }
         }
     }
