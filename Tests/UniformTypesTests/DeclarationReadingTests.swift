@@ -25,6 +25,7 @@ private let validDocuments = [
     #"{"exported": [{"identifier": "a.b", "version": 1e0}]}"#,
     #"{"imported": [{"identifier": "a.b", "conformsTo": ["public.text", "public.text"]}], "exported": [{"identifier": "a.c", "conformsTo": ["a.b"]}]}"#,
     #"{"exported": [{"identifier": "com.example.x", "tags": {"com.example.tag-class": ["one", "two"]}}]}"#,
+    #"{"exported": [{"identifier": "a.b", "tags": {"public.filename-extension": [".Deck", "tar.gz"]}}]}"#,
 ]
 
 /// Invalid files beyond the fixtures: each problem the direct reading must leave to the tree's reading.
@@ -45,24 +46,32 @@ private let invalidDocuments = [
     #"{"exported": [{"identifier": "a.b", "referenceURL": "no scheme"}]}"#,
     #"{"$schema": 1}"#,
     #"{"exported": [{"identifier": "a.\ud800b"}]}"#,
+    // Problems of a declaration on its own, which the validator's check finds.
+    #"{"exported": [{"identifier": "dyn.ext.card"}]}"#,
+    #"{"exported": [{"identifier": "a.b", "tags": {"public.mime-type": ["*/*"]}}]}"#,
+    #"{"exported": [{"identifier": "a.b", "tags": {"public.mime-type": ["no slash"]}}]}"#,
+    #"{"exported": [{"identifier": "a.b", "tags": {"public.filename-extension": ["a/b"]}}]}"#,
 ]
 
 @Suite("Reading a declaration file without a JSON tree", .timeLimit(.minutes(5)))
 struct DeclarationReadingTests {
     @Test("a valid file is read directly, to the declarations that the tree's reading gives", arguments: validDocuments)
     func validInline(document: String) {
-        let bytes = Array(document.utf8)
-        #expect(DeclarationFileReadings.readsDirectly(bytes))
-        #expect(DeclarationFileReadings.agree(on: bytes))
+        // Named, so that a failure shows the document (an argument) rather than its bytes.
+        let readsDirectly = DeclarationFileReadings.readsDirectly(Array(document.utf8))
+        let agree = DeclarationFileReadings.agree(on: Array(document.utf8))
+        #expect(readsDirectly)
+        #expect(agree)
     }
 
     @Test("an invalid file is left to the tree's reading, which names its problem", arguments: invalidDocuments)
     func invalidInline(document: String) {
-        let bytes = Array(document.utf8)
-        #expect(!DeclarationFileReadings.readsDirectly(bytes))
-        #expect(DeclarationFileReadings.agree(on: bytes))
+        let readsDirectly = DeclarationFileReadings.readsDirectly(Array(document.utf8))
+        let agree = DeclarationFileReadings.agree(on: Array(document.utf8))
+        #expect(!readsDirectly)
+        #expect(agree)
         #expect(throws: UniformTypeError.self) {
-            try TypeCatalog().loadDeclarations(from: Data(bytes), source: "inline")
+            try TypeCatalog().loadDeclarations(from: Data(document.utf8), source: "inline")
         }
     }
 

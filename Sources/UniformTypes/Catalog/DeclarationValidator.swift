@@ -40,8 +40,12 @@ enum DeclarationValidator {
     /// A copy of each declaration retained each of its parts, and freeing the batch released them again: for a large
     /// file, whose parts are cold in the cache by then, a tenth of loading it. A batch that the caller still holds
     /// elsewhere is copied once, at the first change, as a copy would have been.
+    ///
+    /// A batch that a reader checked declaration by declaration with ``checked(_:)`` as it made them (`isChecked`),
+    /// while their parts were still in the cache, is not checked again: that was a tenth of loading a large file.
     static func apply(
         taking cleaned: inout [UniformTypeDeclaration],
+        isChecked: Bool = false,
         as origin: UniformTypeDeclaration.Origin,
         to snapshot: CatalogSnapshot,
         alsoKnown: Set<UniformType> = [],
@@ -59,7 +63,9 @@ enum DeclarationValidator {
         positionInBatch.reserveCapacity(cleaned.count)
         for position in cleaned.indices {
             // The entry's name is made only for an error: a string per entry was a tenth of loading a large file.
-            if let normalized = try check(cleaned[position], source: { source(position, cleaned[position]) }) {
+            if !isChecked,
+                let normalized = try check(cleaned[position], source: { source(position, cleaned[position]) })
+            {
                 cleaned[position] = normalized
             }
             let identifier = cleaned[position].identifier
@@ -170,6 +176,13 @@ enum DeclarationValidator {
     ) -> CatalogSnapshot? {
         let entries = declarations.map { CatalogSnapshot.Entry(declaration: $0, origin: origin) }
         return try? build(entries, batchPositions: [:], mimeIndex: nil, entryName: batchEntryName)
+    }
+
+    /// `declaration` with its tags checked and normalized and its parents deduplicated, as `apply` checks each
+    /// declaration of a batch by itself; for a reader that checks each declaration as it makes it.
+    /// - Throws: ``UniformTypeError`` when the declaration is not valid on its own, with an empty `source`.
+    static func checked(_ declaration: UniformTypeDeclaration) throws(UniformTypeError) -> UniformTypeDeclaration {
+        try check(declaration, source: { "" }) ?? declaration
     }
 
     /// The declaration with its tags checked and normalized and its parents deduplicated, or `nil` when it is so

@@ -87,14 +87,15 @@ extension TypeCatalog {
         let importedIdentifiers = file.exported.isEmpty ? [] : Set(file.imported.map(\.identifier))
         var exported = file.exported
         var imported = file.imported
+        let isChecked = file.isChecked
         // Only these lists hold the declarations now, so they move rather than being copied.
         _ = consume file
         try update { snapshot throws(UniformTypeError) in
             let withExported = try DeclarationValidator.apply(
-                taking: &exported, as: .exported, to: snapshot, alsoKnown: importedIdentifiers
+                taking: &exported, isChecked: isChecked, as: .exported, to: snapshot, alsoKnown: importedIdentifiers
             ) { DeclarationFile.entryName(source: source, list: "exported", position: $0) }
             return try DeclarationValidator.apply(
-                taking: &imported, as: .imported, to: withExported, alsoKnown: exportedIdentifiers
+                taking: &imported, isChecked: isChecked, as: .imported, to: withExported, alsoKnown: exportedIdentifiers
             ) { DeclarationFile.entryName(source: source, list: "imported", position: $0) }
         }
     }

@@ -30,6 +30,9 @@ struct DeclarationFile: Sendable {
     var exported: [UniformTypeDeclaration] = []
     /// The `imported` entries, in file order.
     var imported: [UniformTypeDeclaration] = []
+    /// Whether each declaration has been through `DeclarationValidator.checked(_:)` (the direct reading does it while
+    /// each declaration's parts are still in the cache), so that the validator need not check them again.
+    var isChecked = false
 
     /// The top-level keys a file may have.
     static let topLevelKeys: Set<String> = ["$schema", "exported", "imported"]
@@ -345,13 +348,14 @@ extension DeclarationFile {
     private static let entriesBeforeReserving = 64
 
     /// A file of these lists.
-    private init(exported: [UniformTypeDeclaration], imported: [UniformTypeDeclaration]) {
+    fileprivate init(exported: [UniformTypeDeclaration], imported: [UniformTypeDeclaration]) {
         self.exported = exported
         self.imported = imported
     }
 
-    /// The file read straight from its bytes, without a JSON tree; `nil` when the file has any problem, which
-    /// ``init(checking:source:)`` then finds and names.
+    /// The file read straight from its bytes, without a JSON tree, each declaration checked on its own by
+    /// `DeclarationValidator.checked(_:)` as it is made; `nil` when the file has any problem, which
+    /// ``init(checking:source:)`` and the validator then find and name.
     ///
     /// A file's tree was a fifth of loading a large one: its allocations, and freeing them. The checks here are those
     /// of ``init(checking:source:)``, made by the same functions on the same values (and `JSONParser`'s one grammar),
@@ -373,6 +377,7 @@ extension DeclarationFile {
         }
         try reader.beginObject()
         var file = DeclarationFile(exported: [], imported: [])
+        file.isChecked = true
         while let key = try reader.nextKey() {
             if key == exportedKey {
                 guard let list = try readList(&reader) else {
@@ -493,7 +498,7 @@ extension DeclarationFile {
         declaration.description = description
         declaration.referenceURL = referenceURL
         declaration.version = version
-        return declaration
+        return try? DeclarationValidator.checked(declaration)
     }
 
     /// A string, or `nil` when the value is of another kind.
@@ -531,11 +536,16 @@ extension DeclarationFile {
 
 /// The two readings of a declaration file side by side, for the fuzzers and tests that hold them to each other.
 package enum DeclarationFileReadings {
-    /// Whether the direct reading (without a JSON tree) and the tree's reading agree on `bytes`: both reject it,
-    /// or both read it to the same declarations in the same order.
+    /// Whether the direct reading (without a JSON tree) and the tree's reading, followed by the validator's check of
+    /// each declaration on its own, agree on `bytes`: both reject it, or both read it to the same checked
+    /// declarations in the same order.
     package static func agree(on bytes: [UInt8]) -> Bool {
         let direct = DeclarationFile.readDirectly(bytes)
-        let tree = try? DeclarationFile(checking: bytes, source: "input")
+        let tree = (try? DeclarationFile(checking: bytes, source: "input")).flatMap { file in
+            try? DeclarationFile(
+                exported: file.exported.map(DeclarationValidator.checked),
+                imported: file.imported.map(DeclarationValidator.checked))
+        }
         guard let direct, let tree else {
             return direct == nil && tree == nil
         }
