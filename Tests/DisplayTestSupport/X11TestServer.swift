@@ -11,12 +11,22 @@ import TransferKitTestSupport
 package let patience: Duration = .seconds(60)
 
 /// The processes whose command line contains `marker` (the serving copies of `transferkit copy`).
-package func processes(containing marker: String) -> [Int32] {
+///
+/// With `variable`, only those that were started with that environment entry (say `DISPLAY=:12`): a marker that
+/// is no file path, such as `--concealed`, is on the command lines of other suites' copies too, which run at the
+/// same time against servers of their own.
+package func processes(containing marker: String, startedWith variable: String? = nil) -> [Int32] {
     Syscall.directoryEntries(atPath: "/proc").compactMap { entry in
         guard let pid = Int32(entry),
             let commandLine = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
             String(decoding: commandLine, as: UTF8.self).contains(marker)
         else { return nil }
+        if let variable {
+            // The environment a process started with, NUL-separated; a process gone meanwhile has none.
+            guard let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+                environment.split(separator: 0).contains(where: { $0.elementsEqual(variable.utf8) })
+            else { return nil }
+        }
         return pid
     }
 }

@@ -100,13 +100,16 @@ final class X11CommandLineTests {
         #expect(try await copy.exitStatus() == 0)
     }
 
-    /// Waits until the background copies whose command line contains `marker` have exited (they do once another
-    /// client takes the clipboard).
+    /// Waits until this server's background copies whose command line contains `marker` have exited (they do once
+    /// another client takes the clipboard).
     func waitUntilNoServingCopy(containing marker: String) async throws {
-        for _ in 0..<3000 where !processes(containing: marker).isEmpty {
+        let display = "DISPLAY=:\(server.display)"
+        for _ in 0..<3000 where !processes(containing: marker, startedWith: display).isEmpty {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(processes(containing: marker).isEmpty, "a serving copy with \(marker) is still running")
+        #expect(
+            processes(containing: marker, startedWith: display).isEmpty,
+            "a serving copy with \(marker) is still running")
     }
 
     func xclipBytes(_ target: String) async throws -> Data {
