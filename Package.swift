@@ -116,7 +116,8 @@ let package = Package(
             ]),
         // Released static (`Scripts/release.sh`: `--static-swift-stdlib`), not by linker flags here: SwiftPM refuses a
         // versioned dependency whose products carry unsafe flags, and every adopter's tests build this product.
-        .executableTarget(name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI"]),
+        .executableTarget(
+            name: "transferkit", dependencies: ["TransferKitCLI", "TransferClipboardCLI", "TransferKitPlatform"]),
 
         // MARK: - Examples (the seed scenarios, `swift run <Name>`; their archives live in Examples/Archives)
 

@@ -64,15 +64,10 @@ package struct TerminalDevice: Sendable {
         typealias DescriptorFunction = @convention(c) (Int32) -> Int32
         typealias NameFunction = @convention(c) (Int32, UnsafeMutablePointer<CChar>?, Int) -> Int32
 
-        static let openController: OpenFunction? = lookUp("posix_openpt")
-        static let grant: DescriptorFunction? = lookUp("grantpt")
-        static let unlock: DescriptorFunction? = lookUp("unlockpt")
-        static let name: NameFunction? = lookUp("ptsname_r")
-
-        private static func lookUp<Function>(_ symbol: String) -> Function? {
-            guard let address = dlsym(dlopen(nil, RTLD_LAZY), symbol) else { return nil }
-            return unsafeBitCast(address, to: Function.self)
-        }
+        static let openController = CLibrary.function("posix_openpt", as: OpenFunction.self)
+        static let grant = CLibrary.function("grantpt", as: DescriptorFunction.self)
+        static let unlock = CLibrary.function("unlockpt", as: DescriptorFunction.self)
+        static let name = CLibrary.function("ptsname_r", as: NameFunction.self)
     }
 
     /// The terminal's line settings, as ``enterRawMode()`` found them, for ``restore(_:)``.

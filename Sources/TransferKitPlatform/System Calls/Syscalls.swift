@@ -556,18 +556,12 @@ private func cWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: In
         typealias SpliceFunction = @convention(c) (Int32, Offset, Int32, Offset, Int, UInt32) -> Int
 
         /// `splice(2)` from the C library, looked up once by name: the module map hides its declaration.
-        static let splice: SpliceFunction? = {
-            guard let symbol = dlsym(dlopen(nil, RTLD_LAZY), "splice") else { return nil }
-            return unsafeBitCast(symbol, to: SpliceFunction.self)
-        }()
+        static let splice = CLibrary.function("splice", as: SpliceFunction.self)
 
         typealias Pipe2Function = @convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32
 
         /// `pipe2(2)` from the C library, looked up once by name: the module map hides its declaration too.
-        static let pipe2: Pipe2Function? = {
-            guard let symbol = dlsym(dlopen(nil, RTLD_LAZY), "pipe2") else { return nil }
-            return unsafeBitCast(symbol, to: Pipe2Function.self)
-        }()
+        static let pipe2 = CLibrary.function("pipe2", as: Pipe2Function.self)
 
         /// The largest pipe an unprivileged process may ask for, from `/proc/sys/fs/pipe-max-size`.
         static let pipeMaximumSize: Int? = {
