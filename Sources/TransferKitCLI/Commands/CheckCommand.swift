@@ -11,13 +11,15 @@ package import UniformTypes
 /// `transferkit check`: validates archives and checks that their representations survive a
 /// decode and re-encode, in this process or in a child `transferkit` process.
 package struct CheckCommand: Command {
-    /// The readers used to decode representations.
-    package var registry: TransferRegistry
+    /// The readers used to decode representations; `nil` for ``TransferKitTool/standardRegistry(catalog:)`` of
+    /// `catalog`, made when the command runs (a tool builds its commands on every start, and registering the standard
+    /// readers then cost every other command a few percent of its start).
+    package var registry: TransferRegistry?
     /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
     package var catalog: TypeCatalog
 
-    /// Creates the command over `registry`, loading declarations into `catalog`.
-    package init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
+    /// Creates the command over `registry` (`nil`: the standard readers), loading declarations into `catalog`.
+    package init(registry: TransferRegistry?, catalog: TypeCatalog = .shared) {
         self.registry = registry
         self.catalog = catalog
     }
@@ -67,6 +69,7 @@ package struct CheckCommand: Command {
     /// Checks the archives.
     package func run(_ arguments: ParsedArguments, in context: CommandContext) async throws -> ExitCode {
         try DeclarationsOption.load(arguments, into: catalog)
+        let readers = registry ?? TransferKitTool.standardRegistry(catalog: catalog)
         let crossProcess = arguments.flag("--cross-process")
         var wanted: UniformType?
         if let identifier = arguments.value("--type") {
@@ -81,7 +84,7 @@ package struct CheckCommand: Command {
             let bytes = try file.readArchive()
             reports.append(
                 await check(
-                    bytes, name: file.displayName, crossProcess: crossProcess, wanted: wanted,
+                    bytes, name: file.displayName, readers: readers, crossProcess: crossProcess, wanted: wanted,
                     childArguments: DeclarationsOption.arguments(arguments), context))
         }
         let passed = reports.flatMap(\.items).filter(\.passed).count
@@ -106,8 +109,8 @@ package struct CheckCommand: Command {
     }
 
     private func check(
-        _ bytes: Data, name: String, crossProcess: Bool, wanted: UniformType?, childArguments: [String],
-        _ context: CommandContext
+        _ bytes: Data, name: String, readers: TransferRegistry, crossProcess: Bool, wanted: UniformType?,
+        childArguments: [String], _ context: CommandContext
     ) async -> ArchiveReport {
         var report = ArchiveReport(archive: name, crossProcess: crossProcess, items: [], error: nil)
         do {
@@ -116,7 +119,7 @@ package struct CheckCommand: Command {
             // The archive's own declarations (format 1.1) say what its types are: a declared JSON type is then
             // checked by value, like public.json, without a declarations file.
             let types = archive.carriedDeclarations(in: catalog).catalog
-            let checker = RoundTripChecker(registry: registry.using(types))
+            let checker = RoundTripChecker(registry: readers.using(types))
             let returned: TransferArchive
             if crossProcess {
                 returned = try await reencodeInChild(

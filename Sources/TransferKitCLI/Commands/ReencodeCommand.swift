@@ -11,13 +11,15 @@ package import UniformTypes
 /// decodes and re-encodes every representation that has a registered reader, and writes the
 /// archive back in the same form.
 package struct ReencodeCommand: Command {
-    /// The readers used to decode representations.
-    package var registry: TransferRegistry
+    /// The readers used to decode representations; `nil` for ``TransferKitTool/standardRegistry(catalog:)`` of
+    /// `catalog`, made when the command runs (a tool builds its commands on every start, and registering the standard
+    /// readers then cost every other command a few percent of its start).
+    package var registry: TransferRegistry?
     /// The catalogue that `--declarations` files are loaded into; it should be the registry's.
     package var catalog: TypeCatalog
 
-    /// Creates the command over `registry`, loading declarations into `catalog`.
-    package init(registry: TransferRegistry, catalog: TypeCatalog = .shared) {
+    /// Creates the command over `registry` (`nil`: the standard readers), loading declarations into `catalog`.
+    package init(registry: TransferRegistry?, catalog: TypeCatalog = .shared) {
         self.registry = registry
         self.catalog = catalog
     }
@@ -58,7 +60,8 @@ package struct ReencodeCommand: Command {
         let archive = try TransferArchive(decoding: bytes, format: format)
         // The archive's own declarations (format 1.1) teach the readers its types, as in `check`.
         let types = archive.carriedDeclarations(in: catalog).catalog
-        let result = try await Reencoder(checker: RoundTripChecker(registry: registry.using(types))).reencode(archive)
+        let readers = registry ?? TransferKitTool.standardRegistry(catalog: catalog)
+        let result = try await Reencoder(checker: RoundTripChecker(registry: readers.using(types))).reencode(archive)
         let encoded = try result.encoded(as: format)
         try await ArchiveOutput.write(
             toPath: arguments.value("--output"), isBinary: format == .cbor, context: context

@@ -16,9 +16,11 @@ extension TransferKitTool {
     /// ```
     /// - Parameters:
     ///   - catalog: The type catalogue for lookups, type inference and conformance.
-    ///   - registry: The readers `check` and `reencode` decode with.
+    ///   - registry: The readers `check` and `reencode` decode with; `nil` (the default) for
+    ///     ``standardRegistry(catalog:)`` of `catalog`, made only when one of them runs, so that the other commands
+    ///     do not pay for registering readers at start.
     public static func standardCommands(
-        catalog: TypeCatalog = .shared, registry: TransferRegistry = standardRegistry()
+        catalog: TypeCatalog = .shared, registry: TransferRegistry? = nil
     ) -> [any Command] {
         [
             TypesCommand(catalog: catalog),
