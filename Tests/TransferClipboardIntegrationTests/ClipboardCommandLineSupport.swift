@@ -23,13 +23,16 @@ func expectFileURLsAndSnapshot(
     #expect(!inspect.outputText.contains("dyn."), "\(inspect.outputText)")
 }
 
-/// Waits (within a minute) until no process has `marker` on its command line (a serving copy that should end).
-func waitUntilNoProcess(containing marker: String) async throws {
+/// Waits (within a minute) until no process has `marker` on its command line (a serving copy that should end), and
+/// with `variable` (`DISPLAY=:7`) that entry in the environment it started with; whether none is left.
+@discardableResult
+func waitUntilNoProcess(containing marker: String, startedWith variable: String? = nil) async throws -> Bool {
     for _ in 0..<3000 {
         // Each look reads every process's command line: stop at the first that finds none.
-        if processes(containing: marker).isEmpty { return }
+        if processes(containing: marker, startedWith: variable).isEmpty { return true }
         try await Task.sleep(for: .milliseconds(20))
     }
+    return processes(containing: marker, startedWith: variable).isEmpty
 }
 
 /// What `watch --count 1 --exec` gave its command: the whole environment as `env` printed it, and standard input.

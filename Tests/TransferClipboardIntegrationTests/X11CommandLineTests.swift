@@ -103,13 +103,8 @@ final class X11CommandLineTests {
     /// Waits until this server's background copies whose command line contains `marker` have exited (they do once
     /// another client takes the clipboard).
     func waitUntilNoServingCopy(containing marker: String) async throws {
-        let display = "DISPLAY=:\(server.display)"
-        for _ in 0..<3000 where !processes(containing: marker, startedWith: display).isEmpty {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(
-            processes(containing: marker, startedWith: display).isEmpty,
-            "a serving copy with \(marker) is still running")
+        let gone = try await waitUntilNoProcess(containing: marker, startedWith: "DISPLAY=:\(server.display)")
+        #expect(gone, "a serving copy with \(marker) is still running")
     }
 
     func xclipBytes(_ target: String) async throws -> Data {
