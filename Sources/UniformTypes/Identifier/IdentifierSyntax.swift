@@ -91,6 +91,16 @@ enum IdentifierSyntax {
 
 /// ASCII case folding and the reversible escaping used by dynamic identifiers.
 enum TextRules {
+    /// `text.lowercased()`, without the Unicode case mapping when `text` is ASCII (nearly every glob pattern and file
+    /// name), where it changes only `A`–`Z`. Reading the MIME database's globs lowercased each pattern twice through
+    /// the Unicode mapping.
+    static func lowercased(_ text: String) -> String {
+        let bytes = text.utf8
+        let isASCII =
+            bytes.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? bytes.allSatisfy { $0 < 0x80 }
+        return isASCII ? asciiLowercased(text) : text.lowercased()
+    }
+
     /// `text` with ASCII letters lowercased; other characters are unchanged. Returns the same
     /// string (without copying) when there is nothing to lowercase.
     static func asciiLowercased(_ text: String) -> String {

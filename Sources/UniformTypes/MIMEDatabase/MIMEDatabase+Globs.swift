@@ -13,7 +13,7 @@ extension MIMEDatabase {
     func mimeTypes(forFileName fileName: String) -> [String] {
         let name = fileName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         guard !name.isEmpty else { return [] }
-        let lowercasedName = name.lowercased()
+        let lowercasedName = TextRules.lowercased(name)
 
         var matches = (literalGlobs[lowercasedName] ?? []) + (caseSensitiveLiteralGlobs[name] ?? [])
         if matches.isEmpty { matches = longestSuffixMatches(name: name, lowercasedName: lowercasedName) }

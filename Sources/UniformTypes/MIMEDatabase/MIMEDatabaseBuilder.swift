@@ -148,7 +148,10 @@ struct MIMEDatabaseBuilder {
                 return
             }
             guard !closedGlobTypes.contains(type) else { return }
-            if globKeys.insert(GlobKey(type: type, pattern: rawPattern.lowercased())).inserted { globs.append(glob) }
+            // A case-insensitive glob's pattern is lowercased already.
+            let pattern = glob.isCaseSensitive ? TextRules.lowercased(rawPattern) : glob.pattern
+            let key = GlobKey(type: type, pattern: pattern)
+            if globKeys.insert(key).inserted { globs.append(glob) }
         }
         closedGlobTypes.formUnion(closedHere)
     }

@@ -23,7 +23,7 @@ struct MIMEGlob: Hashable, Sendable {
 
     /// Creates a glob, lowercasing a case-insensitive pattern and classifying it.
     init(pattern: String, mimeType: String, weight: Int, isCaseSensitive: Bool) {
-        let normalized = isCaseSensitive ? pattern : pattern.lowercased()
+        let normalized = isCaseSensitive ? pattern : TextRules.lowercased(pattern)
         self.pattern = normalized
         self.mimeType = mimeType
         self.weight = weight

@@ -206,7 +206,7 @@ enum MIMEImporter {
     ) -> UniformType? {
         let key = mimeType.asciiLowercased
         for glob in database.globs(for: mimeType)
-        where !glob.isCaseSensitive || glob.pattern == glob.pattern.lowercased() {
+        where !glob.isCaseSensitive || glob.pattern == TextRules.lowercased(glob.pattern) {
             // The claim is a table lookup and most extensions have none; the glob match is dearer, so it comes after.
             guard let filenameExtension = glob.filenameExtension,
                 case .success(let tag) = TagSyntax.normalize(filenameExtension, as: .filenameExtension),

@@ -106,10 +106,5 @@ enum MIMELineScanner {
 
 extension String {
     /// The string with ASCII letters lowercased; MIME type names are ASCII and compare case-insensitively.
-    var asciiLowercased: String {
-        guard utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else { return self }
-        return String(
-            decoding: utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 },
-            as: UTF8.self)
-    }
+    var asciiLowercased: String { TextRules.asciiLowercased(self) }
 }

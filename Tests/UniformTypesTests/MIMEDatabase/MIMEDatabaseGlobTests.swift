@@ -112,4 +112,22 @@ struct MIMEDatabaseGlobTests {
         #expect(again.skippedLineCount == 0)
         #expect(again.hasSameContents(as: database))
     }
+
+    /// ASCII patterns and names are lowercased without the Unicode case mapping; the others still take it, and both
+    /// must give what `lowercased()` gives.
+    @Test("patterns and names outside ASCII are lowercased as Unicode says, ASCII ones as before")
+    func lowercasingOutsideASCII() {
+        let files = MIMEDirectoryFiles(
+            globs2: Array(
+                "50:text/x-u:*.ÄRZ\n50:text/x-u:*.ärz\n50:text/x-v:*.AbC\n50:text/x-w:ŞEHİR\n50:text/x-x:*.ÉTÉ:cs\n"
+                    .utf8))
+        let database = MIMEDatabase(files: [files])
+        #expect(database.globs.map(\.pattern) == ["*.ärz", "*.abc", "şehi̇r", "*.ÉTÉ"])
+        #expect(database.mimeTypes(forFileName: "Datei.ÄRZ") == ["text/x-u"])
+        #expect(database.mimeTypes(forFileName: "datei.Ärz") == ["text/x-u"])
+        #expect(database.mimeTypes(forFileName: "x.aBc") == ["text/x-v"])
+        #expect(database.mimeTypes(forFileName: "ŞEHİR") == ["text/x-w"])
+        #expect(database.mimeTypes(forFileName: "x.ÉTÉ") == ["text/x-x"])
+        #expect(database.mimeTypes(forFileName: "x.été").isEmpty)
+    }
 }
