@@ -54,7 +54,7 @@ struct XdndSourceMachineTests {
         var machine = machine()
         _ = machine.handle(pointer(.press, 10, 10))
         _ = machine.handle(pointer(.motion, 20, 10))
-        _ = machine.handle(.grabbed(true))
+        _ = machine.handle(.grabbed(ownedSince: 0))
         _ = machine.handle(.found(target))
         _ = machine.handle(status(accepts))
         return machine
@@ -73,7 +73,7 @@ struct XdndSourceMachineTests {
         _ = machine.handle(Self.pointer(.press, 10, 10))
         #expect(machine.handle(Self.pointer(.motion, 10, 15)) == [.grab])
         #expect(machine.phase == .grabbing)
-        #expect(machine.handle(.grabbed(true)) == [.findTarget(rootX: 10, rootY: 15)])
+        #expect(machine.handle(.grabbed(ownedSince: 0)) == [.findTarget(rootX: 10, rootY: 15)])
         #expect(machine.phase == .dragging)
     }
 
@@ -83,7 +83,7 @@ struct XdndSourceMachineTests {
         _ = machine.handle(Self.pointer(.press, 10, 10))
         _ = machine.handle(Self.pointer(.motion, 30, 10))
         #expect(
-            machine.handle(.grabbed(false))
+            machine.handle(.grabbed(ownedSince: nil))
                 == [.finish(.outcome(.cancelled(reason: "the pointer could not be grabbed for the drag")))])
         #expect(machine.phase == .ended)
         #expect(machine.handle(Self.pointer(.press, 10, 10)).isEmpty)
@@ -94,7 +94,7 @@ struct XdndSourceMachineTests {
         var machine = Self.machine(types: [41, 42, 43, 44])
         _ = machine.handle(Self.pointer(.press, 10, 10))
         _ = machine.handle(Self.pointer(.motion, 30, 10))
-        _ = machine.handle(.grabbed(true))
+        _ = machine.handle(.grabbed(ownedSince: 0))
         #expect(
             machine.handle(.found(Self.proxied))
                 == [
@@ -154,6 +154,29 @@ struct XdndSourceMachineTests {
                 == [.finish(.outcome(.dropped(performed: .copy, target: "0x400001")))])
     }
 
+    @Test(
+        "A selection taken after the pointer's last event: positions and the drop carry the selection's time",
+        arguments: zip([500, 5] as [UInt32], [400, UInt32.max - 5] as [UInt32]))
+    func selectionTakenLate(owned: UInt32, release: UInt32) {
+        // A slow grab (a long type list) can take XdndSelection after the button went up; a drop naming the release's
+        // time would make this source, the selection's owner, refuse the target's read as older than its ownership.
+        // The second case is the same across the wrap of the server's 32-bit millisecond clock.
+        var machine = Self.machine()
+        _ = machine.handle(Self.pointer(.press, 10, 10, time: release &- 2))
+        _ = machine.handle(Self.pointer(.motion, 30, 10, time: release &- 1))
+        _ = machine.handle(Self.pointer(.release, 30, 10, time: release))
+        #expect(machine.handle(.grabbed(ownedSince: owned)) == [.findTarget(rootX: 30, rootY: 10)])
+        #expect(
+            machine.handle(.found(Self.target))
+                == [
+                    .watch(Self.target.window),
+                    Self.send(.enter(source: Self.window, version: 5, hasMoreTypes: false, types: [41, 42])),
+                    Self.position(30, 10, time: owned), .armDeadline,
+                ])
+        #expect(
+            machine.handle(Self.status(true)) == [Self.send(.drop(source: Self.window, time: owned)), .armDeadline])
+    }
+
     @Test("Release over a refusing target leaves it and reports the refusal; over nothing, a refusal without target")
     func refusals() {
         var refused = Self.over(false)
@@ -165,7 +188,7 @@ struct XdndSourceMachineTests {
         var nowhere = Self.machine()
         _ = nowhere.handle(Self.pointer(.press, 10, 10))
         _ = nowhere.handle(Self.pointer(.motion, 30, 10))
-        _ = nowhere.handle(.grabbed(true))
+        _ = nowhere.handle(.grabbed(ownedSince: 0))
         _ = nowhere.handle(.found(nil))
         _ = nowhere.handle(Self.pointer(.release, 30, 10))
         #expect(nowhere.handle(.found(nil)) == [.finish(.outcome(.refused(target: nil)))])
@@ -224,7 +247,7 @@ struct XdndSourceMachineTests {
         var machine = Self.machine()
         _ = machine.handle(Self.pointer(.press, 10, 10))
         _ = machine.handle(Self.pointer(.motion, 30, 10))
-        _ = machine.handle(.grabbed(true))
+        _ = machine.handle(.grabbed(ownedSince: 0))
         _ = machine.handle(.found(Self.proxied))
         _ = machine.handle(Self.status(true, action: 0, from: Self.proxied.window))
         _ = machine.handle(Self.pointer(.release, 30, 10))

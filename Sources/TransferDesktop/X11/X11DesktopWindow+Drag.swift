@@ -145,7 +145,7 @@ struct XdndSourceDriver {
                         let outcome = await grab()
                         grabbed = outcome.grabbed
                         ownership = outcome.ownership
-                        queue.append(.grabbed(outcome.grabbed && outcome.ownership != nil))
+                        queue.append(.grabbed(ownedSince: outcome.grabbed ? outcome.ownership?.time : nil))
                     case .findTarget(let x, let y):
                         queue.append(.found(await findTarget(rootX: x, rootY: y)))
                     case .send(let message, let destination, let about):

@@ -38,8 +38,9 @@ package struct XdndSourceMachine: ProtocolMachine {
     package enum Event: Sendable, Hashable {
         /// A button or motion event on the window (or, during the grab, anywhere).
         case pointer(X11PointerEvent)
-        /// The answer to ``Action/grab``: whether the pointer grab (and the selection) was taken.
-        case grabbed(Bool)
+        /// The answer to ``Action/grab``: the server time at which `XdndSelection` was taken, or `nil` when the
+        /// pointer grab or the selection was not.
+        case grabbed(ownedSince: UInt32?)
         /// The answer to ``Action/findTarget(rootX:rootY:)``: the target under the pointer, or none.
         case found(Target?)
         /// A target's message (enter, position, leave and drop, which go to targets, are ignored).
@@ -112,6 +113,9 @@ package struct XdndSourceMachine: ProtocolMachine {
     package private(set) var phase: Phase = .waiting
 
     private var pointer: (x: Int16, y: Int16, time: UInt32) = (0, 0, 0)
+    /// When `XdndSelection` was taken: no message may name an earlier time, or the selection's owner (this source)
+    /// refuses the target's request as stale.
+    private var ownedSince: UInt32 = 0
     private var released = false
     private var current: Target?
     /// A position was sent and its status has not come.
@@ -154,10 +158,11 @@ package struct XdndSourceMachine: ProtocolMachine {
             default:
                 return []
             }
-        case (.grabbing, .grabbed(let granted)):
-            guard granted else {
+        case (.grabbing, .grabbed(let time)):
+            guard let time else {
                 return end(.outcome(.cancelled(reason: "the pointer could not be grabbed for the drag")))
             }
+            ownedSince = time
             phase = .dragging
             return [.findTarget(rootX: pointer.x, rootY: pointer.y)]
         case (.grabbing, .pointer(let pointer)), (.dragging, .pointer(let pointer)):
@@ -246,7 +251,7 @@ package struct XdndSourceMachine: ProtocolMachine {
         moved = false
         return .send(
             .position(
-                source: window, rootX: pointer.x, rootY: pointer.y, time: pointer.time,
+                source: window, rootX: pointer.x, rootY: pointer.y, time: dataTime,
                 action: atoms.atom(for: actions[0])), to: target.destination, about: target.window)
     }
 
@@ -262,9 +267,16 @@ package struct XdndSourceMachine: ProtocolMachine {
         guard accepted != nil else { return leave() + end(.outcome(.refused(target: target.name))) }
         phase = .dropping
         return [
-            .send(.drop(source: window, time: pointer.time), to: target.destination, about: target.window),
+            .send(.drop(source: window, time: dataTime), to: target.destination, about: target.window),
             .armDeadline,
         ]
+    }
+
+    /// The time a position or the drop gives the target for reading `XdndSelection`: the pointer's, unless the
+    /// selection was taken later (the button can go up before a slow grab has taken it), then the selection's.
+    private var dataTime: UInt32 {
+        // Server times wrap every 49.7 days: the later of two is the one the other is less than half a turn behind.
+        Int32(bitPattern: pointer.time &- ownedSince) >= 0 ? pointer.time : ownedSince
     }
 
     /// A leave for the current target, if any.

@@ -631,7 +631,8 @@ package final class X11Backend: ClipboardBackend {
 package final class X11Ownership: ClipboardOwnership {
     weak let backend: X11Backend?
     let selection: X11.ID
-    let time: UInt32
+    /// The server time at which the selection was taken: the owner refuses requests that name an earlier one.
+    package let time: UInt32
     /// Opens when the ownership ends.
     private let end = Latch<Void>()
 
