@@ -22,6 +22,8 @@ struct MIMEDatabaseBuilder {
     /// The `subclasses` files, kept as read: the database parses them when first asked for parents.
     private var subclassFiles: [[UInt8]] = []
     private var globs: [MIMEGlob] = []
+    /// Each glob's type lowercased, at the glob's index: the key of the tables ``build(directories:)`` makes.
+    private var globTypeKeys: [String] = []
     private var globKeys: Set<GlobKey> = []
     /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
     private var closedGlobTypes: Set<String> = []
@@ -63,10 +65,12 @@ struct MIMEDatabaseBuilder {
 
         var literal: [String: [Int]] = [:]
         var caseSensitiveLiteral: [String: [Int]] = [:]
-        var suffix: [String: [Int]] = [:]
+        // Nearly every glob is a suffix (`*.ext`), and every type has some: room for them all up front, so that
+        // the tables are not rehashed as they grow (a sixth of loading the system database).
+        var suffix: [String: [Int]] = Dictionary(minimumCapacity: globs.count)
         var caseSensitiveSuffix: [String: [Int]] = [:]
         var pattern: [Int] = []
-        var byType: [String: [Int]] = [:]
+        var byType: [String: [Int]] = Dictionary(minimumCapacity: mimeTypes.count)
         for (index, glob) in globs.enumerated() {
             switch (glob.kind, glob.isCaseSensitive) {
             case (.literal, false): literal[glob.pattern, default: []].append(index)
@@ -75,7 +79,7 @@ struct MIMEDatabaseBuilder {
             case (.suffix, true): caseSensitiveSuffix[String(glob.suffix), default: []].append(index)
             case (.pattern, _): pattern.append(index)
             }
-            let type = glob.mimeType.asciiLowercased
+            let type = globTypeKeys[index]
             byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
         }
         // The weights apart, so that the comparison does not capture (and copy, for every call) the builder.
@@ -108,6 +112,9 @@ struct MIMEDatabaseBuilder {
 
     /// `types`: one MIME type per line.
     private mutating func addTypes(_ bytes: [UInt8]) {
+        let lines = MIMELineScanner.lineCount(in: bytes)
+        typeSpellings.reserveCapacity(typeSpellings.count + lines)
+        mimeTypes.reserveCapacity(mimeTypes.count + lines)
         MIMELineScanner.forEachLine(in: bytes) { line in
             guard let name = MIMELineScanner.mimeTypeName(in: bytes, line) else {
                 skippedLineCount += 1
@@ -125,6 +132,7 @@ struct MIMEDatabaseBuilder {
     private mutating func addAliases(_ bytes: [UInt8]) {
         let (pairs, malformed) = MIMELineScanner.pairs(in: bytes)
         skippedLineCount += malformed
+        aliasTargets.reserveCapacity(aliasTargets.count + pairs.count)
         for (alias, target) in pairs {
             let key = alias.asciiLowercased
             if aliasTargets[key] == nil {
@@ -137,6 +145,10 @@ struct MIMEDatabaseBuilder {
     /// `globs2`: `weight:type:pattern[:flags]` per line; the older `globs`: `type:pattern` with weight 50.
     private mutating func addGlobs(_ bytes: [UInt8], hasWeights: Bool) {
         var closedHere: Set<String> = []
+        let lines = MIMELineScanner.lineCount(in: bytes)
+        globKeys.reserveCapacity(globKeys.count + lines)
+        globs.reserveCapacity(globs.count + lines)
+        globTypeKeys.reserveCapacity(globTypeKeys.count + lines)
         MIMELineScanner.forEachLine(in: bytes) { line in
             guard let (glob, rawPattern) = parseGlob(bytes, line, hasWeights: hasWeights) else {
                 skippedLineCount += 1
@@ -147,11 +159,14 @@ struct MIMEDatabaseBuilder {
                 closedHere.insert(type)
                 return
             }
-            guard !closedGlobTypes.contains(type) else { return }
+            guard closedGlobTypes.isEmpty || !closedGlobTypes.contains(type) else { return }
             // A case-insensitive glob's pattern is lowercased already.
             let pattern = glob.isCaseSensitive ? TextRules.lowercased(rawPattern) : glob.pattern
             let key = GlobKey(type: type, pattern: pattern)
-            if globKeys.insert(key).inserted { globs.append(glob) }
+            if globKeys.insert(key).inserted {
+                globs.append(glob)
+                globTypeKeys.append(type)
+            }
         }
         closedGlobTypes.formUnion(closedHere)
     }

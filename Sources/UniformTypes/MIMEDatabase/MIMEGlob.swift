@@ -57,13 +57,23 @@ struct MIMEGlob: Hashable, Sendable {
     }
 
     private static func kind(of pattern: String) -> Kind {
-        let scalars = pattern.unicodeScalars
-        func isSpecial(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "*" || scalar == "?" || scalar == "[" || scalar == "\\"
+        // The four special characters are ASCII, so the UTF-8 bytes answer as the scalars would (a byte of a longer
+        // character is never ASCII), over the string's own storage.
+        func isSpecial(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[")
+                || byte == UInt8(ascii: "\\")
         }
-        guard scalars.contains(where: isSpecial) else { return .literal }
-        if scalars.first == "*", scalars.count > 1, !scalars.dropFirst().contains(where: isSpecial) { return .suffix }
-        return .pattern
+        func kind(_ bytes: some Collection<UInt8>) -> Kind {
+            guard let special = bytes.firstIndex(where: isSpecial) else { return .literal }
+            let rest = bytes[bytes.index(after: special)...]
+            if special == bytes.startIndex, bytes.first == UInt8(ascii: "*"), !rest.isEmpty,
+                !rest.contains(where: isSpecial)
+            {
+                return .suffix
+            }
+            return .pattern
+        }
+        return pattern.utf8.withContiguousStorageIfAvailable(kind) ?? kind(pattern.utf8)
     }
 
     /// `fnmatch(3)` with no flags over Unicode scalars: `*`, `?`, `[…]` with ranges and `!`/`^` negation,

@@ -19,6 +19,15 @@ enum MIMELineScanner {
         }
     }
 
+    /// An upper bound of the number of lines of `bytes` (its line feeds, plus one): room to reserve for them.
+    static func lineCount(in bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 1
+            for byte in buffer where byte == UInt8(ascii: "\n") { count += 1 }
+            return count
+        }
+    }
+
     /// The two names of each line of an `aliases` or `subclasses` file, separated by one space, and the number of
     /// malformed lines left out.
     static func pairs(in bytes: [UInt8]) -> (pairs: [(String, String)], malformed: Int) {
