@@ -11,16 +11,71 @@ extension MIMEDatabase {
     /// - Parameter fileName: A file name; anything up to the last `/` is ignored.
     /// - Returns: `["text/x-python", "text/x-python3"]` for `"setup.py"`; `[]` when nothing matches.
     func mimeTypes(forFileName fileName: String) -> [String] {
+        mimeTypes(forFileName: fileName, in: globTablesForLookUp)
+    }
+
+    /// ``mimeTypes(forFileName:)`` through `tables`, or with `nil` by reading the globs in turn (which answers the
+    /// same: the tests compare the two).
+    func mimeTypes(forFileName fileName: String, in tables: MIMEGlobTables?) -> [String] {
         let name = fileName.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         guard !name.isEmpty else { return [] }
         let lowercasedName = TextRules.lowercased(name)
-
-        var matches = (literalGlobs[lowercasedName] ?? []) + (caseSensitiveLiteralGlobs[name] ?? [])
-        if matches.isEmpty { matches = longestSuffixMatches(name: name, lowercasedName: lowercasedName) }
-        if matches.isEmpty {
-            matches = patternGlobs.filter { globs[$0].matches(name: name, lowercasedName: lowercasedName) }
+        // A name that is not ASCII takes the tables: a pattern matches it as the tables' `String` keys do, by
+        // canonical equivalence, which a scan of the scalars would not reproduce.
+        let tables = name.utf8.allSatisfy { $0 < 0x80 } ? tables : globTables
+        var matches: [Int]
+        if let tables {
+            matches = (tables.literal[lowercasedName] ?? []) + (tables.caseSensitiveLiteral[name] ?? [])
+            if matches.isEmpty { matches = longestSuffixMatches(name: name, lowercasedName: lowercasedName, tables) }
+            if matches.isEmpty {
+                matches = tables.pattern.filter { globs[$0].matches(name: name, lowercasedName: lowercasedName) }
+            }
+        } else {
+            matches = scannedMatches(name: name, lowercasedName: lowercasedName)
         }
         return uniqueTypes(ofGlobsAt: matches.sorted(by: isBetterGlob))
+    }
+
+    /// ``mimeTypes(forFileName:)``'s matches for an ASCII `name`, reading every glob in turn: the literal globs
+    /// equal to the name; else the suffix globs of the longest suffix that any matches (case-insensitive and
+    /// case-sensitive ones together when theirs are equally long); else the other patterns that match.
+    ///
+    /// The tables' answer for the same name: an ASCII name's suffix of `n` characters equals a pattern's text only
+    /// when that text also has `n` scalars (every scalar canonically equivalent to an ASCII character is a single
+    /// one, such as the Kelvin sign for `K`), so comparing each pattern's text with the name's suffix of its length
+    /// finds what the tables find at that length.
+    private func scannedMatches(name: String, lowercasedName: String) -> [Int] {
+        let nameLength = name.utf8.count
+        var literal: [Int] = []
+        var suffix: [Int] = []
+        var suffixLength = 0
+        var patterns: [Int] = []
+        for (index, glob) in globs.enumerated() {
+            let subject = glob.isCaseSensitive ? name : lowercasedName
+            switch glob.kind {
+            case .literal:
+                if glob.pattern == subject { literal.append(index) }
+            case .suffix:
+                let text = glob.suffix
+                let length = text.unicodeScalars.count
+                guard length <= nameLength, length >= suffixLength,
+                    subject.utf8.dropFirst(nameLength - length).elementsEqual(text.utf8)
+                        || (!text.utf8.allSatisfy { $0 < 0x80 }
+                            && String(subject.utf8.dropFirst(nameLength - length)) == String(text))
+                else { continue }
+                if length > suffixLength {
+                    suffix.removeAll()
+                    suffixLength = length
+                }
+                suffix.append(index)
+            case .pattern:
+                if literal.isEmpty, suffix.isEmpty, glob.matches(name: name, lowercasedName: lowercasedName) {
+                    patterns.append(index)
+                }
+            }
+        }
+        if !literal.isEmpty { return literal }
+        return suffix.isEmpty ? patterns : suffix
     }
 
     /// The filename extensions of `mimeType`'s `*.ext` globs, highest weight first, without the dot
@@ -32,8 +87,23 @@ extension MIMEDatabase {
 
     /// The globs of `mimeType`, highest weight first, then load order. Aliases are resolved.
     func globs(for mimeType: String) -> [MIMEGlob] {
+        globs(for: mimeType, in: globTablesForLookUp)
+    }
+
+    /// ``globs(for:)`` through `tables`, or with `nil` by reading the globs in turn (which answers the same).
+    func globs(for mimeType: String, in tables: MIMEGlobTables?) -> [MIMEGlob] {
         let key = canonicalKey(for: mimeType)
-        return (globsByType[key] ?? []).map { globs[$0] }
+        if let tables {
+            return (tables.byType[key] ?? []).map { globs[$0] }
+        }
+        // The globs whose type resolves to `key` as the tables resolve it: a type that is no alias stands for
+        // itself, an alias (one step) for its target.
+        let aliasKeys = Set((aliasesByType[key] ?? []).map(\.asciiLowercased))
+        let indices = globTypeKeys.indices.filter { index in
+            let type = globTypeKeys[index]
+            return type == key ? aliasTargets[type].map { $0.asciiLowercased == key } ?? true : aliasKeys.contains(type)
+        }
+        return MIMEGlobTables.inWeightOrder(indices, of: globs).map { globs[$0] }
     }
 
     /// Whether the glob at `lhs` ranks before the one at `rhs`: higher weight, longer pattern, earlier load.
@@ -48,9 +118,9 @@ extension MIMEDatabase {
     }
 
     /// The suffix globs matching the longest possible end of the name.
-    private func longestSuffixMatches(name: String, lowercasedName: String) -> [Int] {
-        let insensitive = longestSuffix(of: lowercasedName, in: suffixGlobs)
-        let sensitive = longestSuffix(of: name, in: caseSensitiveSuffixGlobs)
+    private func longestSuffixMatches(name: String, lowercasedName: String, _ tables: MIMEGlobTables) -> [Int] {
+        let insensitive = longestSuffix(of: lowercasedName, in: tables.suffix)
+        let sensitive = longestSuffix(of: name, in: tables.caseSensitiveSuffix)
         if insensitive.length == sensitive.length { return insensitive.matches + sensitive.matches }
         return insensitive.length > sensitive.length ? insensitive.matches : sensitive.matches
     }

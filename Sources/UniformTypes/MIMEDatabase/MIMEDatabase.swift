@@ -53,16 +53,24 @@ package struct MIMEDatabase: Sendable {
     var explicitReach: [String: MIMEReach] { subclasses.reach }
     /// The steps computing ``explicitReach`` took: the work count that tests bound.
     var explicitReachSteps: Int { subclasses.reachSteps }
-    /// Lowercased literal pattern → indices into `globs`; case-insensitive and case-sensitive globs apart.
-    let literalGlobs: [String: [Int]]
-    let caseSensitiveLiteralGlobs: [String: [Int]]
-    /// Text after the `*` of a suffix pattern → indices into `globs`.
-    let suffixGlobs: [String: [Int]]
-    let caseSensitiveSuffixGlobs: [String: [Int]]
-    /// Indices into `globs` of the fnmatch-style patterns.
-    let patternGlobs: [Int]
-    /// Lowercased type → indices into `globs`, in weight order (highest first, then load order).
-    let globsByType: [String: [Int]]
+    /// Each glob's type lowercased (as written, an alias not resolved), at the glob's index.
+    let globTypeKeys: [String]
+    /// The tables over ``globs`` that answer many look-ups, made once a database has been asked more than a few
+    /// times (``MIMEGlobTables/scanLimit``) and shared by its copies; until then a look-up reads ``globs`` in turn.
+    let globTableCache: MIMEGlobTableCache
+
+    /// The tables over ``globs``, made now if no look-up has made them yet.
+    var globTables: MIMEGlobTables {
+        globTableCache.tables { MIMEGlobTables(globs: globs, typeKeys: globTypeKeys, aliasTargets: aliasTargets) }
+    }
+
+    /// The tables over ``globs`` if a look-up should use them: once they are made, or once this look-up passes the
+    /// limit of scans (then it makes them); `nil` while reading ``globs`` in turn is cheaper.
+    var globTablesForLookUp: MIMEGlobTables? {
+        globTableCache.tablesAfterScans {
+            MIMEGlobTables(globs: globs, typeKeys: globTypeKeys, aliasTargets: aliasTargets)
+        }
+    }
 
     /// The number of aliases.
     var aliasCount: Int { aliasTargets.count }
@@ -153,6 +161,100 @@ final class MIMESubclassCache: Sendable {
             let value = compute()
             computed = value
             return value
+        }
+    }
+}
+
+/// The look-up tables over a database's globs.
+struct MIMEGlobTables: Sendable, Equatable {
+    /// How many look-ups a database answers by reading its globs in turn before it makes the tables. Making them
+    /// hashes each glob's pattern and type three times (about a fifth of loading the system database, 1 100 globs),
+    /// where reading the globs for one name costs a few microseconds: `transferkit copy` and `types` ask a handful
+    /// of names, the import of the whole database thousands.
+    static let scanLimit = 16
+
+    /// Lowercased literal pattern → indices into `globs`; case-insensitive and case-sensitive globs apart.
+    let literal: [String: [Int]]
+    let caseSensitiveLiteral: [String: [Int]]
+    /// Text after the `*` of a suffix pattern → indices into `globs`.
+    let suffix: [String: [Int]]
+    let caseSensitiveSuffix: [String: [Int]]
+    /// Indices into `globs` of the fnmatch-style patterns.
+    let pattern: [Int]
+    /// Lowercased canonical type → indices into `globs`, in weight order (highest first, then load order).
+    let byType: [String: [Int]]
+
+    /// The tables of `globs`, whose lowercased types are `typeKeys`; an alias among them counts as its target.
+    init(globs: [MIMEGlob], typeKeys: [String], aliasTargets: [String: String]) {
+        var literal: [String: [Int]] = [:]
+        var caseSensitiveLiteral: [String: [Int]] = [:]
+        // Nearly every glob is a suffix (`*.ext`): room for them all up front, so that the table is not rehashed as
+        // it grows.
+        var suffix: [String: [Int]] = Dictionary(minimumCapacity: globs.count)
+        var caseSensitiveSuffix: [String: [Int]] = [:]
+        var pattern: [Int] = []
+        var byType: [String: [Int]] = Dictionary(minimumCapacity: globs.count / 2)
+        for (index, glob) in globs.enumerated() {
+            switch (glob.kind, glob.isCaseSensitive) {
+            case (.literal, false): literal[glob.pattern, default: []].append(index)
+            case (.literal, true): caseSensitiveLiteral[glob.pattern, default: []].append(index)
+            case (.suffix, false): suffix[String(glob.suffix), default: []].append(index)
+            case (.suffix, true): caseSensitiveSuffix[String(glob.suffix), default: []].append(index)
+            case (.pattern, _): pattern.append(index)
+            }
+            let type = typeKeys[index]
+            byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
+        }
+        for (type, indices) in byType where indices.count > 1 {
+            byType[type] = MIMEGlobTables.inWeightOrder(indices, of: globs)
+        }
+        self.literal = literal
+        self.caseSensitiveLiteral = caseSensitiveLiteral
+        self.suffix = suffix
+        self.caseSensitiveSuffix = caseSensitiveSuffix
+        self.pattern = pattern
+        self.byType = byType
+    }
+
+    /// `indices` into `globs` by weight, highest first, then in load order.
+    static func inWeightOrder(_ indices: [Int], of globs: [MIMEGlob]) -> [Int] {
+        indices.sorted { left, right in
+            let (leftWeight, rightWeight) = (globs[left].weight, globs[right].weight)
+            return leftWeight != rightWeight ? leftWeight > rightWeight : left < right
+        }
+    }
+}
+
+/// The lazily made ``MIMEGlobTables`` of one database and the count of look-ups answered without them, under a
+/// lock, shared by the database's copies.
+final class MIMEGlobTableCache: Sendable {
+    private let state = SanitizedMutex<(tables: MIMEGlobTables?, scans: Int)>((nil, 0))
+
+    /// Whether the tables are made.
+    var isMade: Bool { state.withLock { $0.tables != nil } }
+
+    /// The tables, made by `make` if nothing has made them yet.
+    func tables(_ make: () -> MIMEGlobTables) -> MIMEGlobTables {
+        state.withLock { state in
+            if let tables = state.tables { return tables }
+            let tables = make()
+            state.tables = tables
+            return tables
+        }
+    }
+
+    /// The tables if they are made, or made now by `make` once ``MIMEGlobTables/scanLimit`` look-ups have read the
+    /// globs in turn; else `nil`, counting this look-up as one more scan.
+    func tablesAfterScans(_ make: () -> MIMEGlobTables) -> MIMEGlobTables? {
+        state.withLock { state in
+            if let tables = state.tables { return tables }
+            guard state.scans >= MIMEGlobTables.scanLimit else {
+                state.scans += 1
+                return nil
+            }
+            let tables = make()
+            state.tables = tables
+            return tables
         }
     }
 }

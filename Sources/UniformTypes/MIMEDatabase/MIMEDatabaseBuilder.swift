@@ -62,42 +62,11 @@ struct MIMEDatabaseBuilder {
                 aliasesByType[target.asciiLowercased, default: []].append(alias)
             }
         }
-
-        var literal: [String: [Int]] = [:]
-        var caseSensitiveLiteral: [String: [Int]] = [:]
-        // Nearly every glob is a suffix (`*.ext`), and every type has some: room for them all up front, so that
-        // the tables are not rehashed as they grow (a sixth of loading the system database).
-        var suffix: [String: [Int]] = Dictionary(minimumCapacity: globs.count)
-        var caseSensitiveSuffix: [String: [Int]] = [:]
-        var pattern: [Int] = []
-        var byType: [String: [Int]] = Dictionary(minimumCapacity: mimeTypes.count)
-        for (index, glob) in globs.enumerated() {
-            switch (glob.kind, glob.isCaseSensitive) {
-            case (.literal, false): literal[glob.pattern, default: []].append(index)
-            case (.literal, true): caseSensitiveLiteral[glob.pattern, default: []].append(index)
-            case (.suffix, false): suffix[String(glob.suffix), default: []].append(index)
-            case (.suffix, true): caseSensitiveSuffix[String(glob.suffix), default: []].append(index)
-            case (.pattern, _): pattern.append(index)
-            }
-            let type = globTypeKeys[index]
-            byType[aliasTargets[type]?.asciiLowercased ?? type, default: []].append(index)
-        }
-        // The weights apart, so that the comparison does not capture (and copy, for every call) the builder.
-        let weights = globs.map(\.weight)
-        for (type, indices) in byType where indices.count > 1 {
-            byType[type] = indices.sorted { left, right in
-                let (leftWeight, rightWeight) = (weights[left], weights[right])
-                return leftWeight != rightWeight ? leftWeight > rightWeight : left < right
-            }
-        }
-
         return MIMEDatabase(
             directories: directories, mimeTypes: mimeTypes, globs: globs, typeAndGlobSkippedLineCount: skippedLineCount,
             unreadableFiles: unreadableFiles, typeSpellings: typeSpellings, aliasTargets: aliasTargets,
             aliasesByType: aliasesByType, subclassFiles: subclassFiles, subclassCache: MIMESubclassCache(),
-            literalGlobs: literal,
-            caseSensitiveLiteralGlobs: caseSensitiveLiteral, suffixGlobs: suffix,
-            caseSensitiveSuffixGlobs: caseSensitiveSuffix, patternGlobs: pattern, globsByType: byType)
+            globTypeKeys: globTypeKeys, globTableCache: MIMEGlobTableCache())
     }
 
     private mutating func read(_ path: String) -> [UInt8]? {
@@ -185,8 +154,8 @@ struct MIMEDatabaseBuilder {
             weight = value
         }
         guard let type = MIMELineScanner.mimeTypeName(in: bytes, fields[offset]), !fields[offset + 1].isEmpty,
-            let pattern = String(validating: bytes[fields[offset + 1]], as: UTF8.self),
-            !pattern.utf8.contains(0)
+            !bytes[fields[offset + 1]].contains(0),
+            let pattern = String(validating: bytes[fields[offset + 1]], as: UTF8.self)
         else { return nil }
         var isCaseSensitive = false
         if fields.count > 2 + offset {

@@ -77,9 +77,6 @@ extension MIMEDatabase {
     package func hasSameContents(as other: MIMEDatabase) -> Bool {
         mimeTypes == other.mimeTypes && globs == other.globs && typeSpellings == other.typeSpellings
             && aliasTargets == other.aliasTargets && aliasesByType == other.aliasesByType
-            && explicitParents == other.explicitParents && literalGlobs == other.literalGlobs
-            && caseSensitiveLiteralGlobs == other.caseSensitiveLiteralGlobs && suffixGlobs == other.suffixGlobs
-            && caseSensitiveSuffixGlobs == other.caseSensitiveSuffixGlobs && patternGlobs == other.patternGlobs
-            && globsByType == other.globsByType
+            && explicitParents == other.explicitParents && globTables == other.globTables
     }
 }

@@ -52,6 +52,8 @@ enum MIMELineScanner {
         of bytes: [UInt8], in range: Range<Int>, separator: UInt8, maximumFields: Int
     ) -> [Range<Int>] {
         var result: [Range<Int>] = []
+        // Room for the usual fields at once: grown one append at a time, the array was reallocated twice a line.
+        result.reserveCapacity(min(maximumFields, 4))
         var fieldStart = range.lowerBound
         var index = range.lowerBound
         while index < range.upperBound, result.count < maximumFields - 1 {
