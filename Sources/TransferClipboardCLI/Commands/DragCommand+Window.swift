@@ -20,6 +20,7 @@ extension DragCommand {
         var remaining = entries
         var dropped = false
         var removalFailed = false
+        var lastReport: String?
         while !remaining.isEmpty {
             let source = move ? MovedFiles(remaining) : nil
             let session = DragSession(
@@ -29,9 +30,16 @@ extension DragCommand {
             do {
                 result = try await window.drag(session, filePromise: filePromise)
             } catch let error as ClipboardError where error.code == .cancelled && !andExit {
-                break  // The window was closed: the drags are over.
+                // The window was closed before this drag could begin (between two drags, or before the first was
+                // ready): the drags are over, said as a drag that the closing ended says it, once.
+                if lastReport != Self.windowClosedReport {
+                    try context.standardOutput.writeLine(Self.windowClosedReport)
+                }
+                break
             }
-            try context.standardOutput.writeLine(Self.report(result))
+            let report = Self.report(result)
+            lastReport = report
+            try context.standardOutput.writeLine(report)
             if move, result.operation == .copy, let reason = result.reason {
                 // A target that answered `move` without reading the files: they stay.
                 try context.standardError.writeLine("transferkit drag: \(reason)")
@@ -66,6 +74,9 @@ extension DragCommand {
     }
 
     /// The line printed after a drag: `dropped ACTION TARGET` (`-` when the protocol names no target window), or
+    /// The line of a drag that ended because the window closed (the reason both backends give).
+    static let windowClosedReport = "not dropped: the window was closed"
+
     /// `not dropped: REASON` (refused, cancelled, or the target failed).
     static func report(_ result: DesktopDragResult) -> String {
         guard result.operation.transfersItems else { return "not dropped: \(result.reason ?? "cancelled")" }
