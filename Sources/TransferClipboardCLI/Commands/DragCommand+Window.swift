@@ -73,10 +73,10 @@ extension DragCommand {
             + entries.map { "  " + $0.label }
     }
 
-    /// The line printed after a drag: `dropped ACTION TARGET` (`-` when the protocol names no target window), or
     /// The line of a drag that ended because the window closed (the reason both backends give).
     static let windowClosedReport = "not dropped: the window was closed"
 
+    /// The line printed after a drag: `dropped ACTION TARGET` (`-` when the protocol names no target window), or
     /// `not dropped: REASON` (refused, cancelled, or the target failed).
     static func report(_ result: DesktopDragResult) -> String {
         guard result.operation.transfersItems else { return "not dropped: \(result.reason ?? "cancelled")" }

@@ -61,15 +61,18 @@ package struct MIMEDatabase: Sendable {
 
     /// The tables over ``globs``, made now if no look-up has made them yet.
     var globTables: MIMEGlobTables {
-        globTableCache.tables { MIMEGlobTables(globs: globs, typeKeys: globTypeKeys, aliasTargets: aliasTargets) }
+        // Never nil: no scan is allowed first.
+        globTableCache.tables(afterScans: 0, makeGlobTables) ?? makeGlobTables()
     }
 
     /// The tables over ``globs`` if a look-up should use them: once they are made, or once this look-up passes the
     /// limit of scans (then it makes them); `nil` while reading ``globs`` in turn is cheaper.
     var globTablesForLookUp: MIMEGlobTables? {
-        globTableCache.tablesAfterScans {
-            MIMEGlobTables(globs: globs, typeKeys: globTypeKeys, aliasTargets: aliasTargets)
-        }
+        globTableCache.tables(afterScans: MIMEGlobTables.scanLimit, makeGlobTables)
+    }
+
+    private func makeGlobTables() -> MIMEGlobTables {
+        MIMEGlobTables(globs: globs, typeKeys: globTypeKeys, aliasTargets: aliasTargets)
     }
 
     /// The number of aliases.
@@ -233,22 +236,12 @@ final class MIMEGlobTableCache: Sendable {
     /// Whether the tables are made.
     var isMade: Bool { state.withLock { $0.tables != nil } }
 
-    /// The tables, made by `make` if nothing has made them yet.
-    func tables(_ make: () -> MIMEGlobTables) -> MIMEGlobTables {
+    /// The tables if they are made, or made now by `make` once `limit` look-ups have read the globs in turn; else
+    /// `nil`, counting this look-up as one more scan.
+    func tables(afterScans limit: Int, _ make: () -> MIMEGlobTables) -> MIMEGlobTables? {
         state.withLock { state in
             if let tables = state.tables { return tables }
-            let tables = make()
-            state.tables = tables
-            return tables
-        }
-    }
-
-    /// The tables if they are made, or made now by `make` once ``MIMEGlobTables/scanLimit`` look-ups have read the
-    /// globs in turn; else `nil`, counting this look-up as one more scan.
-    func tablesAfterScans(_ make: () -> MIMEGlobTables) -> MIMEGlobTables? {
-        state.withLock { state in
-            if let tables = state.tables { return tables }
-            guard state.scans >= MIMEGlobTables.scanLimit else {
+            guard state.scans >= limit else {
                 state.scans += 1
                 return nil
             }

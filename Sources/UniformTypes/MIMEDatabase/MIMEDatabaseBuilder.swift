@@ -29,7 +29,7 @@ struct MIMEDatabaseBuilder {
     /// The `subclasses` files, kept as read: the database parses them when first asked for parents.
     private var subclassFiles: [[UInt8]] = []
     private var globs: [MIMEGlob] = []
-    /// Each glob's type lowercased, at the glob's index: the key of the tables ``build(directories:)`` makes.
+    /// Each glob's type lowercased, at the glob's index (``MIMEDatabase/globTypeKeys``).
     private var globTypeKeys: [String] = []
     private var globKeys: Set<GlobKey> = []
     /// Types whose globs a higher-precedence directory ended with `__NOGLOBS__`.
@@ -135,7 +135,7 @@ struct MIMEDatabaseBuilder {
                 closedHere.insert(type)
                 return
             }
-            guard closedGlobTypes.isEmpty || !closedGlobTypes.contains(type) else { return }
+            guard !closedGlobTypes.contains(type) else { return }
             // A case-insensitive glob's pattern is lowercased already.
             let pattern = glob.isCaseSensitive ? TextRules.lowercased(rawPattern) : glob.pattern
             let key = GlobKey(type: type, pattern: pattern)
