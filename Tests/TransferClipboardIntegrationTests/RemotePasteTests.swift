@@ -224,10 +224,27 @@ final class RemotePasteTests {
         #expect(copy.status == 0, "\(copy.errorText)")
         defer { for pid in processes(containing: big) { kill(pid, SIGKILL) } }
 
+        // The far side's answer slowed to about 4 MiB/s, so the paste is surely still running when the link is cut
+        // (at full speed 256 MiB can cross the loopback between two looks of the loop below). The script is run by
+        // `sh`, not executed, so a child forked meanwhile that still holds it open cannot make it "Text file busy".
+        let slow = folder.appendingPathComponent("slow-far.sh")
+        try Data(
+            """
+            "$@" | python3 -c '
+            import sys, time
+            source, sink = sys.stdin.buffer, sys.stdout.buffer
+            while chunk := source.read1(65536):
+                sink.write(chunk)
+                sink.flush()
+                time.sleep(0.015)
+            '
+
+            """.utf8
+        ).write(to: slow)
         let output = folder.appendingPathComponent("pasted.bin").path
         let paste = try BackgroundProcess(
             [TransferKitExecutable.defaultPath, "paste", "--from", location, "-o", output],
-            environment: nearEnvironment())
+            environment: nearEnvironment(remoteProgram: "sh \(slow.path) \(farProgram)"))
         // Once bytes are arriving (the atomic output's temporary file has some), kill ssh: the link breaks mid-paste.
         func arrived() -> Bool {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
