@@ -57,12 +57,19 @@ extension MIMEDatabase {
                 if glob.pattern == subject { literal.append(index) }
             case .suffix:
                 let text = glob.suffix
-                let length = text.unicodeScalars.count
-                guard length <= nameLength, length >= suffixLength,
-                    subject.utf8.dropFirst(nameLength - length).elementsEqual(text.utf8)
-                        || (!text.utf8.allSatisfy { $0 < 0x80 }
-                            && String(subject.utf8.dropFirst(nameLength - length)) == String(text))
-                else { continue }
+                let length: Int
+                if glob.isASCII {
+                    // Bytes are scalars: the length without counting, and the bytes compared over their storage.
+                    length = text.utf8.count
+                    guard length <= nameLength, length >= suffixLength,
+                        Self.utf8(of: subject, endsWith: text, length: length)
+                    else { continue }
+                } else {
+                    length = text.unicodeScalars.count
+                    guard length <= nameLength, length >= suffixLength,
+                        String(subject.utf8.dropFirst(nameLength - length)) == String(text)
+                    else { continue }
+                }
                 if length > suffixLength {
                     suffix.removeAll()
                     suffixLength = length
@@ -76,6 +83,19 @@ extension MIMEDatabase {
         }
         if !literal.isEmpty { return literal }
         return suffix.isEmpty ? patterns : suffix
+    }
+
+    /// Whether the UTF-8 of `subject` ends with that of `suffix`, `length` bytes long and no longer than `subject`.
+    private static func utf8(of subject: String, endsWith suffix: Substring, length: Int) -> Bool {
+        let answer = subject.utf8.withContiguousStorageIfAvailable { name in
+            suffix.utf8.withContiguousStorageIfAvailable { text in
+                let start = name.count - length
+                for offset in 0..<length where name[start + offset] != text[offset] { return false }
+                return true
+            }
+        }
+        if let answer, let answer { return answer }
+        return subject.utf8.dropFirst(subject.utf8.count - length).elementsEqual(suffix.utf8)
     }
 
     /// The filename extensions of `mimeType`'s `*.ext` globs, highest weight first, without the dot

@@ -106,6 +106,18 @@ package struct MIMEDatabase: Sendable {
         return target.asciiLowercased
     }
 
+    /// Every lowercased name whose ``canonicalKey(for:)`` is one of `keys`: each key that is no alias, and each
+    /// alias that resolves to one. Comparing a name's lowercased spelling with these few costs less than working out
+    /// its canonical key, a hash of it, and another to look that up.
+    func names(canonicalizingTo keys: Set<String>) -> [String] {
+        var names: [String] = []
+        for key in keys {
+            if aliasTargets[key] == nil { names.append(key) }
+            names.append(contentsOf: (aliasesByType[key] ?? []).map(\.asciiLowercased))
+        }
+        return names
+    }
+
     /// The aliases that resolve to `mimeType` (which may itself be an alias), in load order.
     func aliases(of mimeType: String) -> [String] {
         aliasesByType[canonicalKey(for: mimeType)] ?? []

@@ -96,9 +96,11 @@ struct MIMEDatabaseBuilder {
                 skippedLineCount += 1
                 return
             }
+            // One hash for a new name (nearly every one); the first spelling is put back for a repeated one.
             let key = name.asciiLowercased
-            if typeSpellings[key] == nil {
-                typeSpellings[key] = name
+            if let first = typeSpellings.updateValue(name, forKey: key) {
+                typeSpellings[key] = first
+            } else {
                 mimeTypes.append(name)
             }
         }
@@ -111,8 +113,9 @@ struct MIMEDatabaseBuilder {
         aliasTargets.reserveCapacity(aliasTargets.count + pairs.count)
         for (alias, target) in pairs {
             let key = alias.asciiLowercased
-            if aliasTargets[key] == nil {
-                aliasTargets[key] = target
+            if let first = aliasTargets.updateValue(target, forKey: key) {
+                aliasTargets[key] = first
+            } else {
                 aliasesInLoadOrder.append(alias)
             }
         }
@@ -161,15 +164,12 @@ struct MIMEDatabaseBuilder {
             weight = value
         }
         guard let type = MIMELineScanner.mimeTypeName(in: bytes, fields[offset]), !fields[offset + 1].isEmpty,
-            !bytes[fields[offset + 1]].contains(0),
-            let pattern = String(validating: bytes[fields[offset + 1]], as: UTF8.self)
+            let pattern = MIMELineScanner.text(in: bytes, fields[offset + 1])
         else { return nil }
         var isCaseSensitive = false
         if fields.count > 2 + offset {
-            let flags = fields[2 + offset]
-            isCaseSensitive = MIMELineScanner.fields(
-                of: bytes, in: flags, separator: UInt8(ascii: ","), maximumFields: Int.max
-            ).contains { MIMELineScanner.field(bytes, $0, equals: "cs") }
+            isCaseSensitive = MIMELineScanner.list(
+                bytes, fields[2 + offset], separator: UInt8(ascii: ","), contains: "cs")
         }
         return (MIMEGlob(pattern: pattern, mimeType: type, weight: weight, isCaseSensitive: isCaseSensitive), pattern)
     }

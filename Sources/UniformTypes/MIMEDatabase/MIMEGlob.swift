@@ -20,6 +20,8 @@ struct MIMEGlob: Hashable, Sendable {
     let isCaseSensitive: Bool
     /// How the pattern is matched.
     let kind: Kind
+    /// Whether the pattern is ASCII (nearly all are): then its UTF-8 bytes are its scalars, one each.
+    let isASCII: Bool
 
     /// Creates a glob, lowercasing a case-insensitive pattern and classifying it.
     init(pattern: String, mimeType: String, weight: Int, isCaseSensitive: Bool) {
@@ -28,7 +30,7 @@ struct MIMEGlob: Hashable, Sendable {
         self.mimeType = mimeType
         self.weight = weight
         self.isCaseSensitive = isCaseSensitive
-        self.kind = Self.kind(of: normalized)
+        (self.kind, self.isASCII) = Self.classify(normalized)
     }
 
     /// The text after the leading `*` of a ``Kind/suffix`` pattern.
@@ -56,24 +58,26 @@ struct MIMEGlob: Hashable, Sendable {
         }
     }
 
-    private static func kind(of pattern: String) -> Kind {
+    /// The pattern's kind, and whether it is ASCII.
+    private static func classify(_ pattern: String) -> (Kind, isASCII: Bool) {
         // The four special characters are ASCII, so the UTF-8 bytes answer as the scalars would (a byte of a longer
         // character is never ASCII), over the string's own storage.
         func isSpecial(_ byte: UInt8) -> Bool {
             byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "[")
                 || byte == UInt8(ascii: "\\")
         }
-        func kind(_ bytes: some Collection<UInt8>) -> Kind {
-            guard let special = bytes.firstIndex(where: isSpecial) else { return .literal }
+        func classify(_ bytes: some Collection<UInt8>) -> (Kind, isASCII: Bool) {
+            let isASCII = !bytes.contains { $0 >= 0x80 }
+            guard let special = bytes.firstIndex(where: isSpecial) else { return (.literal, isASCII) }
             let rest = bytes[bytes.index(after: special)...]
             if special == bytes.startIndex, bytes.first == UInt8(ascii: "*"), !rest.isEmpty,
                 !rest.contains(where: isSpecial)
             {
-                return .suffix
+                return (.suffix, isASCII)
             }
-            return .pattern
+            return (.pattern, isASCII)
         }
-        return pattern.utf8.withContiguousStorageIfAvailable(kind) ?? kind(pattern.utf8)
+        return pattern.utf8.withContiguousStorageIfAvailable(classify) ?? classify(pattern.utf8)
     }
 
     /// `fnmatch(3)` with no flags over Unicode scalars: `*`, `?`, `[…]` with ranges and `!`/`^` negation,

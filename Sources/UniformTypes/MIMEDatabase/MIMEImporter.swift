@@ -164,8 +164,9 @@ enum MIMEImporter {
         }
         var merged: [String] = []
         var seen: Set<String> = []
+        let names = database.names(canonicalizingTo: candidates)
         // In the database's order, as the import meets them.
-        for mimeType in database.mimeTypes where candidates.contains(database.canonicalKey(for: mimeType)) {
+        for mimeType in database.mimeTypes where names.contains(mimeType.asciiLowercased) {
             guard seen.insert(mimeType.asciiLowercased).inserted,
                 declaredType(mergingWith: mimeType, database: database, in: snapshot) == type
             else { continue }
