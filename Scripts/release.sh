@@ -26,9 +26,23 @@
 # The binary carries no DWARF and fewer local symbols (`--strip-debug --discard-all`): 16 MB of debug information and
 # 3 MB of symbol table that nothing loads at run time (47.6 MB → 28.7 MB). Function names stay, so a crash's backtrace
 # still names them; for file and line, build without these two flags.
+#
+# The C++ standard library, which the Swift runtime calls, is linked statically as well when the toolchain's compiler
+# finds `libstdc++.a` (Debian: libstdc++-12-dev, which Swift requires anyway): `--static-swift-stdlib` links it
+# dynamically, and loading `libstdc++.so` (mapping it, relocating it, running its static constructors) cost about
+# 1 ms of every start here, half of a hello world's. A directory holding a linker script named `libstdc++.so` that
+# names the archive makes the toolchain's own `-lstdc++` take the archive. libgcc_s, libm and libc stay shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib -Xlinker --strip-debug -Xlinker --discard-all)
+cxx_archive="$(clang -print-file-name=libstdc++.a 2>/dev/null || true)"
+if [ -f "$cxx_archive" ]; then
+  mkdir -p .build/static-libstdc++
+  echo "INPUT($cxx_archive)" >.build/static-libstdc++/libstdc++.so
+  flags+=(-Xlinker "-L$PWD/.build/static-libstdc++")
+else
+  echo "release.sh: no libstdc++.a found (clang -print-file-name): the tool will load libstdc++.so at run time" >&2
+fi
 if [ "${1:-}" = bench ]; then
   shift
   swift build "${flags[@]}" --product transferkit-bench >&2
@@ -39,6 +53,10 @@ swift build "${flags[@]}" --product transferkit >&2
 tool="$(swift build "${flags[@]}" --show-bin-path)/transferkit"
 if ldd "$tool" | grep -E 'libswift|libFoundation|lib_Foundation' >&2; then
   echo "release.sh: $tool loads the Swift libraries above at run time; it should link them statically" >&2
+  exit 1
+fi
+if [ -f "$cxx_archive" ] && ldd "$tool" | grep -E 'libstdc\+\+' >&2; then
+  echo "release.sh: $tool loads libstdc++ at run time although $cxx_archive was to be linked in" >&2
   exit 1
 fi
 # ICU's data names its package (`icudt76l`), and Foundation's types keep their mangled names (`10Foundation8NSString…`)
