@@ -135,6 +135,8 @@ final class CatalogSnapshot: Sendable {
                 }
                 // A set, not a list searched per tag: one type with 200 000 extensions took over 40 s.
                 var seen: Set<SeenTag> = []
+                // Sized once: grown an insert at a time, the set was made again at two, three and five tags.
+                if tags.count > 1 { seen.reserveCapacity(tags.count) }
                 var table = tables.firstIndex { $0.tagClass == tagClass } ?? -1
                 for tag in tags {
                     // One tag, nearly every entry's case, cannot repeat: no set to make.
@@ -360,6 +362,11 @@ extension [CatalogSnapshot.TagClaim] {
         while position > startIndex, self[position - 1].rank > claim.rank {
             position -= 1
         }
-        insert(claim, at: position)
+        // Nearly always at the end: appended, not inserted through the general replacement.
+        if position == endIndex {
+            append(claim)
+        } else {
+            insert(claim, at: position)
+        }
     }
 }
