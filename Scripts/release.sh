@@ -32,15 +32,24 @@
 # dynamically, and loading `libstdc++.so` (mapping it, relocating it, running its static constructors) cost about
 # 1 ms of every start here, half of a hello world's. A directory holding a linker script named `libstdc++.so` that
 # names the archive makes the toolchain's own `-lstdc++` take the archive. libgcc_s, libm and libc stay shared.
+#
+# The Swift symbols are the binary's own (a version script makes every `$s…` name local): `--static-swift-stdlib`
+# exports every symbol (`-export-dynamic`), so the tool's 7 500 public Swift functions were in the dynamic symbol
+# table, which nothing looks up, and which the runtime's start walks once (`dladdr`, for the backtracer's path). They
+# stay in the symbol table, so a crash's backtrace still names them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib -Xlinker --strip-debug -Xlinker --discard-all)
+link=.build/release-link
+mkdir -p "$link"
+printf '{\n  local: $s*;\n};\n' >"$link/local-swift-symbols.map"
+flags+=(-Xlinker "--version-script=$PWD/$link/local-swift-symbols.map")
 cxx_archive="$(clang -print-file-name=libstdc++.a 2>/dev/null || true)"
 if [ -f "$cxx_archive" ]; then
-  mkdir -p .build/static-libstdc++
-  echo "INPUT($cxx_archive)" >.build/static-libstdc++/libstdc++.so
-  flags+=(-Xlinker "-L$PWD/.build/static-libstdc++")
+  echo "INPUT($cxx_archive)" >"$link/libstdc++.so"
+  flags+=(-Xlinker "-L$PWD/$link")
 else
+  rm -f "$link/libstdc++.so"
   echo "release.sh: no libstdc++.a found (clang -print-file-name): the tool will load libstdc++.so at run time" >&2
 fi
 if [ "${1:-}" = bench ]; then
