@@ -285,7 +285,7 @@ private struct Shelf: Encodable {
 }
 
 /// A record that keeps its keyed container.
-private struct Keeper: Decodable {
+struct Keeper: Decodable {
     enum CodingKeys: String, CodingKey {
         case name
     }

@@ -1,10 +1,50 @@
+/// The part of a keyed container that a state reaches without its key type: the state it reads, and whether it
+/// keeps that state alive.
+class CBORKeyedDecodingContainerBase {
+    /// The decode the container reads, unretained: ``owner`` keeps it alive, except while parked.
+    private let stateReference: Unmanaged<CBORDecodingState>
+    /// The state, or `nil` while the container waits in that state as its spare between two decodes
+    /// (``CBORDecodingState/recycle(_:)``): then only the state holds the container, and a container that held the
+    /// state back would keep both alive forever and the state from ever being the only reference to itself. A
+    /// parked container is reached only through its state, so the state outlives it.
+    @exclusivity(unchecked) private var owner: CBORDecodingState?
+
+    init(state: CBORDecodingState) {
+        stateReference = Unmanaged.passUnretained(state)
+        owner = state
+    }
+
+    /// The state the container reads (retained by whoever keeps the result).
+    final var state: CBORDecodingState { stateReference.takeUnretainedValue() }
+
+    /// Runs `body` with the state, without retaining it: the reads of every value go through here, and a retain
+    /// and a release of the state for each of them were a tenth of decoding a small record.
+    @inline(__always)
+    final func withState<R>(_ body: (CBORDecodingState) throws -> R) rethrows -> R {
+        try stateReference._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Stops keeping the state alive; see ``owner``.
+    final func park() {
+        owner = nil
+    }
+
+    /// Keeps the state alive again, before the container reads for it once more.
+    final func unpark() {
+        if owner == nil {
+            owner = stateReference.takeUnretainedValue()
+        }
+    }
+}
+
 /// The keyed container of ``CBORDecodingState``: a map, walked once when the container is made.
 ///
 /// A class, not a struct: `KeyedDecodingContainer`'s box copies and destroys the container on every `decode` call,
 /// through the generic type's value witnesses. A reference is one retain and release there, where a struct's three
 /// references were three (4–6 % of decoding the benchmark's records).
-final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let state: CBORDecodingState
+final class CBORKeyedDecodingContainer<Key: CodingKey>: CBORKeyedDecodingContainerBase,
+    KeyedDecodingContainerProtocol
+{
     /// The container's coding path, kept lazily (``codingPath`` makes the keys).
     @exclusivity(unchecked) private(set) var path: CBORCodingPath
     /// The number of keys in `path`, kept apart: reading `path` itself to count it copies and retains it, once for
@@ -19,7 +59,6 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     let convertedKeys: [String: Int]?
 
     init(state: CBORDecodingState, path: CBORCodingPath, at start: Int) throws {
-        self.state = state
         self.path = path.unshared
         pathCount = path.count
         (base, count, mark) = try Self.scan(state: state, path: path, at: start)
@@ -28,11 +67,14 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
         } else {
             convertedKeys = try Self.convertKeys(state: state, codingPath: path.keys, base: base, count: count)
         }
+        super.init(state: state)
     }
 
-    /// Points the container at another map: the next record's, in an array of records
-    /// (``CBORDecodingState/container(keyedBy:)``). Only with the default keys, for which a container converts none.
+    /// Points the container at another map: the next record's, in an array of records, or the next top-level
+    /// value's (``CBORDecodingState/container(keyedBy:)``). Only with the default keys, for which a container
+    /// converts none.
     func reopen(path: CBORCodingPath, at start: Int) throws {
+        unpark()
         self.path = path.unshared
         pathCount = path.count
         (base, count, mark) = try Self.scan(state: state, path: path, at: start)
@@ -97,7 +139,7 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
             // Past the decode the input is gone: nothing to read, as for a container of the default keys.
             return state.holdsInput ? convertedKeys[key.stringValue] : nil
         }
-        return state.valueOffset(of: key.stringValue, base: base, count: count, mark: mark)
+        return withState { state in state.valueOffset(of: key.stringValue, base: base, count: count, mark: mark) }
     }
 
     @inline(__always)
@@ -121,70 +163,72 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
 
     @inline(__always)
     private func read<T>(
-        _ type: T.Type, _ key: Key, _ body: (inout Int) throws(CBORDecodingFailure) -> T
+        _ type: T.Type, _ key: Key, _ body: (CBORDecodingState, inout Int) throws(CBORDecodingFailure) -> T
     ) throws -> T {
         var offset = try requireValue(key)
-        do {
-            return try body(&offset)
-        } catch {
-            throw state.error(error, type, path: codingPath + [key])
+        return try withState { state in
+            do throws(CBORDecodingFailure) {
+                return try body(state, &offset)
+            } catch {
+                throw state.error(error, type, path: codingPath + [key])
+            }
         }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readBool(at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readBool(at: &offset) }
     }
 
     func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readString(at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readString(at: &offset) }
     }
 
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readDouble(at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readDouble(at: &offset) }
     }
 
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readFloat(at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readFloat(at: &offset) }
     }
 
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        try read(type, key) { offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
+        try read(type, key) { state, offset throws(CBORDecodingFailure) in try state.readInteger(type, at: &offset) }
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -192,22 +236,24 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerPr
     }
 
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        guard let offset = valueOffset(key), !state.isNil(at: offset) else { return nil }
+        guard let offset = valueOffset(key), !withState({ state in state.isNil(at: offset) }) else { return nil }
         return try decodeValue(type, at: offset, key: key)
     }
 
     private func decodeValue<T: Decodable>(_ type: T.Type, at offset: Int, key: Key) throws -> T {
-        if let kind = CBORPrimitive.of(type) {
-            var position = offset
-            do {
-                return try state.readPrimitive(kind, as: type, at: &position)
-            } catch {
-                throw state.error(error, type, path: codingPath + [key])
+        try withState { state in
+            if let kind = CBORPrimitive.of(type) {
+                var position = offset
+                do throws(CBORDecodingFailure) {
+                    return try state.readPrimitive(kind, as: type, at: &position)
+                } catch {
+                    throw state.error(error, type, path: codingPath + [key])
+                }
             }
+            // A record's own container has the decoder's path (the same length): passing none spares a copy of it.
+            return try state.decodeNested(
+                type, at: offset, step: .key(key), in: pathCount == state.path.count ? nil : path, end: nil)
         }
-        // A record's own container has the decoder's path (the same length): passing none spares a copy of it.
-        return try state.decodeNested(
-            type, at: offset, step: .key(key), in: pathCount == state.path.count ? nil : path, end: nil)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -531,11 +577,16 @@ struct CBORSingleValueDecodingContainer: SingleValueDecodingContainer {
 extension CBORDecodingState {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         // An item of an array of records (`decodeRecords`, default keys) reuses the container of the item before,
-        // once that item's `init(from:)` has returned without keeping it: a new `KeyedDecodingContainer` is two
-        // objects (the container and the standard library's box around it) and look-ups of their generic metadata
-        // and witness tables, a tenth of decoding a small record. The box is held as `KeyedDecodingContainer`
-        // holds it: that struct is, in the standard library, one stored reference to its box; where its size says
-        // otherwise, nothing is reused.
+        // once that item's `init(from:)` has returned without keeping it; the first keyed container of a decode
+        // (the top-level value's, or that of the value a wrapper decodes through its single-value container) reuses
+        // the last decode's, which the spare state keeps (`make(input:options:)`, `recycle(_:)`). A new
+        // `KeyedDecodingContainer` is two objects (the container and the standard library's box around it) and
+        // look-ups of their generic metadata and witness tables, a tenth of decoding a small record and a fifth of
+        // a small top-level value. The box is held as `KeyedDecodingContainer` holds it: that struct is, in the
+        // standard library, one stored reference to its box; where its size says otherwise, nothing is reused.
+        if recordDepth == CBORDecodingState.unclaimedDepth {
+            recordDepth = depth
+        }
         guard depth == recordDepth, MemoryLayout<KeyedDecodingContainer<Key>>.size == MemoryLayout<AnyObject>.size
         else {
             return KeyedDecodingContainer(try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset))
@@ -543,7 +594,8 @@ extension CBORDecodingState {
         if let container = recordContainer, recordKeyType == ObjectIdentifier(type),
             isKnownUniquelyReferenced(&recordBox)
         {
-            try unsafeDowncast(container, to: CBORKeyedDecodingContainer<Key>.self).reopen(path: path, at: offset)
+            try unsafeDowncast(container, to: CBORKeyedDecodingContainer<Key>.self).reopen(
+                path: path, at: offset)
             return unsafeBitCast(recordBox, to: KeyedDecodingContainer<Key>.self)
         }
         let container = try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset)

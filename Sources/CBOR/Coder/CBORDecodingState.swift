@@ -56,11 +56,15 @@ final class CBORDecodingState: Decoder {
     @exclusivity(unchecked) var nextPlainType = 0
     /// Decoders made for `superDecoder()`, which must stop reading when the decode returns.
     @exclusivity(unchecked) private var spawned: [CBORDecodingState] = []
-    /// The depth at which `decodeRecords` decodes the items of an array of records with the default keys, or -1.
+    /// The depth at which `decodeRecords` decodes the items of an array of records with the default keys; else,
+    /// in a decode with the default keys (a state from ``make(input:options:)``), ``unclaimedDepth`` until the first
+    /// keyed container is asked for, then that container's depth (the top-level value's, or the value that a
+    /// wrapper decodes through its single-value container); else -1.
     @exclusivity(unchecked) var recordDepth = -1
-    /// The keyed container of the last item of that array, its key type and the `KeyedDecodingContainer` box
-    /// around it: the next item of the type takes them back once nobody else holds the box (``container(keyedBy:)``).
-    @exclusivity(unchecked) var recordContainer: AnyObject?
+    /// The keyed container of the last item of that array (or the first of the last decode), its key type and the
+    /// `KeyedDecodingContainer` box around it: the next item of the type takes them back once nobody else holds the
+    /// box (``container(keyedBy:)``).
+    @exclusivity(unchecked) var recordContainer: CBORKeyedDecodingContainerBase?
     @exclusivity(unchecked) var recordKeyType: ObjectIdentifier?
     @exclusivity(unchecked) var recordBox: AnyObject?
 
@@ -71,16 +75,22 @@ final class CBORDecodingState: Decoder {
         usesDefaultKeys = options.keyDecodingStrategy.isDefault
     }
 
+    /// ``recordDepth`` in a decode with the default keys before any keyed container is asked for.
+    static let unclaimedDepth = -2
+
     /// A state for a new top-level decode: the spare one, reset, or a new one.
     static func make(input: UnsafeRawBufferPointer, options: CBORDecoder) -> CBORDecodingState {
         guard let state = decodingStateCache.take() else {
-            return CBORDecodingState(input: input, options: options)
+            let state = CBORDecodingState(input: input, options: options)
+            state.recordDepth = state.usesDefaultKeys ? unclaimedDepth : -1
+            return state
         }
         state.input = input
         if !(options.hasDefaultOptions && state.options.hasDefaultOptions) {
             state.options = options
             state.usesDefaultKeys = options.keyDecodingStrategy.isDefault
         }
+        state.recordDepth = state.usesDefaultKeys ? unclaimedDepth : -1
         if state.path.count > 0 {
             state.path.removeAll()
         }
@@ -92,8 +102,19 @@ final class CBORDecodingState: Decoder {
     }
 
     /// Stops `state` reading the input and hands it back for the next decode.
+    ///
+    /// The decode's first keyed container stays for the next decode if nothing else holds it, parked meanwhile
+    /// (it no longer keeps the state alive; ``CBORKeyedDecodingContainerBase/park()``); one held elsewhere (a value
+    /// kept its container) is let go, to read nothing from now on.
     static func recycle(_ state: inout CBORDecodingState) {
         state.invalidate()
+        if let container = state.recordContainer {
+            if isKnownUniquelyReferenced(&state.recordBox) {
+                container.park()
+            } else {
+                (state.recordContainer, state.recordKeyType, state.recordBox) = (nil, nil, nil)
+            }
+        }
         if state.entries.count > 1 << 12 {
             state.entries = []  // a large map's entries are not worth keeping
         }

@@ -1,0 +1,131 @@
+import CBOR
+import Foundation
+import Synchronization
+import Testing
+
+/// One decode after another: each top-level value's keyed container is its own to keep, reads only its own map, and
+/// no decode keeps the decoder it used alive once it has returned.
+@Suite("CBORDecoder top-level values decoded in turn", .timeLimit(.minutes(5)))
+struct CoderTopLevelReuseTests {
+    @Test("a top-level value that keeps its keyed container keeps its own: later decodes of the type get others")
+    func keptTopLevelContainer() throws {
+        let decoder = CBORDecoder()
+        let first = try decoder.decode(Keeper.self, from: try CBOREncoder().encode(Label(name: "first")))
+        let second = try decoder.decode(Keeper.self, from: try CBOREncoder().encode(Label(name: "second")))
+        let plain = try decoder.decode(Label.self, from: try CBOREncoder().encode(Label(name: "third")))
+        // The first keyed container of a decode may be that of a value a wrapper decodes.
+        let wrapped = try decoder.decode(Wrapper<Keeper>.self, from: try CBOREncoder().encode(Label(name: "4")))
+        let fifth = try decoder.decode(Keeper.self, from: try CBOREncoder().encode(Label(name: "fifth")))
+        #expect(
+            [first.name, second.name, plain.name, wrapped.value.name, fifth.name] == [
+                "first", "second", "third", "4", "fifth",
+            ])
+        for kept in [first, second, wrapped.value, fifth] {
+            // Once its value is decoded, a kept container reads nothing (as documented), not a later value's map.
+            #expect(!kept.container.contains(.name))
+            #expect(kept.container.allKeys.isEmpty)
+            let error = try #require(throws: DecodingError.self) {
+                try kept.container.decode(String.self, forKey: .name)
+            }
+            #expect(describe(error).kind == "keyNotFound")
+        }
+    }
+
+    @Test("values decoded in turn, of one type or of several, and after failures, each read their own map")
+    func successiveValues() throws {
+        let decoder = CBORDecoder()
+        let encoder = CBOREncoder()
+        for index in 0..<40 {
+            let label = Label(name: "label \(index)")
+            #expect(try decoder.decode(Label.self, from: try encoder.encode(label)) == label)
+            let point = Point(x: index, y: Double(index) / 4)
+            #expect(try decoder.decode(Point.self, from: try encoder.encode(point)) == point)
+            #expect(try decoder.decode(Wrapper<Label>.self, from: try encoder.encode(label)).value == label)
+            // The same key type, a map cut short, then one without the key.
+            #expect(decodingFailure(Label.self, bytes("a1 64 6e616d65"))?.kind == "dataCorrupted")
+            let missing = try #require(decodingFailure(Label.self, bytes("a1 61 78 01")))
+            #expect(missing.kind == "keyNotFound")
+            #expect(missing.path == ["name"])
+            #expect(try decoder.decode(Label.self, from: try encoder.encode(label)) == label)
+        }
+    }
+
+    @Test("values decoded on many threads at once each read their own input")
+    func concurrentDecodes() async throws {
+        let encoded = try (0..<8).map { try CBOREncoder().encode(Label(name: "thread \($0)")) }
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for (index, input) in encoded.enumerated() {
+                group.addTask {
+                    var wrong = 0
+                    for _ in 0..<2_000 {
+                        let label = try? CBORDecoder().decode(Label.self, from: input)
+                        if label?.name != "thread \(index)" { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test("a decode does not keep its decoder alive once it returns, when another decode ran inside it")
+    func decodersAreFreed() throws {
+        // The outer decode's decoder is taken from the spare slot; the inner decode, run from the outer value's
+        // `init(from:)`, makes another and puts it back as the spare; the outer one is then one too many and must be
+        // freed, with the keyed container it opened. At most one decoder is kept as the spare at a time (another
+        // test may swap it meanwhile), so of many outer decoders at most one may be alive afterwards.
+        let input = try CBOREncoder().encode(Label(name: "outer"))
+        let observed = try (0..<20).map { _ in try CBORDecoder().decode(NestsADecode.self, from: input) }
+        #expect(observed.allSatisfy { $0.name == "outer" && $0.inner == "inner" && $0.decoderWasAlive })
+        #expect(observed.filter { $0.decoder.isAlive }.count <= 1)
+    }
+}
+
+private struct Label: Codable, Equatable {
+    var name: String
+}
+
+/// A value decoded through its single-value container as a `T`.
+private struct Wrapper<T: Decodable>: Decodable {
+    let value: T
+
+    init(from decoder: any Decoder) throws {
+        value = try decoder.singleValueContainer().decode(T.self)
+    }
+}
+
+/// A weak reference to the decoder a value was decoded from.
+private final class WeakDecoder: Sendable {
+    private let reference: Mutex<WeakBox>
+
+    init(_ decoder: any Decoder) {
+        reference = Mutex(WeakBox(object: decoder as AnyObject))
+    }
+
+    var isAlive: Bool { reference.withLock { $0.object != nil } }
+
+    private struct WeakBox: @unchecked Sendable {
+        weak var object: AnyObject?
+    }
+}
+
+/// A value whose `init(from:)` runs a second top-level decode before it reads its own map.
+private struct NestsADecode: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    let name: String
+    let inner: String
+    let decoder: WeakDecoder
+    let decoderWasAlive: Bool
+
+    init(from decoder: any Decoder) throws {
+        self.decoder = WeakDecoder(decoder)
+        // A decoder that is a class is alive while it decodes; one that is not would fail here, not pass below.
+        decoderWasAlive = self.decoder.isAlive
+        inner = try CBORDecoder().decode(Label.self, from: try CBOREncoder().encode(Label(name: "inner"))).name
+        name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+    }
+}
