@@ -197,6 +197,42 @@ struct CoderEncodingTests {
         try testRoundTrip(of: card)
     }
 
+    @Test("text of every length, ASCII or not, inline or not, round-trips; invalid UTF-8 of every length is rejected")
+    func textLengths() throws {
+        // The decoder makes strings of up to 15 bytes in place and longer ones otherwise: both sides of the line.
+        for length in 0...40 {
+            let ascii = String(repeating: "k", count: length)
+            try testRoundTrip(of: ascii)
+            try testRoundTrip(of: ["key": ascii])
+            // Two-byte characters and a four-byte one, whole.
+            let mixed = String(String(repeating: "é", count: length).prefix(max(0, length - 1))) + "🙂"
+            try testRoundTrip(of: mixed)
+            guard length > 0, length < 24 else { continue }
+            // A lone continuation byte at the end of otherwise ASCII text.
+            let invalid = [UInt8(0x60 + length)] + Array(repeating: UInt8(ascii: "k"), count: length - 1) + [0x80]
+            let failure = try #require(decodingFailure(String.self, invalid), "length \(length)")
+            #expect(failure.kind == "dataCorrupted")
+            #expect(failure.message.contains("not valid UTF-8"))
+        }
+    }
+
+    @Test("values of growing and shrinking sizes encode one after another with one encoder")
+    func encodingsInTurn() throws {
+        struct Sized: Codable, Equatable {
+            var numbers: [Int]
+            var labels: [String]
+        }
+        let encoder = CBOREncoder()
+        let decoder = CBORDecoder()
+        // Small and large encodings take turns: each starts with the room the one before ended with, or not.
+        for size in [1, 40, 3_000, 2, 70_000, 5, 600, 600, 1] {
+            let value = Sized(numbers: Array(0..<size), labels: (0..<min(size, 50)).map { "label \($0)" })
+            let data = try encoder.encode(value)
+            #expect(try decoder.decode(Sized.self, from: data) == value)
+            #expect(data == (try CBOREncoder().encode(value)))
+        }
+    }
+
     @Test(
         "each number takes its shortest form",
         arguments: [

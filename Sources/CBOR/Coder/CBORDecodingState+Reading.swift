@@ -158,9 +158,8 @@ extension CBORDecodingState {
         guard UTF8Validation.isValid(utf8) else {
             throw .corrupted("a text string is not valid UTF-8", at: offset)
         }
-        let text = String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
         offset = head.next + length
-        return text
+        return UTF8Validation.string(fromValid: utf8)
     }
 
     func readBytes(at offset: inout Int) throws(CBORDecodingFailure) -> Data {

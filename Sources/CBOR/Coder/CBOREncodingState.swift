@@ -73,6 +73,9 @@ final class CBOREncodingState: Encoder {
     }
 
     /// A state for a new top-level encode: the spare one, reset, or a new one.
+    /// The largest encoding whose buffer's final size the next encode starts with (``make(options:)``).
+    private static let smallEncoding = 2048
+
     static func make(options: CBOREncoder) -> CBOREncodingState {
         guard let state = encodingStateCache.take() else {
             return CBOREncodingState(options: options)
@@ -87,7 +90,11 @@ final class CBOREncodingState: Encoder {
             if !state.outputTaken {
                 state.output.deallocate()  // a large encoding's buffer is not worth keeping
             }
-            state.output = CBOROutputBuffer(capacity: 128)
+            // The room the last encoding ended with, when it was small: values of one type take turns, and a
+            // `Book` of the benchmark grew its buffer twice (128 → 256 → 512 bytes, for the map and the room its
+            // keys are sorted in), an allocation, a copy and a free each.
+            let capacity = state.output.count <= smallEncoding ? state.output.capacity : 128
+            state.output = CBOROutputBuffer(capacity: capacity)
             state.outputTaken = false
         } else {
             state.output.truncate(to: 0)
