@@ -74,10 +74,10 @@ final class CBORKeyedDecodingContainer<Key: CodingKey>: CBORKeyedDecodingContain
     /// value's (``CBORDecodingState/container(keyedBy:)``). Only with the default keys, for which a container
     /// converts none.
     func reopen(path: CBORCodingPath, at start: Int) throws {
-        unpark()
         self.path = path.unshared
         pathCount = path.count
         (base, count, mark) = try Self.scan(state: state, path: path, at: start)
+        unpark()  // after the walk: one that throws leaves the container parked
     }
 
     /// Walks the map at `start` into `state.entries`: its first entry, its entry count and its mark.

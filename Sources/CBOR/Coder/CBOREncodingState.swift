@@ -72,10 +72,10 @@ final class CBOREncodingState: Encoder {
         }
     }
 
-    /// A state for a new top-level encode: the spare one, reset, or a new one.
-    /// The largest encoding whose buffer's final size the next encode starts with (``make(options:)``).
+    /// The largest encoding whose size the next encode's buffer is made from (``make(options:)``).
     private static let smallEncoding = 2048
 
+    /// A state for a new top-level encode: the spare one, reset, or a new one.
     static func make(options: CBOREncoder) -> CBOREncodingState {
         guard let state = encodingStateCache.take() else {
             return CBOREncodingState(options: options)
@@ -90,10 +90,12 @@ final class CBOREncodingState: Encoder {
             if !state.outputTaken {
                 state.output.deallocate()  // a large encoding's buffer is not worth keeping
             }
-            // The room the last encoding ended with, when it was small: values of one type take turns, and a
-            // `Book` of the benchmark grew its buffer twice (128 → 256 → 512 bytes, for the map and the room its
-            // keys are sorted in), an allocation, a copy and a free each.
-            let capacity = state.output.count <= smallEncoding ? state.output.capacity : 128
+            // Room for twice the last encoding (its bytes and the room its keys are sorted in), when it was small
+            // and succeeded: values of one type take turns, and a `Book` of the benchmark grew its buffer twice
+            // (128 → 256 → 512 bytes). Sized from the count, not the capacity, so that neither a failed encode
+            // (count 0) nor one large encode makes later small ones start large.
+            let last = state.outputTaken ? state.output.count : 0
+            let capacity = last > 64 && last <= smallEncoding ? 2 * last : 128
             state.output = CBOROutputBuffer(capacity: capacity)
             state.outputTaken = false
         } else {
