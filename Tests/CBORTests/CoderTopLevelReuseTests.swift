@@ -69,6 +69,23 @@ struct CoderTopLevelReuseTests {
         #expect(mismatches == 0)
     }
 
+    @Test("a decoder kept past its decode reads nothing, and is freed once let go")
+    func keptDecoder() throws {
+        var kept: KeepsDecoder? = try CBORDecoder().decode(
+            KeepsDecoder.self, from: try CBOREncoder().encode(Label(name: "kept")))
+        #expect(kept?.name == "kept")
+        let watcher = try WeakDecoder(#require(kept?.decoder))
+        // The same key type at the depth of the decode's first container: the container waiting in the decoder is
+        // asked for again, and its map is gone with the input.
+        let error = try #require(throws: DecodingError.self) {
+            _ = try kept?.decoder.singleValueContainer().decode(Relabel.self)
+        }
+        #expect(describe(error).kind == "dataCorrupted")
+        #expect(watcher.isAlive)
+        kept = nil
+        #expect(!watcher.isAlive)
+    }
+
     @Test("a decode does not keep its decoder alive once it returns, when another decode ran inside it")
     func decodersAreFreed() throws {
         // The outer decode's decoder is taken from the spare slot; the inner decode, run from the outer value's
@@ -79,6 +96,30 @@ struct CoderTopLevelReuseTests {
         let observed = try (0..<20).map { _ in try CBORDecoder().decode(NestsADecode.self, from: input) }
         #expect(observed.allSatisfy { $0.name == "outer" && $0.inner == "inner" && $0.decoderWasAlive })
         #expect(observed.filter { $0.decoder.isAlive }.count <= 1)
+    }
+}
+
+/// A value that keeps the decoder it was decoded from, and opens a keyed container of `Relabel`'s key type.
+private struct KeepsDecoder: Decodable {
+    enum CodingKeys: String, CodingKey {
+        case name
+    }
+
+    let name: String
+    let decoder: any Decoder
+
+    init(from decoder: any Decoder) throws {
+        self.decoder = decoder
+        name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+    }
+}
+
+/// A value read with `KeepsDecoder`'s key type.
+private struct Relabel: Decodable {
+    let name: String
+
+    init(from decoder: any Decoder) throws {
+        name = try decoder.container(keyedBy: KeepsDecoder.CodingKeys.self).decode(String.self, forKey: .name)
     }
 }
 

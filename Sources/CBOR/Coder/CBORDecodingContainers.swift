@@ -594,8 +594,7 @@ extension CBORDecodingState {
         if let container = recordContainer, recordKeyType == ObjectIdentifier(type),
             isKnownUniquelyReferenced(&recordBox)
         {
-            try unsafeDowncast(container, to: CBORKeyedDecodingContainer<Key>.self).reopen(
-                path: path, at: offset)
+            try unsafeDowncast(container, to: CBORKeyedDecodingContainer<Key>.self).reopen(path: path, at: offset)
             return unsafeBitCast(recordBox, to: KeyedDecodingContainer<Key>.self)
         }
         let container = try CBORKeyedDecodingContainer<Key>(state: self, path: path, at: offset)

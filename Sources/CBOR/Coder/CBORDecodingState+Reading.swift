@@ -529,6 +529,6 @@ extension CBORDecodingState {
         guard UTF8Validation.isValid(utf8) else {
             throw .corrupted("a map key is not valid UTF-8", at: start)
         }
-        return String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        return UTF8Validation.string(fromValid: utf8)
     }
 }
