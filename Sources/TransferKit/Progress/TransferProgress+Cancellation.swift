@@ -9,19 +9,34 @@ extension TransferProgress {
 
     /// Cancels the work: marks this progress and all its children cancelled and runs the cancellation handlers.
     ///
-    /// Only the first call does anything. Handlers registered with ``onCancel(_:)`` run once each, synchronously on
-    /// the calling thread, after the lock is released (so they may use the progress). Observers see a cancelled
-    /// snapshot and their sequences end. A loader sees the cancellation through ``checkCancellation()``, its handlers,
-    /// or — inside ``withCancellation(_:)`` — through the cancellation of its task.
+    /// Only the first call does anything. The whole tree below this progress is marked cancelled before any handler
+    /// runs, so whatever a handler wakes (a loader's task that ``withCancellation(_:)`` cancels, say) already sees
+    /// ``isCancelled`` on every progress of it. Handlers registered with ``onCancel(_:)`` then run once each,
+    /// synchronously on the calling thread, after the lock is released (so they may use the progress), a parent's
+    /// before its children's. Observers see a cancelled snapshot and their sequences end. A loader sees the
+    /// cancellation through ``checkCancellation()``, its handlers, or — inside ``withCancellation(_:)`` — through the
+    /// cancellation of its task.
     public func cancel() {
+        var marked: [(progress: TransferProgress, action: StateMachine.CancelAction)] = []
+        markCancelled(into: &marked)
+        for entry in marked {
+            for handler in entry.action.handlers {
+                handler.body()
+            }
+        }
+        // Children report before their parents, as each child's change reaches its parent.
+        for entry in marked.reversed() {
+            entry.progress.perform(entry.action.change)
+        }
+    }
+
+    /// Marks this progress and, depth first, every descendant not cancelled yet, appending what each must do next.
+    private func markCancelled(into marked: inout [(progress: TransferProgress, action: StateMachine.CancelAction)]) {
         guard let action = state.withLock({ $0.cancel() }) else { return }
-        for handler in action.handlers {
-            handler.body()
-        }
+        marked.append((self, action))
         for child in action.children {
-            child.progress.cancel()
+            child.progress.markCancelled(into: &marked)
         }
-        perform(action.change)
     }
 
     /// Throws `CancellationError` if the progress is cancelled.

@@ -42,6 +42,25 @@ struct TransferProgressCancellationTests {
         #expect(root.makeChild(withPendingUnitCount: 1).isCancelled)
     }
 
+    @Test("Every progress of the tree is cancelled before any handler runs; a parent's handlers run first")
+    func treeMarkedBeforeHandlers() {
+        // A handler may wake a task (withCancellation's does) that at once looks at a child or grandchild, on
+        // another thread: that progress must already say it is cancelled.
+        let root = TransferProgress(totalUnitCount: 2)
+        let child = root.makeChild(withPendingUnitCount: 1)
+        let grandchild = child.makeChild(withPendingUnitCount: 1)
+        let sibling = root.makeChild(withPendingUnitCount: 1)
+        let seen = Mutex<[String]>([])
+        for (name, progress) in [("root", root), ("child", child), ("grandchild", grandchild), ("sibling", sibling)] {
+            progress.onCancel {
+                let tree = [root, child, grandchild, sibling].map(\.isCancelled)
+                seen.withLock { $0.append("\(name) \(tree.allSatisfy { $0 })") }
+            }
+        }
+        root.cancel()
+        #expect(seen.withLock { $0 } == ["root true", "child true", "grandchild true", "sibling true"])
+    }
+
     @Test("A handler registered after cancellation runs at once, before onCancel returns")
     func handlerAfterCancellation() {
         let progress = TransferProgress()
