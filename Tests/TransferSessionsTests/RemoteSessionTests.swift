@@ -383,7 +383,9 @@ struct HostileSessionPeerTests {
         let (path, directory) = try socketPath()
         defer { try? FileManager.default.removeItem(at: directory) }
         let session = DragSession(items: [], source: nil)
-        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(1))
+        // The source closes the connection after this much silence, which ends `exchange`; a loaded machine may
+        // stall the source's thread for a second between accepting the connection and reading the hello.
+        let publication = try DragSessionPublication(publishing: session, atPath: path, timeout: .seconds(3))
         defer { publication.close() }
         let hello = try SessionWire.frame(
             DestinationMessage.hello(version: 1, application: "old", process: Syscall.processID))
