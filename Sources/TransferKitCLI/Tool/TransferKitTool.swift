@@ -57,57 +57,76 @@ public struct TransferKitTool: Sendable {
 
     /// Runs the tool on `arguments` (without the program name) and returns the exit code.
     ///
-    /// Never throws and never exits the process, so tests can call it in-process.
-    public func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
+    /// Never throws and never exits the process, so tests can call it in-process. It runs on the caller's actor
+    /// until a command runs, so `--version` and `--help` answer without a hop to another thread.
+    public nonisolated(nonsending) func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
         var context = context
         context.toolName = name
+        switch resolve(arguments, in: context) {
+        case .answered(let code):
+            return code
+        case .run(let command, let rest):
+            do {
+                let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
+                return try await command.run(parsed, in: context)
+            } catch {
+                return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
+            }
+        }
+    }
+
+    /// What `arguments` ask for: an answer the tool gives itself (`--version`, help, a usage error in naming the
+    /// command), or a command to run with the arguments after its name.
+    private enum Resolution {
+        case answered(ExitCode)
+        case run(any Command, [String])
+    }
+
+    /// Answers `--version`, help and an unknown or missing command at once; otherwise names the command to run.
+    private func resolve(_ arguments: [String], in context: CommandContext) -> Resolution {
         if arguments == ["--version"] {
-            return report("\(name) \(version)\n", to: context.standardOutput)
+            return .answered(report("\(name) \(version)\n", to: context.standardOutput))
         }
         guard let first = arguments.first else {
             // No command: the usage goes to standard error, as for any other usage error.
             try? context.standardError.write(HelpText.render(self))
-            return .usageError
+            return .answered(.usageError)
         }
         guard first != "--help", first != "-h", first != "help" else {
             if arguments.count > 1, arguments[0] == "help", let command = command(named: arguments[1]) {
-                return report(HelpText.render(command, toolName: name), to: context.standardOutput)
+                return .answered(report(HelpText.render(command, toolName: name), to: context.standardOutput))
             }
-            return report(HelpText.render(self), to: context.standardOutput)
+            return .answered(report(HelpText.render(self), to: context.standardOutput))
         }
         guard let command = command(named: first) else {
             let known = commands.map(\.name) + ["help"]
             let message = "unknown command '\(first)'" + Suggestion.hint(for: first, in: known)
-            return usageError(UsageError(message), in: name, context: context)
+            return .answered(usageError(UsageError(message), in: name, context: context))
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
-            return report(HelpText.render(command, toolName: name), to: context.standardOutput)
+            return .answered(report(HelpText.render(command, toolName: name), to: context.standardOutput))
         }
-        do {
-            let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
-            return try await command.run(parsed, in: context)
-        } catch {
-            return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
-        }
+        return .run(command, rest)
     }
 
     /// Runs the tool on the process's command line and exits with the command's exit code.
     ///
     /// Ignores `SIGPIPE`, so that a closed pipe to another program (a clipboard client that stops reading) costs
     /// one write rather than the process; a closed standard output ends the tool quietly with status 141, as
-    /// `cat` ends. Removes half-written output files on every catchable terminating signal.
-    public func main() async -> Never {
+    /// `cat` ends. Removes half-written output files on every catchable terminating signal once a command runs
+    /// (`--version` and help write no file, and answer before that is set up). Runs on the caller's actor until a
+    /// command runs: called from a program's top-level code, `--version` starts no thread.
+    public nonisolated(nonsending) func main() async -> Never {
         let code = await runAsProcess()
         Syscall.exitProcess(code.rawValue)
     }
 
     /// What ``main()`` does before exiting: sets up the process, runs on its command line with the
     /// process's standard output and error, and returns the exit code.
-    package func runAsProcess() async -> ExitCode {
+    package nonisolated(nonsending) func runAsProcess() async -> ExitCode {
         Syscall.ignoreBrokenPipes()
         Syscall.ignoreFileSizeLimitSignal()
-        AtomicFile.installInterruptCleanup()
         let context = CommandContext(
             standardOutput: FileDescriptorOutput.standardOutput,
             standardError: FileDescriptorOutput.standardError,
@@ -116,7 +135,14 @@ public struct TransferKitTool: Sendable {
             toolName: name,
             executablePath: ExecutablePath.current()
         )
-        return await run(Array(CommandLine.arguments.dropFirst()), in: context)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Arming the cleanup's signal sources starts Dispatch's threads and waits for seven registrations: most of
+        // what `--version` would cost. Only a command can leave a half-written file behind.
+        if case .answered(let code) = resolve(arguments, in: context) {
+            return code
+        }
+        AtomicFile.installInterruptCleanup()
+        return await run(arguments, in: context)
     }
 
     /// The command called `name`, if the tool has one.
