@@ -114,9 +114,9 @@ public struct TransferKitTool: Sendable {
     ///
     /// Ignores `SIGPIPE`, so that a closed pipe to another program (a clipboard client that stops reading) costs
     /// one write rather than the process; a closed standard output ends the tool quietly with status 141, as
-    /// `cat` ends. Removes half-written output files on every catchable terminating signal once a command runs
-    /// (`--version` and help write no file, and answer before that is set up). Runs on the caller's actor until a
-    /// command runs: called from a program's top-level code, `--version` starts no thread.
+    /// `cat` ends. Removes half-written output files on every catchable terminating signal (set up by the first file
+    /// a command writes). Runs on the caller's actor until a command runs: called from a program's top-level code,
+    /// `--version` and help start no thread.
     public nonisolated(nonsending) func main() async -> Never {
         let code = await runAsProcess()
         Syscall.exitProcess(code.rawValue)
@@ -127,6 +127,7 @@ public struct TransferKitTool: Sendable {
     package nonisolated(nonsending) func runAsProcess() async -> ExitCode {
         Syscall.ignoreBrokenPipes()
         Syscall.ignoreFileSizeLimitSignal()
+        AtomicFile.installInterruptCleanup()
         let context = CommandContext(
             standardOutput: FileDescriptorOutput.standardOutput,
             standardError: FileDescriptorOutput.standardError,
@@ -135,14 +136,7 @@ public struct TransferKitTool: Sendable {
             toolName: name,
             executablePath: ExecutablePath.current()
         )
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        // Arming the cleanup's signal sources starts Dispatch's threads and waits for seven registrations: most of
-        // what `--version` would cost. Only a command can leave a half-written file behind.
-        if case .answered(let code) = resolve(arguments, in: context) {
-            return code
-        }
-        AtomicFile.installInterruptCleanup()
-        return await run(arguments, in: context)
+        return await run(Array(CommandLine.arguments.dropFirst()), in: context)
     }
 
     /// The command called `name`, if the tool has one.

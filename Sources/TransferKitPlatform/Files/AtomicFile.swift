@@ -14,7 +14,8 @@ import Dispatch
 /// A failure, a crash or Ctrl-C never leaves a half-written file at the destination; an existing file there stays
 /// untouched until the rename. The temporary file is removed when the body throws, and (once
 /// ``installInterruptCleanup()`` has run) when the process gets any catchable signal that would end it:
-/// ``cleanupSignals``. `SIGPIPE` is not among them: the tool ignores it, so a write to a closed pipe fails with
+/// ``cleanupSignals``. The signal sources are armed by the process's first write, before its temporary file exists:
+/// a process that writes no file keeps the signals' default actions and never pays for them. `SIGPIPE` is not among them: the tool ignores it, so a write to a closed pipe fails with
 /// `EPIPE` (the body throws, and the file is removed like on any error), and a `SIGPIPE` sent with `kill` does not
 /// end the process, which finishes or fails as it would have, renaming or removing the file itself.
 ///
@@ -89,6 +90,7 @@ package enum AtomicFile {
         inDirectory directory: String, temporaryFor name: String, reportedAs path: String,
         _ body: (Int32) async throws -> R, place: (String) throws(SystemError) -> Void
     ) async throws -> R {
+        armInterruptCleanupIfAsked()
         removeStaleTemporaryFiles(inDirectory: directory)
         pending.withLock { $0[directory, default: 0] += 1 }
         defer {
@@ -219,10 +221,41 @@ package enum AtomicFile {
     /// Removes pending temporary files when the process receives one of ``cleanupSignals``, then exits with status
     /// 128 plus the signal number (what a shell reports for a process the signal ended). The tool's `main()` calls
     /// it.
+    ///
+    /// The signal sources are armed by the first ``write(toPath:_:)`` or ``writeNew(inDirectory:firstFreeOf:_:)``
+    /// after this call, before that write's temporary file is made, not here: arming them starts Dispatch's threads
+    /// and waits for seven registrations, over a millisecond of a start, which a command that writes no file (a
+    /// `copy`, a `paste` to standard output, `--version`) has no use for. Until then the signals keep their default
+    /// actions, which end the process as the cleanup would, with no file of ours to remove.
     package static func installInterruptCleanup() {
+        cleanup.withLock { state in
+            if state == .off {
+                state = .asked
+            }
+        }
+    }
+
+    /// Whether ``installInterruptCleanup()`` asked for the cleanup, and whether its signal sources are armed.
+    private enum CleanupState {
+        case off, asked, armed
+    }
+
+    private static let cleanup = SanitizedMutex(CleanupState.off)
+
+    /// Arms the signal sources if ``installInterruptCleanup()`` asked for them and no write has armed them yet; a
+    /// concurrent write waits until they are.
+    private static func armInterruptCleanupIfAsked() {
+        cleanup.withLock { state in
+            guard state == .asked else { return }
+            armSignalSources()
+            state = .armed
+        }
+    }
+
+    private static func armSignalSources() {
         // Dispatch arms a source on its manager thread some time after `resume()`; until then the signal is
-        // ignored and would be lost. Wait for every registration, so a signal that comes right after this call (as
-        // soon as an output file exists) is always handled; waiting once for all keeps start-up short.
+        // ignored and would be lost. Wait for every registration, so a signal that comes as soon as the output file
+        // exists is always handled; waiting once for all keeps the wait short.
         let armed = DispatchSemaphore(value: 0)
         for signalNumber in cleanupSignals {
             signal(signalNumber, SIG_IGN)
