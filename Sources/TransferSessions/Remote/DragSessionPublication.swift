@@ -239,6 +239,12 @@ public final class DragSessionPublication: Sendable {
                 continue
             }
             guard let socket else { continue }
+            // The session may have ended a moment ago, before the task that closes this listener has run: a
+            // destination that connects now finds it gone, as it will once the socket is removed.
+            if case .ended = session.phase {
+                socket.close()
+                continue
+            }
             let endpoint = SourceEndpoint(publication: self, socket: socket)
             let accepted = state.withLock { state in
                 guard !state.isClosed, state.endpoints.count < Self.maximumConnections else { return false }
