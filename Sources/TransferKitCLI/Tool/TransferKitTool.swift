@@ -62,52 +62,35 @@ public struct TransferKitTool: Sendable {
     public nonisolated(nonsending) func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
         var context = context
         context.toolName = name
-        switch resolve(arguments, in: context) {
-        case .answered(let code):
-            return code
-        case .run(let command, let rest):
-            do {
-                let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
-                return try await command.run(parsed, in: context)
-            } catch {
-                return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
-            }
-        }
-    }
-
-    /// What `arguments` ask for: an answer the tool gives itself (`--version`, help, a usage error in naming the
-    /// command), or a command to run with the arguments after its name.
-    private enum Resolution {
-        case answered(ExitCode)
-        case run(any Command, [String])
-    }
-
-    /// Answers `--version`, help and an unknown or missing command at once; otherwise names the command to run.
-    private func resolve(_ arguments: [String], in context: CommandContext) -> Resolution {
         if arguments == ["--version"] {
-            return .answered(report("\(name) \(version)\n", to: context.standardOutput))
+            return report("\(name) \(version)\n", to: context.standardOutput)
         }
         guard let first = arguments.first else {
             // No command: the usage goes to standard error, as for any other usage error.
             try? context.standardError.write(HelpText.render(self))
-            return .answered(.usageError)
+            return .usageError
         }
         guard first != "--help", first != "-h", first != "help" else {
             if arguments.count > 1, arguments[0] == "help", let command = command(named: arguments[1]) {
-                return .answered(report(HelpText.render(command, toolName: name), to: context.standardOutput))
+                return report(HelpText.render(command, toolName: name), to: context.standardOutput)
             }
-            return .answered(report(HelpText.render(self), to: context.standardOutput))
+            return report(HelpText.render(self), to: context.standardOutput)
         }
         guard let command = command(named: first) else {
             let known = commands.map(\.name) + ["help"]
             let message = "unknown command '\(first)'" + Suggestion.hint(for: first, in: known)
-            return .answered(usageError(UsageError(message), in: name, context: context))
+            return usageError(UsageError(message), in: name, context: context)
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
-            return .answered(report(HelpText.render(command, toolName: name), to: context.standardOutput))
+            return report(HelpText.render(command, toolName: name), to: context.standardOutput)
         }
-        return .run(command, rest)
+        do {
+            let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
+            return try await command.run(parsed, in: context)
+        } catch {
+            return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
+        }
     }
 
     /// Runs the tool on the process's command line and exits with the command's exit code.

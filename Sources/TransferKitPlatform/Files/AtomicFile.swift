@@ -14,10 +14,11 @@ import Dispatch
 /// A failure, a crash or Ctrl-C never leaves a half-written file at the destination; an existing file there stays
 /// untouched until the rename. The temporary file is removed when the body throws, and (once
 /// ``installInterruptCleanup()`` has run) when the process gets any catchable signal that would end it:
-/// ``cleanupSignals``. The signal sources are armed by the process's first write, before its temporary file exists:
-/// a process that writes no file keeps the signals' default actions and never pays for them. `SIGPIPE` is not among them: the tool ignores it, so a write to a closed pipe fails with
+/// ``cleanupSignals``. `SIGPIPE` is not among them: the tool ignores it, so a write to a closed pipe fails with
 /// `EPIPE` (the body throws, and the file is removed like on any error), and a `SIGPIPE` sent with `kill` does not
-/// end the process, which finishes or fails as it would have, renaming or removing the file itself.
+/// end the process, which finishes or fails as it would have, renaming or removing the file itself. The signal
+/// handling is set up by the process's first write, before its temporary file exists: a process that writes no file
+/// keeps the signals' default actions and never pays for them.
 ///
 /// Only `SIGKILL` (or a power loss) can leave a temporary file behind. Its name says whose it is,
 /// `.transferkit-tmp-<pid>-<name>.XXXXXX`, and the next ``write(toPath:_:)`` into the same directory removes those
@@ -252,6 +253,7 @@ package enum AtomicFile {
         }
     }
 
+    /// Ignores each of ``cleanupSignals`` and handles it with a Dispatch source instead, returning once all are armed.
     private static func armSignalSources() {
         // Dispatch arms a source on its manager thread some time after `resume()`; until then the signal is
         // ignored and would be lost. Wait for every registration, so a signal that comes as soon as the output file
