@@ -181,6 +181,15 @@ struct WireTests {
             WireTimer.shared.schedule(at: .after(.milliseconds(20))) { done.post(()) }
             try await done.receive(until: .after(.seconds(10)))
         }
+        // An entry due after the one the thread sleeps until does not wake it: it fires once that wait ends, on
+        // time, even when the earlier entry was cancelled in between (a reply's deadline after the last reply's).
+        let early = WireTimer.shared.schedule(at: .after(.milliseconds(50))) {}
+        let done = Mailbox<ContinuousClock.Instant, Never>(capacity: 1)
+        let start = ContinuousClock.now
+        WireTimer.shared.schedule(at: .after(.milliseconds(80))) { done.post(.now) }
+        #expect(WireTimer.shared.cancel(early))
+        let firedAt = try await done.receive(until: .after(.seconds(10)))
+        #expect(firedAt - start >= .milliseconds(80))
     }
 
     @Test("the timer's sleep ends at its deadline, and at once with CancellationError when its task is cancelled")

@@ -33,6 +33,9 @@ package final class WireClock: Sendable {
         var entries: [Entry] = []
         var nextID: UInt64 = 1
         var isRunning = false
+        /// When the timer thread's current wait ends, on this clock; `nil` while it is not waiting (it is starting,
+        /// running an action, or about to look at the entries again).
+        var sleepsUntil: Duration?
         /// A manual clock's time.
         var manualNow: Duration = .zero
     }
@@ -86,8 +89,13 @@ package final class WireClock: Sendable {
         if !isManual && !state.isRunning {
             state.isRunning = true
             DedicatedThread.start { [self] in run() }
+        } else if let sleepsUntil = state.sleepsUntil, instant < sleepsUntil {
+            // Only an entry due before the thread's wait ends needs it awake. A request's deadline, scheduled at
+            // every wait for a reply and cancelled by the reply, is nearly always later than the one before, which
+            // the thread already sleeps until: waking it for each cost a thread switch and a contended lock on
+            // every exchange of the wire protocols.
+            condition.signal()
         }
-        condition.signal()
         return id
     }
 
@@ -115,7 +123,11 @@ package final class WireClock: Sendable {
         while true {
             guard let first = state.entries.first else {
                 // Idle: the thread ends after a while and the next schedule starts another.
-                if !condition.wait(for: .seconds(5)) && state.entries.isEmpty {
+                let idle = Duration.seconds(5)
+                state.sleepsUntil = origin.duration(to: .now) + idle
+                let signalled = condition.wait(for: idle)
+                state.sleepsUntil = nil
+                if !signalled && state.entries.isEmpty {
                     state.isRunning = false
                     condition.unlock()
                     return
@@ -125,7 +137,11 @@ package final class WireClock: Sendable {
             let now = origin.duration(to: .now)
             if first.instant > now {
                 // A write may expire in `Int64.max` seconds: the lock caps the wait, and the loop looks again anyway.
+                // (The wait is measured on the monotonic clock, which stops while the machine is suspended: then
+                // this entry, and one scheduled after it that did not wake the thread, fire late by that time.)
+                state.sleepsUntil = first.instant
                 _ = condition.wait(for: first.instant - now)
+                state.sleepsUntil = nil
                 continue
             }
             state.entries.removeFirst()
