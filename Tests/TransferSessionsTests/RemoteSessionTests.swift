@@ -463,6 +463,24 @@ struct HostileSessionPeerTests {
         }
         #expect(error6?.code == .disconnected)
     }
+
+    @Test("a listener whose queue stays full makes the connect wait until its time limit, then timedOut")
+    func fullListenerQueue() async throws {
+        let (path, directory) = try socketPath()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A backlog of 0 holds one pending connection; nobody accepts, so the next connect finds the queue full.
+        let listener = try UnixSocket.listen(atPath: path, backlog: 0)
+        defer { listener.close() }
+        let pending = try UnixSocket.connect(toPath: path)
+        defer { pending.close() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: TransferSessionError.self) {
+            _ = try await RemoteDragSession.connect(toPath: path, timeout: .milliseconds(300))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(error?.message.contains("did not take the connection") == true)
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+    }
 }
 
 @Suite("Decision records", .timeLimit(.minutes(5)))

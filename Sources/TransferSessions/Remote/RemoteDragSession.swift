@@ -106,9 +106,16 @@ public final class RemoteDragSession: Sendable {
     ) async throws(TransferSessionError) -> RemoteDragSession {
         let deadline = Deadline.after(timeout)
         let socket: UnixSocket
-        do {
-            socket = try await DedicatedThread.run { () throws(SystemError) in
-                try UnixSocket.connect(toPath: path, deadline: deadline)
+        do throws(SystemError) {
+            do throws(SystemError) {
+                // A listener whose queue has room takes the connection at once, so it is made here; only a full
+                // queue (`ETIMEDOUT` with no time to wait) waits, on a thread of its own, not the pool's.
+                socket = try UnixSocket.connect(toPath: path, deadline: .after(.zero))
+            } catch {
+                guard error.errorNumber == ErrorNumber.timedOut else { throw error }
+                socket = try await DedicatedThread.run { () throws(SystemError) in
+                    try UnixSocket.connect(toPath: path, deadline: deadline)
+                }
             }
         } catch {
             if error.errorNumber == ErrorNumber.timedOut {
