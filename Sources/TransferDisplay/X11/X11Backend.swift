@@ -306,10 +306,12 @@ package final class X11Backend: ClipboardBackend {
                 state.readSelections = [:]
                 state.subscribers = [:]
             }
+            // Closures, not key paths: a key path into these generic types is made at run time from mangled names,
+            // whose key types' conformances the runtime then looks for record by record (a tenth of a paste).
             return (
-                state.owned.values.map(\.ownership),
+                state.owned.values.map { $0.ownership },
                 Array(state.propertyWatchers.values) + Array(state.notifyWatchers.values),
-                state.subscribers.values.flatMap(\.values)
+                state.subscribers.values.flatMap { $0.values }
             )
         }
         for ownership in ownerships { ownership.finish() }
