@@ -1,5 +1,6 @@
 import TransferClipboard
 import TransferKitCLI
+import TransferKitPlatform
 import UniformTypes
 
 #if canImport(FoundationEssentials)
@@ -40,7 +41,9 @@ enum ClipboardCommandOptions {
         case let other?:
             throw UsageError("'\(other)' is not a display protocol (expected x11, wayland or wayland-focus)")
         }
-        return try await withDoctorHint { try await Clipboard(backend: choice, timeout: timeout, catalog: catalog) }
+        return try await withDoctorHint {
+            try await Clipboard(backend: choice, environment: Syscall.environment(), timeout: timeout, catalog: catalog)
+        }
     }
 
     /// Runs `body`, which connects to the display server, adding to a failure to connect where to look next.
@@ -52,7 +55,7 @@ enum ClipboardCommandOptions {
         {
             var error = error
             if [.noDisplay, .connectionFailed].contains(error.code),
-                let hint = TerminalCommandOptions.hint(environment: ProcessInfo.processInfo.environment)
+                let hint = TerminalCommandOptions.hint(environment: Syscall.environment())
             {
                 error.message += " " + hint
             }

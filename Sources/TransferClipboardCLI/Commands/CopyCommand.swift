@@ -138,7 +138,7 @@ struct CopyCommand: Command {
                 throw UsageError("\(name) does not go with --to (the far side's clipboard is written there, as a copy)")
             }
         }
-        let isServingCopy = ProcessInfo.processInfo.environment[Self.servingMarker] == "1"
+        let isServingCopy = Syscall.environmentValue(Self.servingMarker) == "1"
         if !arguments.flag("--foreground") && !isServingCopy {
             return try await serveInBackground(arguments, context: context)
         }
@@ -159,7 +159,7 @@ struct CopyCommand: Command {
         // Files are offered as a session too, for TransferKit readers here to read them directly.
         let published = ClipboardSessionOffer.publish(
             items.providers, options: options, largestFileSize: inputs.compactMap(\.size).max() ?? 0,
-            catalog: catalog, environment: ProcessInfo.processInfo.environment, timeout: ClipboardCommandOptions.timeout
+            catalog: catalog, environment: Syscall.environment(), timeout: ClipboardCommandOptions.timeout
         )
         defer { published?.publication.close() }
         let handle = try await clipboard.write(
@@ -217,7 +217,7 @@ struct CopyCommand: Command {
         }
         let text = [UInt8](try input.readAll(limit: limit))
         let selection = ClipboardCommandOptions.selection(arguments)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Syscall.environment()
         // The text is checked (UTF-8, within the limits) before the terminal is opened: a refusal needs none.
         let multiplexer = TerminalMultiplexer.detect(environment: environment)
         if let refusal = Self.terminalRefusal(text, selection, multiplexer, limit: limit, name: name, type: itemType) {
@@ -290,7 +290,7 @@ struct CopyCommand: Command {
         if arguments.positionals.contains("-"), standardInput.size == nil {
             standardInput = try Spool.toTemporaryFile(standardInput)
         }
-        var environment = ProcessInfo.processInfo.environment
+        var environment = Syscall.environment()
         environment[Self.servingMarker] = "1"
         let channel = try Syscall.makePipe()
         let pid: Int32

@@ -212,7 +212,7 @@ struct PasteCommand: Command {
         let selection = ClipboardCommandOptions.selection(arguments)
         let command = try location.command(
             running: ["serve", "--stdio"] + (selection == .primary ? ["--primary"] : []),
-            environment: ProcessInfo.processInfo.environment)
+            environment: Syscall.environment())
         let remote = try await RemoteDragSession.connect(runningCommand: command, timeout: timeout)
         defer { remote.close() }
         let label = "the \(selection.rawValue) of \(location)"
@@ -254,7 +254,7 @@ struct PasteCommand: Command {
     private func pasteFromTerminal(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         try TerminalCommandOptions.refuseWithTerminal(
             arguments, ["--type", "--list", "--json", "--archive", "--format", "--from-history", "--backend"])
-        let terminal = try TerminalCommandOptions.open(arguments, environment: ProcessInfo.processInfo.environment)
+        let terminal = try TerminalCommandOptions.open(arguments, environment: Syscall.environment())
         defer { terminal.terminal.close() }
         let selection = ClipboardCommandOptions.selection(arguments)
         let deadline = Deadline.after(TerminalClipboard.defaultAnswerTime)

@@ -353,6 +353,49 @@ package enum Syscall {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// This process's environment variables, read from `environ`: each `NAME=value` entry split at its first `=`.
+    /// An entry without one, or that is not UTF-8, is left out; a name given twice keeps its first value, the one
+    /// `getenv` reads.
+    ///
+    /// The same dictionary as `ProcessInfo.processInfo.environment` for a usual environment, made in a quarter of the
+    /// instructions (110 000 against 410 000 for 44 variables, callgrind): Foundation's splits each entry as
+    /// `Character`s, and a `transferkit copy` asked for it three times.
+    package static func environment() -> [String: String] {
+        // The list is null after `clearenv`; `__environ` (glibc's and musl's name) is imported as an optional.
+        #if canImport(Darwin)
+            environment(from: _NSGetEnviron()?.pointee)
+        #else
+            environment(from: __environ)
+        #endif
+    }
+
+    /// The variables of `list`, a null-terminated list of `NAME=value` C strings such as `environ`, as
+    /// ``environment()`` reads them.
+    package static func environment(from list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String: String]
+    {
+        var variables: [String: String] = [:]
+        guard var entry = list else { return variables }
+        // Nearly every name and value is ASCII, which `String(decoding:)` takes at once; the generic validation costs
+        // a thousand instructions a string.
+        func text(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            bytes.allSatisfy { $0 < 0x80 }
+                ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        }
+        while let pointer = entry.pointee {
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            if let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+                let name = text(UnsafeBufferPointer(rebasing: bytes[..<equals])),
+                variables.index(forKey: name) == nil,
+                let value = text(UnsafeBufferPointer(rebasing: bytes[(equals + 1)...]))
+            {
+                variables[name] = value
+            }
+            entry += 1
+        }
+        return variables
+    }
+
     /// Makes `newPath` a second name of the file at `existingPath` (`link(2)`): fails with `EEXIST`, changing
     /// nothing, when `newPath` exists, which makes it a way to create a whole file under a name only once.
     package static func link(_ existingPath: String, to newPath: String) throws(SystemError) {

@@ -45,9 +45,8 @@ public struct TransferSessionOrigin: Hashable, Sendable, CustomStringConvertible
     public static var defaultApplicationIdentifier: String { defaultApplication }
 
     private static let defaultApplication: String = {
-        let environment = ProcessInfo.processInfo.environment
         for name in ["TRANSFERKIT_APPLICATION_ID", "FLATPAK_ID", "SNAP_INSTANCE_NAME"] {
-            if let value = environment[name], !value.isEmpty {
+            if let value = Syscall.environmentValue(name), !value.isEmpty {
                 return value
             }
         }
@@ -56,7 +55,9 @@ public struct TransferSessionOrigin: Hashable, Sendable, CustomStringConvertible
             return name
         }
         let folder = slash == executable.startIndex ? "/" : String(executable[..<slash])
-        let path = (environment["PATH"] ?? "").split(separator: ":").map { $0.hasSuffix("/") ? $0.dropLast() : $0 }
+        let path = (Syscall.environmentValue("PATH") ?? "").split(separator: ":").map {
+            $0.hasSuffix("/") ? $0.dropLast() : $0
+        }
         let last = folder.split(separator: "/").last.map(String.init) ?? ""
         if folder == "/" || last == "bin" || last == "sbin" || path.contains(where: { $0 == folder }) {
             return name

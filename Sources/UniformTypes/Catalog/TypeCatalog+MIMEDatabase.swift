@@ -166,7 +166,7 @@ final class LazyMIMEImport: Sendable {
     /// The paths of `directories`, or of the XDG search path for `nil`.
     static func paths(of directories: [URL]?) -> [String] {
         directories.map { $0.map(\.path) }
-            ?? MIMEDatabase.searchDirectories(environment: ProcessInfo.processInfo.environment)
+            ?? MIMEDatabase.searchDirectories(environment: Syscall.environment())
     }
 
     /// The paths the import reads.

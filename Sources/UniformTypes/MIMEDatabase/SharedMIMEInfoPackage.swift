@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 #if canImport(FoundationEssentials)
     public import FoundationEssentials
 #else
@@ -281,7 +283,7 @@ public struct SharedMIMEInfoPackage: Sendable, Hashable {
     static func systemMIMETypes(directories: [URL]?) -> SystemMIMETypes {
         let paths =
             directories?.map(\.path)
-            ?? MIMEDatabase.systemSearchDirectories(environment: ProcessInfo.processInfo.environment)
+            ?? MIMEDatabase.systemSearchDirectories(environment: Syscall.environment())
         let database = MIMEDatabase(directories: paths)
         var known = Set(database.mimeTypes.map(\.asciiLowercased))
         known.formUnion(database.aliasTargets.keys)

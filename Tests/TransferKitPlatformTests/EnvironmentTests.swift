@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TransferKitPlatform
+
+@Suite("The process environment", .timeLimit(.minutes(5)))
+struct EnvironmentTests {
+    @Test("environment() reads the variables Foundation reads")
+    func sameAsFoundation() {
+        let variables = Syscall.environment()
+        #expect(!variables.isEmpty)
+        #expect(variables == ProcessInfo.processInfo.environment)
+        #expect(variables["PATH"] == Syscall.environmentValue("PATH"))
+    }
+
+    @Test("an entry splits at its first '='; one without '=' or not UTF-8 is left out; a repeated name keeps its first")
+    func entries() {
+        let entries: [[UInt8]] = [
+            Array("A=b=c".utf8), Array("NOEQUALS".utf8), Array("D=1".utf8), Array("D=2".utf8),
+            [0xFF, 0x3D, 0x78], [0x58, 0x3D, 0xC3], Array("ü=ï".utf8), Array("EMPTY=".utf8),
+        ]
+        let strings = entries.map { bytes in
+            let string = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { string[index] = CChar(bitPattern: byte) }
+            string[bytes.count] = 0
+            return string
+        }
+        defer { for string in strings { string.deallocate() } }
+        let list = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: strings.count + 1)
+        defer { list.deallocate() }
+        for (index, string) in strings.enumerated() { list[index] = string }
+        list[strings.count] = nil
+        #expect(Syscall.environment(from: list) == ["A": "b=c", "D": "1", "ü": "ï", "EMPTY": ""])
+        #expect(Syscall.environment(from: nil) == [:])
+    }
+}
