@@ -89,12 +89,16 @@ package final class WireClock: Sendable {
         if !isManual && !state.isRunning {
             state.isRunning = true
             DedicatedThread.start { [self] in run() }
-        } else if let sleepsUntil = state.sleepsUntil, instant < sleepsUntil {
+        } else if let sleepsUntil = state.sleepsUntil {
             // Only an entry due before the thread's wait ends needs it awake. A request's deadline, scheduled at
             // every wait for a reply and cancelled by the reply, is nearly always later than the one before, which
             // the thread already sleeps until: waking it for each cost a thread switch and a contended lock on
-            // every exchange of the wire protocols.
-            condition.signal()
+            // every exchange of the wire protocols. A thread still asleep past its instant overslept (its wait is
+            // measured on the monotonic clock, which stops while the machine is suspended): it is woken, so that a
+            // long wait begun before a suspend does not hold back the entries scheduled after it.
+            if instant < sleepsUntil || origin.duration(to: .now) >= sleepsUntil {
+                condition.signal()
+            }
         }
         return id
     }
@@ -138,7 +142,7 @@ package final class WireClock: Sendable {
             if first.instant > now {
                 // A write may expire in `Int64.max` seconds: the lock caps the wait, and the loop looks again anyway.
                 // (The wait is measured on the monotonic clock, which stops while the machine is suspended: then
-                // this entry, and one scheduled after it that did not wake the thread, fire late by that time.)
+                // this entry fires late by that time, unless a schedule after the resume wakes the thread.)
                 state.sleepsUntil = first.instant
                 _ = condition.wait(for: first.instant - now)
                 state.sleepsUntil = nil
