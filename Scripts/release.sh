@@ -4,7 +4,7 @@
 # time and carries no full Foundation.
 #
 #   Scripts/release.sh [SWIFT-BUILD-OPTION…]   # builds the tool and prints its path (.build/release/transferkit)
-#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the benchmark the same way and runs it (`bench --quick`)
+#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the tool so and the benchmark beside it, and runs it
 #
 # `swift run` has no `--static-swift-stdlib`, so the benchmark is built and run in two steps here: it times the
 # `transferkit` built beside it, which is then linked as released (Benchmarks/README.md, the cli rows).
@@ -46,11 +46,12 @@
 # to those scans and 2.3 M to demangling. An accessor passes the witness tables it already has. `types public.png`
 # 7.2 → 5.4 M instructions (callgrind, empty XDG data path); 400 alternating runs, median wall time: `types public.png` 6.79 → 5.87 ms,
 # `--version` 2.51 → 2.26 ms; copy + paste on Xvfb, 80 alternating pairs, median 20.7 → 18.8 ms; 0.06 MB more code,
-# 1 300 fewer relocations. The library's own builds (an adopter's, the tests') keep the compiler's default.
+# 1 300 fewer relocations. The library's own builds (an adopter's, the tests', the benchmark's in-process rows: see
+# below) keep the compiler's default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib -Xlinker --strip-debug -Xlinker --discard-all)
-flags+=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
+metadata=(-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
 link=.build/release-link
 mkdir -p "$link"
 printf '{\n  local: $s*;\n};\n' >"$link/local-swift-symbols.map"
@@ -65,10 +66,19 @@ else
 fi
 if [ "${1:-}" = bench ]; then
   shift
-  swift build "${flags[@]}" --product transferkit-bench >&2
-  exec "$(swift build "${flags[@]}" --show-bin-path)/transferkit-bench" "$@"
+  # The tool and the hello world it is timed against, as released; the benchmark itself, whose in-process rows
+  # measure the library, as an adopter's build compiles the library (without the metadata flag, which made the
+  # coder's rows 3-10 % slower: each generic type's metadata an accessor call in the hot loops), in a build folder
+  # of its own. It finds the tools through TRANSFERKIT_BENCH_TOOLS.
+  tool_flags=("${flags[@]}" "${metadata[@]}")
+  swift build "${tool_flags[@]}" --product transferkit >&2
+  swift build "${tool_flags[@]}" --product transferkit-bench-hello >&2
+  tools="$(swift build "${tool_flags[@]}" --show-bin-path)"
+  library_flags=("${flags[@]}" --scratch-path .build-bench)
+  swift build "${library_flags[@]}" --product transferkit-bench >&2
+  TRANSFERKIT_BENCH_TOOLS="$tools" exec "$(swift build "${library_flags[@]}" --show-bin-path)/transferkit-bench" "$@"
 fi
-flags+=("$@")
+flags+=("${metadata[@]}" "$@")
 swift build "${flags[@]}" --product transferkit >&2
 tool="$(swift build "${flags[@]}" --show-bin-path)/transferkit"
 if ldd "$tool" | grep -E 'libswift|libFoundation|lib_Foundation' >&2; then

@@ -11,9 +11,18 @@ enum ProductsDirectory {
         return String(executable[..<slash])
     }
 
-    /// The path of the product `name` next to the benchmark, or an error that says how to build it.
+    /// Names a directory that holds `transferkit` and `transferkit-bench-hello` built otherwise than the benchmark:
+    /// `Scripts/release.sh bench` builds them as the tool is released, and the benchmark as the library is compiled
+    /// by an adopter.
+    static let toolsVariable = "TRANSFERKIT_BENCH_TOOLS"
+
+    /// The path of the product `name`: next to the benchmark, or, for another product than the benchmark itself, in
+    /// the directory ``toolsVariable`` names when it is set; or an error that says how to build it.
     static func executable(_ name: String) throws -> String {
-        guard let directory = current() else {
+        let tools =
+            name == "transferkit-bench"
+            ? nil : Syscall.environmentValue(toolsVariable).flatMap { $0.isEmpty ? nil : $0 }
+        guard let directory = tools ?? current() else {
             throw BenchmarkError("cannot find the benchmark's own directory, so cannot find '\(name)'")
         }
         let path = directory + "/" + name
