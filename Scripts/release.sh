@@ -4,10 +4,11 @@
 # time and carries no full Foundation.
 #
 #   Scripts/release.sh [SWIFT-BUILD-OPTION…]   # builds the tool and prints its path (.build/release/transferkit)
-#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the tool so and the benchmark beside it, and runs it
+#   Scripts/release.sh bench [BENCH-OPTION…]    # builds the tool so, and the benchmark apart, and runs the benchmark
 #
-# `swift run` has no `--static-swift-stdlib`, so the benchmark is built and run in two steps here: it times the
-# `transferkit` built beside it, which is then linked as released (Benchmarks/README.md, the cli rows).
+# `swift run` has no `--static-swift-stdlib`, so the benchmark is built and run in steps here: it times the
+# `transferkit` (and the hello world) built as released in `.build`, which it finds through `TRANSFERKIT_BENCH_TOOLS`,
+# and is itself built in `.build-bench` as an adopter compiles the library (Benchmarks/README.md, the cli rows).
 #
 # Why static: a dynamic start spends about half of a short command's time in the dynamic loader binding Foundation.
 # Why on the command line and not in Package.swift: SwiftPM refuses a versioned dependency whose products carry unsafe
@@ -44,10 +45,10 @@
 # runtime then checks the key's `Hashable` requirement by scanning every protocol conformance record of the binary
 # (4 000 in the static tool) once per type: 1.6 M of the 7.2 M instructions of `transferkit types public.png` went
 # to those scans and 2.3 M to demangling. An accessor passes the witness tables it already has. `types public.png`
-# 7.2 → 5.4 M instructions (callgrind, empty XDG data path); 400 alternating runs, median wall time: `types public.png` 6.79 → 5.87 ms,
-# `--version` 2.51 → 2.26 ms; copy + paste on Xvfb, 80 alternating pairs, median 20.7 → 18.8 ms; 0.06 MB more code,
-# 1 300 fewer relocations. The library's own builds (an adopter's, the tests', the benchmark's in-process rows: see
-# below) keep the compiler's default.
+# 7.2 → 5.4 M instructions (callgrind, empty XDG data path); 400 alternating runs, median wall time: `types
+# public.png` 6.79 → 5.87 ms, `--version` 2.51 → 2.26 ms; copy + paste on Xvfb, 80 alternating pairs, median 20.7 →
+# 18.8 ms; 0.06 MB more code, 1 300 fewer relocations. The library's own builds (an adopter's, the tests', the
+# benchmark's in-process rows: see below) keep the compiler's default.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=(-c release --static-swift-stdlib -Xlinker --strip-debug -Xlinker --discard-all)
@@ -76,7 +77,8 @@ if [ "${1:-}" = bench ]; then
   tools="$(swift build "${tool_flags[@]}" --show-bin-path)"
   library_flags=("${flags[@]}" --scratch-path .build-bench)
   swift build "${library_flags[@]}" --product transferkit-bench >&2
-  TRANSFERKIT_BENCH_TOOLS="$tools" exec "$(swift build "${library_flags[@]}" --show-bin-path)/transferkit-bench" "$@"
+  bench="$(swift build "${library_flags[@]}" --show-bin-path)/transferkit-bench"
+  TRANSFERKIT_BENCH_TOOLS="$tools" exec "$bench" "$@"
 fi
 flags+=("${metadata[@]}" "$@")
 swift build "${flags[@]}" --product transferkit >&2

@@ -29,9 +29,12 @@ enum ClipboardCommandOptions {
         arguments.flag("--primary") ? .primary : .clipboard
     }
 
-    /// Connects to the display server the environment (and `--backend`) names.
+    /// Connects to the display server `environment` (and `--backend`) names.
+    /// - Parameter environment: This process's variables, for a caller that has read them already.
     /// - Throws: ``UsageError`` for an unknown `--backend`; `ClipboardError` when no display server answers.
-    static func open(_ arguments: ParsedArguments, catalog: TypeCatalog) async throws -> Clipboard {
+    static func open(
+        _ arguments: ParsedArguments, catalog: TypeCatalog, environment: [String: String] = Syscall.environment()
+    ) async throws -> Clipboard {
         let choice: ClipboardBackendChoice
         switch arguments.value("--backend") {
         case nil: choice = .automatic
@@ -42,7 +45,7 @@ enum ClipboardCommandOptions {
             throw UsageError("'\(other)' is not a display protocol (expected x11, wayland or wayland-focus)")
         }
         return try await withDoctorHint {
-            try await Clipboard(backend: choice, environment: Syscall.environment(), timeout: timeout, catalog: catalog)
+            try await Clipboard(backend: choice, environment: environment, timeout: timeout, catalog: catalog)
         }
     }
 

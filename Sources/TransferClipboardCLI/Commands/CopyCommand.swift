@@ -155,11 +155,12 @@ struct CopyCommand: Command {
             return try await copyToRemote(
                 remote, items: items, arguments: arguments, isServingCopy: isServingCopy, context: context)
         }
-        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog)
+        let environment = Syscall.environment()
+        let clipboard = try await ClipboardCommandOptions.open(arguments, catalog: catalog, environment: environment)
         // Files are offered as a session too, for TransferKit readers here to read them directly.
         let published = ClipboardSessionOffer.publish(
             items.providers, options: options, largestFileSize: inputs.compactMap(\.size).max() ?? 0,
-            catalog: catalog, environment: Syscall.environment(), timeout: ClipboardCommandOptions.timeout
+            catalog: catalog, environment: environment, timeout: ClipboardCommandOptions.timeout
         )
         defer { published?.publication.close() }
         let handle = try await clipboard.write(
