@@ -57,6 +57,29 @@ struct X11WireTests {
         #expect(X11AuthorityEntry.cookie(in: entries, display: 7, hostname: "vm")?.data == [5])
     }
 
+    @Test("The Xauthority file that XAUTHORITY names gives this host's cookie; a missing file or a FIFO gives none")
+    func authorityFile() throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let host = try #require(Syscall.hostName())
+        let path = directory.appendingPathComponent("Xauthority").path
+        let bytes =
+            Self.entry(256, "other", "3", "MIT-MAGIC-COOKIE-1", [1])
+            + Self.entry(256, host, "3", "MIT-MAGIC-COOKIE-1", [7])
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(X11AuthorityEntry.cookie(environment: ["XAUTHORITY": path], display: 3)?.data == [7])
+        #expect(X11AuthorityEntry.cookie(environment: ["XAUTHORITY": path], display: 4) == nil)
+        // HOME's .Xauthority when XAUTHORITY is empty or unset.
+        try Data(bytes).write(to: directory.appendingPathComponent(".Xauthority"))
+        let home = ["XAUTHORITY": "", "HOME": directory.path]
+        #expect(X11AuthorityEntry.cookie(environment: home, display: 3)?.data == [7])
+        #expect(X11AuthorityEntry.cookie(environment: ["XAUTHORITY": path + ".missing"], display: 3) == nil)
+        // A FIFO in the file's place is refused at once instead of waiting for a writer.
+        let fifo = directory.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(X11AuthorityEntry.cookie(environment: ["XAUTHORITY": fifo], display: 3) == nil)
+    }
+
     @Test("Requests carry their length in 4-byte units")
     func requestLengths() {
         let intern = X11RequestEncoder.internAtom("CLIPBOARD")

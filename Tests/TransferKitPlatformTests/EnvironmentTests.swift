@@ -38,3 +38,13 @@ struct EnvironmentTests {
         #expect(Syscall.environment(from: nil) == [:])
     }
 }
+
+@Suite("This machine's host name")
+struct HostNameTests {
+    @Test("hostName() is the kernel's node name, unresolved")
+    func kernelNodeName() throws {
+        // The kernel's own copy of the name, which `gethostname` returns on Linux.
+        let kernel = try String(contentsOfFile: "/proc/sys/kernel/hostname", encoding: .utf8)
+        #expect(Syscall.hostName() == kernel.trimmingCharacters(in: .newlines))
+    }
+}

@@ -27,9 +27,10 @@ enum XdndDirectSave {
         !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
     }
 
-    /// The URI a target writes for `url`: `file://` with this machine's host name, then the percent-encoded path.
+    /// The URI a target writes for `url`: `file://` with this machine's host name (as GLib's `g_get_host_name`
+    /// gives it, the peers' own), then the percent-encoded path.
     static func uri(for url: URL) -> String {
-        let host = ProcessInfo.processInfo.hostName
+        let host = Syscall.hostName() ?? ""
         let path = url.path.percentEncodedURLPath
         return "file://\(host)\(path)"
     }
@@ -42,7 +43,11 @@ enum XdndDirectSave {
             components.scheme?.lowercased() == "file"
         else { return nil }
         let host = (components.host ?? "").lowercased()
-        guard host.isEmpty || host == "localhost" || host == ProcessInfo.processInfo.hostName.lowercased() else {
+        // This host's name as the kernel has it (what GLib peers write), or resolved, as TransferKit wrote it before.
+        guard
+            host.isEmpty || host == "localhost" || host == Syscall.hostName()?.lowercased()
+                || host == ProcessInfo.processInfo.hostName.lowercased()
+        else {
             return nil
         }
         let path = components.path

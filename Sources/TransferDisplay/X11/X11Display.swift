@@ -1,3 +1,5 @@
+import TransferKitPlatform
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -134,12 +136,15 @@ package struct X11AuthorityEntry: Sendable, Equatable {
         let path =
             environment["XAUTHORITY"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { $0 + "/.Xauthority" }
-        guard let path, let contents = FileManager.default.contents(atPath: path), contents.count <= 1 << 20 else {
+        // Read as a bounded regular file: a missing file (no cookie, the common case under Xvfb and Wayland) is one
+        // failed `open`, not Foundation's error with its user-info dictionary, and a FIFO there does not block.
+        guard let path, case .success(let contents) = RegularFile.read(atPath: path, limit: 1 << 20) else {
             return nil
         }
-        let hostname = ProcessInfo.processInfo.hostName
+        // The kernel's node name, as Xlib matches the local entries (`xauth list` shows them as `name/unix:N`).
+        let hostname = Syscall.hostName() ?? ""
         let shortName = hostname.split(separator: ".").first.map(String.init) ?? hostname
-        let entries = parse(Array(contents))
+        let entries = parse(contents)
         return cookie(in: entries, display: display, hostname: shortName)
             ?? cookie(in: entries, display: display, hostname: hostname)
     }

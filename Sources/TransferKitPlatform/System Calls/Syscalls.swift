@@ -394,6 +394,19 @@ package enum Syscall {
         return variables
     }
 
+    /// This machine's host name as the kernel holds it (`gethostname(2)`, the node name of `uname`), without a look-up
+    /// of its fully qualified name: what Xlib compares with an Xauthority entry's address and what GLib's
+    /// `g_get_host_name` puts in a `file://` URI. `nil` when the call fails.
+    ///
+    /// Foundation's `ProcessInfo.hostName` also resolves the name (`getaddrinfo`), which reads the resolver's files
+    /// and may wait for a name server; its failure path made a third of a `transferkit paste`'s X11 set-up.
+    package static func hostName() -> String? {
+        // HOST_NAME_MAX is 64 on Linux; a larger buffer also holds other systems' names, and the terminator.
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Makes `newPath` a second name of the file at `existingPath` (`link(2)`): fails with `EEXIST`, changing
     /// nothing, when `newPath` exists, which makes it a way to create a whole file under a name only once.
     package static func link(_ existingPath: String, to newPath: String) throws(SystemError) {
