@@ -133,17 +133,28 @@ final class CatalogSnapshot: Sendable {
                 if tagClass == .filenameExtension && origin == .mimeDatabase {
                     continue
                 }
-                // A set, not a list searched per tag: one type with 200 000 extensions took over 40 s.
+                // A few tags (nearly every entry has one to three) are checked for repeats against the ones kept
+                // so far, without hashing; past that a set, not a list searched per tag: one type with 200 000
+                // extensions took over 40 s.
+                let searchesList = tags.count <= Self.listedTagLimit
+                var kept: [SeenTag] = []
                 var seen: Set<SeenTag> = []
-                // Sized once: grown an insert at a time, the set was made again at two, three and five tags.
-                if tags.count > 1 { seen.reserveCapacity(tags.count) }
+                if tags.count > 1 {
+                    // Sized once: grown an insert at a time, the set was made again at two, three and five tags.
+                    if searchesList { kept.reserveCapacity(tags.count) } else { seen.reserveCapacity(tags.count) }
+                }
                 var table = tables.firstIndex { $0.tagClass == tagClass } ?? -1
                 for tag in tags {
-                    // One tag, nearly every entry's case, cannot repeat: no set to make.
-                    guard let (key, required) = claimKey(tag, as: tagClass),
-                        tags.count == 1 || seen.insert(SeenTag(key: key, required: required)).inserted
-                    else {
-                        continue
+                    guard let (key, required) = claimKey(tag, as: tagClass) else { continue }
+                    // One tag cannot repeat: nothing to remember.
+                    if tags.count > 1 {
+                        let tag = SeenTag(key: key, required: required)
+                        if searchesList {
+                            guard !kept.contains(tag) else { continue }
+                            kept.append(tag)
+                        } else {
+                            guard seen.insert(tag).inserted else { continue }
+                        }
                     }
                     if table < 0 {
                         var existing = claims.removeValue(forKey: tagClass) ?? [:]
@@ -160,6 +171,10 @@ final class CatalogSnapshot: Sendable {
             claims[tagClass] = table
         }
     }
+
+    /// The most tags of one class that `indexClaims` checks for repeats by searching the ones already kept; more
+    /// go through a set.
+    private static let listedTagLimit = 16
 
     /// A tag claim's key and required MIME parameters, for finding the repeats among one entry's tags.
     private struct SeenTag: Hashable {
@@ -183,9 +198,16 @@ final class CatalogSnapshot: Sendable {
     /// Whether `tag` is its own normalized form: 1–127 of `a–z 0–9 + - _` for an extension;
     /// two such runs (`.` allowed too) around one `/` for a MIME type.
     private static func isPlainTag(_ tag: String, slash: Bool) -> Bool {
+        // A declared tag is nearly always a literal or a native string: its bytes are read in place, not through
+        // the view's iterator (a third of the instructions of indexing the built-in declarations' tags).
+        tag.utf8.withContiguousStorageIfAvailable { isPlainTag($0, slash: slash) }
+            ?? isPlainTag(Array(tag.utf8), slash: slash)
+    }
+
+    private static func isPlainTag(_ tag: some Collection<UInt8>, slash: Bool) -> Bool {
         var run = 0
         var slashes = 0
-        for byte in tag.utf8 {
+        for byte in tag {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"),
                 UInt8(ascii: "-"), UInt8(ascii: "_"):

@@ -104,24 +104,31 @@ struct ConformanceIndex: Sendable {
             let from = Int(coverStart[Int(parent)])
             candidates.append(contentsOf: coverList[from..<from + size])
         }
-        candidates.sort()
-        var unique = 0
-        for candidate in candidates where unique == 0 || candidates[unique - 1] != candidate {
-            candidates[unique] = candidate
-            unique += 1
+        // A root's cover is itself: nothing to sort or prune.
+        if candidates.count > 1 {
+            candidates.sort()
+            var unique = 0
+            for candidate in candidates where unique == 0 || candidates[unique - 1] != candidate {
+                candidates[unique] = candidate
+                unique += 1
+            }
+            candidates.removeLast(candidates.count - unique)
         }
-        candidates.removeLast(candidates.count - unique)
-        // A member that is a tree ancestor of another member adds nothing.
-        let kept = candidates.filter { member in
-            !candidates.contains { other in other != member && isTreeAncestor(Int(member), of: Int(other)) }
+        // A member that is a tree ancestor of another member adds nothing. The others go straight to the end of
+        // the shared list (no array per type), and come off again if there are too many.
+        let listStart = coverList.count
+        for member in candidates
+        where !candidates.contains(where: { other in other != member && isTreeAncestor(Int(member), of: Int(other)) }) {
+            coverList.append(member)
         }
-        guard kept.count <= Self.coverLimit else {
+        let kept = coverList.count - listStart
+        guard kept <= Self.coverLimit else {
+            coverList.removeLast(kept)
             coverCount[index] = Self.searched
             return
         }
-        coverStart[index] = Int32(coverList.count)
-        coverCount[index] = Int32(kept.count)
-        coverList.append(contentsOf: kept)
+        coverStart[index] = Int32(listStart)
+        coverCount[index] = Int32(kept)
     }
 
     /// Whether the type at `index` conforms to the one at `other`: reflexive and transitive.
