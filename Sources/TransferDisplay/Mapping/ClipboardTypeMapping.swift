@@ -390,15 +390,17 @@ public enum ClipboardTypeMapping {
     /// The preferred MIME types of the most specific supertypes of `type` that have one (none of them conforms to
     /// another), other than `public.data`, in identifier order.
     static func inheritedMIMETypes(of type: UniformType, catalog: TypeCatalog) -> [String] {
-        let tagged = catalog.supertypes(of: type).filter { supertype in
-            supertype != .data && catalog.tags(of: supertype)[.mimeType]?.first != nil
+        // The preferred MIME type alone: a declared one is the first of the type's tags, read without working out the
+        // names the system database merges into the type (which parses the database).
+        var preferred: [UniformType: String] = [:]
+        for supertype in catalog.supertypes(of: type) where supertype != .data {
+            preferred[supertype] = catalog.preferredTag(of: supertype, tagClass: .mimeType)
         }
+        let tagged = preferred.keys
         let mostSpecific = tagged.filter { candidate in
             !tagged.contains { other in other != candidate && catalog.conforms(other, to: candidate) }
         }
-        return mostSpecific.sorted { $0.identifier < $1.identifier }.compactMap {
-            catalog.tags(of: $0)[.mimeType]?.first
-        }
+        return mostSpecific.sorted { $0.identifier < $1.identifier }.compactMap { preferred[$0] }
     }
 
     /// The uniform type that an offered name stands for on reading; `nil` for names that carry no data of

@@ -294,12 +294,18 @@ final class CatalogSnapshot: Sendable {
     /// The declared tags of `type` (with the MIME types of the database merged into it, after its own), or the tag a
     /// dynamic identifier encodes.
     /// Whether an import may merge MIME types into `type`: a declared type that claims a filename extension (the
-    /// database's type for it may merge in) or a MIME type (the database's aliases of it, and its canonical name,
-    /// do); see ``TypeCatalog/tags(of:)``.
+    /// database's type for it may merge in) or a MIME type without required parameters (the database's aliases of
+    /// it, and its canonical name, do); see ``TypeCatalog/tags(of:)``. A type whose MIME types all require parameters
+    /// (`text/plain;charset=utf-8`) gains none: the import merges a database name only into a type that claims it
+    /// without parameters.
     func mayGainMergedMIMETypes(_ type: UniformType) -> Bool {
         guard let entry = entry(for: type), entry.origin != .mimeDatabase else { return false }
         let tags = entry.declaration.tags
-        return !(tags[.filenameExtension] ?? []).isEmpty || !(tags[.mimeType] ?? []).isEmpty
+        if !(tags[.filenameExtension] ?? []).isEmpty { return true }
+        return (tags[.mimeType] ?? []).contains { tag in
+            guard let (_, required) = Self.claimKey(tag, as: .mimeType) else { return false }
+            return required.isEmpty
+        }
     }
 
     /// The tags of `type` (see ``TypeCatalog/tags(of:)``); `merged`, when given, stands for the MIME types an import

@@ -14,7 +14,8 @@ extension TypeCatalog {
     /// The database is read at run time, never bundled (it is GPL data). A MIME type that a
     /// declared type carries, directly or through one of the database's aliases, maps to that type
     /// (`image/png` → `public.png`, `text/x-markdown` → `net.daringfireball.markdown`), and that
-    /// type carries the database's name for it and its aliases as tags, after its own; every
+    /// type carries the database's name for it and its aliases as tags, after its own (a claim counts only without
+    /// required parameters: `text/plain;charset=utf-8` of `public.utf8-plain-text` maps no database name); every
     /// other MIME type becomes a type named `org.freedesktop.shared-mime-info.<media>.<subtype>`
     /// (lowercased, each character outside `a–z 0–9` replaced by `-`), conforming to what its
     /// `sub-class-of` parents map to, with its extensions, MIME type and aliases as tags.

@@ -330,7 +330,7 @@ public final class TypeCatalog: Sendable {
     /// The preferred tag of `tagClass` of `type`, as ``tags(of:)`` lists it first; a type that declares a tag of
     /// that class answers without waiting for ``shared``'s import of the system database (merged tags come after the
     /// declared ones).
-    func preferredTag(of type: UniformType, tagClass: UniformTypeTagClass) -> String? {
+    package func preferredTag(of type: UniformType, tagClass: UniformTypeTagClass) -> String? {
         let snapshot = snapshot
         if !mayNeedMIMEDatabase(type), let entry = snapshot.entry(for: type), entry.origin != .mimeDatabase,
             let declared = entry.declaration.tags[tagClass]?.first

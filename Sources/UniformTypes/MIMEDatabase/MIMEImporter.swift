@@ -178,7 +178,14 @@ enum MIMEImporter {
     private static func declaredType(claiming mimeTypes: [String], in snapshot: CatalogSnapshot) -> UniformType? {
         var candidates: [UniformType] = []
         for mimeType in mimeTypes {
-            guard case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType), !tag.isWildcard else {
+            // A database name is a bare media type (shared-mime-info's names carry no parameters); one that carries
+            // parameters (a directory's `types` can list `text/plain;charset=utf-8`) matches no claim by itself, only
+            // through a bare alias, as the preview (`mergedMIMETypes(into:database:in:)`) finds names by their
+            // canonical key. So a declared type whose MIME types all require parameters gains no merged names
+            // (`CatalogSnapshot.mayGainMergedMIMETypes`), and its tags need no database.
+            guard case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType), !tag.isWildcard,
+                tag.mediaType?.parameters.isEmpty ?? true
+            else {
                 continue
             }
             for type in snapshot.declaredTypes(claiming: tag, tagClass: .mimeType, conformingTo: nil)

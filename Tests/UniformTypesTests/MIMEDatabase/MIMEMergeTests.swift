@@ -174,6 +174,35 @@ struct MergedTagPreviewTests {
 }
 
 extension MergedTagPreviewTests {
+    @Test("a database name with parameters matches no declared claim by itself, only through a bare alias")
+    func namesWithParameters() throws {
+        // shared-mime-info names carry no parameters, but a directory's `types` file can list any visible ASCII.
+        let directory = try mimeDirectory(
+            types: ["text/plain;charset=utf-8", "text/plain;format=flowed", "text/plain", "text/x-fixture-tab;x=1"],
+            globs: ["50:text/plain:*.txt"],
+            aliases: [
+                "text/x-fixture-utf8 text/plain;charset=utf-8", "text/tab-separated-values text/x-fixture-tab;x=1",
+            ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.expectPreviewMatchesImport([directory])
+        let imported = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        imported.importSystemMIMEDatabaseIfNeeded()
+        #expect(!imported.isMIMEImportPending)
+        // The UTF-8 type claims `text/plain` only with its charset: it keeps its own name and gains none, and so does
+        // the plain-text type, which claims `text/plain` without parameters.
+        #expect(imported.tags(of: .utf8PlainText)[.mimeType] == ["text/plain;charset=utf-8"])
+        #expect(imported.tags(of: .plainText)[.mimeType] == ["text/plain"])
+        let flowed = try #require(imported.type(mimeType: "text/plain;format=flowed"))
+        #expect(imported.origin(of: flowed) == .mimeDatabase)
+        // A name with parameters whose alias a declared type claims merges through the alias.
+        let tabs = try #require(UniformType("public.tab-separated-values-text"))
+        #expect(imported.tags(of: tabs)[.mimeType] == ["text/tab-separated-values", "text/x-fixture-tab;x=1"])
+        // Lookups by the declared parameterized name still find the UTF-8 type, by its own claim.
+        #expect(imported.type(mimeType: "text/plain;charset=utf-8") == .utf8PlainText)
+    }
+}
+
+extension MergedTagPreviewTests {
     @Test("declared tags as the import compares them: a MIME type with spaces, a name that is a type and an alias")
     func oddTags() throws {
         // `text/x-fixture-x` is a type of its own and also an alias of `text/x-fixture-y`, as a user's directory layered
