@@ -109,6 +109,37 @@ struct X11HostileServerTests {
         #expect(error?.code == .protocolViolation)
     }
 
+    @Test("A server whose listen queue is full: the connect waits for room until its limit, then timedOut")
+    func fullListenQueue() async throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferclipboard-full-x")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("X0").path
+        // A backlog of 0 holds one pending connection; nobody accepts, so the next connect finds the queue full.
+        let listener = try UnixSocket.listen(atPath: path, backlog: 0)
+        defer { listener.close() }
+        let pending = try UnixSocket.connect(toPath: path)
+        defer { pending.close() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await X11Connection.connect(socketPath: path, cookie: nil, timeout: .milliseconds(300))
+        }
+        #expect(error?.code == .timedOut)
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+    }
+
+    @Test("No server at the socket (nor at its abstract name) is connectionFailed at once, naming the socket")
+    func noServer() async throws {
+        let directory = try makeTemporaryDirectory(prefix: "transferclipboard-no-x")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("X0").path
+        let error = await #expect(throws: ClipboardError.self) {
+            _ = try await X11Connection.connect(
+                socketPath: path, abstractName: path + "-none", cookie: nil, timeout: .seconds(30))
+        }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.message.contains(path) == true)
+    }
+
     @Test("A refused setup is connectionFailed with the server's reason")
     func refusedSetup() async throws {
         let reason = Array("No protocol specified".utf8) + [0, 0, 0]
