@@ -213,6 +213,11 @@ final class LazyMIMEImport: Sendable {
         return merged
     }
 
+    /// Whether ``database()`` has parsed the database yet (for tests that check a lookup did without it).
+    var hasParsedDatabase: Bool {
+        parsed.withLock { $0 != nil }
+    }
+
     /// The database of ``directories``, parsed on the first call.
     func database() -> MIMEDatabase {
         parsed.withLock { parsed in

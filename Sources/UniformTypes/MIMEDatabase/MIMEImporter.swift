@@ -117,11 +117,6 @@ enum MIMEImporter {
         return result
     }
 
-    /// The strongest declared type (not one made from a database) that claims one of `mimeTypes`
-    /// without requiring parameters, preferring one that conforms to `public.data` unless the MIME
-    /// type is an `inode/*` one: the database makes every other type a kind of
-    /// `application/octet-stream`, so `application/vnd.apple.pkpass` is `com.apple.pkpass-data`
-    /// rather than the `com.apple.pkpass` package.
     /// The declared type that `mimeType` merges into, by a MIME type the type claims (the name or one of its aliases)
     /// or else by a filename extension (``declaredType(sharingExtensionWith:database:in:)``); `nil` when the MIME type
     /// becomes a type of its own.
@@ -175,7 +170,15 @@ enum MIMEImporter {
         return merged
     }
 
-    private static func declaredType(claiming mimeTypes: [String], in snapshot: CatalogSnapshot) -> UniformType? {
+    /// The strongest declared type (not one made from a database) that claims one of `mimeTypes` without requiring
+    /// parameters, preferring one that conforms to `public.data` unless the MIME type is an `inode/*` one: the
+    /// database makes every other type a kind of `application/octet-stream`, so `application/vnd.apple.pkpass` is
+    /// `com.apple.pkpass-data` rather than the `com.apple.pkpass` package. With `allowingParameters` (a parent named
+    /// by `subclasses`), a name that carries parameters also matches the claims they satisfy, as a lookup by MIME type
+    /// does.
+    private static func declaredType(
+        claiming mimeTypes: [String], allowingParameters: Bool = false, in snapshot: CatalogSnapshot
+    ) -> UniformType? {
         var candidates: [UniformType] = []
         for mimeType in mimeTypes {
             // A database name is a bare media type (shared-mime-info's names carry no parameters); one that carries
@@ -184,7 +187,7 @@ enum MIMEImporter {
             // canonical key. So a declared type whose MIME types all require parameters gains no merged names
             // (`CatalogSnapshot.mayGainMergedMIMETypes`), and its tags need no database.
             guard case .success(let tag) = TagSyntax.normalize(mimeType, as: .mimeType), !tag.isWildcard,
-                tag.mediaType?.parameters.isEmpty ?? true
+                allowingParameters || (tag.mediaType?.parameters.isEmpty ?? true)
             else {
                 continue
             }
@@ -245,7 +248,10 @@ enum MIMEImporter {
         }
         for parentMIMEType in database.parents(of: mimeType) {
             let key = database.canonicalKey(for: parentMIMEType)
-            if let parent = typeForMIME[key] ?? declaredType(claiming: [parentMIMEType], in: snapshot) {
+            // A parent is looked up as any MIME type is (its parameters count), not by the merge rule.
+            if let parent = typeForMIME[key]
+                ?? declaredType(claiming: [parentMIMEType], allowingParameters: true, in: snapshot)
+            {
                 add(parent)
             }
         }

@@ -200,6 +200,36 @@ extension MergedTagPreviewTests {
         // Lookups by the declared parameterized name still find the UTF-8 type, by its own claim.
         #expect(imported.type(mimeType: "text/plain;charset=utf-8") == .utf8PlainText)
     }
+
+    @Test("the tags of a type whose MIME types all require parameters are answered without parsing the database")
+    func parameterizedTypeNeedsNoDatabase() throws {
+        let directory = try mimeDirectory(
+            types: ["text/x-fixture-csrc"], globs: ["50:text/x-fixture-csrc:*.c"],
+            aliases: ["text/x-fixture-c text/x-fixture-csrc"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        let lazy = try #require(catalog.lazyMIMEImport)
+        #expect(catalog.tags(of: .utf8PlainText)[.mimeType] == ["text/plain;charset=utf-8"])
+        #expect(catalog.tags(of: .utf16PlainText)[.mimeType] == ["text/plain;charset=utf-16"])
+        #expect(!lazy.hasParsedDatabase)
+        // A type that claims an extension may gain names: its tags read the database (and still do not import it).
+        #expect(catalog.tags(of: .cSource)[.mimeType] == ["text/x-fixture-csrc", "text/x-fixture-c"])
+        #expect(lazy.hasParsedDatabase)
+        #expect(catalog.isMIMEImportPending)
+    }
+
+    @Test("a parent named with parameters in subclasses still maps to the declared type its parameters select")
+    func parentWithParameters() throws {
+        let directory = try mimeDirectory(
+            types: ["text/x-fixture-notes"], globs: ["50:text/x-fixture-notes:*.fixnotes"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("text/x-fixture-notes text/plain;charset=utf-8\n".utf8)
+            .write(to: directory.appendingPathComponent("subclasses"))
+        let catalog = TypeCatalog(lazilyImportingMIMEDatabaseFrom: [directory])
+        let notes = try #require(catalog.type(mimeType: "text/x-fixture-notes"))
+        #expect(catalog.origin(of: notes) == .mimeDatabase)
+        #expect(catalog.conforms(notes, to: .utf8PlainText))
+    }
 }
 
 extension MergedTagPreviewTests {
