@@ -84,31 +84,22 @@ package final class X11Connection: Sendable {
         socketPath: String, abstractName: String? = nil, cookie: [UInt8]?, timeout: Duration,
         messageLimit: Int = X11.defaultMessageLimit, clock: WireClock = .continuous
     ) async throws -> X11Connection {
-        /// The socket file, then the abstract name, each waiting for room in the server's queue until `deadline`.
-        @Sendable func open(until deadline: Deadline) throws(SystemError) -> UnixSocket {
-            do throws(SystemError) {
-                return try UnixSocket.connect(toPath: socketPath, deadline: deadline)
-            } catch let fileError {
-                // No socket file (a private /tmp) or a stale one: the server may still listen on its abstract
-                // name. The file's error is the one to report when that fails too, unless it timed out.
-                guard let abstractName, fileError.errorNumber != ErrorNumber.timedOut else { throw fileError }
-                do throws(SystemError) {
-                    return try UnixSocket.connect(toAbstractName: abstractName, deadline: deadline)
-                } catch {
-                    throw error.errorNumber == ErrorNumber.timedOut ? error : fileError
-                }
-            }
-        }
         let socket: UnixSocket
         do throws(SystemError) {
-            do throws(SystemError) {
-                // A server whose listen queue has room takes the connection at once, so it is made on this task (a
-                // thread of its own cost each paste and copy a thread's start and two hand-offs); only a full queue
-                // (`ETIMEDOUT` with no time to wait) waits for room, on a thread of its own, not the task pool's.
-                socket = try open(until: .after(.zero))
-            } catch {
-                guard error.errorNumber == ErrorNumber.timedOut else { throw error }
-                socket = try await DedicatedThread.run { () throws(SystemError) in try open(until: .after(timeout)) }
+            // The socket file, then the abstract name, each waiting for room in the server's queue until `deadline`.
+            socket = try await UnixSocket.connect(within: timeout) { deadline throws(SystemError) in
+                do throws(SystemError) {
+                    return try UnixSocket.connect(toPath: socketPath, deadline: deadline)
+                } catch let fileError {
+                    // No socket file (a private /tmp) or a stale one: the server may still listen on its abstract
+                    // name. The file's error is the one to report when that fails too, unless it timed out.
+                    guard let abstractName, fileError.errorNumber != ErrorNumber.timedOut else { throw fileError }
+                    do throws(SystemError) {
+                        return try UnixSocket.connect(toAbstractName: abstractName, deadline: deadline)
+                    } catch {
+                        throw error.errorNumber == ErrorNumber.timedOut ? error : fileError
+                    }
+                }
             }
         } catch {
             throw ClipboardError(

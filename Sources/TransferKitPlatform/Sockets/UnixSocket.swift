@@ -54,6 +54,24 @@ package final class UnixSocket: Sendable {
         try connect(address: [0] + Array(name.utf8), label: "@" + name, deadline: deadline)
     }
 
+    /// Connects with `attempt` (one of the `deadline` connects above, or several in turn) from an async caller
+    /// within `timeout`: on the calling task first, with no time to wait, since a listener whose queue has room takes
+    /// the connection at once; only a full queue (`ETIMEDOUT` then) waits for room until `timeout` from this call, on
+    /// a thread of its own, not the task pool's. Starting that thread for every connect cost each short command a
+    /// thread's start and two hand-offs.
+    /// - Throws: What `attempt` throws: ``SystemError`` `ETIMEDOUT` when the queue stayed full.
+    package static func connect(
+        within timeout: Duration, _ attempt: @escaping @Sendable (Deadline) throws(SystemError) -> UnixSocket
+    ) async throws(SystemError) -> UnixSocket {
+        let deadline = Deadline.after(timeout)
+        do throws(SystemError) {
+            return try attempt(.after(.zero))
+        } catch {
+            guard error.errorNumber == ErrorNumber.timedOut else { throw error }
+            return try await DedicatedThread.run { () throws(SystemError) in try attempt(deadline) }
+        }
+    }
+
     private static func connect(
         address path: [UInt8], label: String, deadline: Deadline
     ) throws(SystemError) -> UnixSocket {

@@ -399,7 +399,7 @@ package enum Syscall {
     /// `g_get_host_name` puts in a `file://` URI. `nil` when the call fails.
     ///
     /// Foundation's `ProcessInfo.hostName` also resolves the name (`getaddrinfo`), which reads the resolver's files
-    /// and may wait for a name server; its failure path made a third of a `transferkit paste`'s X11 set-up.
+    /// and may wait for a name server.
     package static func hostName() -> String? {
         // HOST_NAME_MAX is 64 on Linux; a larger buffer also holds other systems' names, and the terminator.
         var buffer = [CChar](repeating: 0, count: 256)

@@ -104,18 +104,10 @@ public final class RemoteDragSession: Sendable {
         toPath path: String, origin: TransferSessionOrigin = .current, timeout: Duration, clock: WireClock,
         observer: (@Sendable (RemoteSessionEvent) async -> Void)? = nil
     ) async throws(TransferSessionError) -> RemoteDragSession {
-        let deadline = Deadline.after(timeout)
         let socket: UnixSocket
         do throws(SystemError) {
-            do throws(SystemError) {
-                // A listener whose queue has room takes the connection at once, so it is made here; only a full
-                // queue (`ETIMEDOUT` with no time to wait) waits, on a thread of its own, not the pool's.
-                socket = try UnixSocket.connect(toPath: path, deadline: .after(.zero))
-            } catch {
-                guard error.errorNumber == ErrorNumber.timedOut else { throw error }
-                socket = try await DedicatedThread.run { () throws(SystemError) in
-                    try UnixSocket.connect(toPath: path, deadline: deadline)
-                }
+            socket = try await UnixSocket.connect(within: timeout) { deadline throws(SystemError) in
+                try UnixSocket.connect(toPath: path, deadline: deadline)
             }
         } catch {
             if error.errorNumber == ErrorNumber.timedOut {

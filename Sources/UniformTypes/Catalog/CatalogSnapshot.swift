@@ -198,13 +198,13 @@ final class CatalogSnapshot: Sendable {
     /// Whether `tag` is its own normalized form: 1–127 of `a–z 0–9 + - _` for an extension;
     /// two such runs (`.` allowed too) around one `/` for a MIME type.
     private static func isPlainTag(_ tag: String, slash: Bool) -> Bool {
-        // A declared tag is nearly always a literal or a native string: its bytes are read in place, not through
-        // the view's iterator (a third of the instructions of indexing the built-in declarations' tags).
-        tag.utf8.withContiguousStorageIfAvailable { isPlainTag($0, slash: slash) }
-            ?? isPlainTag(Array(tag.utf8), slash: slash)
+        // The bytes in place (a literal's or a native string's; others are made native first), not through the
+        // view's iterator, which was a third of the instructions of indexing the built-in declarations' tags.
+        var tag = tag
+        return tag.withUTF8 { isPlainTag($0, slash: slash) }
     }
 
-    private static func isPlainTag(_ tag: some Collection<UInt8>, slash: Bool) -> Bool {
+    private static func isPlainTag(_ tag: UnsafeBufferPointer<UInt8>, slash: Bool) -> Bool {
         var run = 0
         var slashes = 0
         for byte in tag {
