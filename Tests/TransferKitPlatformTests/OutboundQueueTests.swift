@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TransferKitTestSupport
 
@@ -59,13 +60,20 @@ struct OutboundQueueTests {
             }
         }
         #expect(outbox.close(flushingUntil: .never))
-        // Messages queued while the writer was busy share a send: cut the bytes back into messages of 3.
-        let bytes = send.sent.withLock { $0 }.flatMap { $0 }
-        #expect(bytes.count == 2000 * 3)
+        // Messages queued while the writer was busy share a send.
+        expectEachSenderInOrder(send.sent.withLock { $0 }.flatMap { $0 }, senders: 4, messagesEach: 500)
+    }
+
+    /// Cuts `bytes` back into the 3-byte messages `[sender, index >> 8, index & 0xFF]` and expects every message
+    /// once, each sender's in the order it queued them.
+    func expectEachSenderInOrder(
+        _ bytes: [UInt8], senders: Int, messagesEach: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(bytes.count == senders * messagesEach * 3, sourceLocation: sourceLocation)
         let sent = stride(from: 0, to: bytes.count, by: 3).map { Array(bytes[$0..<min(bytes.count, $0 + 3)]) }
-        for sender in 0..<4 {
+        for sender in 0..<senders {
             let indices = sent.filter { $0[0] == UInt8(sender) }.map { Int($0[1]) << 8 | Int($0[2]) }
-            #expect(indices == Array(0..<500))
+            #expect(indices == Array(0..<messagesEach), sourceLocation: sourceLocation)
         }
     }
 
@@ -141,5 +149,179 @@ struct OutboundQueueTests {
         send.gate.open()
         #expect(outbox.close(flushingUntil: .never))
         #expect(send.sent.withLock { $0 }.map { $0[0] } == [1, 2])
+    }
+
+    // MARK: - Sends at once
+
+    /// The connection as both paths see it: every call of `send` (the writer thread) and `sendNow` (a sender) in the
+    /// order made, with what the peer got from each; and whether two calls ever overlapped.
+    final class WireLog: Sendable {
+        enum Path: Sendable, Equatable { case atOnce, writer }
+
+        let calls = SanitizedMutex<[(path: Path, accepted: [UInt8])]>([])
+        let busy = Atomic<Bool>(false)
+        let overlapped = Atomic<Bool>(false)
+        /// How many bytes `sendNow` takes of a call (given the call's number and the message's length).
+        let acceptNow: @Sendable (Int, Int) -> Int
+        let failNow: Bool
+        /// When set, the writer's sends wait at `gate` (having opened `entered`).
+        let holdWriter: Bool
+        let entered = Latch<Void>()
+        let gate = Latch<Void>()
+
+        init(holdWriter: Bool = false, failNow: Bool = false, acceptNow: @escaping @Sendable (Int, Int) -> Int) {
+            self.holdWriter = holdWriter
+            self.failNow = failNow
+            self.acceptNow = acceptNow
+        }
+
+        /// The bytes the peer got, in order.
+        var stream: [UInt8] { calls.withLock { $0.flatMap(\.accepted) } }
+        var paths: [Path] { calls.withLock { $0.map(\.path) } }
+
+        func record(_ path: Path, _ bytes: [UInt8]) {
+            if busy.exchange(true, ordering: .acquiringAndReleasing) { overlapped.store(true, ordering: .relaxed) }
+            calls.withLock { $0.append((path, bytes)) }
+            busy.store(false, ordering: .releasing)
+        }
+
+        func queue(capacity: Int = 1 << 20, onFailure: Latch<SystemError> = Latch()) -> OutboundQueue {
+            let outbox = OutboundQueue(
+                capacity: capacity,
+                send: { bytes, _ throws(SystemError) in
+                    if self.holdWriter {
+                        self.entered.open()
+                        _ = self.gate.block(until: .never)
+                    }
+                    self.record(.writer, bytes)
+                },
+                sendNow: { bytes, _ throws(SystemError) -> Int in
+                    if self.failNow { throw SystemError(call: "sendmsg", errorNumber: ErrorNumber.brokenPipe) }
+                    let call = self.calls.withLock { $0.count }
+                    let accepted = min(bytes.count, self.acceptNow(call, bytes.count))
+                    if accepted > 0 { self.record(.atOnce, Array(bytes[..<accepted])) }
+                    return accepted
+                })
+            outbox.start { onFailure.open($0) }
+            return outbox
+        }
+    }
+
+    @Test("a message queued while nothing waits goes out at once, on its sender's thread; the writer sends none")
+    func sendsAtOnce() {
+        let wire = WireLog { _, count in count }
+        let outbox = wire.queue()
+        for index in 0..<10 { #expect(outbox.enqueue([UInt8(index)], until: .never) == .queued) }
+        #expect(wire.stream == Array(0..<10))
+        #expect(wire.paths == Array(repeating: .atOnce, count: 10))
+        #expect(outbox.close(flushingUntil: .never))
+        #expect(outbox.hasFinished)
+        #expect(outbox.enqueue([10], until: .never) == .closed)
+    }
+
+    @Test("a socket that takes nothing at once leaves the whole message to the writer thread")
+    func socketFull() {
+        let wire = WireLog { _, _ in 0 }
+        let outbox = wire.queue()
+        #expect(outbox.enqueue([1, 2, 3], until: .never) == .queued)
+        #expect(outbox.close(flushingUntil: .never))
+        #expect(wire.stream == [1, 2, 3])
+        #expect(wire.paths == [.writer])
+    }
+
+    @Test("the rest of a message the socket took in part goes first, by the writer, before what was queued behind it")
+    func restGoesFirst() {
+        // The first call takes two bytes; later ones take everything.
+        let wire = WireLog(holdWriter: true) { call, count in call == 0 ? 2 : count }
+        let outbox = wire.queue()
+        #expect(outbox.enqueue([1, 2, 3, 4, 5], until: .never) == .queued)
+        _ = wire.entered.block(until: .never)  // the writer holds the rest [3, 4, 5]
+        #expect(outbox.enqueue([6], until: .never) == .queued)  // queued behind it, not sent at once
+        #expect(wire.stream == [1, 2])
+        wire.gate.open()
+        #expect(outbox.close(flushingUntil: .never))
+        #expect(wire.stream == [1, 2, 3, 4, 5, 6])
+        let calls = wire.calls.withLock { $0 }
+        #expect(calls.first?.path == .atOnce && calls.dropFirst().allSatisfy { $0.path == .writer })
+        #expect(calls.dropFirst().first?.accepted == [3, 4, 5])
+    }
+
+    @Test("a send at once that fails stops the queue: its sender and every later one get the error, onFailure once")
+    func failureAtOnce() async {
+        let wire = WireLog(failNow: true) { _, count in count }
+        let failure = Latch<SystemError>()
+        let outbox = wire.queue(onFailure: failure)
+        guard case .failed(let error) = outbox.enqueue([1], until: .never) else {
+            Issue.record("a failed send at once was not reported to its sender")
+            return
+        }
+        #expect(error.errorNumber == ErrorNumber.brokenPipe)
+        #expect(await failure.wait()?.errorNumber == ErrorNumber.brokenPipe)
+        guard case .failed(let later) = outbox.enqueue([2], until: .never) else {
+            Issue.record("a message was queued after a send at once failed")
+            return
+        }
+        #expect(later.errorNumber == ErrorNumber.brokenPipe)
+        #expect(outbox.close(flushingUntil: .never))
+        #expect(wire.stream.isEmpty)
+    }
+
+    @Test("several senders, each send taken in part or whole at random: no two sends overlap and each order holds")
+    func concurrentPartialSends() async {
+        // A fixed pseudo-random share of each call: none, part or all.
+        let wire = WireLog { call, count in ((call &* 2_654_435_761) >> 7) % (count + 2) }
+        let outbox = wire.queue()
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<4 {
+                group.addTask {
+                    for index in 0..<400 {
+                        let message = [UInt8(sender), UInt8(index >> 8), UInt8(index & 0xFF)]
+                        #expect(outbox.enqueue(message, until: .never) == .queued)
+                    }
+                }
+            }
+        }
+        #expect(outbox.close(flushingUntil: .never))
+        let overlapped = wire.overlapped.load(ordering: .acquiring)
+        #expect(!overlapped)
+        expectEachSenderInOrder(wire.stream, senders: 4, messagesEach: 400)
+    }
+
+    @Test("a real socket whose peer stops reading gets every byte in order, and the descriptor, once it reads")
+    func realSocket() throws {
+        let (near, far) = try UnixSocket.pair()
+        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(60))
+        let outbox = OutboundQueue(capacity: 4 << 20, connection: connection)
+        let failure = Latch<SystemError>()
+        outbox.start { failure.open($0) }
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.write) }
+        // 1 MiB in 256 messages of 4 KiB: more than the socket holds, so sends at once stop part-way and the writer
+        // waits for room.
+        let count = 256
+        let size = 4096
+        for index in 0..<count {
+            let message = [UInt8](repeating: UInt8(index & 0xFF), count: size)
+            #expect(outbox.enqueue(message, descriptors: index == 0 ? [pipe.read] : [], until: .never) == .queued)
+        }
+        var received: [UInt8] = []
+        received.reserveCapacity(count * size)
+        var descriptors: [Int32] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while received.count < count * size {
+            let got = try buffer.withUnsafeMutableBytes { (bytes) throws(SystemError) -> Int in
+                try far.receive(into: bytes, descriptors: &descriptors)
+            }
+            guard got > 0 else { break }
+            received += buffer[..<got]
+        }
+        #expect(outbox.close(flushingUntil: .after(.seconds(60))))
+        #expect(descriptors.count == 1)
+        for descriptor in descriptors { Syscall.close(descriptor) }
+        #expect(received.count == count * size)
+        let expected = (0..<count).flatMap { [UInt8](repeating: UInt8($0 & 0xFF), count: size) }
+        #expect(received == expected)
+        #expect(!failure.isOpen)
+        connection.close()
     }
 }

@@ -11,8 +11,9 @@ package import TransferKitPlatform
 /// with a deadline, and signals for subscribers.
 ///
 /// It runs on the wire layer's pieces, as the X11 and Wayland connections do: a `FramedConnection`'s reader thread
-/// cuts whole messages (``DBusFrames``) and ``DBusWire`` decodes them; an `OutboundQueue`'s writer thread writes
-/// what senders queue, so a send returns once its message is queued (the reader's own answers never wait). The
+/// cuts whole messages (``DBusFrames``) and ``DBusWire`` decodes them; an `OutboundQueue` sends a message at once
+/// when the socket takes it and nothing waits before it, and its writer thread writes the rest, so a send returns once
+/// its message is sent or queued (the reader's own answers never wait). The
 /// reader keeps the connection alive until ``close()`` or the bus ends it, so close a connection when done with it.
 ///
 /// ```swift
@@ -78,9 +79,7 @@ package final class DBusConnection: Sendable {
         let connection = FramedConnection<DBusFrames>(
             socket: socket, sendTimeout: .seconds(30), maximumPendingDescriptors: 253, clock: clock)
         self.connection = connection
-        self.outbox = OutboundQueue(capacity: Self.outboxCapacity) { bytes, descriptors throws(SystemError) in
-            try connection.send(bytes, descriptors: descriptors)
-        }
+        self.outbox = OutboundQueue(capacity: Self.outboxCapacity, connection: connection)
         self.canPassDescriptors = canPassDescriptors
         self.clock = clock
         self.answersCalls = answersCalls
@@ -327,7 +326,7 @@ package final class DBusConnection: Sendable {
     }
 
     /// Queues a message that expects no reply (a signal, or a call with ``DBusMessage/Flags/noReplyExpected``)
-    /// behind those queued before; the connection's writer thread writes it.
+    /// behind those queued before; the connection's outbound queue writes it.
     /// - Parameters:
     ///   - descriptors: Descriptors to pass beside it (the caller keeps and closes its own; copies travel).
     ///   - deadline: The longest wait for room when the bus has left ``outboxCapacity`` bytes unread.

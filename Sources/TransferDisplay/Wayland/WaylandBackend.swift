@@ -14,7 +14,7 @@ package import TransferKitPlatform
 /// core's ids), held in a ``MachineShell``: the wire layer's ``FramedConnection`` reads the socket on a thread of its
 /// own and hands each message to the machine under the shell's lock; the backend carries out the actions that come
 /// out. Requests are queued in the order the machine made them, under that lock, for the connection's
-/// ``OutboundQueue`` and its writer thread; each transfer (a `send` to serve, a `receive` to stream) uses a thread of
+/// ``OutboundQueue`` (sent at once when nothing waits before them, otherwise by its writer thread); each transfer (a `send` to serve, a `receive` to stream) uses a thread of
 /// its own for its pipe, so nothing here blocks Swift's concurrency pool. Every wait for the compositor ends by the
 /// time limit (``Mailbox/receive(until:)``).
 /// `WAYLAND_SOCKET` (a descriptor handed down by a compositor) is not used: the backend always connects to
@@ -109,9 +109,7 @@ package final class WaylandBackend: ClipboardBackend {
         connection = FramedConnection(
             socket: socket, sendTimeout: timeout, maximumPendingDescriptors: Self.maximumPendingDescriptors,
             clock: clock)
-        outbox = OutboundQueue(capacity: Self.outboxCapacity) { [connection] bytes, descriptors throws(SystemError) in
-            try connection.send(bytes, descriptors: descriptors)
-        }
+        outbox = OutboundQueue(capacity: Self.outboxCapacity, connection: connection)
         shell = MachineShell(WaylandConnection()) { [outbox, clock] action in
             guard case .send(let messages) = action else { return action }
             return Self.enqueue(messages, into: outbox, clock: clock).map { .fail($0) }
@@ -390,7 +388,7 @@ package final class WaylandBackend: ClipboardBackend {
 
     // MARK: - Writing
 
-    /// Encodes `messages` and queues them behind those queued before, for the connection's writer thread; the queue
+    /// Encodes `messages` and queues them behind those queued before, on the connection's outbound queue; the queue
     /// owns the descriptors they carry. Called under the shell's lock, so the order is the machine's.
     /// - Returns: The error that ends the connection, if a request cannot be encoded or the queue is full.
     private static func enqueue(

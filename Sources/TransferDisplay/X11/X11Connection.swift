@@ -68,9 +68,7 @@ package final class X11Connection: Sendable {
         self.clock = clock
         self.state = SanitizedMutex(State())
         outboundCapacity = max(4 << 20, info.maximumRequestBytes)
-        outbox = OutboundQueue(capacity: outboundCapacity) { bytes, descriptors throws(SystemError) in
-            try wire.send(bytes, descriptors: descriptors)
-        }
+        outbox = OutboundQueue(capacity: outboundCapacity, connection: wire)
         outbox.start { [weak self] error in self?.writeFailed(error) }
     }
 
@@ -368,8 +366,8 @@ package final class X11Connection: Sendable {
         }
     }
 
-    /// Queues `bytes` for the writer thread (with the writer lock held); returns why not, having ended the
-    /// connection when the server stopped reading or a write failed.
+    /// Sends `bytes` at once or queues them for the writer thread (with the writer lock held); returns why not,
+    /// having ended the connection when the server stopped reading or a write failed.
     private func enqueue(_ bytes: [UInt8]) -> ClipboardError? {
         switch outbox.enqueue(bytes, until: .after(timeout, on: clock)) {
         case .queued:

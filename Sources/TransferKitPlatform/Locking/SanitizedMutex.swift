@@ -42,4 +42,17 @@ package struct SanitizedMutex<State: ~Copyable>: ~Copyable, Sendable {
             return try body(&state)
         }
     }
+
+    /// Runs `body` with exclusive access to the state if no other thread holds the lock; never waits.
+    /// - Returns: What `body` returned, or `nil` when the lock was held.
+    @inlinable
+    package borrowing func withLockIfAvailable<Result: ~Copyable, Failure: Error>(
+        _ body: (inout sending State) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result? {
+        try mutex.withLockIfAvailable { (state: inout sending State) throws(Failure) -> sending Result in
+            _ = handOff.load(ordering: .acquiring)
+            defer { handOff.store(0, ordering: .releasing) }
+            return try body(&state)
+        }
+    }
 }

@@ -271,6 +271,31 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
         try outcome.get()
     }
 
+    /// Sends what the socket takes of `bytes` at once, with `descriptors` attached to the first byte, without
+    /// waiting for room or for another send to finish: the path of an ``OutboundQueue`` that has nothing queued.
+    ///
+    /// A connection that sends on an output descriptor of its own (see
+    /// ``init(socket:output:sendTimeout:maximumPendingDescriptors:clock:)``) never sends this way: it returns 0.
+    /// - Returns: The number of bytes sent: all of them, a part (the descriptors went with it), or 0 when the socket
+    ///   is full or another send is under way (nothing went).
+    /// - Throws: ``SystemError``: `EPIPE` when the peer is gone, or another failure of the socket.
+    package func sendNow(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) -> Int {
+        let outcome = sendLock.withLockIfAvailable { output in
+            Result { () throws(SystemError) -> Int in
+                guard output == nil, !ownsOutput else { return 0 }
+                let sent = bytes.withUnsafeBytes { all in
+                    Result { () throws(SystemError) in try socket.send(all, descriptors: descriptors, waiting: false) }
+                }
+                do throws(SystemError) {
+                    return try sent.get()
+                } catch  where error.errorNumber == ErrorNumber.wouldBlock {
+                    return 0
+                }
+            }
+        }
+        return try outcome?.get() ?? 0
+    }
+
     /// Ends the connection: the peer sees the end, and the reader stops and reports ``End/closed``.
     package func close() {
         state.withLock { $0.isClosing = true }
