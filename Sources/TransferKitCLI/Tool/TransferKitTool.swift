@@ -60,6 +60,13 @@ public struct TransferKitTool: Sendable {
     /// Never throws and never exits the process, so tests can call it in-process. It runs on the caller's actor
     /// until a command runs, so `--version` and `--help` answer without a hop to another thread.
     public nonisolated(nonsending) func run(_ arguments: [String], in context: CommandContext) async -> ExitCode {
+        await run(arguments, in: context, exitingWhenDone: false)
+    }
+
+    /// ``run(_:in:)``, or, with `exitingWhenDone`, the same with the process ending where the command ends.
+    private nonisolated(nonsending) func run(
+        _ arguments: [String], in context: CommandContext, exitingWhenDone: Bool
+    ) async -> ExitCode {
         var context = context
         context.toolName = name
         if arguments == ["--version"] {
@@ -85,12 +92,34 @@ public struct TransferKitTool: Sendable {
         if rest.contains(where: { $0 == "--help" || $0 == "-h" }) {
             return report(HelpText.render(command, toolName: name), to: context.standardOutput)
         }
+        let invocation = "\(name) \(command.name)"
+        let parsed: ParsedArguments
         do {
-            let parsed = try ParsedArguments(parsing: rest, signature: command.signature)
-            return try await command.run(parsed, in: context)
+            parsed = try ParsedArguments(parsing: rest, signature: command.signature)
         } catch {
-            return ErrorLine.report(error, invocation: "\(name) \(command.name)", context: context)
+            return ErrorLine.report(error, invocation: invocation, context: context)
         }
+        return await Self.run(
+            command, parsed, in: context, invocation: invocation, exitingWhenDone: exitingWhenDone)
+    }
+
+    /// Runs `command` on the concurrency pool and reports what it throws. With `exitingWhenDone` the process exits
+    /// there, with the command's code: the caller (the main actor, in a program's top-level code) is never resumed,
+    /// for on Linux that hop back starts a thread of its own just before the exit (Dispatch runs the main queue on
+    /// a new thread once the main thread waits in `dispatch_main`).
+    @concurrent
+    private static func run(
+        _ command: any Command, _ parsed: ParsedArguments, in context: CommandContext, invocation: String,
+        exitingWhenDone: Bool
+    ) async -> ExitCode {
+        let code: ExitCode
+        do {
+            code = try await command.run(parsed, in: context)
+        } catch {
+            code = ErrorLine.report(error, invocation: invocation, context: context)
+        }
+        if exitingWhenDone { Syscall.exitProcess(code.rawValue) }
+        return code
     }
 
     /// Runs the tool on the process's command line and exits with the command's exit code.
@@ -101,13 +130,14 @@ public struct TransferKitTool: Sendable {
     /// a command writes). Runs on the caller's actor until a command runs: called from a program's top-level code,
     /// `--version` and help start no thread.
     public nonisolated(nonsending) func main() async -> Never {
-        let code = await runAsProcess()
+        let code = await runAsProcess(exitsWhenDone: true)
         Syscall.exitProcess(code.rawValue)
     }
 
     /// What ``main()`` does before exiting: sets up the process, runs on its command line with the
-    /// process's standard output and error, and returns the exit code.
-    package nonisolated(nonsending) func runAsProcess() async -> ExitCode {
+    /// process's standard output and error, and returns the exit code (or, with `exitsWhenDone`, exits with it where
+    /// a command ends, without returning to the caller's actor).
+    package nonisolated(nonsending) func runAsProcess(exitsWhenDone: Bool = false) async -> ExitCode {
         Syscall.ignoreBrokenPipes()
         Syscall.ignoreFileSizeLimitSignal()
         AtomicFile.installInterruptCleanup()
@@ -119,7 +149,7 @@ public struct TransferKitTool: Sendable {
             toolName: name,
             executablePath: ExecutablePath.current()
         )
-        return await run(Array(CommandLine.arguments.dropFirst()), in: context)
+        return await run(Array(CommandLine.arguments.dropFirst()), in: context, exitingWhenDone: exitsWhenDone)
     }
 
     /// The command called `name`, if the tool has one.
