@@ -324,4 +324,134 @@ struct OutboundQueueTests {
         #expect(!failure.isOpen)
         connection.close()
     }
+
+    /// A `sendNow` that, from its call number `gatedCall` on, waits at `gate` (having opened `entered`), then takes
+    /// `accept` bytes or throws `EPIPE`; before that call it takes nothing, so those messages go to the writer.
+    final class GatedSendNow: Sendable {
+        let gatedCall: Int
+        let accept: Int?
+        let calls = Atomic<Int>(0)
+        let entered = Latch<Void>()
+        let gate = Latch<Void>()
+        let written = SanitizedMutex<[[UInt8]]>([])
+
+        init(gatedCall: Int = 0, accept: Int?) {
+            self.gatedCall = gatedCall
+            self.accept = accept
+        }
+
+        func queue(onFailure: Latch<SystemError>, starting: Bool = true) -> OutboundQueue {
+            let outbox = OutboundQueue(
+                capacity: 1 << 20,
+                send: { bytes, _ throws(SystemError) in self.written.withLock { $0.append(bytes) } },
+                sendNow: { bytes, _ throws(SystemError) -> Int in
+                    guard self.calls.add(1, ordering: .acquiringAndReleasing).oldValue >= self.gatedCall else {
+                        return 0
+                    }
+                    self.entered.open()
+                    _ = self.gate.block(until: .never)
+                    guard let accept = self.accept else {
+                        throw SystemError(call: "sendmsg", errorNumber: ErrorNumber.brokenPipe)
+                    }
+                    let taken = min(accept, bytes.count)
+                    self.written.withLock { $0.append(Array(bytes[..<taken])) }
+                    return taken
+                })
+            if starting { outbox.start { onFailure.open($0) } }
+            return outbox
+        }
+    }
+
+    /// `count` descriptors (pipe ends) for a message to carry: the queue closes them, which takes a while — the time
+    /// in which a queue that recorded its failure only after closing them let others go on.
+    func descriptors(_ count: Int) throws -> [Int32] {
+        var descriptors: [Int32] = []
+        for _ in 0..<count / 2 {
+            let pipe = try Syscall.makePipe()
+            descriptors += [pipe.read, pipe.write]
+        }
+        return descriptors
+    }
+
+    @Test("a message queued while a send at once fails is never sent after it; onFailure hears of the failure")
+    func nothingAfterAFailedSendAtOnce() async throws {
+        // The first message takes the writer's path, so the writer runs; the second is sent at once and fails.
+        let now = GatedSendNow(gatedCall: 1, accept: nil)
+        let failure = Latch<SystemError>()
+        let outbox = now.queue(onFailure: failure)
+        #expect(outbox.enqueue([0], until: .never) == .queued)
+        let deadline = ContinuousClock.now + .seconds(30)
+        // The writer counts [0] as sent just after writing it; then nothing waits and [1] may go at once.
+        while !(now.written.withLock({ $0 }) == [[0]] && outbox.isIdle) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        let outcome = Latch<OutboundQueue.EnqueueOutcome>()
+        let carried = try descriptors(250)
+        DedicatedThread.start { outcome.open(outbox.enqueue([1], descriptors: carried, until: .never)) }
+        // The send at once of [1] holds the connection.
+        guard now.entered.block(until: .after(.seconds(30))) != nil else {
+            Issue.record("[1] was not sent at once: the writer had not counted [0] as sent")
+            now.gate.open()
+            return
+        }
+        // Queued behind it (the connection is busy): the writer takes it and waits for the connection.
+        #expect(outbox.enqueue([2], until: .never) == .queued)
+        now.gate.open()
+        guard case .failed(let error) = await outcome.wait() else {
+            Issue.record("the failed send at once was not reported to its sender")
+            return
+        }
+        #expect(error.errorNumber == ErrorNumber.brokenPipe)
+        #expect(try await failure.wait(until: .after(.seconds(10)))?.errorNumber == ErrorNumber.brokenPipe)
+        #expect(outbox.close(flushingUntil: .never))
+        #expect(now.written.withLock { $0 } == [[0]])
+    }
+
+    @Test("a failed send at once that a close waited for is still told to onFailure")
+    func failureDuringClose() async throws {
+        let now = GatedSendNow(accept: nil)
+        let failure = Latch<SystemError>()
+        let outbox = now.queue(onFailure: failure)
+        let outcome = Latch<OutboundQueue.EnqueueOutcome>()
+        let carried = try descriptors(250)
+        DedicatedThread.start { outcome.open(outbox.enqueue([1], descriptors: carried, until: .never)) }
+        _ = now.entered.block(until: .never)
+        let closed = Latch<Bool>()
+        DedicatedThread.start { closed.open(outbox.close(flushingUntil: .never)) }
+        // Give the close time to reach the connection's lock, which the failing send holds.
+        try? await Task.sleep(for: .milliseconds(50))
+        now.gate.open()
+        #expect(await closed.wait() == true)
+        #expect(try await failure.wait(until: .after(.seconds(10)))?.errorNumber == ErrorNumber.brokenPipe)
+        guard case .failed = await outcome.wait() else {
+            Issue.record("the failed send at once was not reported to its sender")
+            return
+        }
+        #expect(outbox.hasFinished)
+    }
+
+    @Test("the rest of a send at once that a close cut short is written once the queue starts")
+    func restOwedBeforeStart() async {
+        let now = GatedSendNow(accept: 2)
+        let failure = Latch<SystemError>()
+        let outbox = now.queue(onFailure: failure, starting: false)
+        DedicatedThread.start { _ = outbox.enqueue([1, 2, 3, 4, 5], until: .after(.zero)) }
+        _ = now.entered.block(until: .never)
+        let closed = Latch<Bool>()
+        DedicatedThread.start { closed.open(outbox.close(flushingUntil: .after(.zero))) }
+        // Give the close time to close the mailbox, so the send's wake-up finds it closed.
+        try? await Task.sleep(for: .milliseconds(50))
+        now.gate.open()
+        #expect(await closed.wait() == false)  // nothing runs the writer yet
+        #expect(!outbox.hasFinished)
+        // Starting the queue writes the rest (no second close is needed), and the queue is finished.
+        outbox.start { failure.open($0) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !outbox.hasFinished && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(outbox.hasFinished)
+        #expect(now.written.withLock { $0 } == [[1, 2], [3, 4, 5]])
+        #expect(!failure.isOpen)
+    }
 }

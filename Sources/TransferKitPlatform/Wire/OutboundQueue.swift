@@ -33,7 +33,9 @@ import Synchronization
 ///   until its deadline. The caller then ends the connection; shutting the socket down breaks a send that the peer
 ///   left stuck, so the writer thread ends too.
 ///
-/// Messages queued before ``start(onFailure:)`` wait for it: the writer thread never starts before it.
+/// The writer thread never starts before ``start(onFailure:)``: a message that must wait for it (the socket was
+/// full, or something was queued before it) is sent once the queue is started. A message sent at once needs no
+/// writer and may go out before.
 package final class OutboundQueue: Sendable {
     /// How an ``enqueue(_:descriptors:until:)`` ended.
     package enum EnqueueOutcome: Sendable, Equatable {
@@ -132,7 +134,10 @@ package final class OutboundQueue: Sendable {
     package func start(onFailure: @escaping @Sendable (SystemError) -> Void) {
         let launch = writer.withLock { state -> Bool in
             guard case .notStarted = state else { return false }
-            guard order.unsent.load(ordering: .acquiring) > 0 || failure.isOpen else {
+            // No writer thread holds `sending` yet: this waits at most for a send at once, whose rest may be owed
+            // though its wake-up found the queue closed.
+            let owesRest = order.sending.withLock { $0 != nil }
+            guard owesRest || order.unsent.load(ordering: .acquiring) > 0 || failure.isOpen else {
                 state = .ready(onFailure)
                 return false
             }
@@ -265,9 +270,8 @@ package final class OutboundQueue: Sendable {
                 return .queued
             case .failed(let error):
                 message.closeDescriptors()
-                failure.open(error)
-                messages.close(nil)
-                // The writer thread drops what is queued and tells onFailure.
+                // The queue was stopped before `sending` was let go; the writer thread drops what is queued and
+                // tells onFailure.
                 startWriterIfReady()
                 return .failed(failure.value ?? error)
             }
@@ -301,13 +305,19 @@ package final class OutboundQueue: Sendable {
         _ message: Message, through sendNow: @Sendable ([UInt8], [Int32]) throws(SystemError) -> Int
     ) -> AtOnce {
         let outcome = order.sending.withLockIfAvailable { front -> AtOnce in
-            guard front == nil, order.unsent.load(ordering: .acquiring) == 0, !closing.load(ordering: .acquiring) else {
+            guard front == nil, order.unsent.load(ordering: .acquiring) == 0, !closing.load(ordering: .acquiring),
+                !failure.isOpen
+            else {
                 return .notTried
             }
             let sent: Int
             do throws(SystemError) {
                 sent = try sendNow(message.bytes, message.descriptors)
             } catch {
+                // Stopped while `sending` is held, so whoever sends next (the writer with a message queued meanwhile,
+                // or its last pass after a close) sees the failure and sends nothing more.
+                failure.open(error)
+                messages.close(nil)
                 return .failed(error)
             }
             if sent >= message.bytes.count { return .sent }
@@ -356,4 +366,7 @@ package final class OutboundQueue: Sendable {
 
     /// Whether the writer has stopped: the queue is closed and every message it held was sent or dropped.
     package var hasFinished: Bool { drained.isOpen }
+
+    /// Whether nothing is queued or half sent: the next message may go at once (for tests).
+    var isIdle: Bool { order.unsent.load(ordering: .acquiring) == 0 }
 }
