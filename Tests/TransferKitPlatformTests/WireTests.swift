@@ -324,6 +324,29 @@ struct WireTests {
         #expect(connection.hasEnded)
     }
 
+    @Test("sendNow sends what the socket takes, fails with EPIPE once the peer is gone, and never uses an output pipe")
+    func sendNow() throws {
+        let (near, far) = try UnixSocket.pair()
+        let connection = FramedConnection<LengthPrefixedFrames>(socket: near, sendTimeout: .seconds(5))
+        #expect(try connection.sendNow([1, 2, 3]) == 3)
+        var buffer = [UInt8](repeating: 0, count: 8)
+        var descriptors: [Int32] = []
+        let got = try buffer.withUnsafeMutableBytes { (bytes) throws(SystemError) -> Int in
+            try far.receive(into: bytes, descriptors: &descriptors)
+        }
+        #expect(Array(buffer[..<got]) == [1, 2, 3])
+        far.close()
+        let error = #expect(throws: SystemError.self) { try connection.sendNow([4]) }
+        #expect(error?.errorNumber == ErrorNumber.brokenPipe)
+
+        let (other, _) = try UnixSocket.pair()
+        let pipe = try Syscall.makePipe()
+        defer { Syscall.close(pipe.read) }
+        let piped = try FramedConnection<LengthPrefixedFrames>(
+            socket: other, output: pipe.write, sendTimeout: .seconds(5))
+        #expect(try piped.sendNow([5]) == 0)
+    }
+
     @Test(
         "a framed connection with an output pipe writes its frames into it, and closes it with its flag back at the end"
     )

@@ -280,9 +280,9 @@ package final class FramedConnection<Decoder: FrameDecoder>: Sendable {
     ///   is full or another send is under way (nothing went).
     /// - Throws: ``SystemError``: `EPIPE` when the peer is gone, or another failure of the socket.
     package func sendNow(_ bytes: [UInt8], descriptors: [Int32] = []) throws(SystemError) -> Int {
-        let outcome = sendLock.withLockIfAvailable { output in
+        let outcome = sendLock.withLockIfAvailable { _ in
             Result { () throws(SystemError) -> Int in
-                guard output == nil, !ownsOutput else { return 0 }
+                guard !ownsOutput else { return 0 }
                 let sent = bytes.withUnsafeBytes { all in
                     Result { () throws(SystemError) in try socket.send(all, descriptors: descriptors, waiting: false) }
                 }

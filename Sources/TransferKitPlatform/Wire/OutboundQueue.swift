@@ -134,10 +134,7 @@ package final class OutboundQueue: Sendable {
     package func start(onFailure: @escaping @Sendable (SystemError) -> Void) {
         let launch = writer.withLock { state -> Bool in
             guard case .notStarted = state else { return false }
-            // No writer thread holds `sending` yet: this waits at most for a send at once, whose rest may be owed
-            // though its wake-up found the queue closed.
-            let owesRest = order.sending.withLock { $0 != nil }
-            guard owesRest || order.unsent.load(ordering: .acquiring) > 0 || failure.isOpen else {
+            guard hasWorkForWriter() else {
                 state = .ready(onFailure)
                 return false
             }
@@ -145,6 +142,13 @@ package final class OutboundQueue: Sendable {
             return true
         }
         if launch { runWriter(onFailure: onFailure) }
+    }
+
+    /// Whether a writer thread has something to do: a rest of a send at once (its wake-up may have found the queue
+    /// closed), queued messages, or a failure to tell. Only while no writer thread runs (with `writer` held, so
+    /// none starts): then `sending` is held at most by a send at once, which this waits for.
+    private func hasWorkForWriter() -> Bool {
+        order.sending.withLock { $0 != nil } || order.unsent.load(ordering: .acquiring) > 0 || failure.isOpen
     }
 
     /// Starts the writer thread if ``start(onFailure:)`` was called and it does not run yet.
@@ -164,6 +168,14 @@ package final class OutboundQueue: Sendable {
         let failure = failure
         let drained = drained
         DedicatedThread.start {
+            /// Sends the rest of a message sent at once, if there is one (with `sending` held).
+            func sendRest(_ front: inout Message?) throws(SystemError) {
+                guard let rest = front else { return }
+                front = nil
+                defer { rest.closeDescriptors() }
+                try send(rest.bytes, rest.descriptors)
+            }
+
             /// Stops the queue after `error`: drops what is left, closing its descriptors, and tells `onFailure`.
             func stop(_ error: SystemError, dropping unsentMessages: [Message]) {
                 // Recorded before the queue closes, so a sender refused from now on learns why.
@@ -200,11 +212,7 @@ package final class OutboundQueue: Sendable {
                     if let error = failure.value { return .failure(error) }
                     do throws(SystemError) {
                         // The rest of a message sent at once goes before what was queued behind it.
-                        if let first = front {
-                            front = nil
-                            defer { first.closeDescriptors() }
-                            try send(first.bytes, first.descriptors)
-                        }
+                        try sendRest(&front)
                         if !batch.bytes.isEmpty || !batch.descriptors.isEmpty {
                             try send(batch.bytes, batch.descriptors)
                         }
@@ -225,10 +233,8 @@ package final class OutboundQueue: Sendable {
                 // Closed and drained. A rest that a send at once left as the queue closed is still owed; and a
                 // sender whose own send failed (it closed the queue) left the telling to this thread.
                 let sent = order.sending.withLock { front -> Result<Void, SystemError> in
-                    guard failure.value == nil, let first = front else { return .success(()) }
-                    front = nil
-                    defer { first.closeDescriptors() }
-                    return Result { () throws(SystemError) in try send(first.bytes, first.descriptors) }
+                    guard failure.value == nil else { return .success(()) }
+                    return Result { () throws(SystemError) in try sendRest(&front) }
                 }
                 if case .failure(let error) = sent {
                     stop(error, dropping: [])
@@ -341,10 +347,7 @@ package final class OutboundQueue: Sendable {
             // A running writer sends what is owed, then stops; it may be stuck in a send, holding `sending`.
             if case .running = state { return nil }
             if case .finished = state { return nil }
-            // No writer thread holds `sending` (none runs, and none starts while this lock is held), so this waits
-            // only for a send at once under way: the rest it may leave is seen here.
-            let owesRest = order.sending.withLock { $0 != nil }
-            let idle = !owesRest && order.unsent.load(ordering: .acquiring) == 0 && !failure.isOpen
+            let idle = !hasWorkForWriter()
             switch state {
             case .ready(let onFailure):
                 guard !idle else {
